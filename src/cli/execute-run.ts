@@ -1,0 +1,104 @@
+// The shared body of `run`, `replay` and `drift`: select scenarios, set up a target, run, write
+// the reports, tear down. Whatever happens — a malformed scenario, an agent that dies, Ctrl-C —
+// the report is written and the exit code says what happened.
+import { resolve } from 'node:path';
+import type { Report, Verdict } from '../schema/generated/types.js';
+import { selectScenarios, runScenarios, verdictLine, totalsOf, finalize, type Target } from '../runner/run.js';
+import type { LiveTransport } from '../transport/live.js';
+import type { Transport } from '../transport/types.js';
+import { writeReports } from '../report/write.js';
+import { progress } from './progress.js';
+import { EXIT, UsageError } from './exit.js';
+import type { CommonRunArgs } from './run.js';
+import { SYNCONF_VERSION } from '../paths.js';
+
+export interface RecordOptions { dir: string; mode: 'all' | 'once' | 'new'; redact: string[]; }
+
+export type MakeTarget = (needsPeer: boolean, wrap?: (t: LiveTransport) => Transport) => Promise<Target>;
+
+function emptyReport(mode: Report['run']['mode'], target: string, message: string): Report {
+  const report: Report = {
+    format: 'synconf-report/1', synconf: { version: SYNCONF_VERSION },
+    run: { mode, startedAt: new Date().toISOString(), durationMs: 0, target, expectations: null },
+    agent: { version: null, versionSource: 'unknown', longVersion: null, os: null, arch: null, deviceId: null },
+    totals: totalsOf([]), exitCode: 2, verdict: '', expensiveCalls: {}, harnessErrors: [{ message }], scenarios: [],
+  };
+  report.verdict = verdictLine(report, []);
+  return report;
+}
+
+export async function executeRun(args: CommonRunArgs, makeTarget: MakeTarget, record?: RecordOptions, mode: Report['run']['mode'] = record ? 'record' : 'live'): Promise<number> {
+  const out = progress();
+  const reportDir = resolve(args['report-dir']);
+  const failOn = args['fail-on'] as Verdict[];
+  const finish = async (report: Report): Promise<number> => {
+    const paths = await writeReports(report, reportDir);
+    for (const e of report.harnessErrors) console.error(`synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`);
+    out.verdict(report.verdict, report.exitCode);
+    console.log(`reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}`);
+    return report.exitCode;
+  };
+
+  const selection = await selectScenarios(args.suite, args.only);
+  if (selection.errors.length) {
+    const report = emptyReport(mode, 'none: the scenarios did not load', 'scenario files did not load; nothing was run');
+    report.harnessErrors = selection.errors;
+    report.verdict = verdictLine(report, failOn);
+    return finish(report);
+  }
+
+  let target: Target | undefined;
+  let interrupted = false;
+  const partial: { report?: Report } = {};
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) process.exit(EXIT.usage);
+    interrupted = true;
+    console.error(`\nsynconf: ${signal}: stopping; the report of the scenarios done so far is written`);
+    void (async () => {
+      const report = partial.report ?? emptyReport(mode, target?.description ?? 'unknown', `interrupted by ${signal}`);
+      if (partial.report) report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
+      await finish(finalize(report, failOn)).catch(() => {});
+      await target?.close().catch(() => {});
+      process.exit(EXIT.usage);
+    })();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  try {
+    const needsPeer = selection.scenarios.some((s) => s.scenario.needs?.includes('peer'));
+    let wrap: ((t: LiveTransport) => Transport) | undefined;
+    if (record) {
+      const { recorderFor } = await import('../transport/recorder.js');
+      wrap = recorderFor(record);
+    }
+    try {
+      target = await makeTarget(needsPeer, wrap);
+    } catch (e) {
+      const name = (e as Error).name;
+      if (e instanceof UsageError || name === 'LabError' || name === 'CassetteError') return finish(emptyReport(mode, 'not set up', (e as Error).message));
+      throw e;
+    }
+    const report = await runScenarios(selection, target, {
+      agentVersion: args['agent-version'],
+      expectations: args['no-expectations'] ? false : args.expectations,
+      requestTimeoutMs: args.timeout * 1000,
+      failOn,
+      onStart: out.onStart,
+      onScenario: out.onScenario,
+      onReport: (r) => (partial.report = r),
+    });
+    if (interrupted) return EXIT.usage;
+    await target.close();
+    target = undefined;
+    return await finish(report);
+  } catch (e) {
+    // A defect of synconf itself: still leave a report behind that says so.
+    const report = emptyReport(mode, target?.description ?? 'unknown', `internal error: ${(e as Error).stack ?? e}`);
+    return finish(report);
+  } finally {
+    await target?.close().catch(() => {});
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

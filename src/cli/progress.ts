@@ -1,0 +1,35 @@
+// Console progress of a run: a live line per scenario on a terminal, plain lines otherwise.
+// Colour only on a terminal and never with NO_COLOR.
+import type { ScenarioResult } from '../schema/generated/types.js';
+import type { LoadedScenario } from '../scenario/load.js';
+
+const tty = process.stdout.isTTY === true;
+const colour = tty && !process.env.NO_COLOR;
+const paint = (code: number, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
+const VERDICT_COLOUR: Record<string, number> = { pass: 32, fail: 31, 'expected-fail': 33, 'unexpected-pass': 35, skip: 90 };
+
+export function progress() {
+  let timer: NodeJS.Timeout | undefined;
+  let started = 0;
+  const width = (n: number) => String(n).length;
+  return {
+    onStart(s: LoadedScenario, i: number, total: number) {
+      if (!tty) return;
+      started = performance.now();
+      const draw = () => process.stdout.write(`\r\x1b[K[${String(i + 1).padStart(width(total))}/${total}] ${s.scenario.id} … ${((performance.now() - started) / 1000).toFixed(1)}s`);
+      draw();
+      timer = setInterval(draw, 200);
+    },
+    onScenario(r: ScenarioResult, i: number, total: number) {
+      if (timer) clearInterval(timer);
+      const counts = r.checks.reduce<Record<string, number>>((m, c) => ((m[c.verdict] = (m[c.verdict] ?? 0) + 1), m), {});
+      const detail = r.mode === 'skipped' ? `skipped: ${r.skipReason}` : Object.entries(counts).map(([v, n]) => `${n} ${v}`).join(', ');
+      const line = `[${String(i + 1).padStart(width(total))}/${total}] ${paint(VERDICT_COLOUR[r.verdict] ?? 0, r.verdict.toUpperCase().padEnd(15))} ${r.id}${r.mode === 'absent' ? ' (absent)' : ''} (${(r.durationMs / 1000).toFixed(1)}s) ${detail}`;
+      process.stdout.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
+      for (const c of r.checks) if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') process.stdout.write(`      ${paint(31, '✗')} ${c.id}: ${c.message}\n`);
+    },
+    verdict(line: string, exitCode: number) {
+      process.stdout.write(`${paint(exitCode === 0 ? 32 : 31, line)}\n`);
+    },
+  };
+}

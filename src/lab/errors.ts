@@ -1,0 +1,4 @@
+/** A lab problem the user can act on (missing binary, instance that never answers, ...). The message says what to do. */
+export class LabError extends Error {
+  override name = 'LabError';
+}

@@ -1,0 +1,191 @@
+// One Syncthing instance: generate its home, make it loopback-only, start it in monitor mode, wait for its API, stop it.
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { spawn } from 'node:child_process';
+import { execa } from 'execa';
+import { loopbackConfig } from './config.js';
+import { LabError } from './errors.js';
+import { isAlive, ownedProcesses, signalOwned, track, untrack, waitGone } from './procs.js';
+
+export interface LabInstance {
+  name: string; // "agent", "peer", "peer2", ...
+  url: string; // http://127.0.0.1:<guiPort>
+  apiKey: string;
+  deviceId: string;
+  syncAddress: string; // tcp://127.0.0.1:<syncPort>
+  pid: number; // the monitor process (`syncthing serve` in monitor mode); also its process group id
+  home: string;
+  dataDir: string; // empty folder for the instance's shared folders
+  logFile: string;
+}
+
+export interface InstanceSpec {
+  name: string;
+  /** the lab folder: home <dir>/<name>, data <dir>/<name>-data, log <dir>/<name>.log */
+  dir: string;
+  binary: string;
+  guiPort: number;
+  syncPort: number;
+  readyTimeoutMs: number;
+  reconnectionIntervalS: number;
+}
+
+/** Starts one instance and resolves once GET /rest/system/ping answers 200. On failure nothing is left running. */
+export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
+  const home = join(spec.dir, spec.name);
+  const dataDir = join(spec.dir, `${spec.name}-data`);
+  const logFile = join(spec.dir, `${spec.name}.log`);
+  await mkdir(dataDir, { recursive: true });
+  const env = cleanEnv(home);
+
+  const gen = await execa(spec.binary, ['generate', `--home=${home}`, '--no-default-folder', '--skip-port-probing'], {
+    env,
+    extendEnv: false,
+    reject: false,
+    timeout: 30_000,
+    all: true,
+  });
+  if (gen.failed) throw new LabError(`${spec.name}: "${spec.binary} generate" failed (${gen.shortMessage})\n${gen.all ?? ''}`);
+  const configFile = join(home, 'config.xml');
+  const xml = await readFile(configFile, 'utf8');
+  const deviceId = /Device ID: (\S+)/.exec(gen.stdout)?.[1] ?? /<device id="([^"]+)"/.exec(xml)?.[1];
+  if (!deviceId) throw new LabError(`${spec.name}: could not read the device ID from "${spec.binary} generate" or ${configFile}`);
+
+  // url-safe so it can go into a header, a shell line or a URL as is; written only to config.xml and lab.json
+  const apiKey = randomBytes(24).toString('base64url');
+  await writeFile(
+    configFile,
+    loopbackConfig(xml, {
+      name: spec.name,
+      deviceId,
+      guiPort: spec.guiPort,
+      syncPort: spec.syncPort,
+      apiKey,
+      reconnectionIntervalS: spec.reconnectionIntervalS,
+    }),
+  );
+
+  // The log gets an inherited file descriptor, not a pipe through this process: the instance must keep logging after
+  // `synconf lab up` exits (Go dies of SIGPIPE writing to a closed stdout). execa pipes `{file}` targets through the
+  // parent and its types do not take an arbitrary fd number, so this one spawn uses node:child_process directly.
+  // Monitor mode (no --no-restart) so POST /rest/system/restart really restarts; detached = its own process group.
+  const logFd = openSync(logFile, 'a');
+  let sub;
+  try {
+    sub = spawn(spec.binary, ['serve', `--home=${home}`, '--no-browser', '--no-upgrade', '--logflags=7', '--logfile=-'], {
+      env,
+      cwd: home,
+      detached: true,
+      stdio: ['ignore', logFd, logFd],
+    });
+  } finally {
+    closeSync(logFd); // the child has its own copy
+  }
+  let exited: string | undefined;
+  sub.once('exit', (code, signal) => (exited = signal ? `signal ${signal}` : `exit code ${code}`));
+  const spawnError = new Promise<Error>((resolve) => sub.once('error', resolve));
+  const pid = sub.pid;
+  if (pid === undefined) throw new LabError(`${spec.name}: could not start ${spec.binary} (${(await spawnError).message})`);
+  sub.unref(); // the instance must not keep the caller alive; the exit handlers or `down` stop it
+
+  const inst: LabInstance = {
+    name: spec.name,
+    url: `http://127.0.0.1:${spec.guiPort}`,
+    apiKey,
+    deviceId,
+    syncAddress: `tcp://127.0.0.1:${spec.syncPort}`,
+    pid,
+    home,
+    dataDir,
+    logFile,
+  };
+  track(inst); // until ready at least: a Ctrl-C during start-up must not leave it behind
+  try {
+    await waitReady(inst, spec.readyTimeoutMs, () => exited);
+  } catch (err) {
+    signalOwned(inst, 'SIGKILL');
+    await waitGone(inst, 2000);
+    untrack(pid);
+    throw err;
+  }
+  return inst;
+}
+
+/** A clean environment: no ST* variables (they would change longVersion and tags), UTC for stable times. */
+function cleanEnv(home: string): Record<string, string> {
+  return { PATH: process.env.PATH || '/usr/local/bin:/usr/bin:/bin', HOME: home, TZ: 'UTC' };
+}
+
+async function waitReady(inst: LabInstance, timeoutMs: number, exited: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  for (;;) {
+    const how = exited();
+    if (how) {
+      throw new LabError(`${inst.name}: syncthing exited (${how}) before its API at ${inst.url} answered.\n${await logTail(inst.logFile)}`);
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    try {
+      const res = await fetch(`${inst.url}/rest/system/ping`, {
+        headers: { 'X-API-Key': inst.apiKey },
+        signal: AbortSignal.timeout(Math.min(1000, left)),
+      });
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+      last = `HTTP ${res.status}`;
+    } catch (err) {
+      last = describeFetchError(err);
+    }
+    await sleep(50);
+  }
+  throw new LabError(
+    `${inst.name}: GET ${inst.url}/rest/system/ping did not answer 200 within ${timeoutMs} ms (last: ${last}); ` +
+      `the process was killed.\n${await logTail(inst.logFile)}`,
+  );
+}
+
+function describeFetchError(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (err as Error).message;
+}
+
+async function logTail(logFile: string, lines = 15): Promise<string> {
+  const text = await readFile(logFile, 'utf8').catch(() => '');
+  const tail = text.trimEnd().split('\n').slice(-lines).join('\n');
+  return tail ? `Last lines of ${logFile}:\n${tail}` : `${logFile} is empty.`;
+}
+
+/**
+ * Stops an instance by PID, politely first: POST /rest/system/shutdown, then SIGTERM to its process group,
+ * then SIGKILL, each with a bounded wait. Resolves only when none of its processes runs any more.
+ */
+export async function stopInstance(inst: Pick<LabInstance, 'name' | 'url' | 'apiKey' | 'pid' | 'home'>): Promise<void> {
+  try {
+    if (ownedProcesses(inst).length === 0) return;
+    if (isAlive(inst.pid)) {
+      try {
+        const res = await fetch(`${inst.url}/rest/system/shutdown`, {
+          method: 'POST',
+          headers: { 'X-API-Key': inst.apiKey },
+          signal: AbortSignal.timeout(1000),
+        });
+        await res.arrayBuffer();
+      } catch {
+        // not answering (restarting, hung): the signals below take over
+      }
+      if (await waitGone(inst, 3000)) return;
+    }
+    signalOwned(inst, 'SIGTERM');
+    if (await waitGone(inst, 3000)) return;
+    signalOwned(inst, 'SIGKILL');
+    if (await waitGone(inst, 2000)) return;
+    const left = ownedProcesses(inst).map((p) => p.pid);
+    throw new LabError(`${inst.name}: processes ${left.join(', ')} still run after SIGKILL; check them with: ps -p ${left.join(',')}`);
+  } finally {
+    untrack(inst.pid);
+  }
+}

@@ -1,0 +1,192 @@
+// The lab: N real Syncthing instances on loopback, started from nothing and stopped by PID.
+//
+// Layout of a lab folder D: D/lab.json (state: PIDs, URLs, API keys), and per instance D/<name>/ (home),
+// D/<name>-data/ (for its folders) and D/<name>.log.
+// Cleanup policy: a lab folder the lab created itself (a temp dir `synconf-lab-*`) is removed by `down`. A folder the
+// user gave (--dir) is never removed: `down` only stops the processes and keeps homes, data and logs for inspection.
+// A later `up` in the same folder replaces the files of the previous, stopped lab listed in its lab.json, and
+// refuses to touch anything else that is in the way. A failed `up` there removes the homes and data folders it made
+// and keeps the logs.
+import { existsSync } from 'node:fs';
+import { access, constants, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, join, resolve } from 'node:path';
+import { LabError } from './errors.js';
+import { startInstance, stopInstance, type LabInstance } from './instance.js';
+import { freePorts } from './ports.js';
+import { ownedProcesses, untrack } from './procs.js';
+
+export { LabError } from './errors.js';
+export { startInstance, stopInstance, type InstanceSpec, type LabInstance } from './instance.js';
+
+export interface Lab {
+  dir: string;
+  instances: LabInstance[];
+  /** true when the lab created dir (a temp dir) and `down` removes it */
+  ownsDir: boolean;
+  /** Stops every instance (idempotent) and removes dir if the lab owns it. */
+  down(): Promise<void>;
+}
+
+export interface LabOptions {
+  /** how many instances, default 1 */
+  instances?: number;
+  /** lab folder; default a new temp dir `synconf-lab-*` that `down` removes */
+  dir?: string;
+  /** the syncthing binary; default $SYNCONF_SYNCTHING, else `syncthing` on PATH */
+  binary?: string;
+  /** bound for each instance's API to answer ping, default 20000 */
+  readyTimeoutMs?: number;
+  /** options.reconnectionIntervalS, default 5 so pending devices reappear fast (Syncthing clamps below 5) */
+  reconnectionIntervalS?: number;
+  /** instance names, default agent, peer, peer2, ... */
+  names?: string[];
+  /**
+   * Leave the instances running when this process exits (the `synconf lab up` command). By default they are
+   * SIGKILLed on exit, SIGINT, SIGTERM and SIGHUP, so a failing test or Ctrl-C never leaves Syncthing running.
+   */
+  detach?: boolean;
+}
+
+export interface LabState {
+  dir: string;
+  ownsDir: boolean;
+  startedAt: string;
+  instances: LabInstance[];
+}
+
+const STATE_FILE = 'lab.json';
+const TEMP_PREFIX = 'synconf-lab-';
+const INSTALL_HINT = 'Install it with `apt-get install -y syncthing` (Debian/Ubuntu), or set SYNCONF_SYNCTHING=/path/to/syncthing.';
+
+/** The binary: explicit option, else $SYNCONF_SYNCTHING, else `syncthing` on PATH. */
+export async function resolveBinary(explicit?: string): Promise<string> {
+  const chosen = explicit ?? process.env.SYNCONF_SYNCTHING;
+  if (chosen) {
+    if (await isExecutable(chosen)) return resolve(chosen);
+    const from = explicit ? 'the binary option' : 'SYNCONF_SYNCTHING';
+    throw new LabError(`syncthing binary ${chosen} (from ${from}) does not exist or is not executable. ${INSTALL_HINT}`);
+  }
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir && (await isExecutable(join(dir, 'syncthing')))) return join(dir, 'syncthing');
+  }
+  throw new LabError(`syncthing binary not found: SYNCONF_SYNCTHING is not set and there is no \`syncthing\` on PATH. ${INSTALL_HINT}`);
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  return access(file, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+export function instanceNames(n: number, names: string[] = []): string[] {
+  const out = Array.from({ length: n }, (_, i) => names[i] ?? (i === 0 ? 'agent' : i === 1 ? 'peer' : `peer${i}`));
+  for (const name of out) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) throw new LabError(`instance name "${name}" must be letters, digits, - and _ (it names folders)`);
+  }
+  if (new Set(out).size !== out.length) throw new LabError(`instance names must be distinct: ${out.join(', ')}`);
+  return out;
+}
+
+export async function startLab(opts: LabOptions = {}): Promise<Lab> {
+  const n = opts.instances ?? 1;
+  if (!Number.isInteger(n) || n < 1) throw new LabError(`instances must be a whole number ≥ 1, got ${n}`);
+  const names = instanceNames(n, opts.names);
+  const binary = await resolveBinary(opts.binary);
+  const ownsDir = opts.dir === undefined;
+  const dir = ownsDir ? await mkdtemp(join(tmpdir(), TEMP_PREFIX)) : resolve(opts.dir!);
+  if (!ownsDir) await prepareUserDir(dir, names);
+
+  const ports = await freePorts(2 * n);
+  // in parallel: each start spends ~1.5 s in Syncthing's hash benchmarks
+  const results = await Promise.allSettled(
+    names.map((name, i) =>
+      startInstance({
+        name,
+        dir,
+        binary,
+        guiPort: ports[2 * i],
+        syncPort: ports[2 * i + 1],
+        readyTimeoutMs: opts.readyTimeoutMs ?? 20_000,
+        reconnectionIntervalS: opts.reconnectionIntervalS ?? 5,
+      }),
+    ),
+  );
+  const instances = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  if (failures.length > 0) {
+    await Promise.allSettled(instances.map((i) => stopInstance(i)));
+    if (ownsDir) await removeOwnedDir(dir);
+    // in a user's folder: remove the homes and data folders this call made (so a retry is not blocked), keep the logs
+    else {
+      for (const name of names) {
+        await rm(join(dir, name), { recursive: true, force: true });
+        await rm(join(dir, `${name}-data`), { recursive: true, force: true });
+      }
+    }
+    if (failures.length === 1) throw failures[0];
+    throw new LabError(failures.map((e) => (e as Error).message).join('\n\n'));
+  }
+
+  const state: LabState = { dir, ownsDir, startedAt: new Date().toISOString(), instances };
+  await writeFile(join(dir, STATE_FILE), JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
+  if (opts.detach) for (const i of instances) untrack(i.pid);
+
+  let stopping: Promise<void> | undefined;
+  return { dir, instances, ownsDir, down: () => (stopping ??= stopAll(state)) };
+}
+
+/** Stops the lab described by <dir>/lab.json (possibly started by another process). */
+export async function stopLab(dir: string): Promise<void> {
+  const state = await readState(resolve(dir));
+  if (!state) throw new LabError(`no lab in ${dir}: ${join(dir, STATE_FILE)} does not exist`);
+  await stopAll(state);
+}
+
+export async function readState(dir: string): Promise<LabState | undefined> {
+  const file = join(dir, STATE_FILE);
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as LabState;
+  } catch (err) {
+    throw new LabError(`${file} is not a lab state file: ${(err as Error).message}`);
+  }
+}
+
+async function stopAll(state: LabState): Promise<void> {
+  const results = await Promise.allSettled(state.instances.map((i) => stopInstance(i)));
+  const failed = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+  if (failed.length > 0) throw new LabError(failed.join('\n'));
+  if (state.ownsDir) await removeOwnedDir(state.dir);
+}
+
+/** Removes a lab-created temp dir; the name check guards against an edited lab.json pointing elsewhere. */
+async function removeOwnedDir(dir: string): Promise<void> {
+  if (!basename(dir).startsWith(TEMP_PREFIX)) throw new LabError(`refusing to remove ${dir}: not a ${TEMP_PREFIX}* folder made by the lab`);
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** A user-given folder: replace a previous stopped lab's files, refuse a running lab or foreign files in the way. */
+async function prepareUserDir(dir: string, names: string[]): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const previous = await readState(dir);
+  if (previous) {
+    const running = previous.instances.filter((i) => ownedProcesses(i).length > 0);
+    if (running.length > 0) {
+      throw new LabError(
+        `a lab is already running in ${dir} (${running.map((i) => `${i.name} pid ${i.pid}`).join(', ')}); stop it first: synconf lab down --dir ${dir}`,
+      );
+    }
+    for (const i of previous.instances) {
+      for (const path of [i.home, i.dataDir, i.logFile]) if (path.startsWith(dir + '/')) await rm(path, { recursive: true, force: true });
+    }
+    await rm(join(dir, STATE_FILE), { force: true });
+  }
+  for (const name of names) {
+    // a stray <name>.log is simply appended to; a home or data folder in the way is not ours to replace
+    for (const path of [join(dir, name), join(dir, `${name}-data`)]) {
+      if (existsSync(path)) throw new LabError(`${path} already exists and is not from a previous lab; use an empty --dir or remove it`);
+    }
+  }
+}

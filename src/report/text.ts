@@ -1,0 +1,43 @@
+// Text helpers shared by the writers. Every string in a report comes from the agent or from a
+// scenario file, so it is treated as hostile: escaped for the target format and bounded in size.
+
+/** escape for HTML text and for double- or single-quoted attribute values */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** `s` cut to `max` characters, saying how much was left out */
+export function cut(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
+}
+
+/** whitespace (newlines included) collapsed to single spaces */
+export function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** for a GitHub-flavoured Markdown table cell or list item: one line, no HTML, no table breaks */
+export function escapeMarkdown(s: string): string {
+  return oneLine(s)
+    .replace(/[\\`*_[\]|]/g, '\\$&')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+/** a JSON value as readable text (strings as themselves) */
+export function showValue(v: unknown): string {
+  if (typeof v === 'string') return v;
+  return JSON.stringify(v, null, 2) ?? String(v);
+}
+
+/** seconds with millisecond precision, as JUnit wants it */
+export function seconds(ms: number | undefined): string {
+  return ((ms ?? 0) / 1000).toFixed(3);
+}
+
+/** the agent's platform, e.g. linux/amd64, or null when unknown */
+export function platform(agent: { os?: string | null; arch?: string | null }): string | null {
+  const parts = [agent.os, agent.arch].filter((p): p is string => !!p);
+  return parts.length ? parts.join('/') : null;
+}

@@ -1,0 +1,41 @@
+// The five verdicts as every report format presents them: one order, one wording, one legend.
+import type { Verdict } from '../schema/generated/types.js';
+
+/** display order: what needs attention first */
+export const VERDICTS: readonly Verdict[] = ['fail', 'unexpected-pass', 'expected-fail', 'skip', 'pass'];
+
+export const VERDICT_LABEL: Record<Verdict, string> = {
+  fail: 'fail',
+  'unexpected-pass': 'unexpected pass',
+  'expected-fail': 'expected fail',
+  skip: 'skip',
+  pass: 'pass',
+};
+
+/** the legend, written for a reader who has never seen synconf */
+export const VERDICT_MEANING: Record<Verdict, string> = {
+  fail: 'The agent does not do what the spec says, and this is not a known deviation.',
+  'unexpected-pass': 'Listed as a known deviation of this agent version, but the agent now conforms: the deviation list is stale.',
+  'expected-fail': 'The agent deviates from the spec in a way known and accepted for this version (the reason is given).',
+  skip: 'Not checked (the reason is given), e.g. the endpoint does not exist in this agent version.',
+  pass: 'The agent does what the spec says.',
+};
+
+/** verdicts that make a run non-conforming (a CI failure) */
+export function isProblem(v: Verdict): boolean {
+  return v === 'fail' || v === 'unexpected-pass';
+}
+
+/** the verdict that needs the most attention among `vs` (pass for none) */
+export function worst(vs: Iterable<Verdict>): Verdict {
+  let best = VERDICTS.length - 1;
+  for (const v of vs) best = Math.min(best, VERDICTS.indexOf(v));
+  return VERDICTS[best];
+}
+
+/** count of each verdict in `vs` */
+export function countVerdicts(vs: Iterable<Verdict>): Record<Verdict, number> {
+  const n: Record<Verdict, number> = { pass: 0, fail: 0, 'expected-fail': 0, 'unexpected-pass': 0, skip: 0 };
+  for (const v of vs) n[v]++;
+  return n;
+}

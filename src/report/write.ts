@@ -1,0 +1,46 @@
+// Writes every format of a run's report, or of a version matrix, into one folder. The writers
+// are pure; only this module touches the file system.
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Report } from '../schema/generated/types.js';
+import { toHtml } from './html.js';
+import { toJUnit } from './junit.js';
+import { toMarkdown } from './markdown.js';
+import type { Matrix } from './merge.js';
+import { matrixToHtml } from './matrix-html.js';
+import { matrixToMarkdown } from './matrix-markdown.js';
+
+async function writeAll(dir: string, files: [name: string, text: string][]): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const paths: string[] = [];
+  for (const [name, text] of files) {
+    const path = join(dir, name);
+    await writeFile(path, text, 'utf8');
+    paths.push(path);
+  }
+  return paths;
+}
+
+/** report.json, junit.xml, report.html and summary.md in `dir`; the paths written, in that order */
+export async function writeReports(report: Report, dir: string): Promise<string[]> {
+  const markdown = toMarkdown(report);
+  const paths = await writeAll(dir, [
+    ['report.json', JSON.stringify(report, null, 2) + '\n'],
+    ['junit.xml', toJUnit(report)],
+    ['report.html', toHtml(report)],
+    ['summary.md', markdown],
+  ]);
+  // GitHub Actions shows this file on the run's page; appending keeps other steps' summaries.
+  const summary = process.env.GITHUB_STEP_SUMMARY;
+  if (summary) await appendFile(summary, markdown + '\n', 'utf8');
+  return paths;
+}
+
+/** matrix.json, matrix.html and matrix.md in `dir`; the paths written, in that order */
+export async function writeMatrix(matrix: Matrix, dir: string): Promise<string[]> {
+  return writeAll(dir, [
+    ['matrix.json', JSON.stringify(matrix, null, 2) + '\n'],
+    ['matrix.html', matrixToHtml(matrix)],
+    ['matrix.md', matrixToMarkdown(matrix)],
+  ]);
+}

@@ -1,0 +1,107 @@
+// Assertions of scenario files: operators on a value found by a JSON pointer (or a header).
+import type { Assertion } from '../schema/generated/types.js';
+import { isDeepStrictEqual } from 'node:util';
+import { short } from '../schema/registry.js';
+
+export interface AssertionOutcome { ok: boolean; message: string; expected: unknown; actual: unknown; }
+
+const MISSING = Symbol('missing');
+type Found = unknown | typeof MISSING;
+
+/** value at a JSON pointer; MISSING when a segment does not exist */
+export function resolvePointer(doc: unknown, pointer: string): Found {
+  if (pointer === '') return doc;
+  let node: unknown = doc;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) {
+      const index = key === '-1' ? node.length - 1 : Number(key);
+      if (!Number.isInteger(index) || index < 0 || index >= node.length) return MISSING;
+      node = node[index];
+    } else if (node !== null && typeof node === 'object' && Object.hasOwn(node, key)) {
+      node = (node as Record<string, unknown>)[key];
+    } else return MISSING;
+  }
+  return node;
+}
+
+export function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/** objects match by subset, arrays element-wise by subset, scalars by equality */
+function subsetMatch(actual: unknown, expected: unknown): boolean {
+  if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
+    return Object.entries(expected).every(([k, v]) => Object.hasOwn(actual, k) && subsetMatch((actual as Record<string, unknown>)[k], v));
+  }
+  if (Array.isArray(expected)) return Array.isArray(actual) && expected.length === actual.length && expected.every((v, i) => subsetMatch(actual[i], v));
+  return isDeepStrictEqual(actual, expected);
+}
+
+function contains(actual: unknown, expected: unknown): boolean {
+  if (Array.isArray(actual)) return actual.some((item) => subsetMatch(item, expected));
+  if (typeof actual === 'string') return typeof expected === 'string' && actual.includes(expected);
+  if (actual !== null && typeof actual === 'object') return typeof expected === 'string' && Object.hasOwn(actual, expected);
+  return false;
+}
+
+type Operators = Omit<Assertion, 'path' | 'name'>;
+
+/** one failure message per operator that does not hold, [] when all hold */
+function failures(found: Found, ops: Operators): string[] {
+  const out: string[] = [];
+  const present = found !== MISSING;
+  const v = present ? found : undefined;
+  if (ops.exists !== undefined && ops.exists !== present) out.push(ops.exists ? 'is missing' : `exists (${short(v)})`);
+  const needsValue = Object.keys(ops).some((k) => k !== 'exists');
+  if (!needsValue) return out;
+  if (!present) return [...out, 'is missing'];
+  if ('equals' in ops && !isDeepStrictEqual(v, ops.equals)) out.push(`is ${short(v)}, expected ${short(ops.equals)}`);
+  if ('notEquals' in ops && isDeepStrictEqual(v, ops.notEquals)) out.push(`is ${short(v)}, expected anything else`);
+  if (ops.type !== undefined) {
+    const t = jsonType(v);
+    const ok = ops.type === 'integer' ? Number.isInteger(v) : ops.type === t;
+    if (!ok) out.push(`is of type ${t}, expected ${ops.type}`);
+  }
+  if (ops.matches !== undefined && !(typeof v === 'string' && new RegExp(ops.matches).test(v))) out.push(`${short(v)} does not match /${ops.matches}/`);
+  if ('contains' in ops && !contains(v, ops.contains)) out.push(`${short(v)} does not contain ${short(ops.contains)}`);
+  if ('notContains' in ops && contains(v, ops.notContains)) out.push(`${short(v)} contains ${short(ops.notContains)}`);
+  const len = Array.isArray(v) || typeof v === 'string' ? v.length : v !== null && typeof v === 'object' ? Object.keys(v).length : undefined;
+  if (ops.length !== undefined && len !== ops.length) out.push(`has length ${len ?? 'n/a'}, expected ${ops.length}`);
+  if (ops.minLength !== undefined && (len === undefined || len < ops.minLength)) out.push(`has length ${len ?? 'n/a'}, expected at least ${ops.minLength}`);
+  if (ops.every !== undefined) {
+    if (!Array.isArray(v)) out.push('is not an array (every)');
+    else v.forEach((item, i) => failures(item, ops.every as Operators).forEach((f) => out.push(`[${i}] ${f}`)));
+  }
+  return out;
+}
+
+/** evaluate one assertion against a body (parsed JSON or undefined) and headers */
+export function evaluate(assertion: Assertion, body: unknown, headers: Record<string, string>): AssertionOutcome {
+  const { path, name: _label, ...ops } = assertion;
+  const found: Found = path.startsWith('header:')
+    ? (headers[path.slice('header:'.length).toLowerCase()] ?? MISSING)
+    : body === undefined ? MISSING : resolvePointer(body, path);
+  const problems = failures(found, ops);
+  const where = path === '' ? 'body' : path;
+  return {
+    ok: problems.length === 0,
+    message: problems.length ? `${where} ${problems.join('; ')}` : `${where} ${describeOps(ops)}`,
+    expected: ops,
+    actual: found === MISSING ? undefined : found,
+  };
+}
+
+export function describeOps(ops: Operators): string {
+  return Object.entries(ops).map(([k, v]) => (k === 'exists' ? (v ? 'exists' : 'is absent') : `${k} ${short(v, 40)}`)).join(', ');
+}
+
+/** stable label of an assertion for its check id */
+export function assertionLabel(a: Assertion): string {
+  if (a.name) return a.name;
+  const ops = Object.keys(a).filter((k) => k !== 'path' && k !== 'name').join('+');
+  return `${a.path === '' ? 'body' : a.path} ${ops}`;
+}

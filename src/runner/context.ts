@@ -1,0 +1,40 @@
+// Everything a scenario run needs from the outside, injected so that live, recording and replay
+// runs share one runner.
+import type { Transport } from '../transport/types.js';
+import type { Clock } from './clock.js';
+import type { Vars } from '../scenario/template.js';
+import type { Redactor } from '../transport/redact.js';
+
+export type Capability = 'peer' | 'files' | 'restart' | 'shutdown';
+
+/** Local file actions of `file:` steps; a replay's actions do nothing (the cassette already holds their effect). */
+export interface LocalActions {
+  /** a fresh folder synconf owns for one scenario */
+  makeTempDir(scenario: string): Promise<string>;
+  apply(action: { path: string; write?: string; mkdir?: boolean; remove?: boolean; mtime?: string }, allowedRoots: string[]): Promise<void>;
+  removeTempDir(path: string): Promise<void>;
+}
+
+export interface RunContext {
+  transport: Transport;
+  clock: Clock;
+  actions: LocalActions;
+  redactor: Redactor;
+  /** null when unknown: the spec applies */
+  agentVersion: string | null;
+  /** API key per instance name (placeholders in a replay) */
+  apiKeys: Record<string, string>;
+  /** per capability: true, or the reason it cannot be had */
+  capabilities: Record<Capability, true | string>;
+  /** run variables: agent.*, peer.* */
+  vars: Vars;
+  requestTimeoutMs: number;
+  /** minimum time between two calls of an expensive endpoint on one instance */
+  expensiveIntervalMs: number;
+  expensiveCalls: Record<string, number>;
+  /** per instance: bumped whenever it did not answer (it may have restarted: event ids start again) */
+  generations: Record<string, number>;
+}
+
+/** The spec calls these expensive: never polled in a tight loop, and counted. */
+export const EXPENSIVE = ['GET /rest/db/status', 'GET /rest/db/localchanged'];

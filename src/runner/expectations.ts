@@ -1,0 +1,73 @@
+// Known deviations per agent line: checks listed in expectations/*.yaml that are known not to
+// conform. They turn a failing check into expected-fail and a passing one into unexpected-pass.
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parse } from 'yaml';
+import semver from 'semver';
+import type { KnownDeviations, CheckResult, ScenarioResult } from '../schema/generated/types.js';
+import { validate } from '../schema/registry.js';
+import { releaseOf } from '../schema/version.js';
+import { EXPECTATIONS_DIR, ROOT } from '../paths.js';
+import { UsageError } from '../cli/exit.js';
+
+export interface LoadedExpectations { file: string; data: KnownDeviations; }
+
+export function loadExpectations(path: string): LoadedExpectations {
+  const file = relative(ROOT, path).startsWith('..') ? path : relative(ROOT, path);
+  let data: unknown;
+  try {
+    data = parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`expectations file ${file}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const errors = validate('expectations', data);
+  if (errors.length) throw new UsageError(`expectations file ${file}: ${errors[0].pointer || '/'}: ${errors[0].message}`);
+  const exp = data as KnownDeviations;
+  const seen = new Set<string>();
+  for (const d of exp.deviations) {
+    if (seen.has(d.check)) throw new UsageError(`expectations file ${file}: check "${d.check}" is listed twice`);
+    seen.add(d.check);
+  }
+  return { file, data: exp };
+}
+
+/** the expectations files in expectations/ whose version range holds the agent's version */
+export function expectationsFor(agentVersion: string, dir = EXPECTATIONS_DIR): LoadedExpectations[] {
+  if (!existsSync(dir)) return [];
+  const release = releaseOf(agentVersion);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
+    .sort()
+    .map((f) => loadExpectations(join(dir, f)))
+    .filter((e) => semver.satisfies(release, e.data.versions));
+}
+
+/** mark checks by the deviations; returns the listed check ids that no check of the run matched */
+export function applyExpectations(scenarios: ScenarioResult[], files: LoadedExpectations[]): string[] {
+  const byCheck = new Map(files.flatMap((f) => f.data.deviations.map((d) => [d.check, { ...d, file: f.file }] as const)));
+  const matched = new Set<string>();
+  for (const s of scenarios) {
+    for (const c of s.checks) {
+      const d = byCheck.get(c.id);
+      if (!d || c.verdict === 'skip') continue;
+      matched.add(c.id);
+      const deviation = { observed: d.observed, reason: d.reason, file: d.file };
+      if (c.verdict === 'pass') {
+        Object.assign(c, { verdict: 'unexpected-pass', deviation, message: `${c.message} — listed as a known deviation (${d.file}) but conforms now: remove the entry` } satisfies Partial<CheckResult>);
+      } else if (c.verdict === 'fail') {
+        if (d.errors && c.schemaErrors) {
+          const known = new Set(d.errors);
+          for (const e of c.schemaErrors) e.known = known.has(`${e.pointer} ${e.rule}`);
+          const unknown = c.schemaErrors.filter((e) => !e.known);
+          c.deviation = deviation;
+          if (unknown.length === 0) c.verdict = 'expected-fail';
+          else c.message = `${c.message} — ${unknown.length} error(s) not listed as known: ${unknown.map((e) => `${e.pointer || '/'} ${e.rule}`).join(', ')}`;
+        } else {
+          c.verdict = 'expected-fail';
+          c.deviation = deviation;
+        }
+      }
+    }
+  }
+  return [...byCheck.keys()].filter((id) => !matched.has(id) && scenarios.some((s) => id.startsWith(`${s.id}/`) && s.mode === 'normal'));
+}

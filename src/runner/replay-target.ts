@@ -1,0 +1,31 @@
+// The replay target: the agent is a folder of cassettes. Its run variables and capabilities are
+// the recorded ones, time is virtual, and file actions do nothing (their effect is recorded).
+import type { Target } from './run.js';
+import { ReplayTransport } from '../transport/replay.js';
+import { readCassette, RUN_CASSETTE, CassetteError, cassettePath } from '../transport/cassette.js';
+import { virtualClock } from './clock.js';
+import { API_KEY } from '../transport/redact.js';
+import type { Capability } from './context.js';
+
+export function replayTarget(dir: string): Target {
+  const run = readCassette(dir, RUN_CASSETTE);
+  if (!run) throw new CassetteError(cassettePath(dir, RUN_CASSETTE), `missing: ${dir} holds no recorded run (record one with \`synconf run --record ${dir}\`)`);
+  const transport = new ReplayTransport(dir);
+  const meta = run.log._synconf;
+  const capabilities = { peer: 'not recorded', files: 'not recorded', restart: 'not recorded', shutdown: 'not recorded', ...(meta.capabilities ?? {}) } as Record<Capability, true | string>;
+  return {
+    mode: 'replay',
+    description: dir,
+    transport,
+    clock: virtualClock(),
+    actions: {
+      makeTempDir: async (scenario) => transport.tmpOf(scenario),
+      apply: async () => {},
+      removeTempDir: async () => {},
+    },
+    apiKeys: { agent: API_KEY, peer: API_KEY },
+    capabilities,
+    vars: (meta.vars ?? {}) as Record<string, unknown>,
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,202 @@
+// One synconf run: load the scenarios, set up the target (lab, a given agent, or recordings),
+// run every scenario, apply the known deviations, and build the Report. Writing it is the caller's.
+import { glob } from 'tinyglobby';
+import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import type { Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
+import { loadScenario, ScenarioError, type LoadedScenario } from '../scenario/load.js';
+import { runScenario, worstVerdict } from './scenario-runner.js';
+import type { RunContext, Capability } from './context.js';
+import { applyExpectations, expectationsFor, loadExpectations, type LoadedExpectations } from './expectations.js';
+import type { Transport } from '../transport/types.js';
+import { Redactor } from '../transport/redact.js';
+import { wallClock, type Clock } from './clock.js';
+import type { LocalActions } from './context.js';
+import { SCHEMAS_DIR, SUITES_DIR, SYNCONF_VERSION } from '../paths.js';
+import { parseBody } from './exchange-checks.js';
+
+export interface AgentIdentity { version: string | null; versionSource: 'agent' | 'option' | 'recording' | 'unknown'; longVersion: string | null; os: string | null; arch: string | null; deviceId: string | null; }
+
+/** What a target (lab, given agent, recordings) provides to a run. */
+export interface Target {
+  mode: Report['run']['mode'];
+  description: string;
+  transport: Transport;
+  clock: Clock;
+  actions: LocalActions;
+  apiKeys: Record<string, string>;
+  capabilities: Record<Capability, true | string>;
+  vars: Record<string, unknown>;
+  /** the agent's identity, when the target knows it without asking (a replay) */
+  identity?: AgentIdentity;
+  close(): Promise<void>;
+}
+
+export interface RunOptions {
+  /** files, folders or globs of scenario files; default every suites/**\/*.yaml */
+  suites?: string[];
+  /** scenario ids to run (globs allowed); default all */
+  only?: string[];
+  agentVersion?: string;
+  /** an expectations file, false for none, undefined to pick expectations/ by agent version */
+  expectations?: string | false;
+  requestTimeoutMs?: number;
+  expensiveIntervalMs?: number;
+  /** verdicts that make the exit code 1 */
+  failOn?: Verdict[];
+  /** progress output, one call per finished scenario */
+  onScenario?: (s: ScenarioResult, index: number, total: number) => void;
+  onStart?: (s: LoadedScenario, index: number, total: number) => void;
+  /** receives the report as soon as it exists (it fills in as scenarios end), e.g. to write it on Ctrl-C */
+  onReport?: (report: Report) => void;
+}
+
+export const DEFAULT_FAIL_ON: Verdict[] = ['fail', 'unexpected-pass'];
+
+export interface Selection { scenarios: LoadedScenario[]; errors: { file: string; step?: string; message: string }[]; }
+
+/** find and load scenario files; every malformed file is reported, none is run */
+export async function selectScenarios(suites: string[] | undefined, only: string[] | undefined): Promise<Selection> {
+  const patterns = (suites?.length ? suites : [SUITES_DIR]).map((p) => {
+    const abs = resolve(p);
+    return /\.(ya?ml)$/.test(abs) || /[*?{]/.test(p) ? abs : `${abs}/**/*.yaml`;
+  });
+  const files = (await glob(patterns, { absolute: true })).sort();
+  const errors: Selection['errors'] = [];
+  if (files.length === 0) errors.push({ file: patterns.join(', '), message: 'no scenario files found' });
+  const endpointIds = new Set<string>(JSON.parse(readFileSync(`${SCHEMAS_DIR}/endpoints.json`, 'utf8')).endpoints.map((e: { id: string }) => e.id));
+  const scenarios: LoadedScenario[] = [];
+  for (const f of files) {
+    try {
+      scenarios.push(loadScenario(f, endpointIds));
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      errors.push({ file: e.line ? `${e.file}:${e.line}` : e.file, ...(e.step ? { step: e.step } : {}), message: e.cause_ });
+    }
+  }
+  const ids = new Map<string, string>();
+  for (const s of scenarios) {
+    const other = ids.get(s.scenario.id);
+    if (other) errors.push({ file: s.file, message: `scenario id "${s.scenario.id}" is also used by ${other}` });
+    ids.set(s.scenario.id, s.file);
+  }
+  let selected = scenarios;
+  if (only?.length) {
+    const re = only.map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`));
+    selected = scenarios.filter((s) => re.some((r) => r.test(s.scenario.id)));
+    if (selected.length === 0) errors.push({ file: '--only', message: `no scenario id matches ${only.join(', ')} (known: ${scenarios.map((s) => s.scenario.id).join(', ')})` });
+  }
+  // Destructive scenarios go last: after a shutdown there is no agent left to check.
+  selected = [...selected].sort((a, b) => Number(a.scenario.needs?.includes('shutdown') ?? false) - Number(b.scenario.needs?.includes('shutdown') ?? false));
+  return { scenarios: selected, errors };
+}
+
+/** ask the agent who it is: GET /rest/system/version */
+export async function identify(target: Target, timeoutMs: number): Promise<AgentIdentity> {
+  if (target.identity) return target.identity;
+  const x = await target.transport.send(
+    { target: 'agent', method: 'GET', url: '/rest/system/version', headers: { 'X-API-Key': target.apiKeys.agent }, timeoutMs },
+    { scenario: '_run', step: 'identify' },
+  );
+  const v = x.response?.status === 200 ? (parseBody(x.response.body).json as Record<string, unknown> | undefined) : undefined;
+  const str = (k: string) => (typeof v?.[k] === 'string' ? (v[k] as string) : null);
+  const deviceId = x.response?.headers['x-syncthing-id'] ?? null;
+  return { version: str('version'), versionSource: str('version') ? 'agent' : 'unknown', longVersion: str('longVersion'), os: str('os'), arch: str('arch'), deviceId };
+}
+
+export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
+  const t: Report['totals'] = { scenarios: scenarios.length, checks: 0, pass: 0, fail: 0, 'expected-fail': 0, 'unexpected-pass': 0, skip: 0 };
+  for (const s of scenarios) {
+    for (const c of s.checks) { t.checks++; t[c.verdict]++; }
+  }
+  return t;
+}
+
+export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors'>, failOn: Verdict[]): string {
+  const t = r.totals;
+  const head = r.exitCode === 2 ? 'HARNESS ERROR' : r.exitCode === 1 ? 'DOES NOT CONFORM' : 'CONFORMS';
+  const parts = [`${t.pass} passed`, `${t.fail} failed`, `${t['expected-fail']} expected failures`, `${t['unexpected-pass']} unexpected passes`, `${t.skip} skipped`];
+  const tail = r.harnessErrors.length ? `; ${r.harnessErrors.length} harness error${r.harnessErrors.length > 1 ? 's' : ''}` : '';
+  return `synconf: ${head}: ${t.scenarios} scenarios, ${t.checks} checks: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
+}
+
+/** totals, exit code and verdict line of a report, from its scenarios and harness errors */
+export function finalize(report: Report, failOn: Verdict[]): Report {
+  report.totals = totalsOf(report.scenarios);
+  const nonConforming = report.scenarios.some((s) => s.checks.some((c) => failOn.includes(c.verdict)));
+  report.exitCode = report.harnessErrors.length ? 2 : nonConforming ? 1 : 0;
+  report.verdict = verdictLine(report, failOn);
+  return report;
+}
+
+/** run the selected scenarios against a target that is already set up */
+export async function runScenarios(selection: Selection, target: Target, opts: RunOptions): Promise<Report> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const failOn = opts.failOn ?? DEFAULT_FAIL_ON;
+  const harnessErrors: Report['harnessErrors'] = [...selection.errors];
+  const report: Report = {
+    format: 'synconf-report/1',
+    synconf: { version: SYNCONF_VERSION },
+    run: { mode: target.mode, startedAt: startedAt.toISOString(), durationMs: 0, target: target.description, expectations: null },
+    agent: { version: null, versionSource: 'unknown', longVersion: null, os: null, arch: null, deviceId: null },
+    totals: totalsOf([]),
+    exitCode: 0,
+    verdict: '',
+    expensiveCalls: {},
+    harnessErrors,
+    scenarios: [],
+  };
+  opts.onReport?.(report);
+  const finish = (): Report => {
+    report.run.durationMs = Math.round(performance.now() - t0);
+    return finalize(report, failOn);
+  };
+  if (harnessErrors.length) return finish(); // a malformed scenario: nothing runs
+
+  const timeoutMs = opts.requestTimeoutMs ?? 10_000;
+  const identity = await identify(target, timeoutMs);
+  if (opts.agentVersion) Object.assign(identity, { version: opts.agentVersion, versionSource: 'option' });
+  report.agent = identity;
+  target.transport.annotate?.('_run', { vars: target.vars, capabilities: target.capabilities, agent: { version: identity.version, longVersion: identity.longVersion, deviceId: identity.deviceId } });
+  if (!identity.version) harnessErrors.push({ message: 'the agent did not say its version (GET /rest/system/version); checks use the spec as is. Give --agent-version to apply a version overlay.' });
+
+  let expectations: LoadedExpectations[] = [];
+  try {
+    if (opts.expectations) expectations = [loadExpectations(opts.expectations)];
+    else if (opts.expectations === undefined && identity.version) expectations = expectationsFor(identity.version);
+  } catch (e) {
+    harnessErrors.push({ message: (e as Error).message });
+    return finish();
+  }
+  report.run.expectations = expectations.map((e) => e.file).join(', ') || null;
+
+  const redactor = new Redactor(Object.values(target.apiKeys));
+  const ctx: RunContext = {
+    transport: target.transport, clock: target.clock, actions: target.actions, redactor,
+    agentVersion: identity.version, apiKeys: target.apiKeys, capabilities: target.capabilities, vars: target.vars,
+    requestTimeoutMs: timeoutMs, expensiveIntervalMs: opts.expensiveIntervalMs ?? 500,
+    expensiveCalls: report.expensiveCalls, generations: {},
+  };
+  const total = selection.scenarios.length;
+  for (const [i, loaded] of selection.scenarios.entries()) {
+    opts.onStart?.(loaded, i, total);
+    let result: ScenarioResult;
+    try {
+      result = await runScenario(loaded, ctx);
+    } catch (e) {
+      // A defect of synconf or a broken recording: the scenario has no verdict, the run goes on.
+      harnessErrors.push({ file: loaded.file, scenario: loaded.scenario.id, message: (e as Error).message });
+      result = { id: loaded.scenario.id, title: loaded.scenario.title, file: loaded.file, spec: loaded.scenario.spec, mode: 'skipped', skipReason: `harness error: ${(e as Error).message}`, verdict: 'skip', durationMs: 0, checks: [] };
+    }
+    report.scenarios.push(result);
+    opts.onScenario?.(result, i, total);
+  }
+  for (const p of target.transport.problems?.() ?? []) harnessErrors.push({ scenario: p.scenario, message: p.message });
+  const unused = target.transport.unused?.() ?? [];
+  if (unused.length) report.unusedExchanges = unused;
+  const stale = applyExpectations(report.scenarios, expectations);
+  for (const s of report.scenarios) s.verdict = s.checks.length ? worstVerdict(s.checks) : s.verdict;
+  if (stale.length) report.staleExpectations = stale;
+  return finish();
+}

@@ -1,0 +1,285 @@
+// Runs one scenario: setup, steps, cleanup (always), and turns each step into checks.
+import type { Scenario, Step, CheckResult, ScenarioResult, Evidence } from '../schema/generated/types.js';
+import type { Exchange, OutgoingRequest } from '../transport/types.js';
+import type { RunContext, Capability } from './context.js';
+import { EXPENSIVE } from './context.js';
+import { render, MissingVariableError, type Vars } from '../scenario/template.js';
+import { checkExchange, parseBody, type Check } from './exchange-checks.js';
+import { evaluate } from './assertions.js';
+import { parseDuration } from './clock.js';
+import { atLeast } from '../schema/version.js';
+import { validate } from '../schema/registry.js';
+import type { LoadedScenario } from '../scenario/load.js';
+// A replay ends a wait or an event poll where the live run ended it.
+import { RECORDING_ENDS } from '../transport/replay.js';
+
+const WRONG_KEY = 'synconf-wrong-api-key';
+const BODY_EXCERPT = 4096;
+
+type Phase = 'setup' | 'steps' | 'cleanup';
+
+interface Cursor { target: string; types: string[]; lastId: number; generation: number; }
+
+class ScenarioRun {
+  readonly checks: CheckResult[] = [];
+  private readonly cursors = new Map<string, Cursor>();
+  private readonly lastExpensive = new Map<string, number>();
+
+  constructor(private readonly s: Scenario, private readonly ctx: RunContext, private readonly vars: Vars) {}
+
+  private add(step: string, phase: Phase, c: Check, x?: Exchange, extra: Partial<Evidence> = {}): void {
+    const { name, ...rest } = c;
+    const result: CheckResult = { id: `${this.s.id}/${step}/${name}`, step, phase, ...rest };
+    if (x && c.verdict !== 'pass') result.evidence = { ...this.evidence(x), ...extra };
+    this.checks.push(result);
+  }
+
+  private evidence(x: Exchange): Evidence {
+    const r = this.ctx.redactor;
+    const ev: Evidence = { request: { method: x.request.method, url: r.text(x.request.url), headers: r.headers(x.request.headers) } };
+    if (x.request.body !== undefined) ev.request!.body = r.text(x.request.body).slice(0, BODY_EXCERPT);
+    if (x.response) {
+      const body = r.text(x.response.body);
+      ev.response = { status: x.response.status, headers: r.headers(x.response.headers), body: body.slice(0, BODY_EXCERPT) };
+      if (body.length > BODY_EXCERPT) ev.response.bodyTruncated = true;
+    }
+    if (x.error) ev.error = `${x.error.code}: ${x.error.message}`;
+    return ev;
+  }
+
+  /** send through the transport, pacing and counting the expensive endpoints */
+  private async send(req: OutgoingRequest, step: string, attempt = 1): Promise<Exchange> {
+    const endpoint = `${req.method} ${req.url.split('?')[0]}`;
+    if (EXPENSIVE.includes(endpoint)) {
+      const key = `${req.target} ${endpoint}`;
+      const last = this.lastExpensive.get(key);
+      const wait = last === undefined ? 0 : last + this.ctx.expensiveIntervalMs - this.ctx.clock.now();
+      if (wait > 0) await this.ctx.clock.sleep(wait);
+      this.lastExpensive.set(key, this.ctx.clock.now());
+      this.ctx.expensiveCalls[endpoint] = (this.ctx.expensiveCalls[endpoint] ?? 0) + 1;
+    }
+    const x = await this.ctx.transport.send(req, { scenario: this.s.id, step, attempt });
+    this.ctx.clock.elapse(x.durationMs);
+    // Refused or reset: the instance went away (a restart), so its event ids may start again.
+    if (x.error && (x.error.code === 'refused' || x.error.code === 'reset')) this.ctx.generations[req.target] = (this.ctx.generations[req.target] ?? 0) + 1;
+    return x;
+  }
+
+  private buildRequest(step: Step): OutgoingRequest {
+    const spec = render(step.request!, this.vars);
+    const target = step.agent ?? 'agent';
+    const query = new URLSearchParams(Object.entries(spec.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+    const headers: Record<string, string> = { ...(spec.headers ?? {}) };
+    const auth = spec.auth ?? 'key';
+    if (auth === 'key') headers['X-API-Key'] = this.ctx.apiKeys[target];
+    if (auth === 'wrong') headers['X-API-Key'] = WRONG_KEY;
+    let body: string | undefined;
+    if (spec.json !== undefined) { body = JSON.stringify(spec.json); headers['Content-Type'] ??= 'application/json'; }
+    if (spec.text !== undefined) { body = spec.text; headers['Content-Type'] ??= 'text/plain'; }
+    return { target, method: spec.method, url: spec.path + (query ? `?${query}` : ''), headers, body, timeoutMs: spec.timeout ? parseDuration(spec.timeout) : this.ctx.requestTimeoutMs };
+  }
+
+  async runStep(step: Step, phase: Phase): Promise<boolean> {
+    if (step.since && this.ctx.agentVersion && !atLeast(this.ctx.agentVersion, step.since)) {
+      this.add(step.name, phase, { name: 'version-gate', kind: 'version-gate', verdict: 'skip', message: `step needs agent ${step.since} or later`, skipReason: `agent ${this.ctx.agentVersion} predates ${step.since}` });
+      return true;
+    }
+    try {
+      if (step.request) return await this.request(step, phase);
+      if (step.openEvents) return await this.openEvents(step, phase);
+      if (step.expectEvent) return await this.expectEvent(step, phase);
+      if (step.sleep) { await this.ctx.clock.sleep(parseDuration(step.sleep)); return true; }
+      if (step.file) return await this.file(step, phase);
+    } catch (e) {
+      if (!(e instanceof MissingVariableError)) throw e;
+      this.add(step.name, phase, { name: 'request', kind: 'request', verdict: 'skip', message: `not sent: ${e.message}`, skipReason: e.message });
+      return false;
+    }
+    return true;
+  }
+
+  private async request(step: Step, phase: Phase): Promise<boolean> {
+    const req = this.buildRequest(step);
+    let x: Exchange;
+    let checks: Check[];
+    let attempts = 0;
+    const started = this.ctx.clock.now();
+    if (!step.wait) {
+      x = await this.send(req, step.name);
+      checks = checkExchange(x, step.expect, step.capture, this.vars, this.ctx.agentVersion);
+    } else {
+      const timeout = parseDuration(step.wait.timeout);
+      const interval = parseDuration(step.wait.interval ?? '250ms');
+      for (;;) {
+        const next = await this.send(req, step.name, attempts + 1);
+        if (next.error?.code === RECORDING_ENDS && attempts > 0) break;
+        x = next;
+        attempts++;
+        const trial = checkExchange(x, step.expect, undefined, {}, this.ctx.agentVersion);
+        checks = trial;
+        if (x.response && trial.every((c) => c.verdict === 'pass')) break;
+        if (this.ctx.clock.now() - started + interval > timeout) break;
+        await this.ctx.clock.sleep(interval);
+      }
+      checks = checkExchange(x!, step.expect, step.capture, this.vars, this.ctx.agentVersion);
+      const held = x!.response !== undefined && checks.every((c) => c.verdict === 'pass' || c.kind === 'capture');
+      const elapsed = Math.round(this.ctx.clock.now() - started);
+      checks.unshift({ name: 'wait', kind: 'wait', verdict: held ? 'pass' : 'fail', message: held ? `held after ${attempts} attempt${attempts > 1 ? 's' : ''} (${elapsed} ms)` : `did not hold within ${step.wait.timeout} (${attempts} attempts)`, expected: step.wait, actual: { attempts, elapsedMs: elapsed } });
+    }
+    for (const c of checks!) this.add(step.name, phase, c, x!, step.wait ? { attempts, elapsedMs: Math.round(this.ctx.clock.now() - started) } : {});
+    return checks!.every((c) => c.verdict === 'pass');
+  }
+
+  private eventsRequest(c: Cursor, since: number, timeoutS: number): OutgoingRequest {
+    const q = new URLSearchParams({ events: c.types.join(','), since: String(since), timeout: String(timeoutS) });
+    return { target: c.target, method: 'GET', url: `/rest/events?${q}`, headers: { 'X-API-Key': this.ctx.apiKeys[c.target] }, timeoutMs: (timeoutS + 10) * 1000 };
+  }
+
+  /** (re)open: the first request of a mask creates the agent's subscription; older events are skipped */
+  private async open(c: Cursor, step: string): Promise<Exchange> {
+    const x = await this.send(this.eventsRequest(c, 0, 0), step);
+    c.generation = this.ctx.generations[c.target] ?? 0;
+    const events = x.response ? parseBody(x.response.body).json : undefined;
+    c.lastId = Array.isArray(events) ? Math.max(0, ...events.map((e: { id?: number }) => e.id ?? 0)) : 0;
+    return x;
+  }
+
+  private async openEvents(step: Step, phase: Phase): Promise<boolean> {
+    const spec = step.openEvents!;
+    const c: Cursor = { target: step.agent ?? 'agent', types: spec.types, lastId: 0, generation: 0 };
+    this.cursors.set(spec.cursor, c);
+    const x = await this.open(c, step.name);
+    const ok = x.response?.status === 200;
+    if (!ok) this.add(step.name, phase, { name: 'request', kind: 'request', verdict: 'fail', message: `cannot open the event cursor: ${x.response ? `status ${x.response.status}` : x.error?.message}` }, x);
+    return ok;
+  }
+
+  private async expectEvent(step: Step, phase: Phase): Promise<boolean> {
+    const spec = render(step.expectEvent!, this.vars);
+    const c = this.cursors.get(spec.cursor)!;
+    const within = parseDuration(spec.within ?? '5s');
+    const started = this.ctx.clock.now();
+    const seen: unknown[] = [];
+    let last: Exchange | undefined;
+    let match: Record<string, unknown> | undefined;
+    let polls = 0;
+    while (!match) {
+      // The agent did not answer since the cursor was opened: it may have restarted, and its
+      // event ids start again at 1, so a cursor at the old id would see nothing.
+      if ((this.ctx.generations[c.target] ?? 0) !== c.generation) await this.open(c, step.name);
+      const left = within - (this.ctx.clock.now() - started);
+      if (left <= 0 && polls > 0) break;
+      const x = await this.send(this.eventsRequest(c, c.lastId, Math.max(0, Math.min(1, Math.floor(left / 1000)))), step.name, polls + 1);
+      if (x.error?.code === RECORDING_ENDS && polls > 0) break;
+      polls++;
+      last = x;
+      const events = x.response?.status === 200 ? parseBody(x.response.body).json : undefined;
+      if (!Array.isArray(events)) { await this.ctx.clock.sleep(250); continue; }
+      for (const ev of events as Record<string, unknown>[]) {
+        if (typeof ev.id === 'number') c.lastId = Math.max(c.lastId, ev.id);
+        if (ev.type !== spec.type) continue;
+        seen.push(ev);
+        if ((spec.assert ?? []).every((a) => evaluate(a, ev, {}).ok)) { match = ev; break; }
+      }
+    }
+    const name = `event:${spec.type}`;
+    const elapsedMs = Math.round(this.ctx.clock.now() - started);
+    if (!match) {
+      const why = (spec.assert ?? []).map((a) => (seen.length ? evaluate(a, seen.at(-1), {}).message : '')).filter(Boolean);
+      this.add(step.name, phase, {
+        name, kind: 'event', verdict: 'fail',
+        message: `no ${spec.type} event${spec.assert?.length ? ' matching the assertions' : ''} within ${spec.within ?? '5s'} (${seen.length} of that type seen${why.length ? `; last: ${why.join('; ')}` : ''})`,
+        expected: { type: spec.type, assert: spec.assert }, actual: seen.slice(-5),
+      }, last, { attempts: polls, elapsedMs });
+      return false;
+    }
+    this.add(step.name, phase, { name, kind: 'event', verdict: 'pass', message: `${spec.type} event ${match.id} after ${elapsedMs} ms`, actual: match });
+    if (spec.schema) {
+      const errors = validate(spec.schema, match.data, this.ctx.agentVersion ?? undefined);
+      this.add(step.name, phase, errors.length
+        ? { name: 'event-schema', kind: 'schema', verdict: 'fail', message: `event data is not a valid ${spec.schema}: ${errors.map((e) => `${e.pointer || '/'} ${e.rule}`).join(', ')}`, schemaErrors: errors, actual: match }
+        : { name: 'event-schema', kind: 'schema', verdict: 'pass', message: `event data is a valid ${spec.schema}` });
+    }
+    return errorsFree(this.checks, step.name);
+  }
+
+  private async file(step: Step, phase: Phase): Promise<boolean> {
+    const action = render(step.file!, this.vars);
+    const roots = [this.vars.tmp, ...['agent', 'peer'].map((n) => (this.vars[n] as Vars | undefined)?.dataDir)].filter((r): r is string => typeof r === 'string');
+    try {
+      await this.ctx.actions.apply(action, roots);
+      return true;
+    } catch (e) {
+      this.add(step.name, phase, { name: 'file', kind: 'file', verdict: 'fail', message: `file action on ${action.path} failed: ${(e as Error).message}` });
+      return false;
+    }
+  }
+
+  /** absent mode: the agent predates `since`, so each endpoint of the scenario must answer 404 */
+  async probeAbsent(since: string): Promise<void> {
+    for (const endpoint of this.s.spec) {
+      const [method, path] = endpoint.split(' ');
+      const x = await this.send({ target: 'agent', method, url: path, headers: { 'X-API-Key': this.ctx.apiKeys.agent }, timeoutMs: this.ctx.requestTimeoutMs }, 'absent');
+      const status = x.response?.status;
+      this.add('absent', 'steps', {
+        name: endpoint, kind: 'version-gate', verdict: status === 404 ? 'pass' : 'fail',
+        message: status === 404 ? `${endpoint} is absent (404) on agent ${this.ctx.agentVersion}, as expected before ${since}` : `${endpoint} answered ${status ?? x.error?.code} on agent ${this.ctx.agentVersion}; an endpoint added in ${since} must answer 404`,
+        expected: 404, actual: status ?? x.error?.code,
+      }, x);
+    }
+  }
+}
+
+function errorsFree(checks: CheckResult[], step: string): boolean {
+  return checks.filter((c) => c.step === step).every((c) => c.verdict === 'pass');
+}
+
+/** the worst verdict wins */
+export function worstVerdict(checks: CheckResult[]): CheckResult['verdict'] {
+  for (const v of ['fail', 'unexpected-pass', 'expected-fail', 'pass'] as const) if (checks.some((c) => c.verdict === v)) return v;
+  return checks.length ? 'skip' : 'pass';
+}
+
+export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Promise<ScenarioResult> {
+  const { scenario: s, file } = loaded;
+  const wall0 = performance.now();
+  const result: ScenarioResult = { id: s.id, title: s.title, file, spec: s.spec, mode: 'normal', verdict: 'pass', durationMs: 0, checks: [] };
+  const notes: string[] = [];
+  if (s.deprecated) notes.push(`deprecated since ${s.deprecated}${ctx.agentVersion && atLeast(ctx.agentVersion, s.deprecated) ? ` (the agent, ${ctx.agentVersion}, is past it; it must still work)` : ''}`);
+  const missing = (s.needs ?? []).map((n) => [n, ctx.capabilities[n as Capability]] as const).filter(([, v]) => v !== true);
+  if (missing.length) {
+    result.mode = 'skipped';
+    result.skipReason = missing.map(([n, why]) => `needs ${n}: ${why}`).join('; ');
+  } else if (s.since && ctx.agentVersion && !atLeast(ctx.agentVersion, s.since)) {
+    result.mode = 'absent';
+    notes.push(`added in ${s.since}; agent ${ctx.agentVersion} predates it, so its endpoints must be absent`);
+    const run = new ScenarioRun(s, ctx, { ...ctx.vars });
+    await run.probeAbsent(s.since);
+    result.checks = run.checks;
+  } else {
+    const tmp = await ctx.actions.makeTempDir(s.id);
+    ctx.transport.annotate?.(s.id, { tmp });
+    const vars: Vars = { ...ctx.vars, ...(s.vars ?? {}), vars: s.vars ?? {}, tmp };
+    const run = new ScenarioRun(s, ctx, vars);
+    let failedSetup: string | undefined;
+    for (const step of s.setup ?? []) {
+      if (!(await run.runStep(step, 'setup'))) { failedSetup = step.name; break; }
+    }
+    for (const step of s.steps) {
+      if (failedSetup) {
+        run.checks.push({ id: `${s.id}/${step.name}/step`, step: step.name, phase: 'steps', kind: 'request', verdict: 'skip', message: 'not run: setup failed', skipReason: `setup step "${failedSetup}" failed` });
+        continue;
+      }
+      await run.runStep(step, 'steps');
+    }
+    for (const step of s.cleanup ?? []) await run.runStep(step, 'cleanup');
+    await ctx.actions.removeTempDir(tmp);
+    result.checks = run.checks;
+  }
+  await ctx.transport.endScenario?.(s.id);
+  if (notes.length) result.notes = notes;
+  result.verdict = worstVerdict(result.checks);
+  result.durationMs = Math.round(performance.now() - wall0);
+  return result;
+}
+

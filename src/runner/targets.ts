@@ -1,0 +1,100 @@
+// Live targets: a lab synconf starts itself, or an agent someone else started on this machine.
+// Both may add lab peers for scenarios that need a device dialing the agent.
+import type { Target } from './run.js';
+import type { Capability } from './context.js';
+import { LiveTransport } from '../transport/live.js';
+import { wallClock } from './clock.js';
+import { fileActions } from './local-actions.js';
+import type { Endpoint, Transport } from '../transport/types.js';
+import type { Lab, LabInstance } from '../lab/lab.js';
+import { UsageError } from '../cli/exit.js';
+
+export interface LiveOptions {
+  /** some selected scenario needs a peer instance */
+  needsPeer: boolean;
+  allowDestructive: boolean;
+  /** wraps the live transport, e.g. a recorder */
+  wrap?: (t: LiveTransport) => Transport;
+}
+
+const instanceVars = (i: Pick<LabInstance, 'deviceId' | 'syncAddress' | 'dataDir'>) => ({ deviceId: i.deviceId, syncAddress: i.syncAddress, dataDir: i.dataDir });
+
+async function startPeer(): Promise<{ lab?: Lab; peer?: LabInstance; reason?: string }> {
+  const { startLab, LabError } = await import('../lab/lab.js');
+  try {
+    const lab = await startLab({ instances: 1, names: ['peer'] });
+    return { lab, peer: lab.instances[0] };
+  } catch (e) {
+    if (e instanceof LabError) return { reason: `no peer instance could be started: ${e.message}` };
+    throw e;
+  }
+}
+
+function build(mode: 'live' | 'record', description: string, endpoints: Record<string, Endpoint>, capabilities: Record<Capability, true | string>, vars: Record<string, unknown>, labs: Lab[], wrap?: LiveOptions['wrap']): Target {
+  const live = new LiveTransport(endpoints);
+  const transport = wrap ? wrap(live) : live;
+  return {
+    mode, description, transport, clock: wallClock, actions: fileActions(), capabilities, vars,
+    apiKeys: Object.fromEntries(Object.entries(endpoints).map(([k, v]) => [k, v.apiKey])),
+    async close() {
+      await transport.close();
+      await Promise.all(labs.map((l) => l.down()));
+    },
+  };
+}
+
+/** start the agent (and a peer when needed) with the lab */
+export async function labTarget(opts: LiveOptions): Promise<Target> {
+  const { startLab } = await import('../lab/lab.js');
+  const lab = await startLab({ instances: opts.needsPeer ? 2 : 1, names: ['agent', 'peer'] });
+  const [agent, peer] = lab.instances;
+  const endpoints: Record<string, Endpoint> = { agent: { url: agent.url, apiKey: agent.apiKey } };
+  const vars: Record<string, unknown> = { agent: instanceVars(agent) };
+  if (peer) { endpoints.peer = { url: peer.url, apiKey: peer.apiKey }; vars.peer = instanceVars(peer); }
+  const capabilities = { peer: peer ? true : 'no scenario asked for one', files: true, restart: true, shutdown: true } as const;
+  return build(opts.wrap ? 'record' : 'live', `lab (syncthing at ${agent.url})`, endpoints, capabilities, vars, [lab], opts.wrap);
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/** an agent someone else started; its URL and API key are given */
+export async function agentTarget(url: string, apiKey: string, opts: LiveOptions): Promise<Target> {
+  let base: URL;
+  try { base = new URL(url); } catch { throw new UsageError(`--agent "${url}" is not a URL (expected e.g. http://127.0.0.1:8384)`); }
+  const local = LOOPBACK.has(base.hostname);
+  // Learn the agent's identity and sync address from its own API.
+  const probe = new LiveTransport({ agent: { url, apiKey } });
+  const get = async (path: string) => {
+    const x = await probe.send({ target: 'agent', method: 'GET', url: path, headers: { 'X-API-Key': apiKey }, timeoutMs: 10_000 });
+    if (!x.response) throw new UsageError(`the agent at ${url} does not answer (${x.error?.code}: ${x.error?.message})`);
+    if (x.response.status === 403) throw new UsageError(`the agent at ${url} refuses the API key (403 ${x.response.body.trim()})`);
+    if (x.response.status !== 200) throw new UsageError(`GET ${path} on ${url} answered ${x.response.status}`);
+    return JSON.parse(x.response.body) as Record<string, unknown>;
+  };
+  const status = await get('/rest/system/status');
+  const config = await get('/rest/config');
+  await probe.close();
+  const listen = ((config.options as { listenAddresses?: string[] })?.listenAddresses ?? []).find((a) => /^tcp4?:\/\/(127\.0\.0\.1|localhost):\d+$/.test(a));
+  const capabilities: Record<Capability, true | string> = {
+    files: local ? true : `the agent at ${url} is not on this machine, so synconf cannot create files in its folders`,
+    restart: true,
+    shutdown: opts.allowDestructive ? true : 'the agent was not started by synconf; give --allow-destructive to let it be shut down',
+    peer: 'no scenario asked for one',
+  };
+  const endpoints: Record<string, Endpoint> = { agent: { url, apiKey } };
+  const vars: Record<string, unknown> = { agent: { deviceId: status.myID, syncAddress: listen ?? null, dataDir: null } };
+  const labs: Lab[] = [];
+  if (opts.needsPeer) {
+    if (!local || !listen) capabilities.peer = `a peer must reach the agent's sync port on loopback; the agent listens on ${JSON.stringify((config.options as { listenAddresses?: string[] })?.listenAddresses)}`;
+    else {
+      const { lab, peer, reason } = await startPeer();
+      if (lab && peer) {
+        labs.push(lab);
+        endpoints.peer = { url: peer.url, apiKey: peer.apiKey };
+        vars.peer = instanceVars(peer);
+        capabilities.peer = true;
+      } else capabilities.peer = reason!;
+    }
+  }
+  return build(opts.wrap ? 'record' : 'live', url, endpoints, capabilities, vars, labs, opts.wrap);
+}

@@ -1,0 +1,83 @@
+// Reading scenario files: YAML → validated Scenario, or a ScenarioError that names the file,
+// the line and the cause. Nothing runs until every selected file has loaded.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { parseDocument, LineCounter, isNode, type Document } from 'yaml';
+import type { Scenario, Step } from '../schema/generated/types.js';
+import { validate } from '../schema/registry.js';
+import { ROOT } from '../paths.js';
+
+export interface LoadedScenario { scenario: Scenario; file: string; }
+
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+  constructor(readonly file: string, readonly line: number | undefined, readonly cause_: string, readonly step?: string) {
+    super(`${file}${line ? `:${line}` : ''}: ${step ? `step "${step}": ` : ''}${cause_}`);
+  }
+}
+
+const STEP_KINDS = ['request', 'file', 'openEvents', 'expectEvent', 'sleep'];
+
+/** the 1-based line of the node at a JSON pointer, or of its nearest existing parent */
+function lineAt(doc: Document, lines: LineCounter, pointer: string): number | undefined {
+  const path = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  for (let n = path.length; n >= 0; n--) {
+    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+function stepNameAt(doc: unknown, pointer: string): string | undefined {
+  const m = /^\/(setup|steps|cleanup)\/(\d+)/.exec(pointer);
+  if (!m) return undefined;
+  const list = (doc as Record<string, Step[] | undefined>)[m[1]];
+  return list?.[Number(m[2])]?.name;
+}
+
+export function loadScenario(path: string, endpointIds?: Set<string>): LoadedScenario {
+  const file = relative(process.cwd(), path) || path;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ScenarioError(file, undefined, `cannot read: ${(e as Error).message}`);
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    throw new ScenarioError(file, e.linePos?.[0].line, `not valid YAML: ${e.message.split('\n')[0]}`);
+  }
+  const data = doc.toJS();
+  const errors = validate('scenario', data);
+  if (errors.length) {
+    // A step with none (or two) of the step kinds produces one error per oneOf branch; say it once.
+    const oneOf = errors.find((e) => e.rule === 'oneOf');
+    const first = oneOf ?? errors.find((e) => !/\/(request|file|openEvents|expectEvent|sleep)$/.test(e.pointer) || e.rule !== 'required') ?? errors[0];
+    const message = oneOf ? `a step needs exactly one of ${STEP_KINDS.join(', ')}` : `${first.pointer || '/'}: ${first.message}`;
+    throw new ScenarioError(file, lineAt(doc, lines, first.pointer), message, stepNameAt(data, first.pointer));
+  }
+  const scenario = data as Scenario;
+  checkConsistency(scenario, endpointIds, (pointer, message, step) => new ScenarioError(file, lineAt(doc, lines, pointer), message, step));
+  return { scenario, file: relative(ROOT, path).startsWith('..') ? file : relative(ROOT, path) };
+}
+
+/** Rules the schema cannot say: unique step names, cursors opened before use, known endpoints. */
+function checkConsistency(s: Scenario, endpointIds: Set<string> | undefined, fail: (pointer: string, message: string, step?: string) => Error): void {
+  if (endpointIds) s.spec.forEach((id, i) => { if (!endpointIds.has(id)) throw fail(`/spec/${i}`, `"${id}" is not an endpoint of the spec (see schemas/endpoints.json)`); });
+  const names = new Set<string>();
+  const cursors = new Set<string>();
+  for (const phase of ['setup', 'steps', 'cleanup'] as const) {
+    (s[phase] ?? []).forEach((step, i) => {
+      const at = `/${phase}/${i}`;
+      if (names.has(step.name)) throw fail(`${at}/name`, `step name "${step.name}" is used twice in this scenario`, step.name);
+      names.add(step.name);
+      if (step.openEvents) cursors.add(step.openEvents.cursor);
+      if (step.expectEvent && !cursors.has(step.expectEvent.cursor)) throw fail(`${at}/expectEvent/cursor`, `event cursor "${step.expectEvent.cursor}" is not opened by an earlier openEvents step`, step.name);
+      if ((step.expect || step.capture || step.wait) && !step.request) throw fail(at, 'expect, capture and wait belong to a request step', step.name);
+      if (step.agent === 'peer' && !s.needs?.includes('peer')) throw fail(`${at}/agent`, 'a step on the peer needs `needs: [peer]`', step.name);
+      if (step.file && !s.needs?.includes('files')) throw fail(`${at}/file`, 'a file step needs `needs: [files]`', step.name);
+    });
+  }
+}

@@ -1,0 +1,40 @@
+// {{name}} templates in scenario values. A string that is exactly one template keeps the
+// variable's type (a captured object stays an object in a JSON body); otherwise text is spliced.
+
+export class MissingVariableError extends Error {
+  override name = 'MissingVariableError';
+  constructor(readonly variable: string) {
+    super(`{{${variable}}} has no value (not captured by an earlier step, and not a run variable)`);
+  }
+}
+
+export type Vars = Record<string, unknown>;
+
+function lookup(vars: Vars, name: string): unknown {
+  let node: unknown = vars;
+  for (const part of name.split('.')) {
+    if (node === null || typeof node !== 'object' || !(part in node)) throw new MissingVariableError(name);
+    node = (node as Record<string, unknown>)[part];
+  }
+  if (node === undefined) throw new MissingVariableError(name);
+  return node;
+}
+
+const WHOLE = /^\{\{\s*([\w.-]+)\s*\}\}$/;
+const ANY = /\{\{\s*([\w.-]+)\s*\}\}/g;
+
+export function render<T>(value: T, vars: Vars): T {
+  if (typeof value === 'string') {
+    const whole = WHOLE.exec(value);
+    if (whole) return lookup(vars, whole[1]) as T;
+    return value.replace(ANY, (_, name: string) => {
+      const v = lookup(vars, name);
+      return typeof v === 'string' ? v : JSON.stringify(v);
+    }) as T;
+  }
+  if (Array.isArray(value)) return value.map((v) => render(v, vars)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [render(k, vars), render(v, vars)])) as T;
+  }
+  return value;
+}

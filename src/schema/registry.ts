@@ -1,0 +1,102 @@
+// Validators by resource name and agent version. The validators are precompiled from schemas/ by
+// `npm run gen` (ajv standalone code), so a run loads no schema compiler at all.
+import { BUCKETS, RESOURCES } from './generated/index.js';
+import { releaseOf } from './version.js';
+import { exportName } from './names.js';
+import semver from 'semver';
+import type { ValidationError } from './generated/types.js';
+
+export type { ValidationError };
+
+interface AjvError { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string; schemaPath: string; }
+type CompiledValidator = ((doc: unknown) => boolean) & { errors?: AjvError[] | null };
+
+export class UnknownResourceError extends Error {
+  override name = 'UnknownResourceError';
+  constructor(readonly resource: string) {
+    super(`unknown resource "${resource}"; known resources: ${listResources().join(', ')}`);
+  }
+}
+
+/** resource names users can name (schema file names without .schema.json) */
+export function listResources(): string[] {
+  return RESOURCES.filter((r) => r !== 'common');
+}
+
+function validatorFor(resource: string, agentVersion?: string): CompiledValidator {
+  if (!RESOURCES.includes(resource)) throw new UnknownResourceError(resource);
+  // Without a version the spec itself applies (the last bucket).
+  let bucket = BUCKETS[BUCKETS.length - 1];
+  if (agentVersion !== undefined) {
+    const release = releaseOf(agentVersion);
+    bucket = [...BUCKETS].reverse().find((b) => semver.gte(release, b.from)) ?? BUCKETS[0];
+  }
+  const name = exportName(resource);
+  return (bucket.validators[name] ?? BUCKETS[BUCKETS.length - 1].validators[name]) as CompiledValidator;
+}
+
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function valueAt(doc: unknown, pointer: string): unknown {
+  let node = doc;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+export function short(value: unknown, max = 60): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function toError(resource: string, doc: unknown, e: AjvError): ValidationError {
+  const actual = valueAt(doc, e.instancePath);
+  const base = { resource, pointer: e.instancePath, rule: e.keyword, actual };
+  switch (e.keyword) {
+    case 'required': {
+      const name = String(e.params.missingProperty);
+      return { ...base, pointer: `${e.instancePath}/${escapePointer(name)}`, expected: 'present', actual: undefined, message: `required property "${name}" is missing` };
+    }
+    case 'type':
+      return { ...base, expected: e.params.type, message: `must be ${e.params.type}, got ${jsonType(actual)} ${short(actual, 40)}` };
+    case 'format':
+      return { ...base, expected: e.params.format, message: `must be a valid ${e.params.format}, got ${short(actual)}` };
+    case 'pattern':
+      return { ...base, expected: e.params.pattern, message: `must match ${e.params.pattern}, got ${short(actual)}` };
+    case 'enum':
+      return { ...base, expected: e.params.allowedValues, message: `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${short(actual)}` };
+    case 'const':
+      return { ...base, expected: e.params.allowedValue, message: `must be ${JSON.stringify(e.params.allowedValue)}, got ${short(actual)}` };
+    default:
+      return { ...base, expected: e.params, message: `${e.message ?? e.keyword} (got ${short(actual)})` };
+  }
+}
+
+/** [] when `doc` is a valid `resource` for the agent version (or for the spec when no version is given) */
+export function validate(resource: string, doc: unknown, agentVersion?: string): ValidationError[] {
+  const validator = validatorFor(resource, agentVersion);
+  if (validator(doc)) return [];
+  // anyOf/oneOf alternatives repeat their branch errors; keep each (pointer, rule) once.
+  const seen = new Set<string>();
+  return (validator.errors ?? [])
+    .map((e) => toError(resource, doc, e))
+    .filter((e) => {
+      const key = `${e.pointer} ${e.rule} ${e.message}`;
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
+}
+
+/** one line: `pointer: message` (the root is written `/`) */
+export function formatError(e: ValidationError): string {
+  return `${e.pointer || '/'}: ${e.message}`;
+}

@@ -1,0 +1,116 @@
+// Cassettes: HAR 1.2 files, one per scenario. Converting exchanges to entries (redacted) and
+// back, match keys, and reading a cassette with a clear error for every way it can be broken.
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Cassette, CassetteMeta, HarEntry } from '../schema/generated/types.js';
+import type { Exchange, OutgoingRequest } from './types.js';
+import { validate } from '../schema/registry.js';
+import type { Redactor } from './redact.js';
+
+export const RUN_CASSETTE = '_run';
+
+export class CassetteError extends Error {
+  override name = 'CassetteError';
+  constructor(readonly file: string, cause: string) { super(`cassette ${file}: ${cause}`); }
+}
+
+export const cassettePath = (dir: string, scenario: string) => join(dir, `${scenario}.har`);
+
+const pairs = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value }));
+
+/** the HAR entry of an exchange, with every secret replaced by its placeholder */
+export function toEntry(x: Exchange, step: string, r: Redactor): HarEntry {
+  if (x.response) r.learnFrom(x.response.body);
+  const url = new URL(x.request.url, `http://${x.request.target}`);
+  const res = x.response;
+  const entry: HarEntry = {
+    startedDateTime: x.startedAt,
+    time: Math.round(x.durationMs * 1000) / 1000,
+    request: {
+      method: x.request.method,
+      url: r.text(url.toString()),
+      httpVersion: 'HTTP/1.1',
+      headers: pairs(r.headers(x.request.headers)),
+      queryString: [...url.searchParams].map(([name, value]) => ({ name, value: r.text(value) })),
+      headersSize: -1,
+      bodySize: x.request.body === undefined ? 0 : Buffer.byteLength(x.request.body),
+    },
+    response: {
+      status: res?.status ?? 0,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      headers: res ? pairs(r.headers(res.headers)) : [],
+      content: { size: res ? Buffer.byteLength(res.body) : 0, mimeType: res?.headers['content-type'] ?? '', text: res ? r.text(res.body) : '' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: res ? Buffer.byteLength(res.body) : 0,
+    },
+    cache: {},
+    timings: { send: 0, wait: Math.round(x.durationMs * 1000) / 1000, receive: 0 },
+    _target: x.request.target,
+    _step: step,
+  };
+  if (x.request.body !== undefined) entry.request.postData = { mimeType: x.request.headers['Content-Type'] ?? '', text: r.text(x.request.body) };
+  if (x.error) entry._error = x.error;
+  return entry;
+}
+
+/** the exchange a recorded entry stands for, answering `request` */
+export function fromEntry(e: HarEntry, request: OutgoingRequest): Exchange {
+  const headers = Object.fromEntries(e.response.headers.map((h) => [h.name, h.value]));
+  return {
+    request,
+    ...(e._error ? { error: e._error } : { response: { status: e.response.status, headers, body: e.response.content.text } }),
+    startedAt: e.startedDateTime,
+    durationMs: e.time,
+  };
+}
+
+/** what identifies a request: instance, method, path, query (order-free), API key mode, body */
+export function matchKey(target: string, method: string, url: string, apiKey: string | undefined, body: string | undefined): string {
+  const u = new URL(url, `http://${target}`);
+  const query = [...u.searchParams].sort(([a, x], [b, y]) => (a === b ? x.localeCompare(y) : a.localeCompare(b)));
+  let normalBody = body ?? '';
+  try { if (normalBody) normalBody = JSON.stringify(JSON.parse(normalBody)); } catch { /* plain text stays as is */ }
+  return JSON.stringify([target, method, u.pathname, query, apiKey ?? null, normalBody]);
+}
+
+export function requestKey(req: OutgoingRequest, r: Redactor): string {
+  return matchKey(req.target, req.method, r.text(req.url), req.headers['X-API-Key'] === undefined ? undefined : r.text(req.headers['X-API-Key']), req.body === undefined ? undefined : r.text(req.body));
+}
+
+export function entryKey(e: HarEntry): string {
+  const u = new URL(e.request.url);
+  const key = e.request.headers.find((h) => h.name.toLowerCase() === 'x-api-key')?.value;
+  return matchKey(e._target, e.request.method, u.pathname + u.search, key, e.request.postData?.text);
+}
+
+export function describeEntry(e: HarEntry): string {
+  const u = new URL(e.request.url);
+  return `${e.request.method} ${u.pathname}${u.search} on ${e._target}`;
+}
+
+export function newCassette(meta: CassetteMeta, creatorVersion: string, entries: HarEntry[] = []): Cassette {
+  return { log: { version: '1.2', creator: { name: 'synconf', version: creatorVersion }, entries, _synconf: meta } };
+}
+
+/** read and check a cassette; undefined when there is none */
+export function readCassette(dir: string, scenario: string): Cassette | undefined {
+  const file = cassettePath(dir, scenario);
+  if (!existsSync(file)) return undefined;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new CassetteError(file, `not JSON (truncated or corrupt?): ${(e as Error).message}`);
+  }
+  const errors = validate('cassette', doc);
+  if (errors.length) {
+    const version = (doc as { log?: { version?: unknown } })?.log?.version;
+    if (version !== undefined && version !== '1.2') throw new CassetteError(file, `HAR version ${JSON.stringify(version)}; synconf reads HAR 1.2`);
+    throw new CassetteError(file, `not a synconf HAR 1.2 cassette: ${errors.slice(0, 3).map((e) => `${e.pointer || '/'}: ${e.message}`).join('; ')}`);
+  }
+  const cassette = doc as Cassette;
+  if (cassette.log._synconf.scenario !== scenario) throw new CassetteError(file, `it records scenario "${cassette.log._synconf.scenario}", not "${scenario}"`);
+  return cassette;
+}

@@ -1,0 +1,104 @@
+// Recording: the live transport, with every exchange written (redacted) into one HAR cassette
+// per scenario when the scenario ends. Record modes as in established cassette tools:
+//   all   re-record every scenario
+//   once  replay scenarios that have a cassette, record the others
+//   new   replay what a cassette has, send the rest live and add it to the cassette
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import type { HarEntry } from '../schema/generated/types.js';
+import type { Exchange, ExchangeContext, OutgoingRequest, ScenarioMeta, Transport } from './types.js';
+import type { LiveTransport } from './live.js';
+import { Redactor, type RedactionRules } from './redact.js';
+import { toEntry, newCassette, cassettePath, RUN_CASSETTE, readCassette } from './cassette.js';
+import { ReplayTransport, REPLAY_MISS, RECORDING_ENDS } from './replay.js';
+import { SYNCONF_VERSION } from '../paths.js';
+import { UsageError } from '../cli/exit.js';
+
+export type RecordMode = 'all' | 'once' | 'new';
+
+export interface RecorderOptions { dir: string; mode: RecordMode; redact: string[]; }
+
+/** parse --redact rules: header:<name>, json:<pointer>, re:<regexp> */
+export function redactionRules(specs: string[]): RedactionRules {
+  const rules: Required<RedactionRules> = { headers: [], jsonPointers: [], patterns: [] };
+  for (const spec of specs) {
+    const [kind, ...rest] = spec.split(':');
+    const value = rest.join(':');
+    if (kind === 'header' && value) rules.headers.push(value);
+    else if (kind === 'json' && value.startsWith('/')) rules.jsonPointers.push(value);
+    else if (kind === 're' && value) {
+      try { new RegExp(value); } catch (e) { throw new UsageError(`--redact ${spec}: ${(e as Error).message}`); }
+      rules.patterns.push(value);
+    } else throw new UsageError(`--redact "${spec}": use header:<name>, json:<pointer> or re:<regexp>`);
+  }
+  return rules;
+}
+
+export class RecordingTransport implements Transport {
+  private readonly entries = new Map<string, HarEntry[]>();
+  private readonly meta = new Map<string, ScenarioMeta>();
+  private readonly replay: ReplayTransport;
+
+  constructor(private readonly live: LiveTransport, private readonly opts: RecorderOptions, private readonly redactor: Redactor) {
+    mkdirSync(opts.dir, { recursive: true });
+    this.replay = new ReplayTransport(opts.dir);
+  }
+
+  /** does this scenario replay from its existing cassette (mode once)? */
+  private replays(scenario: string): boolean {
+    return this.opts.mode === 'once' && scenario !== RUN_CASSETTE && existsSync(cassettePath(this.opts.dir, scenario));
+  }
+
+  async send(req: OutgoingRequest, ctx: ExchangeContext): Promise<Exchange> {
+    if (this.replays(ctx.scenario)) return this.replay.send(req, ctx);
+    let recorded: HarEntry[] = this.entries.get(ctx.scenario) ?? [];
+    if (!this.entries.has(ctx.scenario)) {
+      // mode new keeps what the cassette has and appends what was missing
+      if (this.opts.mode === 'new') recorded = [...(readCassette(this.opts.dir, ctx.scenario)?.log.entries ?? [])];
+      this.entries.set(ctx.scenario, recorded);
+    }
+    if (this.opts.mode === 'new' && readCassette(this.opts.dir, ctx.scenario)) {
+      const x = await this.replay.send(req, ctx);
+      if (x.error?.code !== REPLAY_MISS && x.error?.code !== RECORDING_ENDS) return x;
+    }
+    for (const value of Object.values(this.live.endpointKeys())) this.redactor.addApiKey(value);
+    const x = await this.live.send(req);
+    recorded.push(toEntry(x, ctx.step, this.redactor));
+    return x;
+  }
+
+  annotate(scenario: string, meta: ScenarioMeta): void {
+    this.meta.set(scenario, { ...this.meta.get(scenario), ...meta });
+  }
+
+  async endScenario(scenario: string): Promise<void> {
+    if (this.replays(scenario)) return this.replay.endScenario(scenario);
+    this.write(scenario);
+  }
+
+  private write(scenario: string): void {
+    const run = this.meta.get(RUN_CASSETTE) ?? {};
+    const own = this.meta.get(scenario) ?? {};
+    const agent = run.agent ?? { version: null, longVersion: null, deviceId: null };
+    const meta = {
+      scenario,
+      recordedAt: new Date().toISOString(),
+      synconfVersion: SYNCONF_VERSION,
+      agent,
+      ...(own.tmp ? { tmp: own.tmp } : {}),
+      ...(scenario === RUN_CASSETTE ? { vars: JSON.parse(this.redactor.text(JSON.stringify(run.vars ?? {}))), capabilities: run.capabilities ?? {} } : {}),
+    };
+    const cassette = newCassette(meta, SYNCONF_VERSION, this.entries.get(scenario) ?? []);
+    writeFileSync(cassettePath(this.opts.dir, scenario), this.redactor.text(JSON.stringify(cassette, null, 1)) + '\n');
+  }
+
+  async close(): Promise<void> {
+    if (this.entries.has(RUN_CASSETTE)) this.write(RUN_CASSETTE);
+    await this.live.close();
+  }
+}
+
+/** a wrapper for the live transport of a run that records into opts.dir */
+export function recorderFor(opts: RecorderOptions) {
+  const rules = redactionRules(opts.redact);
+  return (live: LiveTransport): Transport => new RecordingTransport(live, opts, new Redactor([], rules));
+}

@@ -1,0 +1,62 @@
+// Redaction: secrets become the spec's placeholders before anything is written (cassettes,
+// reports) and before a match key is computed. Secrets are the API keys synconf knows, the GUI
+// password hash found in any configuration body, and values a user names by rule.
+
+export const API_KEY = '<API_KEY>';
+export const PASSWORD_HASH = '<PASSWORD_HASH>';
+
+export interface RedactionRules {
+  /** header names whose values are replaced by <REDACTED> */
+  headers?: string[];
+  /** JSON pointers into bodies whose string values are replaced by <REDACTED> */
+  jsonPointers?: string[];
+  /** regular expressions whose matches are replaced by <REDACTED> */
+  patterns?: string[];
+}
+
+export class Redactor {
+  private readonly secrets = new Map<string, string>();
+  constructor(apiKeys: string[] = [], private readonly rules: RedactionRules = {}) {
+    for (const key of apiKeys) if (key) this.secrets.set(key, API_KEY);
+  }
+
+  addApiKey(key: string): void { if (key && key !== API_KEY) this.secrets.set(key, API_KEY); }
+
+  /** learn secrets from a response body: the GUI API key and password hash of a configuration */
+  learnFrom(body: string): void {
+    if (!body.includes('"gui"') && !body.includes('"apiKey"')) return;
+    let doc: unknown;
+    try { doc = JSON.parse(body); } catch { return; }
+    const gui = (doc as { gui?: Record<string, unknown> })?.gui ?? (doc as Record<string, unknown>);
+    if (gui && typeof gui === 'object') {
+      if (typeof gui.apiKey === 'string' && gui.apiKey) this.secrets.set(gui.apiKey, API_KEY);
+      if (typeof gui.password === 'string' && gui.password) this.secrets.set(gui.password, PASSWORD_HASH);
+    }
+  }
+
+  text(value: string): string {
+    let out = value;
+    for (const [secret, placeholder] of this.secrets) out = out.split(secret).join(placeholder);
+    if (out.includes('"')) out = this.jsonRules(out);
+    for (const p of this.rules.patterns ?? []) out = out.replace(new RegExp(p, 'g'), '<REDACTED>');
+    return out;
+  }
+
+  headers(headers: Record<string, string>): Record<string, string> {
+    const named = new Set((this.rules.headers ?? []).map((h) => h.toLowerCase()));
+    return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, named.has(k.toLowerCase()) ? '<REDACTED>' : this.text(v)]));
+  }
+
+  private jsonRules(body: string): string {
+    if (!this.rules.jsonPointers?.length) return body;
+    let doc: unknown;
+    try { doc = JSON.parse(body); } catch { return body; }
+    let out = body;
+    for (const pointer of this.rules.jsonPointers) {
+      let node: unknown = doc;
+      for (const key of pointer.split('/').slice(1)) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+      if (typeof node === 'string' && node) out = out.split(JSON.stringify(node)).join('"<REDACTED>"');
+    }
+    return out;
+  }
+}

@@ -1,0 +1,59 @@
+// What the runner sends and gets back, whatever the transport (live, recording, replay).
+
+export interface OutgoingRequest {
+  /** which instance: "agent" or "peer" */
+  target: string;
+  method: string;
+  /** path and query, e.g. /rest/db/status?folder=abc */
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+
+export interface IncomingResponse {
+  status: number;
+  /** lower-case names; repeated headers joined with ", " */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A request and its outcome: a response, or the reason there was none. */
+export interface Exchange {
+  request: OutgoingRequest;
+  response?: IncomingResponse;
+  /** refused, reset, timeout, … when the agent gave no HTTP response */
+  error?: { code: string; message: string };
+  startedAt: string;
+  durationMs: number;
+}
+
+/** Context of an exchange: which scenario and step asked for it (recorded in cassettes). */
+export interface ExchangeContext {
+  scenario: string;
+  step: string;
+  /** 2, 3, … when a wait or an event poll repeats the request; a replay then may run out of recorded answers */
+  attempt?: number;
+}
+
+/** What a run tells a transport about a scenario, for recordings. */
+export interface ScenarioMeta { tmp?: string; vars?: Record<string, unknown>; capabilities?: Record<string, true | string>; agent?: { version: string | null; longVersion: string | null; deviceId: string | null }; }
+
+/** A problem of the recordings found while replaying (exit 2: the input, not the agent, is wrong). */
+export interface ReplayProblem { scenario: string; message: string; }
+
+export interface Transport {
+  send(request: OutgoingRequest, context: ExchangeContext): Promise<Exchange>;
+  /** called once a scenario is finished (recorders write its cassette, replayers note leftovers) */
+  endScenario?(scenario: string): Promise<void>;
+  /** facts a recording keeps with a scenario ("_run" for the run itself) */
+  annotate?(scenario: string, meta: ScenarioMeta): void;
+  /** replay: stale or broken recordings found so far */
+  problems?(): ReplayProblem[];
+  /** replay: recorded exchanges no step asked for */
+  unused?(): { scenario: string; request: string }[];
+  close(): Promise<void>;
+}
+
+/** Where each instance is reached; only the live transport uses url and apiKey. */
+export interface Endpoint { url: string; apiKey: string; }

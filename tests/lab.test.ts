@@ -1,0 +1,259 @@
+// The lab against the real Syncthing binary: start, readiness bound, missing binary, restart, interrupt safety, CLI.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa } from 'execa';
+import { LabError, resolveBinary, startLab, stopLab, type LabInstance } from '../src/lab/lab.js';
+import { isAlive, runningProcesses } from '../src/lab/procs.js';
+import { labFetch, processesMentioning, withLab } from './support/lab.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const tempDir = (prefix: string) => mkdtemp(join(tmpdir(), prefix));
+
+/** A stand-in binary: the real `generate`, then `body` as `serve`. */
+async function fakeSyncthing(serveBody: string): Promise<{ dir: string; binary: string }> {
+  const real = await resolveBinary();
+  const dir = await tempDir('synconf-fake-');
+  const binary = join(dir, 'syncthing');
+  await writeFile(binary, `#!/bin/sh\nif [ "$1" = generate ]; then exec ${real} "$@"; fi\n${serveBody}\n`);
+  await chmod(binary, 0o755);
+  return { dir, binary };
+}
+
+async function startTime(inst: LabInstance): Promise<string | undefined> {
+  try {
+    const res = await labFetch(inst, '/rest/system/status', { signal: AbortSignal.timeout(1000) });
+    return res.ok ? ((await res.json()) as { startTime: string }).startTime : undefined;
+  } catch {
+    return undefined; // down while restarting
+  }
+}
+
+test('two instances start, answer ping with their own key, and stop leaving no process', { timeout: 60_000 }, async (t) => {
+  const t0 = performance.now();
+  const lab = await startLab({ instances: 2 });
+  const upMs = performance.now() - t0;
+  let downMs = 0;
+  try {
+    const [a, b] = lab.instances;
+    assert.deepEqual(lab.instances.map((i) => i.name), ['agent', 'peer']);
+    assert.equal(lab.ownsDir, true);
+    for (const key of ['url', 'apiKey', 'deviceId', 'syncAddress', 'pid'] as const) assert.notEqual(a[key], b[key], key);
+    for (const inst of lab.instances) {
+      assert.match(inst.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.match(inst.syncAddress, /^tcp:\/\/127\.0\.0\.1:\d+$/);
+      assert.match(inst.apiKey, /^[A-Za-z0-9_-]{32}$/);
+      const ping = await labFetch(inst, '/rest/system/ping');
+      assert.equal(ping.status, 200);
+      assert.deepEqual(await ping.json(), { ping: 'pong' });
+      const other = inst === a ? b : a;
+      const wrongKey = await fetch(`${inst.url}/rest/system/ping`, { headers: { 'X-API-Key': other.apiKey } });
+      assert.equal(wrongKey.status, 403);
+      await wrongKey.arrayBuffer();
+
+      const config = (await (await labFetch(inst, '/rest/config')).json()) as {
+        version: number;
+        devices: { deviceID: string; name: string }[];
+        options: Record<string, unknown>;
+      };
+      assert.equal(config.version, 36);
+      assert.deepEqual(config.devices.map((d) => [d.deviceID, d.name]), [[inst.deviceId, inst.name]]);
+      assert.deepEqual(config.options.listenAddresses, [inst.syncAddress]);
+      for (const off of ['globalAnnounceEnabled', 'localAnnounceEnabled', 'relaysEnabled', 'natEnabled', 'crashReportingEnabled', 'startBrowser']) {
+        assert.equal(config.options[off], false, off);
+      }
+      assert.equal(config.options.urAccepted, -1);
+      assert.equal(config.options.reconnectionIntervalS, 5);
+      const version = (await (await labFetch(inst, '/rest/system/version')).json()) as { longVersion: string; tags: string[] };
+      assert.deepEqual(version.tags, [], 'no ST* variables leaked into the environment');
+      assert.doesNotMatch(version.longVersion, /\[/);
+
+      assert.deepEqual(readdirSync(inst.dataDir), []);
+      assert.ok(!(await readFile(inst.logFile, 'utf8')).includes(inst.apiKey), 'the API key is not logged');
+    }
+    const state = JSON.parse(await readFile(join(lab.dir, 'lab.json'), 'utf8')) as { instances: LabInstance[] };
+    assert.deepEqual(state.instances, lab.instances);
+  } finally {
+    const t1 = performance.now();
+    await lab.down();
+    downMs = performance.now() - t1;
+  }
+  t.diagnostic(`lab up (2 instances): ${upMs.toFixed(0)} ms, down: ${downMs.toFixed(0)} ms`);
+  for (const inst of lab.instances) assert.equal(isAlive(inst.pid), false, `${inst.name} pid ${inst.pid} is gone`);
+  assert.deepEqual(processesMentioning(lab.dir), []);
+  assert.equal(existsSync(lab.dir), false, 'the temp lab dir is removed');
+  await lab.down(); // idempotent
+});
+
+test('an instance whose API never answers fails within its bound, naming it, and is killed', { timeout: 30_000 }, async () => {
+  const fake = await fakeSyncthing('while :; do sleep 1; done');
+  const dir = await tempDir('synconf-labtest-');
+  try {
+    const t0 = performance.now();
+    await assert.rejects(startLab({ dir, binary: fake.binary, readyTimeoutMs: 1500 }), (err: Error) => {
+      assert.ok(err instanceof LabError, err.stack);
+      assert.match(err.message, /^agent: /);
+      assert.match(err.message, /within 1500 ms/);
+      assert.match(err.message, /http:\/\/127\.0\.0\.1:\d+/);
+      assert.match(err.message, /agent\.log/);
+      return true;
+    });
+    const elapsed = performance.now() - t0;
+    assert.ok(elapsed >= 1500 && elapsed < 1500 + 3000, `failed after ${elapsed.toFixed(0)} ms`);
+    assert.deepEqual(processesMentioning(dir), []);
+    assert.deepEqual(processesMentioning(fake.dir), []);
+    assert.equal(existsSync(join(dir, 'lab.json')), false, 'no state for a lab that did not start');
+    assert.equal(existsSync(join(dir, 'agent')), false, 'the home it made in the user dir is removed');
+    assert.ok(existsSync(join(dir, 'agent.log')), 'the log is kept');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    await rm(fake.dir, { recursive: true, force: true });
+  }
+});
+
+test('an instance that exits at once is reported with its exit code and log tail', { timeout: 30_000 }, async () => {
+  const fake = await fakeSyncthing('echo "fake: cannot bind" >&2; exit 7');
+  try {
+    const t0 = performance.now();
+    await assert.rejects(startLab({ instances: 2, binary: fake.binary }), (err: Error) => {
+      assert.ok(err instanceof LabError, err.stack);
+      assert.match(err.message, /agent: syncthing exited \(exit code 7\)/);
+      assert.match(err.message, /peer: syncthing exited \(exit code 7\)/);
+      assert.match(err.message, /fake: cannot bind/);
+      return true;
+    });
+    assert.ok(performance.now() - t0 < 3000, 'does not wait for the ready bound');
+    assert.deepEqual(processesMentioning(fake.dir), []);
+  } finally {
+    await rm(fake.dir, { recursive: true, force: true });
+  }
+});
+
+test('a missing binary gives a LabError that says how to install it', async () => {
+  const saved = { bin: process.env.SYNCONF_SYNCTHING, path: process.env.PATH };
+  const emptyDir = await tempDir('synconf-nopath-');
+  try {
+    process.env.SYNCONF_SYNCTHING = '/nonexistent/syncthing';
+    await assert.rejects(startLab(), (err: Error) => {
+      assert.ok(err instanceof LabError);
+      assert.match(err.message, /\/nonexistent\/syncthing \(from SYNCONF_SYNCTHING\)/);
+      assert.match(err.message, /apt-get install -y syncthing/);
+      return true;
+    });
+    delete process.env.SYNCONF_SYNCTHING;
+    process.env.PATH = emptyDir;
+    await assert.rejects(startLab(), (err: Error) => {
+      assert.ok(err instanceof LabError);
+      assert.match(err.message, /no `syncthing` on PATH/);
+      assert.match(err.message, /apt-get install -y syncthing/);
+      assert.match(err.message, /SYNCONF_SYNCTHING/);
+      return true;
+    });
+  } finally {
+    if (saved.bin === undefined) delete process.env.SYNCONF_SYNCTHING;
+    else process.env.SYNCONF_SYNCTHING = saved.bin;
+    process.env.PATH = saved.path;
+    await rm(emptyDir, { recursive: true, force: true });
+  }
+});
+
+test('POST /rest/system/restart comes back with a new startTime, and down still leaves nothing', { timeout: 60_000 }, async (t) => {
+  let dir = '';
+  await withLab(1, async (lab) => {
+    dir = lab.dir;
+    const [agent] = lab.instances;
+    const childOf = (pid: number) => runningProcesses().filter((p) => p.pgid === pid && p.pid !== pid).map((p) => p.pid);
+    const before = await startTime(agent);
+    const childBefore = childOf(agent.pid);
+    assert.ok(before);
+    assert.equal(childBefore.length, 1, 'the monitor has one child, in its process group');
+
+    const t0 = performance.now();
+    const res = await labFetch(agent, '/rest/system/restart', { method: 'POST' });
+    assert.equal(res.status, 200);
+    await res.arrayBuffer();
+    let after: string | undefined;
+    while (performance.now() - t0 < 15_000) {
+      after = await startTime(agent);
+      if (after && after !== before) break;
+      await sleep(100);
+    }
+    t.diagnostic(`restart: new startTime after ${(performance.now() - t0).toFixed(0)} ms`);
+    assert.ok(after && after !== before, `startTime changed (${before} -> ${after})`);
+    assert.ok(isAlive(agent.pid), 'the monitor PID stays');
+    const childAfter = childOf(agent.pid);
+    assert.equal(childAfter.length, 1);
+    assert.notEqual(childAfter[0], childBefore[0], 'a new child');
+  });
+  assert.deepEqual(processesMentioning(dir), []);
+});
+
+test('an interrupted or crashing test process leaves no syncthing behind', { timeout: 60_000 }, async () => {
+  const labModule = join(ROOT, 'src/lab/lab.ts');
+  for (const ending of ['SIGINT', 'throw'] as const) {
+    const script = `
+      import { startLab } from ${JSON.stringify(labModule)};
+      const lab = await startLab({ instances: 1 });
+      console.log(JSON.stringify({ dir: lab.dir, pid: lab.instances[0].pid }));
+      ${ending === 'throw' ? "throw new Error('a failing test');" : 'setInterval(() => {}, 1000);'}
+    `;
+    const child = execa('node', ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, reject: false, timeout: 30_000 });
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.once('data', (d: Buffer) => resolve(d.toString()));
+      void child.then((r) => reject(new Error(`child ended early: ${r.stderr}`)));
+    });
+    const { dir, pid } = JSON.parse(line) as { dir: string; pid: number };
+    try {
+      assert.ok(isAlive(pid));
+      if (ending === 'SIGINT') child.kill('SIGINT');
+      const result = await child;
+      if (ending === 'SIGINT') assert.equal(result.signal, 'SIGINT', 'the signal still ends the process');
+      else assert.equal(result.exitCode, 1);
+      assert.equal(isAlive(pid), false, `${ending}: monitor pid ${pid} is gone`);
+      assert.deepEqual(processesMentioning(dir), [], ending);
+    } finally {
+      await rm(dir, { recursive: true, force: true }); // the killed process could not remove its temp dir
+    }
+  }
+});
+
+test('CLI: lab up --json prints the instances, lab down stops them, lab down on a folder without a lab exits 2', { timeout: 60_000 }, async () => {
+  const cli = (...args: string[]) => execa('node', ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, reject: false, timeout: 60_000 });
+  const dir = await tempDir('synconf-labcli-');
+  try {
+    const up = await cli('lab', 'up', '--json', '-n', '2', '--dir', dir);
+    assert.equal(up.exitCode, 0, up.stderr);
+    const instances = JSON.parse(up.stdout) as LabInstance[];
+    assert.equal(instances.length, 2);
+    for (const inst of instances) {
+      for (const key of ['name', 'url', 'apiKey', 'deviceId', 'syncAddress', 'pid', 'home', 'dataDir', 'logFile'] as const) assert.ok(inst[key], key);
+      assert.equal((await labFetch(inst, '/rest/system/ping')).status, 200, 'still running after `lab up` exited');
+    }
+    assert.match(up.stderr, new RegExp(`synconf lab down --dir ${dir}`));
+
+    const down = await cli('lab', 'down', '--dir', dir);
+    assert.equal(down.exitCode, 0, down.stderr);
+    for (const inst of instances) assert.equal(isAlive(inst.pid), false);
+    assert.deepEqual(processesMentioning(dir), []);
+    assert.ok(existsSync(join(dir, 'agent.log')), 'a user-given dir keeps its logs');
+
+    const none = await cli('lab', 'down', '--dir', '/nonexistent');
+    assert.equal(none.exitCode, 2);
+    assert.match(none.stderr, /no lab in \/nonexistent: there is no \/nonexistent\/lab\.json/);
+  } finally {
+    await stopLab(dir).catch(() => {}); // only does something if an assertion above failed
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('CLI: lab --help lists up and down', async () => {
+  const help = await execa('node', ['--import', 'tsx', 'src/cli/main.ts', 'lab', '--help'], { cwd: ROOT, reject: false });
+  assert.equal(help.exitCode, 0, help.stderr);
+  assert.match(help.stdout, /lab up/);
+  assert.match(help.stdout, /lab down/);
+});

@@ -1,0 +1,250 @@
+// The report writers (JUnit, Markdown, files on disk), the version matrix and `synconf report`.
+// The HTML report is exercised in a real browser by report-html.test.ts.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import type { Report, Verdict } from '../src/schema/generated/types.js';
+import { validate, formatError } from '../src/schema/registry.js';
+import { toJUnit } from '../src/report/junit.js';
+import { toMarkdown } from '../src/report/markdown.js';
+import { mergeReports } from '../src/report/merge.js';
+import { matrixToHtml } from '../src/report/matrix-html.js';
+import { matrixToMarkdown } from '../src/report/matrix-markdown.js';
+import { writeReports } from '../src/report/write.js';
+import { ROOT } from '../src/paths.js';
+import { hostileReport, readFixture, SCRIPT_TAG, IMG_ATTR } from './fixtures/reports/hostile.js';
+
+const FIXTURES = join(ROOT, 'tests', 'fixtures', 'reports');
+const fixtures = (): [string, Report][] => [['pass', readFixture('pass')], ['fail', readFixture('fail')], ['hostile', hostileReport()]];
+const checksOf = (r: Report) => r.scenarios.flatMap((s) => s.checks);
+const count = (r: Report, ...vs: Verdict[]) => checksOf(r).filter((c) => vs.includes(c.verdict)).length;
+
+describe('fixture reports', () => {
+  for (const [name, report] of fixtures()) {
+    test(`${name} is a valid report whose totals match its checks`, () => {
+      assert.deepEqual(validate('report', report).map(formatError), []);
+      const t = report.totals;
+      assert.equal(t.scenarios, report.scenarios.length);
+      assert.equal(t.checks, checksOf(report).length);
+      for (const v of ['pass', 'fail', 'expected-fail', 'unexpected-pass', 'skip'] as const) assert.equal(t[v], count(report, v), v);
+    });
+  }
+});
+
+describe('JUnit XML', () => {
+  // isArray: one <testsuite> or <testcase> must still come back as a list
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) });
+  type Case = { classname: string; name: string; failure?: { message: string; type: string; '#text'?: string }; skipped?: { message: string }; error?: unknown; 'system-out'?: string };
+  type Suite = { name: string; tests: string; failures: string; errors: string; skipped: string; testcase?: Case[] };
+
+  for (const [name, report] of fixtures()) {
+    test(`${name}: parses and counts the same checks as report.json`, () => {
+      const doc = parser.parse(toJUnit(report)) as { testsuites: Suite & { testsuite: Suite[] } };
+      const root = doc.testsuites;
+      const harness = report.harnessErrors.length;
+      assert.equal(Number(root.tests), report.totals.checks + harness);
+      assert.equal(Number(root.failures), report.totals.fail + report.totals['unexpected-pass']);
+      assert.equal(Number(root.skipped), report.totals.skip);
+      assert.equal(Number(root.errors), harness);
+
+      const cases = root.testsuite.flatMap((s) => s.testcase ?? []);
+      assert.equal(cases.length, Number(root.tests));
+      assert.equal(cases.filter((c) => c.failure).length, Number(root.failures));
+      assert.equal(cases.filter((c) => c.skipped).length, Number(root.skipped));
+      assert.equal(cases.filter((c) => c.error).length, harness);
+      for (const s of root.testsuite) {
+        const tc = s.testcase ?? [];
+        assert.equal(Number(s.tests), tc.length, s.name);
+        assert.equal(Number(s.failures), tc.filter((c) => c.failure).length, s.name);
+        assert.equal(Number(s.skipped), tc.filter((c) => c.skipped).length, s.name);
+      }
+      // one testcase per check, classname = scenario id, name = check id, type = verdict
+      for (const sc of report.scenarios) {
+        for (const c of sc.checks) {
+          const tc = cases.find((x) => x.name === c.id && x.classname === sc.id);
+          assert.ok(tc, `testcase for ${c.id}`);
+          if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') assert.equal(tc.failure?.type, c.verdict);
+          if (c.verdict === 'expected-fail') {
+            assert.equal(tc.failure, undefined);
+            assert.match(String(tc['system-out']), /expected fail/);
+          }
+        }
+      }
+    });
+  }
+
+  test('a failure carries its evidence as text', () => {
+    const doc = parser.parse(toJUnit(readFixture('fail'))) as { testsuites: { testsuite: Suite[] } };
+    const tc = doc.testsuites.testsuite.flatMap((s) => s.testcase ?? []).find((c) => c.name === 'system-status/get/schema');
+    assert.match(tc?.failure?.['#text'] ?? '', /\/lastDialStatus \[required\]/);
+    assert.match(tc?.failure?.['#text'] ?? '', /request: GET \/rest\/system\/status/);
+  });
+
+  test('hostile strings stay data and control characters are replaced', () => {
+    const xml = toJUnit(hostileReport());
+    assert.ok(!xml.includes(SCRIPT_TAG), 'markup is escaped');
+    assert.ok(!/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(xml), 'no character XML 1.0 forbids');
+    const doc = parser.parse(xml) as { testsuites: { testsuite: Suite[] } };
+    const failure = doc.testsuites.testsuite.flatMap((s) => s.testcase ?? []).find((c) => c.failure && c.name.startsWith('system-browse/sub/'))?.failure;
+    assert.ok(failure?.message.includes(IMG_ATTR), 'the message reads back as the original text');
+    assert.ok(failure.message.length < 1200, 'the message attribute is cut');
+  });
+});
+
+describe('Markdown summary', () => {
+  test('holds the verdict, the totals and the failures', () => {
+    const report = readFixture('fail');
+    const md = toMarkdown(report);
+    const t = report.totals;
+    assert.ok(md.includes(`| ${t.scenarios} | ${t.checks} | ${t.fail} | ${t['unexpected-pass']} | ${t['expected-fail']} | ${t.skip} | ${t.pass} |`), md);
+    assert.match(md, /does not conform/);
+    assert.match(md, /### Failures \(4\)/);
+    assert.match(md, /system-status\/get\/schema: body is not a valid system-status/);
+    assert.match(md, /\| system-browse \| \*\*fail\*\* \|/);
+  });
+
+  test('a passing run says so and lists no failures', () => {
+    const md = toMarkdown(readFixture('pass'));
+    assert.match(md, /## synconf: conforms/);
+    assert.doesNotMatch(md, /Failures/);
+  });
+
+  test('hostile strings cannot inject HTML or break a table row', () => {
+    const md = toMarkdown(hostileReport());
+    assert.doesNotMatch(md, /<script|<img|<svg/i);
+    assert.ok(md.length < 20_000, `bounded: ${md.length} characters`);
+    for (const line of md.split('\n').filter((l) => l.startsWith('| system-browse'))) assert.equal(line.split(/(?<!\\)\|/).length, 10, line);
+  });
+});
+
+describe('version matrix', () => {
+  test('flags exactly the row whose verdict differs', () => {
+    const a = readFixture('pass');
+    const b = readFixture('pass');
+    const target = b.scenarios[1].checks[1];
+    target.verdict = 'fail';
+    const m = mergeReports([a, b], ['a/report.json', 'b/report.json']);
+    assert.deepEqual(m.rows.filter((r) => r.changed).map((r) => r.id), [target.id]);
+    assert.equal(m.changed, 1);
+    assert.equal(m.rows[0].id, target.id, 'changed rows come first');
+    assert.deepEqual(m.rows[0].cells, ['pass', 'fail']);
+    assert.equal(m.rows.length, a.totals.checks);
+    // same agent version and platform: the file names tell the columns apart
+    assert.deepEqual(m.columns.map((c) => c.label), ['a/report.json', 'b/report.json']);
+  });
+
+  test('a check one run lacks is a missing cell, not a change', () => {
+    const a = readFixture('pass');
+    const b = readFixture('pass');
+    const dropped = b.scenarios[0].checks.pop()!;
+    const m = mergeReports([a, b]);
+    const row = m.rows.find((r) => r.id === dropped.id);
+    assert.deepEqual(row?.cells, ['pass', null]);
+    assert.equal(row?.changed, false);
+    assert.equal(m.changed, 0);
+  });
+
+  test('two versions: labels, changed rows and writers', () => {
+    const pass = readFixture('pass');
+    const fail = readFixture('fail');
+    const m = mergeReports([pass, fail], ['pass.json', 'fail.json']);
+    assert.deepEqual(m.columns.map((c) => c.label), ['1.27.0 linux/amd64', '2.1.0 linux/amd64']);
+    const verdictOf = (r: Report) => new Map(checksOf(r).map((c) => [c.id, c.verdict]));
+    const [p, f] = [verdictOf(pass), verdictOf(fail)];
+    const expected = [...p.keys()].filter((id) => f.has(id) && p.get(id) !== f.get(id));
+    assert.deepEqual(m.rows.filter((r) => r.changed).map((r) => r.id).sort(), expected.sort());
+    assert.ok(m.rows.slice(0, expected.length).every((r) => r.changed), 'changed first');
+
+    const md = matrixToMarkdown(m);
+    assert.match(md, new RegExp(`\\*\\*${expected.length}\\*\\* of ${m.rows.length} checks changed`));
+    for (const id of expected) assert.ok(md.includes(id.replace(/[_*]/g, '\\$&')), id);
+    const html = matrixToHtml(m);
+    assert.equal(html.match(/<tr class="row changed">/g)?.length, expected.length);
+    assert.doesNotMatch(html, /<(link|img|script)[^>]+(src|href)=["']?(https?:)?\/\//i, 'no external resource');
+  });
+});
+
+describe('writeReports', () => {
+  let dir: string;
+  before(async () => { dir = await mkdtemp(join(tmpdir(), 'synconf-report-')); });
+  after(async () => { await rm(dir, { recursive: true, force: true }); });
+
+  test('writes the four files and appends the summary to GITHUB_STEP_SUMMARY', async () => {
+    const report = readFixture('fail');
+    const summary = join(dir, 'step-summary.md');
+    await writeFile(summary, 'earlier step\n');
+    const saved = process.env.GITHUB_STEP_SUMMARY;
+    process.env.GITHUB_STEP_SUMMARY = summary;
+    let paths: string[];
+    try {
+      paths = await writeReports(report, join(dir, 'nested', 'out'));
+    } finally {
+      if (saved === undefined) delete process.env.GITHUB_STEP_SUMMARY;
+      else process.env.GITHUB_STEP_SUMMARY = saved;
+    }
+    assert.deepEqual(paths.map((p) => p.slice(join(dir, 'nested', 'out').length + 1)), ['report.json', 'junit.xml', 'report.html', 'summary.md']);
+    assert.deepEqual(JSON.parse(await readFile(paths[0], 'utf8')), report);
+    assert.equal(await readFile(paths[3], 'utf8'), toMarkdown(report));
+    const appended = await readFile(summary, 'utf8');
+    assert.ok(appended.startsWith('earlier step\n'));
+    assert.ok(appended.includes(toMarkdown(report)));
+  });
+});
+
+// The lead registers reportCommand in src/cli/main.ts; until then the same yargs command module
+// is driven through a minimal entry point, so these tests exercise the real CLI either way.
+describe('synconf report (CLI)', () => {
+  let dir: string;
+  let entry: string[];
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'synconf-cli-'));
+    const main = await readFile(join(ROOT, 'src', 'cli', 'main.ts'), 'utf8');
+    entry = main.includes('reportCommand')
+      ? [join(ROOT, 'src', 'cli', 'main.ts')]
+      : ['--input-type=module', '-e', "import yargs from 'yargs'; import { reportCommand } from './src/cli/report.ts'; await yargs(process.argv.slice(1)).scriptName('synconf').command(reportCommand).demandCommand(1).strict().parseAsync();", '--'];
+  });
+  after(async () => { await rm(dir, { recursive: true, force: true }); });
+
+  const run = (...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', ...entry, ...args], { cwd: ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: '' } }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
+    });
+
+  test('merge writes matrix.html, matrix.json and matrix.md', async () => {
+    const out = join(dir, 'matrix');
+    const r = await run('report', 'merge', join(FIXTURES, 'pass.json'), join(FIXTURES, 'fail.json'), '--out', out);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual((await readdir(out)).sort(), ['matrix.html', 'matrix.json', 'matrix.md']);
+    const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
+    assert.equal(m.columns.length, 2);
+    assert.ok(m.changed > 0);
+    assert.match(r.stdout, /checks changed verdict across 2 runs/);
+  });
+
+  test('merge exits 2 naming a file that is missing, not JSON, or not a report', async () => {
+    const notJson = join(dir, 'not-json.json');
+    const notReport = join(dir, 'not-a-report.json');
+    await writeFile(notJson, '{ this is not json');
+    await writeFile(notReport, JSON.stringify({ format: 'synconf-report/1', scenarios: [] }));
+    for (const [file, why] of [[join(dir, 'missing.json'), /cannot read/], [notJson, /is not JSON/], [notReport, /is not a valid synconf report/]] as const) {
+      const r = await run('report', 'merge', join(FIXTURES, 'pass.json'), file, '--out', join(dir, 'never'));
+      assert.equal(r.code, 2, `${file}: ${r.stderr}`);
+      assert.ok(r.stderr.includes(file), r.stderr);
+      assert.match(r.stderr, why);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    }
+  });
+
+  test('render rewrites the four files from a report.json', async () => {
+    const out = join(dir, 'rendered');
+    const r = await run('report', 'render', join(FIXTURES, 'fail.json'), '--out', out);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual((await readdir(out)).sort(), ['junit.xml', 'report.html', 'report.json', 'summary.md']);
+    assert.deepEqual(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')), readFixture('fail'));
+  });
+});
