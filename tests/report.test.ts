@@ -16,7 +16,7 @@ import { matrixToHtml } from '../src/report/matrix-html.js';
 import { matrixToMarkdown } from '../src/report/matrix-markdown.js';
 import { writeReports } from '../src/report/write.js';
 import { ROOT } from '../src/paths.js';
-import { hostileReport, readFixture, SCRIPT_TAG, IMG_ATTR } from './fixtures/reports/hostile.js';
+import { hostileReport, readFixture, SCRIPT_TAG, IMG_ATTR, LONG } from './fixtures/reports/hostile.js';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'reports');
 const fixtures = (): [string, Report][] => [['pass', readFixture('pass')], ['fail', readFixture('fail')], ['hostile', hostileReport()]];
@@ -88,6 +88,7 @@ describe('JUnit XML', () => {
     const xml = toJUnit(hostileReport());
     assert.ok(!xml.includes(SCRIPT_TAG), 'markup is escaped');
     assert.ok(!/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(xml), 'no character XML 1.0 forbids');
+    assert.ok(xml.length < LONG.length, `bounded: ${xml.length} characters`);
     const doc = parser.parse(xml) as { testsuites: { testsuite: Suite[] } };
     const failure = doc.testsuites.testsuite.flatMap((s) => s.testcase ?? []).find((c) => c.failure && c.name.startsWith('system-browse/sub/'))?.failure;
     assert.ok(failure?.message.includes(IMG_ATTR), 'the message reads back as the original text');
@@ -195,23 +196,14 @@ describe('writeReports', () => {
   });
 });
 
-// The lead registers reportCommand in src/cli/main.ts; until then the same yargs command module
-// is driven through a minimal entry point, so these tests exercise the real CLI either way.
 describe('synconf report (CLI)', () => {
   let dir: string;
-  let entry: string[];
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'synconf-cli-'));
-    const main = await readFile(join(ROOT, 'src', 'cli', 'main.ts'), 'utf8');
-    entry = main.includes('reportCommand')
-      ? [join(ROOT, 'src', 'cli', 'main.ts')]
-      : ['--input-type=module', '-e', "import yargs from 'yargs'; import { reportCommand } from './src/cli/report.ts'; await yargs(process.argv.slice(1)).scriptName('synconf').command(reportCommand).demandCommand(1).strict().parseAsync();", '--'];
-  });
+  before(async () => { dir = await mkdtemp(join(tmpdir(), 'synconf-cli-')); });
   after(async () => { await rm(dir, { recursive: true, force: true }); });
 
   const run = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', ...entry, ...args], { cwd: ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: '' } }, (err, stdout, stderr) =>
+      execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: '' } }, (err, stdout, stderr) =>
         resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
     });
 

@@ -7,6 +7,7 @@ import { validateCommand } from './validate.js';
 import { labCommand } from './lab.js';
 import { runCommand } from './run.js';
 import { replayCommand } from './replay.js';
+import { driftCommand } from './drift.js';
 import { reportCommand } from './report.js';
 import { EXIT } from './exit.js';
 
@@ -15,6 +16,7 @@ await yargs(hideBin(process.argv))
   .usage('synconf: conformance test harness for the Syncthing REST management API\n\nUsage: $0 <command> [options]')
   .command(runCommand)
   .command(replayCommand)
+  .command(driftCommand)
   .command(validateCommand)
   .command(reportCommand)
   .command(labCommand)

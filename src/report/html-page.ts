@@ -26,7 +26,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .banner { color: #fff; padding: 1.2rem 1.5rem; }
 .banner > div { max-width: 1200px; margin: 0 auto; }
 .banner .line { margin: .3rem 0 0; font-size: 1.05rem; }
-.banner.ok { background: var(--pass); } .banner.bad { background: var(--fail); } .banner.error { background: var(--xfail); }
+.banner.ok { background: var(--pass); } .banner.bad { background: var(--fail); } .banner.error, .banner.attention { background: var(--xfail); }
 .muted { color: var(--muted); }
 .badge { display: inline-block; min-width: 5.5em; text-align: center; padding: .05em .6em; border-radius: 1em; font-size: .8em; font-weight: 700; color: #fff; white-space: nowrap; }
 .badge.v-pass { background: var(--pass); } .badge.v-fail { background: var(--fail); } .badge.v-expected-fail { background: var(--xfail); }
@@ -43,7 +43,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .problems li { margin: .3rem 0; }
 tr.uncovered td { background: #fff1e5; } tr.uncovered .status { color: #8b1a1a; font-weight: 700; }
 tr.changed td { background: #fff8c5; } tr.changed th { background: #fff1a8; }
-.changed-mark { font-weight: 700; }
+.changed-mark, .nowrap { font-weight: 700; white-space: nowrap; overflow-wrap: normal; }
 .filters { position: sticky; top: 0; z-index: 1; display: flex; flex-wrap: wrap; gap: .4rem 1rem; align-items: center; padding: .5rem .7rem; margin: .5rem 0 1rem; background: #fff; border: 1px solid var(--line); border-radius: 4px; }
 .filters fieldset { border: 0; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .2rem .8rem; }
 .filters legend { float: left; font-weight: 600; margin-right: .5rem; }

@@ -6,13 +6,13 @@
 import type { CheckResult, Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
 import { type CoverageRow, type EndpointEntry, coverage, loadEndpoints } from './coverage.js';
 import { htmlPage } from './html-page.js';
-import { runStatus } from './markdown.js';
 import { escapeHtml, cut, platform, showValue } from './text.js';
-import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, countVerdicts, isProblem } from './verdicts.js';
+import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, countVerdicts, isProblem, runStatus } from './verdicts.js';
 
 /** escaped and bounded: a 100 kB value cannot blow up the page */
-const e = (s: string, max = 2000) => escapeHtml(cut(s, max));
-const LONG = 20_000;
+const e = (s: string, max = 600) => escapeHtml(cut(s, max));
+/** bodies and values: enough to diagnose, scrollable in a <pre> */
+const BLOCK = 20_000;
 
 const badge = (v: Verdict) => `<span class="badge v-${e(v, 40)}">${e(VERDICT_LABEL[v] ?? v, 40)}</span>`;
 const scenarioAnchor = (si: number) => `s${si}`;
@@ -30,7 +30,7 @@ function headersTable(h: Record<string, string> | undefined): string {
   return `<table><tbody>${rows.map(([k, v]) => `<tr><th scope="row" class="mono">${e(k, 200)}</th><td class="mono">${e(v)}</td></tr>`).join('')}</tbody></table>`;
 }
 
-const pre = (text: string) => `<pre>${e(text, LONG)}</pre>`;
+const pre = (text: string) => `<pre>${e(text, BLOCK)}</pre>`;
 
 function schemaErrorsTable(errors: NonNullable<CheckResult['schemaErrors']>): string {
   const cell = (v: unknown) => (v === undefined ? '' : `<code>${e(JSON.stringify(v) ?? '', 500)}</code>`);
@@ -49,7 +49,7 @@ function specSections(s: ScenarioResult, endpoints: Map<string, EndpointEntry>):
     .join('<br>');
 }
 
-function evidence(c: CheckResult, s: ScenarioResult, endpoints: Map<string, EndpointEntry>, open: boolean): string {
+function evidence(c: CheckResult, s: ScenarioResult, endpoints: Map<string, EndpointEntry>): string {
   const ev = c.evidence;
   const parts: string[] = [];
   const item = (label: string, html: string) => parts.push(`<dt>${label}</dt><dd>${html}</dd>`);
@@ -69,18 +69,18 @@ function evidence(c: CheckResult, s: ScenarioResult, endpoints: Map<string, Endp
     item('Status', `<code>${e(String(ev.response.status), 40)}</code>`);
     if (ev.response.headers && Object.keys(ev.response.headers).length) item('Response headers', headersTable(ev.response.headers));
     if (ev.response.body !== undefined) {
-      item(`Body${ev.response.bodyTruncated ? ' (excerpt)' : ''}`, `<pre class="body">${e(ev.response.body, LONG)}</pre>`);
+      item(`Body${ev.response.bodyTruncated ? ' (excerpt)' : ''}`, `<pre class="body">${e(ev.response.body, BLOCK)}</pre>`);
     }
   }
   if (!parts.length) return '';
   if (s.spec.length) item('Spec', specSections(s, endpoints));
-  return `<details class="evidence"${open ? ' open' : ''}><summary>Evidence</summary><dl class="ev">${parts.join('')}</dl></details>`;
+  return `<details class="evidence"><summary>Evidence</summary><dl class="ev">${parts.join('')}</dl></details>`;
 }
 
 function checkItem(c: CheckResult, ci: number, s: ScenarioResult, si: number, endpoints: Map<string, EndpointEntry>): string {
   return `<li class="check v-${e(c.verdict, 40)}" id="${checkAnchor(si, ci)}" data-verdict="${e(c.verdict, 40)}">
 <div class="head">${badge(c.verdict)}<span class="id">${e(c.id, 500)}</span><span class="kind">${e(c.kind, 40)}</span><span class="msg">${e(c.message)}</span></div>
-${evidence(c, s, endpoints, false)}</li>`;
+${evidence(c, s, endpoints)}</li>`;
 }
 
 function scenarioSection(s: ScenarioResult, si: number, endpoints: Map<string, EndpointEntry>): string {
@@ -90,7 +90,7 @@ function scenarioSection(s: ScenarioResult, si: number, endpoints: Map<string, E
     `<span class="id">${e(s.id, 300)}</span>`,
     `file <code>${e(s.file, 300)}</code>`,
     s.spec.length ? `covers ${s.spec.map((id) => `<code>${e(id, 300)}</code>`).join(', ')}` : 'covers no listed endpoint',
-    s.mode !== 'normal' ? `mode ${e(s.mode, 20)}` : '',
+    s.mode === 'absent' ? 'checks that the endpoint is absent (the agent predates it)' : s.mode === 'skipped' ? 'skipped' : '',
     seconds(s.durationMs),
     counts,
   ].filter(Boolean);
@@ -106,9 +106,11 @@ ${s.checks.map((c, ci) => checkItem(c, ci, s, si, endpoints)).join('\n')}
 }
 
 function coverageTable(rows: CoverageRow[], report: Report, listError: string | null): string {
-  const listed = rows.filter((r) => r.endpoint);
-  const uncovered = listed.filter((r) => !r.scenarios.length);
   const unknown = rows.filter((r) => !r.endpoint);
+  const spec = rows.filter((r) => r.endpoint && !r.endpoint.related);
+  const related = rows.filter((r) => r.endpoint?.related);
+  const covered = (list: CoverageRow[]) => list.filter((r) => r.scenarios.length).length;
+  const uncovered = spec.length - covered(spec);
   const versions = (ep: EndpointEntry | null) =>
     ep
       ? [ep.since && `since ${ep.since}`, ep.deprecated && `deprecated since ${ep.deprecated}`, ep.related && 'related path (shape not specified)']
@@ -120,12 +122,12 @@ function coverageTable(rows: CoverageRow[], report: Report, listError: string | 
     .map((r) => {
       const by = r.scenarios.map((si) => `<a href="#${scenarioAnchor(si)}">${e(report.scenarios[si].id, 300)}</a> ${badge(report.scenarios[si].verdict)}`).join('<br>');
       const status = r.verdict ? badge(r.verdict) : '<span class="badge v-none">not covered</span>';
-      return `<tr class="${r.scenarios.length ? 'covered' : 'uncovered'}" data-endpoint="${e(r.id, 500)}"><td><code>${e(r.id, 500)}</code></td><td>${e(r.endpoint?.section ?? '', 300)}</td><td>${versions(r.endpoint)}</td><td>${by || '<span class="status">not covered: no scenario names this endpoint</span>'}</td><td>${status}</td></tr>`;
+      return `<tr class="${r.scenarios.length ? 'covered' : 'uncovered'}" data-endpoint="${e(r.id, 500)}"><td><code>${e(r.id, 500)}</code></td><td>${e(r.endpoint?.section ?? '', 300)}</td><td>${versions(r.endpoint)}</td><td>${by || '<span class="status">no scenario names this endpoint</span>'}</td><td>${status}</td></tr>`;
     })
     .join('\n');
   return `<section id="coverage"><h2>Endpoint coverage</h2>
 ${listError ? `<p><strong>The endpoint list could not be read (${e(listError, 500)}); only endpoints named by scenarios are shown.</strong></p>` : ''}
-<p>${listed.length - uncovered.length} of ${listed.length} spec endpoints covered by at least one scenario${uncovered.length ? `; <strong>${uncovered.length} not covered</strong>` : ''}.${unknown.length ? ` ${unknown.length} id${unknown.length === 1 ? '' : 's'} named by scenarios ${unknown.length === 1 ? 'is' : 'are'} not in the endpoint list.` : ''}</p>
+<p>${covered(spec)} of ${spec.length} spec endpoints are covered by at least one scenario${uncovered ? `; <strong>${uncovered} not covered</strong>` : ''}. ${related.length ? `Related paths the spec names without specifying them: ${covered(related)} of ${related.length} covered.` : ''}${unknown.length ? ` ${unknown.length} id${unknown.length === 1 ? '' : 's'} named by scenarios ${unknown.length === 1 ? 'is' : 'are'} not in the endpoint list.` : ''}</p>
 <table><thead><tr><th>Endpoint</th><th>Spec section</th><th>Versions</th><th>Covered by</th><th>Result</th></tr></thead>
 <tbody>
 ${body}
@@ -135,7 +137,7 @@ ${body}
 function filters(report: Report, rows: CoverageRow[]): string {
   const n = countVerdicts(report.scenarios.flatMap((s) => s.checks.map((c) => c.verdict)));
   const boxes = VERDICTS.map((v) => `<label><input type="checkbox" name="verdict" value="${v}" checked> ${VERDICT_LABEL[v]} (${n[v]})</label>`).join('');
-  const options = rows.filter((r) => r.scenarios.length).map((r) => `<option value="${e(r.id, 500)}">${e(r.id, 200)}</option>`).join('');
+  const options = rows.filter((r) => r.scenarios.length).map((r) => `<option value="${escapeHtml(r.id)}">${e(r.id, 200)}</option>`).join('');
   // Hidden until the script runs: without JS every check is shown and the controls would do nothing.
   return `<form class="filters" id="filters" hidden>
 <fieldset><legend>Verdict</legend>${boxes}</fieldset>
@@ -244,7 +246,7 @@ export function toHtml(report: Report, endpoints?: EndpointEntry[]): string {
   }
   const byId = new Map(endpoints.map((ep) => [ep.id, ep]));
   const rows = coverage(report, endpoints);
-  const status = runStatus(report);
+  const status = runStatus(report.exitCode);
   const tone = report.exitCode === 0 ? 'ok' : report.exitCode === 1 ? 'bad' : 'error';
   // Failing scenarios first; the sort is stable, so suite order holds within a verdict.
   const order = report.scenarios.map((_, i) => i).sort((a, b) => VERDICTS.indexOf(report.scenarios[a].verdict) - VERDICTS.indexOf(report.scenarios[b].verdict));

@@ -6,7 +6,6 @@ import { XMLBuilder } from 'fast-xml-parser';
 import type { CheckResult, Report, ScenarioResult } from '../schema/generated/types.js';
 import { evidenceText } from './evidence-text.js';
 import { cut, oneLine, platform, seconds } from './text.js';
-import { VERDICT_LABEL } from './verdicts.js';
 
 /** XML 1.0 cannot carry control characters or lone surrogates, which response bodies may hold */
 function xml(s: string): string {

@@ -2,20 +2,16 @@
 // verdict, the totals, what failed with its one-line message, and one line per scenario.
 import type { Report } from '../schema/generated/types.js';
 import { escapeMarkdown as md, cut, platform } from './text.js';
-import { VERDICTS, VERDICT_LABEL, countVerdicts, isProblem } from './verdicts.js';
+import { VERDICTS, VERDICT_LABEL, countVerdicts, isProblem, runStatus } from './verdicts.js';
 
 /** GitHub caps a job summary at 1 MiB; a long failure list belongs in report.html */
 const MAX_LISTED = 100;
-
-export function runStatus(report: Report): string {
-  return report.exitCode === 0 ? 'conforms' : report.exitCode === 1 ? 'does not conform' : 'harness error';
-}
 
 export function toMarkdown(report: Report): string {
   const t = report.totals;
   const agent = `${report.agent.version ?? 'unknown version'}${platform(report.agent) ? ` (${platform(report.agent)})` : ''}`;
   const out: string[] = [
-    `## synconf: ${runStatus(report)}`,
+    `## synconf: ${runStatus(report.exitCode)}`,
     '',
     md(report.verdict),
     '',

@@ -33,6 +33,11 @@ export function worst(vs: Iterable<Verdict>): Verdict {
   return VERDICTS[best];
 }
 
+/** the run as a whole, from its exit code (the CI gate) */
+export function runStatus(exitCode: number): string {
+  return exitCode === 0 ? 'conforms' : exitCode === 1 ? 'does not conform' : 'harness error';
+}
+
 /** count of each verdict in `vs` */
 export function countVerdicts(vs: Iterable<Verdict>): Record<Verdict, number> {
   const n: Record<Verdict, number> = { pass: 0, fail: 0, 'expected-fail': 0, 'unexpected-pass': 0, skip: 0 };

@@ -4,6 +4,9 @@ import type { Transport } from '../transport/types.js';
 import type { Clock } from './clock.js';
 import type { Vars } from '../scenario/template.js';
 import type { Redactor } from '../transport/redact.js';
+import type { Step } from '../schema/generated/types.js';
+
+export type FileAction = NonNullable<Step['file']>;
 
 export type Capability = 'peer' | 'files' | 'restart' | 'shutdown';
 
@@ -11,7 +14,7 @@ export type Capability = 'peer' | 'files' | 'restart' | 'shutdown';
 export interface LocalActions {
   /** a fresh folder synconf owns for one scenario */
   makeTempDir(scenario: string): Promise<string>;
-  apply(action: { path: string; write?: string; mkdir?: boolean; remove?: boolean; mtime?: string }, allowedRoots: string[]): Promise<void>;
+  apply(action: FileAction, allowedRoots: string[]): Promise<void>;
   removeTempDir(path: string): Promise<void>;
 }
 

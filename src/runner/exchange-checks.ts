@@ -25,6 +25,10 @@ const fail = (name: string, kind: Check['kind'], message: string, extra: Partial
 /** checks of `expect` (and `capture`, which writes into vars) for an exchange that has a response */
 export function checkExchange(x: Exchange, expect: StepExpectations | undefined, capture: Record<string, string> | undefined, vars: Vars, agentVersion: string | null): Check[] {
   const checks: Check[] = [];
+  if (expect?.unreachable) {
+    const gone = !x.response && (x.error?.code === 'refused' || x.error?.code === 'reset');
+    return [(gone ? pass : fail)('unreachable', 'request', gone ? `no HTTP response (${x.error?.code}), as expected` : x.response ? `the agent still answers (status ${x.response.status})` : `no response, but ${x.error?.code} rather than refused or reset`, { expected: 'refused or reset', actual: x.response ? x.response.status : x.error?.code })];
+  }
   if (!x.response) {
     return [fail('request', 'request', `no response: ${x.error?.code ?? 'error'}: ${x.error?.message ?? 'unknown'}`, { expected: 'an HTTP response', actual: x.error?.code })];
   }

@@ -117,12 +117,12 @@ class ScenarioRun {
         attempts++;
         const trial = checkExchange(x, step.expect, undefined, {}, this.ctx.agentVersion);
         checks = trial;
-        if (x.response && trial.every((c) => c.verdict === 'pass')) break;
+        if (trial.every((c) => c.verdict === 'pass')) break;
         if (this.ctx.clock.now() - started + interval > timeout) break;
         await this.ctx.clock.sleep(interval);
       }
       checks = checkExchange(x!, step.expect, step.capture, this.vars, this.ctx.agentVersion);
-      const held = x!.response !== undefined && checks.every((c) => c.verdict === 'pass' || c.kind === 'capture');
+      const held = checks.every((c) => c.verdict === 'pass' || c.kind === 'capture');
       const elapsed = Math.round(this.ctx.clock.now() - started);
       checks.unshift({ name: 'wait', kind: 'wait', verdict: held ? 'pass' : 'fail', message: held ? `held after ${attempts} attempt${attempts > 1 ? 's' : ''} (${elapsed} ms)` : `did not hold within ${step.wait.timeout} (${attempts} attempts)`, expected: step.wait, actual: { attempts, elapsedMs: elapsed } });
     }
@@ -204,7 +204,8 @@ class ScenarioRun {
   }
 
   private async file(step: Step, phase: Phase): Promise<boolean> {
-    const action = render(step.file!, this.vars);
+    // {{n}} is the repetition counter, filled in by the action itself
+    const action = render(step.file!, { ...this.vars, n: '{{n}}' });
     const roots = [this.vars.tmp, ...['agent', 'peer'].map((n) => (this.vars[n] as Vars | undefined)?.dataDir)].filter((r): r is string => typeof r === 'string');
     try {
       await this.ctx.actions.apply(action, roots);

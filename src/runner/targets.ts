@@ -30,7 +30,8 @@ async function startPeer(): Promise<{ lab?: Lab; peer?: LabInstance; reason?: st
   }
 }
 
-function build(mode: 'live' | 'record', description: string, endpoints: Record<string, Endpoint>, capabilities: Record<Capability, true | string>, vars: Record<string, unknown>, labs: Lab[], wrap?: LiveOptions['wrap']): Target {
+/** a live target from instance endpoints (tests use it directly against a local server) */
+export function liveTarget(mode: 'live' | 'record', description: string, endpoints: Record<string, Endpoint>, capabilities: Record<Capability, true | string>, vars: Record<string, unknown>, labs: Lab[], wrap?: LiveOptions['wrap']): Target {
   const live = new LiveTransport(endpoints);
   const transport = wrap ? wrap(live) : live;
   return {
@@ -52,7 +53,7 @@ export async function labTarget(opts: LiveOptions): Promise<Target> {
   const vars: Record<string, unknown> = { agent: instanceVars(agent) };
   if (peer) { endpoints.peer = { url: peer.url, apiKey: peer.apiKey }; vars.peer = instanceVars(peer); }
   const capabilities = { peer: peer ? true : 'no scenario asked for one', files: true, restart: true, shutdown: true } as const;
-  return build(opts.wrap ? 'record' : 'live', `lab (syncthing at ${agent.url})`, endpoints, capabilities, vars, [lab], opts.wrap);
+  return liveTarget(opts.wrap ? 'record' : 'live', `lab (syncthing at ${agent.url})`, endpoints, capabilities, vars, [lab], opts.wrap);
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -96,5 +97,5 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
       } else capabilities.peer = reason!;
     }
   }
-  return build(opts.wrap ? 'record' : 'live', url, endpoints, capabilities, vars, labs, opts.wrap);
+  return liveTarget(opts.wrap ? 'record' : 'live', url, endpoints, capabilities, vars, labs, opts.wrap);
 }

@@ -8,7 +8,7 @@ import type { ValidationError } from './generated/types.js';
 
 export type { ValidationError };
 
-interface AjvError { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string; schemaPath: string; }
+interface AjvError { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string; schemaPath: string; propertyName?: string; }
 type CompiledValidator = ((doc: unknown) => boolean) & { errors?: AjvError[] | null };
 
 export class UnknownResourceError extends Error {
@@ -60,8 +60,11 @@ export function short(value: unknown, max = 60): string {
 }
 
 function toError(resource: string, doc: unknown, e: AjvError): ValidationError {
-  const actual = valueAt(doc, e.instancePath);
-  const base = { resource, pointer: e.instancePath, rule: e.keyword, actual };
+  // A bad object key (propertyNames) is reported at the key itself, with the key as the value.
+  const key = e.propertyName ?? (e.keyword === 'propertyNames' ? String(e.params.propertyName) : undefined);
+  const pointer = key === undefined ? e.instancePath : `${e.instancePath}/${escapePointer(key)}`;
+  const actual = key === undefined ? valueAt(doc, e.instancePath) : key;
+  const base = { resource, pointer, rule: e.keyword, actual };
   switch (e.keyword) {
     case 'required': {
       const name = String(e.params.missingProperty);
@@ -86,9 +89,16 @@ function toError(resource: string, doc: unknown, e: AjvError): ValidationError {
 export function validate(resource: string, doc: unknown, agentVersion?: string): ValidationError[] {
   const validator = validatorFor(resource, agentVersion);
   if (validator(doc)) return [];
-  // anyOf/oneOf alternatives repeat their branch errors; keep each (pointer, rule) once.
+  // anyOf/oneOf alternatives repeat their branch errors; keep each (pointer, rule) once. An `if`
+  // or `propertyNames` summary adds nothing when the errors of its branch are reported as well.
   const seen = new Set<string>();
-  return (validator.errors ?? [])
+  const all = validator.errors ?? [];
+  return all
+    .filter((e) => {
+      if (e.keyword === 'propertyNames') return !all.some((o) => o !== e && o.propertyName === e.params.propertyName && o.instancePath === e.instancePath);
+      if (e.keyword === 'if') return !all.some((o) => o.keyword !== 'if' && (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)));
+      return true;
+    })
     .map((e) => toError(resource, doc, e))
     .filter((e) => {
       const key = `${e.pointer} ${e.rule} ${e.message}`;

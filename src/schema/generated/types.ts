@@ -131,6 +131,14 @@ export type Step = {
      * set the modification time (ISO 8601)
      */
     mtime?: string;
+    /**
+     * write this many random bytes, e.g. 4MiB
+     */
+    random?: string;
+    /**
+     * do the action this many times; {{n}} in the path is 000, 001, …
+     */
+    repeat?: number;
   };
   /**
    * open an event cursor on GET /rest/events for these event types before an action
@@ -347,7 +355,7 @@ export interface FolderFields {
   filesystemType: string;
   path: string;
   /**
-   * Folder type. The spec shows `sendreceive` and says a receive-only folder type also exists (`receiveonly`, the type GET /rest/db/localchanged requires). The enum also admits `sendonly` and `receiveencrypted`: the spec itself implies both (the usage report counts `sendonly` folders in folderUses; encrypted receiving is what FolderDevice.encryptionPassword and the receiveEncrypted/remoteEncrypted flags of pending folders are about), and every agent of the 1.x and 2.x lines accepts exactly these four values. Anything else is rejected.
+   * Folder type. The spec shows `sendreceive` and says a receive-only folder type also exists (`receiveonly`, the type GET /rest/db/localchanged requires). The enum also admits `sendonly` and `receiveencrypted`: the spec itself implies both (the usage report counts `sendonly` folders in folderUses; encrypted receiving is what FolderDevice.encryptionPassword and the receiveEncrypted/remoteEncrypted flags of pending folders are about), and the agent accepts exactly these four values (receiveencrypted since 1.12.0). Anything else is rejected.
    */
   type: "sendreceive" | "sendonly" | "receiveonly" | "receiveencrypted";
   /**
@@ -1332,6 +1340,10 @@ export interface StepExpectations {
    */
   schema?: string;
   emptyBody?: boolean;
+  /**
+   * true: the agent must give no HTTP response (connection refused or reset), e.g. after a shutdown
+   */
+  unreachable?: boolean;
   text?: TextMatch;
   assert?: Assertion[];
 }

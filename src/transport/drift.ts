@@ -1,0 +1,97 @@
+// Drift: compare two recordings of the same scenarios by shape — status codes, media types,
+// which JSON fields exist and their types, event types — ignoring volatile values (times, ids,
+// counters, device IDs, addresses, paths). This is how a maintainer sees what changed between
+// two agent versions.
+import type { Cassette, HarEntry } from '../schema/generated/types.js';
+
+const DEVICE_ID = /^[A-Z2-7]{7}(-[A-Z2-7]{7}){7}$/;
+
+/** object keys that are values in disguise (device IDs, addresses, paths) become placeholders */
+function normalKey(key: string, tmp: string | undefined): string {
+  if (DEVICE_ID.test(key)) return '<deviceId>';
+  if (/^[a-z]+:\/\//.test(key) || /^[\d.]+:\d+$/.test(key) || /^\[[\da-f:]+\]:\d+$/.test(key)) return '<address>';
+  if (tmp && key.startsWith(tmp)) return `<tmp>${key.slice(tmp.length)}`;
+  if (key.startsWith('/')) return '<path>';
+  return key;
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+/** every path of a JSON document with the JSON types found there; array items share one path */
+export function shapeOf(doc: unknown, tmp?: string): Map<string, Set<string>> {
+  const shape = new Map<string, Set<string>>();
+  const walk = (v: unknown, path: string) => {
+    const t = jsonType(v);
+    // integer ⊂ number: a counter that happens to be whole is not a change of type
+    const kind = t === 'integer' ? 'number' : t;
+    shape.set(path, (shape.get(path) ?? new Set()).add(kind));
+    if (Array.isArray(v)) v.forEach((item) => walk(item, `${path}/[]`));
+    else if (v && typeof v === 'object') for (const [k, child] of Object.entries(v)) walk(child, `${path}/${normalKey(k, tmp)}`);
+  };
+  walk(doc, '');
+  return shape;
+}
+
+interface Observed { status: number | string; mediaType: string; shape: Map<string, Set<string>> | null; eventTypes: Set<string>; }
+
+/** a request identified without its volatile parts (since/timeout of event polls, ids, tmp paths) */
+function requestId(e: HarEntry, tmp: string | undefined): string {
+  const u = new URL(e.request.url);
+  const query = [...u.searchParams]
+    .filter(([k]) => !(u.pathname === '/rest/events' && (k === 'since' || k === 'timeout')))
+    .map(([k, v]) => `${k}=${DEVICE_ID.test(v) ? '<deviceId>' : tmp && v.startsWith(tmp) ? `<tmp>${v.slice(tmp.length)}` : v}`)
+    .sort()
+    .join('&');
+  return `${e._target} ${e._step}: ${e.request.method} ${u.pathname}${query ? `?${query}` : ''}`;
+}
+
+function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Observed> {
+  const out = new Map<string, Observed>();
+  for (const e of entries) {
+    const id = requestId(e, tmp);
+    let doc: unknown;
+    try { doc = e.response.content.text ? JSON.parse(e.response.content.text) : undefined; } catch { doc = undefined; }
+    const prior = out.get(id);
+    const eventTypes = prior?.eventTypes ?? new Set<string>();
+    if (Array.isArray(doc) && new URL(e.request.url).pathname === '/rest/events') for (const ev of doc) if (ev?.type) eventTypes.add(String(ev.type));
+    // Polls repeat a request a varying number of times: the last answer is the one the step judged.
+    out.set(id, {
+      status: e._error ? e._error.code : e.response.status,
+      mediaType: (e.response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '').split(';')[0].trim(),
+      shape: doc === undefined ? null : shapeOf(doc, tmp),
+      eventTypes,
+    });
+  }
+  return out;
+}
+
+/** the differences between two cassettes of one scenario, one line each */
+export function driftOf(before: Cassette, after: Cassette): string[] {
+  const a = observe(before.log.entries, before.log._synconf.tmp);
+  const b = observe(after.log.entries, after.log._synconf.tmp);
+  const out: string[] = [];
+  for (const id of new Set([...a.keys(), ...b.keys()])) {
+    const x = a.get(id);
+    const y = b.get(id);
+    if (!x) { out.push(`${id}: only in the new recording`); continue; }
+    if (!y) { out.push(`${id}: only in the old recording`); continue; }
+    if (x.status !== y.status) out.push(`${id}: status ${x.status} → ${y.status}`);
+    if (x.mediaType !== y.mediaType) out.push(`${id}: media type ${x.mediaType || '(none)'} → ${y.mediaType || '(none)'}`);
+    if (x.shape && y.shape) {
+      for (const [path, types] of x.shape) {
+        const other = y.shape.get(path);
+        if (!other) out.push(`${id}: field ${path || '/'} removed`);
+        else if ([...types].sort().join('|') !== [...other].sort().join('|')) out.push(`${id}: field ${path || '/'} type ${[...types].join('|')} → ${[...other].join('|')}`);
+      }
+      for (const path of y.shape.keys()) if (!x.shape.has(path)) out.push(`${id}: field ${path} added`);
+    } else if (!!x.shape !== !!y.shape) out.push(`${id}: body ${x.shape ? 'JSON' : 'not JSON'} → ${y.shape ? 'JSON' : 'not JSON'}`);
+    for (const t of x.eventTypes) if (!y.eventTypes.has(t)) out.push(`${id}: event ${t} no longer seen`);
+    for (const t of y.eventTypes) if (!x.eventTypes.has(t)) out.push(`${id}: event ${t} newly seen`);
+  }
+  return out;
+}
