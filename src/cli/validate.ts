@@ -24,17 +24,19 @@ export const validateCommand: CommandModule<object, Args> = {
       process.exit(EXIT.usage);
     };
     if (args.agentVersion !== undefined && !isVersion(args.agentVersion)) fail(`--agent-version "${args.agentVersion}" is not a version (expected e.g. 1.19.2)`);
+    // yargs hands a lone "-" to a positional as ""
+    const stdin = args.file === '-' || args.file === '';
     let text = '';
     try {
-      text = readFileSync(args.file === '-' ? 0 : args.file, 'utf8');
+      text = readFileSync(stdin ? 0 : args.file, 'utf8');
     } catch (e) {
-      fail(`cannot read ${args.file === '-' ? 'standard input' : `"${args.file}"`}: ${(e as Error).message}`);
+      fail(`cannot read ${stdin ? 'standard input' : `"${args.file}"`}: ${(e as Error).message}`);
     }
     let doc: unknown;
     try {
       doc = JSON.parse(text);
     } catch (e) {
-      fail(`${args.file === '-' ? 'standard input' : `"${args.file}"`} is not JSON: ${(e as Error).message}`);
+      fail(`${stdin ? 'standard input' : `"${args.file}"`} is not JSON: ${(e as Error).message}`);
     }
     let errors;
     try {

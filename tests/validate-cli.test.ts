@@ -1,0 +1,81 @@
+// `synconf validate` and the generated code: exit codes, messages, and that generated files are
+// exactly what `npm run gen` writes from schemas/.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { cli } from './support/cli.js';
+import { ROOT } from '../src/paths.js';
+
+const FIXTURES = join(ROOT, 'tests', 'fixtures', 'syncthing-1.19.2');
+let dir: string;
+before(() => { dir = mkdtempSync(join(tmpdir(), 'synconf-validate-')); });
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('synconf validate', () => {
+  test('a real GET /rest/system/config body of 1.19.2 is a valid config (exit 0)', () => {
+    const r = cli(['validate', 'config', join(FIXTURES, 'config.json')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /valid config/);
+  });
+
+  test('a broken config names the pointer and the cause (exit 1)', () => {
+    const doc = JSON.parse(readFileSync(join(FIXTURES, 'config.json'), 'utf8'));
+    delete doc.folders[0].id;
+    doc.options.maxSendKbps = 'fast';
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const r = cli(['validate', 'config', file]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /^\/folders\/0\/id: required property "id" is missing$/m);
+    assert.match(r.stdout, /^\/options\/maxSendKbps: must be integer, got string "fast"$/m);
+  });
+
+  test('--json prints the errors as data', () => {
+    const r = cli(['validate', 'ping', '-', '--json'], { input: '{"ping": 1}' });
+    assert.equal(r.code, 1);
+    const errors = JSON.parse(r.stdout);
+    assert.deepEqual(errors.map((e: { pointer: string; rule: string }) => [e.pointer, e.rule]), [['/ping', 'type'], ['/ping', 'const']]);
+    assert.deepEqual(Object.keys(errors[0]).sort(), ['actual', 'expected', 'message', 'pointer', 'resource', 'rule']);
+  });
+
+  test('--agent-version applies the overlay: lastDialStatus is required from 1.2.0 on', () => {
+    const doc = JSON.parse(readFileSync(join(FIXTURES, 'system-status.json'), 'utf8'));
+    delete doc.lastDialStatus;
+    const file = join(dir, 'status.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const older = cli(['validate', 'system-status', file, '--agent-version', '1.1.0', '--json']);
+    const newer = cli(['validate', 'system-status', file, '--agent-version', '1.2.0', '--json']);
+    assert.ok(!JSON.parse(older.stdout).some((e: { pointer: string }) => e.pointer === '/lastDialStatus'));
+    assert.ok(JSON.parse(newer.stdout).some((e: { pointer: string; rule: string }) => e.pointer === '/lastDialStatus' && e.rule === 'required'));
+  });
+
+  for (const [what, args, input, message] of [
+    ['an unknown resource', ['validate', 'nope', '-'], '{}', /unknown resource "nope"; known resources: .*config/],
+    ['an unreadable file', ['validate', 'config', '/nonexistent/x.json'], undefined, /cannot read "\/nonexistent\/x.json"/],
+    ['input that is not JSON', ['validate', 'config', '-'], 'HTTP/1.1 200 OK', /standard input is not JSON/],
+    ['a bad --agent-version', ['validate', 'config', '-', '--agent-version', 'soon'], '{}', /"soon" is not a version/],
+    ['a missing argument', ['validate', 'config'], undefined, /Not enough non-option arguments/],
+  ] as const) {
+    test(`${what} is a usage error (exit 2) that says so`, () => {
+      const r = cli([...args], { input });
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stderr, message);
+    });
+  }
+
+  test('every command has --help', () => {
+    for (const command of [[], ['run'], ['replay'], ['drift'], ['validate'], ['lab'], ['lab', 'up'], ['lab', 'down'], ['report'], ['report', 'merge']]) {
+      const r = cli([...command, '--help']);
+      assert.equal(r.code, 0, `${command.join(' ')} --help: ${r.stderr}`);
+      assert.match(r.stdout, /Options:/);
+    }
+  });
+});
+
+test('the generated types and validators are what `npm run gen` writes from schemas/ (not stale)', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'gen.ts'), '--check'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+});
