@@ -148,8 +148,11 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     scenarios: [],
   };
   opts.onReport?.(report);
+  const redactor = new Redactor(Object.values(target.apiKeys));
   const finish = (): Report => {
     report.run.durationMs = Math.round(performance.now() - t0);
+    // Evidence, captured values and messages may quote a secret: the report says its placeholder.
+    report.scenarios = JSON.parse(redactor.text(JSON.stringify(report.scenarios)));
     return finalize(report, failOn);
   };
   if (harnessErrors.length) return finish(); // a malformed scenario: nothing runs
@@ -171,7 +174,6 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   }
   report.run.expectations = expectations.map((e) => e.file).join(', ') || null;
 
-  const redactor = new Redactor(Object.values(target.apiKeys));
   const ctx: RunContext = {
     transport: target.transport, clock: target.clock, actions: target.actions, redactor,
     agentVersion: identity.version, apiKeys: target.apiKeys, capabilities: target.capabilities, vars: target.vars,

@@ -58,7 +58,9 @@ class ScenarioRun {
       this.lastExpensive.set(key, this.ctx.clock.now());
       this.ctx.expensiveCalls[endpoint] = (this.ctx.expensiveCalls[endpoint] ?? 0) + 1;
     }
+    if (req.body !== undefined) this.ctx.redactor.learnFrom(req.body);
     const x = await this.ctx.transport.send(req, { scenario: this.s.id, step, attempt });
+    if (x.response) this.ctx.redactor.learnFrom(x.response.body);
     this.ctx.clock.elapse(x.durationMs);
     // Refused or reset: the instance went away (a restart), so its event ids may start again.
     if (x.error && (x.error.code === 'refused' || x.error.code === 'reset')) this.ctx.generations[req.target] = (this.ctx.generations[req.target] ?? 0) + 1;
@@ -100,13 +102,14 @@ class ScenarioRun {
 
   private async request(step: Step, phase: Phase): Promise<boolean> {
     const req = this.buildRequest(step);
+    const expect = step.expect && render(step.expect, this.vars);
     let x: Exchange;
     let checks: Check[];
     let attempts = 0;
     const started = this.ctx.clock.now();
     if (!step.wait) {
       x = await this.send(req, step.name);
-      checks = checkExchange(x, step.expect, step.capture, this.vars, this.ctx.agentVersion);
+      checks = checkExchange(x, expect, step.capture, this.vars, this.ctx.agentVersion);
     } else {
       const timeout = parseDuration(step.wait.timeout);
       const interval = parseDuration(step.wait.interval ?? '250ms');
@@ -115,13 +118,13 @@ class ScenarioRun {
         if (next.error?.code === RECORDING_ENDS && attempts > 0) break;
         x = next;
         attempts++;
-        const trial = checkExchange(x, step.expect, undefined, {}, this.ctx.agentVersion);
+        const trial = checkExchange(x, expect, undefined, {}, this.ctx.agentVersion);
         checks = trial;
         if (trial.every((c) => c.verdict === 'pass')) break;
         if (this.ctx.clock.now() - started + interval > timeout) break;
         await this.ctx.clock.sleep(interval);
       }
-      checks = checkExchange(x!, step.expect, step.capture, this.vars, this.ctx.agentVersion);
+      checks = checkExchange(x!, expect, step.capture, this.vars, this.ctx.agentVersion);
       const held = checks.every((c) => c.verdict === 'pass' || c.kind === 'capture');
       const elapsed = Math.round(this.ctx.clock.now() - started);
       checks.unshift({ name: 'wait', kind: 'wait', verdict: held ? 'pass' : 'fail', message: held ? `held after ${attempts} attempt${attempts > 1 ? 's' : ''} (${elapsed} ms)` : `did not hold within ${step.wait.timeout} (${attempts} attempts)`, expected: step.wait, actual: { attempts, elapsedMs: elapsed } });

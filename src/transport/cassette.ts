@@ -20,6 +20,7 @@ const pairs = (o: Record<string, string>) => Object.entries(o).map(([name, value
 
 /** the HAR entry of an exchange, with every secret replaced by its placeholder */
 export function toEntry(x: Exchange, step: string, r: Redactor): HarEntry {
+  if (x.request.body !== undefined) r.learnFrom(x.request.body);
   if (x.response) r.learnFrom(x.response.body);
   const url = new URL(x.request.url, `http://${x.request.target}`);
   const res = x.response;
@@ -76,6 +77,7 @@ export function matchKey(target: string, method: string, url: string, apiKey: st
 }
 
 export function requestKey(req: OutgoingRequest, r: Redactor): string {
+  if (req.body !== undefined) r.learnFrom(req.body); // a password sent in a body is redacted in the cassette too
   return matchKey(req.target, req.method, r.text(req.url), req.headers['X-API-Key'] === undefined ? undefined : r.text(req.headers['X-API-Key']), req.body === undefined ? undefined : r.text(req.body));
 }
 

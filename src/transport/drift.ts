@@ -50,9 +50,15 @@ function requestId(e: HarEntry, tmp: string | undefined): string {
   return `${e._target} ${e._step}: ${e.request.method} ${u.pathname}${query ? `?${query}` : ''}`;
 }
 
+/** opening an event cursor (since=0, timeout=0) is synconf's bookkeeping: what it returns depends on the agent's history */
+function opensCursor(e: HarEntry): boolean {
+  const u = new URL(e.request.url);
+  return u.pathname === '/rest/events' && u.searchParams.get('since') === '0' && u.searchParams.get('timeout') === '0';
+}
+
 function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Observed> {
   const out = new Map<string, Observed>();
-  for (const e of entries) {
+  for (const e of entries.filter((x) => !opensCursor(x))) {
     const id = requestId(e, tmp);
     let doc: unknown;
     try { doc = e.response.content.text ? JSON.parse(e.response.content.text) : undefined; } catch { doc = undefined; }

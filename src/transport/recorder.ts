@@ -40,7 +40,8 @@ export class RecordingTransport implements Transport {
 
   constructor(private readonly live: LiveTransport, private readonly opts: RecorderOptions, private readonly redactor: Redactor) {
     mkdirSync(opts.dir, { recursive: true });
-    this.replay = new ReplayTransport(opts.dir);
+    for (const key of Object.values(live.endpointKeys())) redactor.addApiKey(key);
+    this.replay = new ReplayTransport(opts.dir, redactor);
   }
 
   /** does this scenario replay from its existing cassette (mode once)? */
@@ -60,7 +61,6 @@ export class RecordingTransport implements Transport {
       const x = await this.replay.send(req, ctx);
       if (x.error?.code !== REPLAY_MISS && x.error?.code !== RECORDING_ENDS) return x;
     }
-    for (const value of Object.values(this.live.endpointKeys())) this.redactor.addApiKey(value);
     const x = await this.live.send(req);
     recorded.push(toEntry(x, ctx.step, this.redactor));
     return x;

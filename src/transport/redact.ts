@@ -1,6 +1,7 @@
 // Redaction: secrets become the spec's placeholders before anything is written (cassettes,
 // reports) and before a match key is computed. Secrets are the API keys synconf knows, the GUI
-// password hash found in any configuration body, and values a user names by rule.
+// API key and password found in any configuration body (the stored hash, or the plain password a
+// request sets: both become <PASSWORD_HASH>), and values a user names by rule.
 
 export const API_KEY = '<API_KEY>';
 export const PASSWORD_HASH = '<PASSWORD_HASH>';
@@ -24,7 +25,7 @@ export class Redactor {
 
   /** learn secrets from a response body: the GUI API key and password hash of a configuration */
   learnFrom(body: string): void {
-    if (!body.includes('"gui"') && !body.includes('"apiKey"')) return;
+    if (!body.includes('"gui"') && !body.includes('"apiKey"') && !body.includes('"password"')) return;
     let doc: unknown;
     try { doc = JSON.parse(body); } catch { return; }
     const gui = (doc as { gui?: Record<string, unknown> })?.gui ?? (doc as Record<string, unknown>);

@@ -33,9 +33,8 @@ export class ReplayTransport implements Transport {
   private readonly tapes = new Map<string, Tape>();
   private readonly found: ReplayProblem[] = [];
   private readonly leftovers: { scenario: string; request: string }[] = [];
-  private readonly redactor = new Redactor();
-
-  constructor(readonly dir: string) {}
+  /** the redactor of a recording run that replays part of it (its live keys become <API_KEY>) */
+  constructor(readonly dir: string, private readonly redactor = new Redactor()) {}
 
   /** the scenario's tape; throws CassetteError when it is missing or broken */
   tape(scenario: string): Tape {
