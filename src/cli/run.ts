@@ -52,6 +52,18 @@ export function liveTargetMaker(args: TargetArgs): MakeTarget {
       if (!key) throw new UsageError('--agent needs --api-key (or SYNCONF_API_KEY)');
       return agentTarget(args.agent, key, { needsPeer, allowDestructive, wrap });
     }
+    if (!args.lab && !wrap) {
+      // No agent named and none to start: show the bundled recordings rather than nothing, and say so.
+      const { resolveBinary, LabError } = await import('../lab/lab.js');
+      const missing = await resolveBinary().then(() => undefined, (e: Error) => (e instanceof LabError ? e.message : undefined));
+      if (missing) {
+        const { replayTarget } = await import('../runner/replay-target.js');
+        const { DEFAULT_RECORDINGS } = await import('./replay.js');
+        console.error(`synconf: no agent to run against (${missing})
+synconf: REPLAYING the bundled recordings ${DEFAULT_RECORDINGS.replace(/.*\/recordings\//, 'recordings/')} instead; the report says mode "replay". Give --lab to insist on a live agent.`);
+        return replayTarget(DEFAULT_RECORDINGS);
+      }
+    }
     return labTarget({ needsPeer, allowDestructive, wrap });
   };
 }
