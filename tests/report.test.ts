@@ -136,6 +136,7 @@ describe('version matrix', () => {
     assert.equal(m.rows.length, a.totals.checks);
     // same agent version and platform: the file names tell the columns apart
     assert.deepEqual(m.columns.map((c) => c.label), ['a/report.json', 'b/report.json']);
+    assert.deepEqual(validate('matrix', JSON.parse(JSON.stringify(m))).map(formatError), [], 'matrix.json follows schemas/matrix.schema.json');
   });
 
   test('a check one run lacks is a missing cell, not a change', () => {

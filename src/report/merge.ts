@@ -1,37 +1,9 @@
 // Several runs (agent versions, platforms) side by side: one row per check id, one column per
 // run. A row whose verdict differs between runs is `changed`: that is where a release moved.
-import type { Report, Totals, Verdict } from '../schema/generated/types.js';
+import type { Report, Verdict, Matrix, MatrixColumn, MatrixRow } from '../schema/generated/types.js';
 import { platform } from './text.js';
 
-export interface MatrixColumn {
-  /** agent version and platform; the file name instead when two runs would read the same */
-  label: string;
-  file: string | null;
-  agentVersion: string | null;
-  platform: string | null;
-  mode: Report['run']['mode'];
-  startedAt: string;
-  exitCode: Report['exitCode'];
-  totals: Totals;
-}
-
-export interface MatrixRow {
-  /** check id, `<scenario>/<step>/<check>` */
-  id: string;
-  scenario: string;
-  /** one per column; null when that run has no such check */
-  cells: (Verdict | null)[];
-  /** the runs that have the check disagree on its verdict (a missing cell is not a verdict) */
-  changed: boolean;
-}
-
-export interface Matrix {
-  format: 'synconf-matrix/1';
-  columns: MatrixColumn[];
-  /** changed rows first, then in the order the runs list their checks */
-  rows: MatrixRow[];
-  changed: number;
-}
+export type { Matrix, MatrixColumn, MatrixRow };
 
 function labels(reports: Report[], files: (string | null)[]): string[] {
   const base = reports.map((r) => [r.agent.version ?? 'unknown version', platform(r.agent)].filter(Boolean).join(' '));

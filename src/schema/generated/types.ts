@@ -193,6 +193,7 @@ export interface SynconfResources {
   gui?: Gui;
   ldap?: Ldap;
   "local-changed"?: LocalChanged;
+  matrix?: Matrix;
   need?: Need;
   options?: Options;
   "pending-devices-changed"?: PendingDevicesChanged;
@@ -933,6 +934,58 @@ export interface LocalChanged {
   [k: string]: unknown;
 }
 /**
+ * A version matrix (synconf report merge → matrix.json): one row per check id, one column per run (agent version or platform). A row whose verdict differs between runs is `changed`: that is where a release moved.
+ */
+export interface Matrix {
+  format: "synconf-matrix/1";
+  columns: MatrixColumn[];
+  /**
+   * changed rows first, then in the order the runs list their checks
+   */
+  rows: MatrixRow[];
+  /**
+   * how many rows changed
+   */
+  changed: number;
+}
+export interface MatrixColumn {
+  /**
+   * agent version and platform; the file name instead when two runs would read the same
+   */
+  label: string;
+  file: string | null;
+  agentVersion: string | null;
+  platform: string | null;
+  mode: "live" | "record" | "replay";
+  startedAt: string;
+  exitCode: 0 | 1 | 2;
+  totals: Totals;
+}
+export interface Totals {
+  scenarios: number;
+  checks: number;
+  pass: number;
+  fail: number;
+  "expected-fail": number;
+  "unexpected-pass": number;
+  skip: number;
+}
+export interface MatrixRow {
+  /**
+   * check id, <scenario>/<step>/<check>
+   */
+  id: string;
+  scenario: string;
+  /**
+   * one per column; null when that run has no such check
+   */
+  cells: (Verdict | null)[];
+  /**
+   * the runs that have the check disagree on its verdict (a missing cell is not a verdict)
+   */
+  changed: boolean;
+}
+/**
  * The need list (GET /rest/db/need, and the response of POST /rest/db/prio). The spec does not show this shape; it is the one every agent version answers with: files being pulled (progress), the download queue in pull order (queued) and the other needed files (rest), each a list of FileInfo, paginated across the three lists.
  */
 export interface Need {
@@ -1126,18 +1179,8 @@ export interface Report {
   unusedExchanges?: {
     scenario: string;
     request: string;
-    [k: string]: unknown;
   }[];
   scenarios: ScenarioResult[];
-}
-export interface Totals {
-  scenarios: number;
-  checks: number;
-  pass: number;
-  fail: number;
-  "expected-fail": number;
-  "unexpected-pass": number;
-  skip: number;
 }
 export interface ScenarioResult {
   id: string;

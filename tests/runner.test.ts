@@ -1,0 +1,609 @@
+// The scenario runner against a fake agent that answers wrongly on purpose (tests/support/fake-agent.ts):
+// for each kind of check, a right answer passes and a wrong one fails with a useful message and its
+// evidence; agent faults (refused, reset, hang, garbage) are failed `request` checks, never a crash;
+// malformed scenario files are rejected with file, line and cause; exit codes and known deviations
+// through the CLI. Scenario files: tests/fixtures/scenarios/ (see its README).
+import { test, describe, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CheckResult, Report } from '../src/schema/generated/types.js';
+import { selectScenarios, runScenarios, type RunOptions } from '../src/runner/run.js';
+import { liveTarget } from '../src/runner/targets.js';
+import { ROOT } from '../src/paths.js';
+import {
+  startFakeAgent, systemStatus, json, text, garbage, hang, reset, truncated, stall, restart, shutdown,
+  type FakeAgent, type FakeEvent,
+} from './support/fake-agent.js';
+
+const FIXTURES = join(ROOT, 'tests', 'fixtures', 'scenarios');
+const fixture = (name: string) => join(FIXTURES, name);
+
+let fake: FakeAgent;
+before(async () => { fake = await startFakeAgent(); });
+after(async () => { await fake.close(); });
+beforeEach(async () => {
+  fake.reset();
+  await fake.up(); // a test may have left it down
+});
+
+/** run scenario files (relative to the fixtures) in-process against the fake, with no known deviations unless given */
+async function run(files: string | string[], opts: Partial<RunOptions> = {}): Promise<Report> {
+  const selection = await selectScenarios((Array.isArray(files) ? files : [files]).map(fixture), undefined);
+  assert.deepEqual(selection.errors, [], 'the fixture scenarios load');
+  const target = liveTarget('live', `fake agent at ${fake.url}`, { agent: { url: fake.url, apiKey: fake.apiKey } },
+    { files: true, restart: true, shutdown: true, peer: 'no peer in these tests' },
+    { agent: { deviceId: fake.deviceId, syncAddress: null, dataDir: null } }, []);
+  try {
+    return await runScenarios(selection, target, { expectations: false, requestTimeoutMs: 2000, expensiveIntervalMs: 0, ...opts });
+  } finally {
+    await target.close();
+  }
+}
+
+function check(report: Report, id: string): CheckResult {
+  const all = report.scenarios.flatMap((s) => s.checks);
+  const c = all.find((x) => x.id === id);
+  assert.ok(c, `no check ${id}; the checks are: ${all.map((x) => `${x.id} (${x.verdict})`).join(', ')}`);
+  return c;
+}
+
+/** the check passes; on failure the assertion message shows the check's own message */
+function assertPass(report: Report, id: string): CheckResult {
+  const c = check(report, id);
+  assert.equal(c.verdict, 'pass', `${id}: ${c.message}`);
+  return c;
+}
+
+function assertFail(report: Report, id: string, message: RegExp): CheckResult {
+  const c = check(report, id);
+  assert.equal(c.verdict, 'fail', `${id} should fail: ${c.message}`);
+  assert.match(c.message, message);
+  return c;
+}
+
+/** evidence of a failed check: the request as sent (API key redacted) and the response or the transport error */
+function assertEvidence(c: CheckResult, want: { url: string | RegExp; status?: number; body?: RegExp; error?: RegExp }): void {
+  const ev = c.evidence;
+  assert.ok(ev, `${c.id} has evidence`);
+  if (typeof want.url === 'string') assert.equal(ev.request?.url, want.url);
+  else assert.match(ev.request?.url ?? '', want.url);
+  assert.equal(ev.request?.headers?.['X-API-Key'], '<API_KEY>', 'the API key is redacted in the evidence');
+  assert.ok(!JSON.stringify(ev).includes(fake.apiKey), 'the API key appears nowhere in the evidence');
+  if (want.status !== undefined) assert.equal(ev.response?.status, want.status);
+  if (want.body) assert.match(ev.response?.body ?? '', want.body);
+  if (want.error) assert.match(ev.error ?? '', want.error);
+}
+
+describe('status', () => {
+  test('passes when the agent answers the expected status', async () => {
+    const r = await run('checks/status.yaml');
+    assert.match(assertPass(r, 'check-status/ping/status').message, /^status 200$/);
+    assert.equal(r.exitCode, 0);
+  });
+
+  test('fails on another status, with the response as evidence', async () => {
+    fake.route('GET /rest/system/ping', json({ ping: 'pong' }, { status: 500 }));
+    const r = await run('checks/status.yaml');
+    const c = assertFail(r, 'check-status/ping/status', /^status 500, expected 200$/);
+    assert.equal(c.actual, 500);
+    assertEvidence(c, { url: '/rest/system/ping', status: 500, body: /"pong"/ });
+    assert.equal(r.exitCode, 1);
+  });
+});
+
+describe('media type', () => {
+  test('passes on application/json (parameters ignored) and on no Content-Type where none is due', async () => {
+    fake.route('POST /rest/system/error/clear', text('', { contentType: null }));
+    const r = await run('checks/media-type.yaml');
+    assertPass(r, 'check-media-type/ping/media-type');
+    assert.match(assertPass(r, 'check-media-type/clear/media-type').message, /no Content-Type/);
+  });
+
+  test('fails on text/plain where JSON is due, and on a Content-Type where none is due', async () => {
+    fake.route('GET /rest/system/ping', text('{"ping":"pong"}'));
+    fake.route('POST /rest/system/error/clear', text(''));
+    const r = await run('checks/media-type.yaml');
+    const c = assertFail(r, 'check-media-type/ping/media-type', /^media type text\/plain, expected application\/json$/);
+    assertEvidence(c, { url: '/rest/system/ping', status: 200 });
+    assert.equal(c.evidence?.response?.headers?.['content-type'], 'text/plain; charset=utf-8');
+    assertFail(r, 'check-media-type/clear/media-type', /^media type text\/plain, expected no Content-Type$/);
+  });
+});
+
+describe('schema', () => {
+  test('passes on a valid document (by resource name)', async () => {
+    const r = await run('checks/schema.yaml');
+    assert.match(assertPass(r, 'check-schema/status/schema').message, /valid system-status/);
+  });
+
+  test('a document without a required field fails with the pointer of the field', async () => {
+    const { myID: _, ...noId } = systemStatus();
+    fake.route('GET /rest/system/status', json(noId));
+    const r = await run('checks/schema.yaml');
+    const c = assertFail(r, 'check-schema/status/schema', /not a valid system-status: 1 error \(\/myID required\)/);
+    assert.deepEqual(c.schemaErrors?.map((e) => [e.pointer, e.rule]), [['/myID', 'required']]);
+    assertEvidence(c, { url: '/rest/system/status', status: 200, body: /"uptime"/ });
+  });
+
+  test('a body that is not JSON fails the schema check, saying so', async () => {
+    fake.route('GET /rest/system/status', text('<html>oops</html>', { contentType: 'application/json' }));
+    const r = await run('checks/schema.yaml');
+    assertFail(r, 'check-schema/status/schema', /system-status: the body is not JSON/);
+  });
+});
+
+describe('assertions', () => {
+  const right = {
+    version: 37,
+    gui: { enabled: true, address: '127.0.0.1:8384' },
+    folders: [{ id: 'abcd-1234', type: 'sendreceive', paused: false }, { id: 'xyz-789', type: 'receiveonly', paused: false, label: 'x' }],
+    options: { listenAddresses: ['tcp://127.0.0.1:22000', 'tcp://127.0.0.1:22001'] },
+  };
+  const ops = ['equals', 'exists', 'absent', 'type', 'matches', 'contains', 'length', 'every', 'last', 'header'];
+
+  test('every operator passes on a right document (contains matches an object by subset)', async () => {
+    fake.route('GET /rest/config', json(right));
+    const r = await run('checks/assert.yaml');
+    for (const op of ops) assertPass(r, `check-assert/config/assert:${op}`);
+  });
+
+  test('every operator fails on a wrong document, saying what it found', async () => {
+    const wrong = {
+      version: '37',
+      gui: { address: '0.0.0.0:8384' },
+      removedField: 1,
+      folders: [{ id: 'abcd-1234', type: 'sendreceive' }, { id: 'xyz-789', type: 'sendreceive' }, { id: 'other', type: 'receiveonly' }],
+      options: { listenAddresses: ['tcp://127.0.0.1:22000', 'quic://127.0.0.1:22000', 7] },
+    };
+    fake.route('GET /rest/config', json(wrong, { headers: { 'X-Syncthing-Id': 'not-a-device-id' } }));
+    const r = await run('checks/assert.yaml');
+    const want: Record<string, RegExp> = {
+      equals: /^\/version is "37", expected 37$/,
+      exists: /^\/gui\/enabled is missing$/,
+      absent: /^\/removedField exists \(1\)$/,
+      type: /^\/version is of type string, expected integer$/,
+      matches: /^\/gui\/address "0\.0\.0\.0:8384" does not match \/\^127/,
+      contains: /^\/folders .* does not contain \{"id":"xyz-789","type":"receiveonly"\}$/,
+      length: /^\/folders has length 3, expected 2$/,
+      every: /^\/options\/listenAddresses \[1\] "quic:\/\/127\.0\.0\.1:22000" does not match \/\^tcp:\/\/\/; \[2\] is of type number, expected string; \[2\] 7 does not match/,
+      last: /^\/folders\/-1\/id is "other", expected "xyz-789"$/,
+      header: /^header:X-Syncthing-Id "not-a-device-id" does not match/,
+    };
+    for (const op of ops) {
+      const c = assertFail(r, `check-assert/config/assert:${op}`, want[op]);
+      assertEvidence(c, { url: '/rest/config', status: 200 });
+    }
+  });
+});
+
+describe('capture', () => {
+  test('a captured value flows into a later request\'s path and query', async () => {
+    fake.route('GET /rest/config', json({ version: 37, folders: [{ id: 'cap-7q2x' }] }));
+    fake.route('GET /rest/config/folders/cap-7q2x', json({ id: 'cap-7q2x' }));
+    fake.route('GET /rest/db/status', json({ state: 'idle' }));
+    const r = await run('checks/capture.yaml');
+    assert.equal(assertPass(r, 'check-capture/config/capture:folderId').actual, 'cap-7q2x');
+    assertPass(r, 'check-capture/folder/status');
+    assertPass(r, 'check-capture/status/status');
+    assert.equal(fake.received('GET /rest/config/folders/cap-7q2x').length, 1, 'the path carried the captured id');
+    assert.deepEqual(fake.received('GET /rest/db/status').map((q) => q.query.get('folder')), ['cap-7q2x'], 'the query carried the captured id');
+  });
+
+  test('a pointer that finds nothing fails the capture, and the steps that need the value are not sent', async () => {
+    fake.route('GET /rest/config', json({ version: 37, folders: [] }));
+    const r = await run('checks/capture.yaml');
+    assertFail(r, 'check-capture/config/capture:folderId', /^cannot capture folderId: nothing at \/folders\/0\/id$/);
+    for (const step of ['folder', 'status']) {
+      const c = check(r, `check-capture/${step}/request`);
+      assert.equal(c.verdict, 'skip');
+      assert.match(c.skipReason ?? '', /\{\{folderId\}\} has no value/);
+    }
+    assert.deepEqual(fake.received().map((q) => `${q.method} ${q.path}`).filter((k) => k !== 'GET /rest/system/version'), ['GET /rest/config'], 'nothing else was sent');
+  });
+
+  test('a captured value (and a run variable) can be used in a later assertion', {
+    todo: 'runner bug: `expect` is never rendered (scenario-runner.ts passes step.expect to checkExchange as written), so equals "{{startTime}}" compares with the literal text; suites/system/status.yaml depends on it',
+  }, async () => {
+    const r = await run('bugs/capture-in-assert.yaml');
+    assertPass(r, 'bug-capture-in-assert/first/capture:startTime');
+    assertPass(r, 'bug-capture-in-assert/first/assert:myID is the agent');
+    assertPass(r, 'bug-capture-in-assert/again/assert:startTime is stable');
+  });
+});
+
+describe('events', () => {
+  const removed = (folderID: string, extra: Record<string, unknown> = {}) => ({ removed: [{ folderID, ...extra }] });
+  /** DELETE /rest/cluster/pending/folders answers 200 (no body, as Syncthing) and runs `then` */
+  const onDelete = (then: () => void = () => {}) => fake.route('DELETE /rest/cluster/pending/folders', () => { then(); return text('', { contentType: null }); });
+  const expectPolls = () => fake.events.polls.filter((p) => p.since > 0 || p.timeoutS > 0 || p.n > 1);
+
+  test('a matching event passes (and its data schema is checked)', async () => {
+    onDelete(() => fake.events.emit('PendingFoldersChanged', removed('xyz-789')));
+    const r = await run('checks/event.yaml');
+    assert.match(assertPass(r, 'check-event/changed/event:PendingFoldersChanged').message, /^PendingFoldersChanged event 1 after \d+ ms$/);
+    assertPass(r, 'check-event/changed/event-schema');
+    assert.deepEqual(fake.events.polls[0].types, ['PendingFoldersChanged', 'PendingDevicesChanged'], 'the cursor asks for its event types');
+  });
+
+  test('an event from before the cursor was opened does not count', async () => {
+    fake.events.emit('PendingFoldersChanged', removed('xyz-789'));
+    onDelete();
+    const r = await run('checks/event.yaml');
+    assertFail(r, 'check-event/changed/event:PendingFoldersChanged', /^no PendingFoldersChanged event matching the assertions within 400ms \(0 of that type seen\)$/);
+  });
+
+  test('an event of the wrong type fails within the bound', async () => {
+    onDelete(() => fake.events.emit('PendingDevicesChanged', { removed: [{ deviceID: fake.deviceId }] }));
+    const t0 = performance.now();
+    const r = await run('checks/event.yaml');
+    const ms = performance.now() - t0;
+    const c = assertFail(r, 'check-event/changed/event:PendingFoldersChanged', /^no PendingFoldersChanged event matching the assertions within 400ms \(0 of that type seen\)$/);
+    assert.ok((c.evidence?.elapsedMs ?? Infinity) < 700, `ended within the bound (${c.evidence?.elapsedMs} ms)`);
+    assert.ok(ms < 1500, `the run took ${Math.round(ms)} ms`);
+    assert.match(c.evidence?.request?.url ?? '', /^\/rest\/events\?events=PendingFoldersChanged%2CPendingDevicesChanged&since=\d+&timeout=0$/);
+    assert.ok((c.evidence?.attempts ?? 0) >= 1);
+    console.log(`# expectEvent within 400ms: ${expectPolls().length} polls of GET /rest/events while waiting`);
+  });
+
+  test('an event with data that does not match fails, showing the event', async () => {
+    onDelete(() => fake.events.emit('PendingFoldersChanged', removed('other-1')));
+    const r = await run('checks/event.yaml');
+    const c = assertFail(r, 'check-event/changed/event:PendingFoldersChanged', /\(1 of that type seen; last: \/data\/removed \[\{"folderID":"other-1"\}\] does not contain \{"folderID":"xyz-789"\}\)$/);
+    assert.deepEqual((c.actual as FakeEvent[]).map((e) => e.data), [removed('other-1')]);
+  });
+
+  test('a matching event whose data breaks its schema fails the event schema check with the pointer', async () => {
+    onDelete(() => fake.events.emit('PendingFoldersChanged', removed('xyz-789', { deviceID: 'not-a-device-id' })));
+    const r = await run('checks/event.yaml');
+    assertPass(r, 'check-event/changed/event:PendingFoldersChanged');
+    const c = assertFail(r, 'check-event/changed/event-schema', /^event data is not a valid pending-folders-changed: \/removed\/0\/deviceID pattern$/);
+    assert.deepEqual(c.schemaErrors?.map((e) => e.pointer), ['/removed/0/deviceID']);
+  });
+
+  test('events split across two polls: the cursor moves on and the match in the second poll passes', async () => {
+    onDelete();
+    fake.events.onPoll = (poll, stream) => {
+      if (poll.n === 2) stream.emit('PendingDevicesChanged', { removed: [{ deviceID: fake.deviceId }] });
+      if (poll.n === 3) stream.emit('PendingFoldersChanged', removed('xyz-789'));
+    };
+    const r = await run('checks/event.yaml');
+    assert.match(assertPass(r, 'check-event/changed/event:PendingFoldersChanged').message, /^PendingFoldersChanged event 2 /);
+    assert.deepEqual(fake.events.polls.map((p) => p.since), [0, 0, 1], 'opened at 0, then polled from the last id seen');
+  });
+
+  test('event ids that start again at 1 after the agent restarted (refused in between) are still seen', async () => {
+    // the agent's life before the restart: ids 1..5, all older than the cursor
+    for (let i = 0; i < 5; i++) fake.events.emit('PendingFoldersChanged', removed('before-restart'));
+    fake.route('POST /rest/system/restart', restart({ downMs: 150 }));
+    // after the restart: Starting (1), StartupComplete (2), then on the second poll of the new life the event (3 < 5)
+    fake.events.onPoll = (poll, stream) => { if (poll.generation === 1 && poll.n === 2) stream.emit('PendingFoldersChanged', removed('after-restart')); };
+    const r = await run('checks/event-restart.yaml');
+    assertPass(r, 'check-event-restart/gone/unreachable');
+    assertPass(r, 'check-event-restart/back/wait');
+    assert.match(assertPass(r, 'check-event-restart/changed/event:PendingFoldersChanged').message, /^PendingFoldersChanged event 3 /);
+    const first = fake.events.polls.find((p) => p.generation === 1);
+    assert.equal(first?.since, 0, 'the cursor was opened again on the new agent');
+  });
+});
+
+describe('wait', () => {
+  test('a condition that holds only on the 3rd poll passes, polled at the interval', async () => {
+    fake.route('GET /rest/db/status', [json({ state: 'syncing' }), json({ state: 'syncing' }), json({ state: 'idle' })]);
+    const r = await run('checks/wait.yaml');
+    assert.match(assertPass(r, 'check-wait/idle/wait').message, /^held after 3 attempts \(\d+ ms\)$/);
+    assertPass(r, 'check-wait/idle/assert:/state equals');
+    const polls = fake.received('GET /rest/db/status');
+    assert.equal(polls.length, 3);
+    for (let i = 1; i < polls.length; i++) assert.ok(polls[i].at - polls[i - 1].at >= 45, `poll ${i + 1} came ${Math.round(polls[i].at - polls[i - 1].at)} ms after the one before (interval 50ms)`);
+  });
+
+  test('a condition that never holds fails after the timeout, with the attempts', async () => {
+    fake.route('GET /rest/db/status', json({ state: 'syncing' }));
+    const t0 = performance.now();
+    const r = await run('checks/wait.yaml');
+    const ms = performance.now() - t0;
+    const polls = fake.received('GET /rest/db/status').length;
+    const c = assertFail(r, 'check-wait/idle/wait', new RegExp(`^did not hold within 400ms \\(${polls} attempts\\)$`));
+    assert.ok(polls >= 5 && polls <= 9, `${polls} polls in 400ms at 50ms`);
+    assert.equal((c.actual as { attempts: number }).attempts, polls);
+    assertFail(r, 'check-wait/idle/assert:/state equals', /^\/state is "syncing", expected "idle"$/);
+    assertEvidence(c, { url: '/rest/db/status?folder=abcd-1234', status: 200, body: /syncing/ });
+    assert.equal(c.evidence?.attempts, polls);
+    assert.ok(ms >= 350 && ms < 1500, `the wait took ${Math.round(ms)} ms`);
+  });
+});
+
+describe('version gates', () => {
+  test('a scenario newer than the agent runs in absent mode: its endpoint answering 404 passes', async () => {
+    const r = await run('checks/absent.yaml');
+    assert.equal(r.agent.version, 'v9.9.9');
+    assert.equal(r.scenarios[0].mode, 'absent');
+    assert.match(assertPass(r, 'check-absent/absent/GET /rest/system/debug').message, /absent \(404\) on agent v9\.9\.9, as expected before 10\.0\.0/);
+    assert.equal(fake.received('GET /rest/system/debug').filter((q) => q.query.has('probe')).length, 0, 'the normal steps are not sent');
+  });
+
+  test('in absent mode the endpoint answering 200 fails', async () => {
+    fake.route('GET /rest/system/debug', json({ enabled: [], facilities: {} }));
+    const r = await run('checks/absent.yaml');
+    const c = assertFail(r, 'check-absent/absent/GET /rest/system/debug', /^GET \/rest\/system\/debug answered 200 on agent v9\.9\.9; an endpoint added in 10\.0\.0 must answer 404$/);
+    assertEvidence(c, { url: '/rest/system/debug', status: 200 });
+  });
+
+  test('an agent at the version runs the scenario normally', async () => {
+    fake.reset({ version: 'v10.0.0' });
+    fake.route('GET /rest/system/debug', json({ enabled: [], facilities: {} }));
+    const r = await run('checks/absent.yaml');
+    assert.equal(r.scenarios[0].mode, 'normal');
+    assertPass(r, 'check-absent/debug/status');
+  });
+
+  test('a step newer than the agent is skipped with the reason, and not sent', async () => {
+    const r = await run('checks/step-since.yaml');
+    assertPass(r, 'check-step-since/ping/status');
+    const c = check(r, 'check-step-since/debug/version-gate');
+    assert.equal(c.verdict, 'skip');
+    assert.equal(c.skipReason, 'agent v9.9.9 predates 10.0.0');
+    assert.equal(fake.received('GET /rest/system/debug').length, 0);
+    assert.equal(r.exitCode, 0);
+  });
+
+  test('the same step runs on a newer agent', async () => {
+    fake.reset({ version: 'v10.1.0-rc.1' });
+    fake.route('GET /rest/system/debug', json({ enabled: [], facilities: {} }));
+    const r = await run('checks/step-since.yaml');
+    assertPass(r, 'check-step-since/debug/status');
+  });
+});
+
+describe('unreachable', () => {
+  test('holds when the connection is refused (after a shutdown)', async () => {
+    fake.route('POST /rest/system/shutdown', shutdown());
+    const r = await run('checks/unreachable.yaml');
+    assert.match(assertPass(r, 'check-unreachable/gone/unreachable').message, /^no HTTP response \(refused\), as expected$/);
+  });
+
+  test('fails when the agent still answers', async () => {
+    fake.route('POST /rest/system/shutdown', json({ ok: 'shutting down' }));
+    const r = await run('checks/unreachable.yaml');
+    const c = assertFail(r, 'check-unreachable/gone/unreachable', /^the agent still answers \(status 200\)$/);
+    assertEvidence(c, { url: '/rest/system/ping', status: 200, body: /pong/ });
+  });
+
+  test('fails when the agent hangs (a timeout is not "gone")', async () => {
+    fake.route('POST /rest/system/shutdown', json({ ok: 'shutting down' }));
+    fake.route('GET /rest/system/ping', hang());
+    const r = await run('checks/unreachable.yaml');
+    const c = assertFail(r, 'check-unreachable/gone/unreachable', /^no response, but timeout rather than refused or reset$/);
+    assertEvidence(c, { url: '/rest/system/ping', error: /^timeout: no complete response within 300 ms$/ });
+  });
+
+  test('counts a reset connection as gone, as the scenario schema documents', async () => {
+    // scenario.schema.json and suites/README.md: "connection refused or reset"
+    fake.route('POST /rest/system/shutdown', json({ ok: 'shutting down' }));
+    fake.route('GET /rest/system/ping', reset());
+    const r = await run('checks/unreachable.yaml');
+    assert.match(assertPass(r, 'check-unreachable/gone/unreachable').message, /\(reset\)/);
+  });
+});
+
+describe('agent faults', () => {
+  test('refused, reset, hang, garbage, a truncated or stalled body: each a failed request check with the cause; the run goes on', async () => {
+    fake.route('POST /rest/system/shutdown', shutdown());
+    fake.route('GET /rest/system/debug', reset());
+    fake.route('GET /rest/system/browse', hang());
+    fake.route('GET /rest/system/error', garbage());
+    fake.route('GET /rest/system/config', truncated('{"version": 37, "folders": ['));
+    fake.route('POST /rest/system/ping', stall());
+    const t0 = performance.now();
+    const r = await run('faults', {
+      // the agent comes back for the scenarios after the refused one
+      onScenario: (s) => { if (s.id === 'fault-refused') void fake.up(); },
+    });
+    const ms = performance.now() - t0;
+    assert.deepEqual(r.harnessErrors, [], 'no fault is a harness error');
+    assert.deepEqual(r.scenarios.map((s) => s.id), ['fault-refused', 'fault-reset', 'fault-hang', 'fault-garbage', 'fault-truncated', 'fault-stall', 'fault-none']);
+    const faults: [string, string, RegExp][] = [
+      ['fault-refused/ping/request', '/rest/system/ping', /^no response: refused: connect ECONNREFUSED 127\.0\.0\.1:\d+$/],
+      ['fault-reset/debug/request', '/rest/system/debug', /^no response: reset: socket hang up$/],
+      ['fault-hang/browse/request', '/rest/system/browse', /^no response: timeout: no complete response within 200 ms$/],
+      ['fault-garbage/errors/request', '/rest/system/error', /^no response: garbage: Parse Error: /],
+      ['fault-truncated/config/request', '/rest/system/config', /^no response: reset: response broke off: aborted$/],
+      ['fault-stall/post-ping/request', '/rest/system/ping', /^no response: timeout: no complete response within 200 ms$/],
+    ];
+    for (const [id, url, message] of faults) {
+      const c = assertFail(r, id, message);
+      assert.equal(c.kind, 'request');
+      assertEvidence(c, { url, error: /^(refused|reset|timeout|garbage): / });
+      assert.equal(c.evidence?.response, undefined);
+    }
+    // within each scenario the next step still ran, and the last scenario passed entirely
+    for (const s of ['fault-reset', 'fault-hang', 'fault-garbage', 'fault-truncated', 'fault-stall']) assertPass(r, `${s}/ping/status`);
+    assert.equal(r.scenarios.at(-1)?.verdict, 'pass');
+    assert.equal(r.exitCode, 1);
+    assert.ok(ms < 3000, `the faults run took ${Math.round(ms)} ms (the hangs end at their 200 ms timeout)`);
+  });
+});
+
+const CLI = ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts')];
+
+/** run the synconf CLI from the source (cwd: the repository) and collect its exit code and output */
+function synconf(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env };
+  delete env.SYNCONF_API_KEY;
+  delete env.NODE_TEST_CONTEXT;
+  delete env.GITHUB_STEP_SUMMARY;
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...CLI, ...args], { cwd: ROOT, env, timeout: 30_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function withReportDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'synconf-runner-test-'));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const readReport = async (dir: string): Promise<Report> => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
+
+describe('malformed scenario files', () => {
+  const loadError = async (name: string) => {
+    const sel = await selectScenarios([fixture(`malformed/${name}.yaml`)], undefined);
+    assert.equal(sel.scenarios.length, 0);
+    assert.equal(sel.errors.length, 1, JSON.stringify(sel.errors));
+    return sel.errors[0];
+  };
+  const file = (name: string) => `tests/fixtures/scenarios/malformed/${name}.yaml`;
+
+  test('bad YAML is rejected with the file and the cause', async () => {
+    const e = await loadError('bad-yaml');
+    assert.match(e.file, new RegExp(`^${file('bad-yaml')}(:\\d+)?$`));
+    assert.match(e.message, /^not valid YAML: Flow map in block collection must be sufficiently indented and end with a \}$/);
+  });
+
+  test('bad YAML is rejected with the line', {
+    todo: 'runner bug: load.ts parses with prettyErrors: false, so YAMLError.linePos is never set and the line is lost; lines.linePos(e.pos[0]) gives it (line 8 here)',
+  }, async () => {
+    assert.equal((await loadError('bad-yaml')).file, `${file('bad-yaml')}:8`);
+  });
+
+  test('an unknown key in a step (a schema violation) is rejected with file, line of the step and cause', async () => {
+    const e = await loadError('unknown-key');
+    assert.equal(e.file, `${file('unknown-key')}:9`);
+    assert.equal(e.step, 'ping-again');
+    assert.match(e.message, /^\/steps\/1: must NOT have additional properties/);
+  });
+
+  test('an unknown key is named, at its own line', {
+    todo: 'runner bug: the cause says "must NOT have additional properties (got {…cut at 60 chars…})" without naming the key `expcet`, and the line is the step\'s (9), not the key\'s (11); ajv gives params.additionalProperty',
+  }, async () => {
+    const e = await loadError('unknown-key');
+    assert.equal(e.file, `${file('unknown-key')}:11`);
+    assert.match(e.message, /expcet/);
+  });
+
+  test('two steps with the same name are rejected with file, line and cause', async () => {
+    const e = await loadError('duplicate-step');
+    assert.equal(e.file, `${file('duplicate-step')}:9`);
+    assert.equal(e.message, 'step name "ping" is used twice in this scenario');
+  });
+
+  test('expectEvent on a cursor no openEvents step opened is rejected with file, line and cause', async () => {
+    const e = await loadError('unopened-cursor');
+    assert.equal(e.file, `${file('unopened-cursor')}:11`);
+    assert.equal(e.step, 'changed');
+    assert.equal(e.message, 'event cursor "pnding" is not opened by an earlier openEvents step');
+  });
+
+  test('synconf run exits 2, runs nothing, and still writes report.json with every harness error', async () => {
+    await withReportDir(async (dir) => {
+      const out = await synconf(['run', '--agent', fake.url, '--api-key', fake.apiKey, '--suite', fixture('malformed'), '--report-dir', dir, '--no-expectations']);
+      assert.equal(out.code, 2, out.stderr);
+      const report = await readReport(dir);
+      assert.equal(report.exitCode, 2);
+      assert.deepEqual(report.scenarios, []);
+      assert.deepEqual(report.harnessErrors.map((e) => e.file?.replace(/:\d+$/, '')).sort(), ['bad-yaml', 'duplicate-step', 'unknown-key', 'unopened-cursor'].map(file));
+      for (const e of report.harnessErrors) assert.ok(out.stderr.includes(e.message), `stderr names: ${e.message}`);
+      assert.match(out.stdout, /HARNESS ERROR/);
+      assert.equal(fake.received().length, 0, 'nothing was sent to the agent');
+    });
+  });
+});
+
+describe('exit codes of synconf run --agent (against the fake)', () => {
+  const runCli = (dir: string, suite: string, ...more: string[]) =>
+    synconf(['run', '--agent', fake.url, '--api-key', fake.apiKey, '--suite', fixture(suite), '--report-dir', dir, ...more]);
+
+  test('0 when every check conforms', async () => {
+    await withReportDir(async (dir) => {
+      const out = await runCli(dir, 'checks/status.yaml', '--no-expectations');
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stdout, /CONFORMS: 1 scenarios, 1 checks: 1 passed/);
+      const report = await readReport(dir);
+      assert.equal(report.exitCode, 0);
+      assert.equal(report.agent.version, 'v9.9.9');
+      assert.equal(report.run.target, fake.url);
+    });
+  });
+
+  test('1 when a check does not conform', async () => {
+    fake.route('GET /rest/system/ping', json({ ping: 'pong' }, { status: 500 }));
+    await withReportDir(async (dir) => {
+      const out = await runCli(dir, 'checks/status.yaml', '--no-expectations');
+      assert.equal(out.code, 1, out.stderr);
+      assert.match(out.stdout, /DOES NOT CONFORM/);
+      assert.equal((await readReport(dir)).totals.fail, 1);
+    });
+  });
+
+  test('2 for --agent without --api-key (a usage error); the report says why', async () => {
+    await withReportDir(async (dir) => {
+      const out = await synconf(['run', '--agent', fake.url, '--suite', fixture('checks/status.yaml'), '--report-dir', dir]);
+      assert.equal(out.code, 2, out.stderr);
+      assert.match(out.stderr, /--agent needs --api-key/);
+      assert.match((await readReport(dir)).harnessErrors[0].message, /--agent needs --api-key/);
+      assert.equal(fake.received().length, 0);
+    });
+  });
+
+  test('2 when the agent refuses the API key', async () => {
+    await withReportDir(async (dir) => {
+      const out = await synconf(['run', '--agent', fake.url, '--api-key', 'wrong-key', '--suite', fixture('checks/status.yaml'), '--report-dir', dir]);
+      assert.equal(out.code, 2, out.stderr);
+      assert.match(out.stderr, /refuses the API key \(403 Forbidden\)/);
+    });
+  });
+
+  test('0 when the only failing check is a listed known deviation (--expectations)', async () => {
+    fake.route('GET /rest/system/ping', json({ ping: 'pong' }, { status: 500 }));
+    await withReportDir(async (dir) => {
+      const out = await runCli(dir, 'checks/status.yaml', '--expectations', fixture('expectations/status-known.yaml'));
+      assert.equal(out.code, 0, out.stdout + out.stderr);
+      assert.equal((await readReport(dir)).totals['expected-fail'], 1);
+    });
+  });
+});
+
+describe('known deviations', () => {
+  test('a listed check that fails is an expected failure (exit 0)', async () => {
+    fake.route('GET /rest/system/ping', json({ ping: 'pong' }, { status: 500 }));
+    const r = await run('checks/status.yaml', { expectations: fixture('expectations/status-known.yaml') });
+    const c = check(r, 'check-status/ping/status');
+    assert.equal(c.verdict, 'expected-fail');
+    assert.equal(c.deviation?.observed, 'GET /rest/system/ping answers 500');
+    assert.equal(r.exitCode, 0);
+  });
+
+  test('a listed check that passes is an unexpected pass (exit 1)', async () => {
+    const r = await run('checks/status.yaml', { expectations: fixture('expectations/status-known.yaml') });
+    const c = check(r, 'check-status/ping/status');
+    assert.equal(c.verdict, 'unexpected-pass');
+    assert.match(c.message, /listed as a known deviation \(tests\/fixtures\/scenarios\/expectations\/status-known\.yaml\) but conforms now: remove the entry/);
+    assert.equal(r.exitCode, 1);
+  });
+
+  test('a schema deviation that lists only some of the errors still fails, naming the others', async () => {
+    const { myID: _a, uptime: _b, ...broken } = systemStatus();
+    fake.route('GET /rest/system/status', json(broken));
+    const r = await run('checks/schema.yaml', { expectations: fixture('expectations/schema-some.yaml') });
+    const c = assertFail(r, 'check-schema/status/schema', /1 error\(s\) not listed as known: \/uptime required$/);
+    assert.deepEqual(c.schemaErrors?.map((e) => [e.pointer, e.known]), [['/myID', true], ['/uptime', false]]);
+    assert.equal(r.exitCode, 1);
+  });
+
+  test('a schema deviation that lists every error is an expected failure', async () => {
+    const { myID: _a, uptime: _b, ...broken } = systemStatus();
+    fake.route('GET /rest/system/status', json(broken));
+    const r = await run('checks/schema.yaml', { expectations: fixture('expectations/schema-all.yaml') });
+    assert.equal(check(r, 'check-schema/status/schema').verdict, 'expected-fail');
+    assert.equal(r.exitCode, 0);
+  });
+});
