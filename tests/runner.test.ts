@@ -204,13 +204,17 @@ describe('capture', () => {
     assert.deepEqual(fake.received().map((q) => `${q.method} ${q.path}`).filter((k) => k !== 'GET /rest/system/version'), ['GET /rest/config'], 'nothing else was sent');
   });
 
-  test('a captured value (and a run variable) can be used in a later assertion', {
-    todo: 'runner bug: `expect` is never rendered (scenario-runner.ts passes step.expect to checkExchange as written), so equals "{{startTime}}" compares with the literal text; suites/system/status.yaml depends on it',
-  }, async () => {
-    const r = await run('bugs/capture-in-assert.yaml');
-    assertPass(r, 'bug-capture-in-assert/first/capture:startTime');
-    assertPass(r, 'bug-capture-in-assert/first/assert:myID is the agent');
-    assertPass(r, 'bug-capture-in-assert/again/assert:startTime is stable');
+  test('a captured value and a run variable flow into later assertions', async () => {
+    const r = await run('checks/capture-in-assert.yaml');
+    assertPass(r, 'check-capture-in-assert/first/assert:myID is the agent');
+    assertPass(r, 'check-capture-in-assert/first/capture:startTime');
+    assertPass(r, 'check-capture-in-assert/again/assert:startTime is stable');
+  });
+
+  test('a later answer that differs from the captured value fails, showing both', async () => {
+    fake.route('GET /rest/system/status', [json(systemStatus()), json({ ...systemStatus(), startTime: '2026-11-22T05:00:00Z' })]);
+    const r = await run('checks/capture-in-assert.yaml');
+    assertFail(r, 'check-capture-in-assert/again/assert:startTime is stable', /^\/startTime is "2026-11-22T05:00:00Z", expected "2026-11-22T04:16:51Z"$/);
   });
 });
 

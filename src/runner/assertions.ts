@@ -69,6 +69,14 @@ function failures(found: Found, ops: Operators): string[] {
   if (ops.matches !== undefined && !(typeof v === 'string' && new RegExp(ops.matches).test(v))) out.push(`${short(v)} does not match /${ops.matches}/`);
   if ('contains' in ops && !contains(v, ops.contains)) out.push(`${short(v)} does not contain ${short(ops.contains)}`);
   if ('notContains' in ops && contains(v, ops.notContains)) out.push(`${short(v)} contains ${short(ops.notContains)}`);
+  const has = ops.has;
+  if (has !== undefined && !subsetMatch(v, has)) {
+    const obj = v as Record<string, unknown>;
+    const differing = v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.keys(has).filter((k) => !Object.hasOwn(obj, k) || !subsetMatch(obj[k], has[k])) : [];
+    out.push(differing.length ? `differs in ${differing.map((k) => `${k} (${Object.hasOwn(obj, k) ? short(obj[k], 30) : 'missing'}, expected ${short(has[k], 30)})`).join(', ')}` : `${short(v)} is not an object`);
+  }
+  if (ops.min !== undefined && !(typeof v === 'number' && v >= ops.min)) out.push(`${short(v)} is not at least ${ops.min}`);
+  if (ops.max !== undefined && !(typeof v === 'number' && v <= ops.max)) out.push(`${short(v)} is not at most ${ops.max}`);
   const len = Array.isArray(v) || typeof v === 'string' ? v.length : v !== null && typeof v === 'object' ? Object.keys(v).length : undefined;
   if (ops.length !== undefined && len !== ops.length) out.push(`has length ${len ?? 'n/a'}, expected ${ops.length}`);
   if (ops.minLength !== undefined && (len === undefined || len < ops.minLength)) out.push(`has length ${len ?? 'n/a'}, expected at least ${ops.minLength}`);

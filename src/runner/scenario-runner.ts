@@ -3,7 +3,7 @@ import type { Scenario, Step, CheckResult, ScenarioResult, Evidence } from '../s
 import type { Exchange, OutgoingRequest } from '../transport/types.js';
 import type { RunContext, Capability } from './context.js';
 import { EXPENSIVE } from './context.js';
-import { render, MissingVariableError, type Vars } from '../scenario/template.js';
+import { render, renderPointer, MissingVariableError, type Vars } from '../scenario/template.js';
 import { checkExchange, parseBody, type Check } from './exchange-checks.js';
 import { evaluate } from './assertions.js';
 import { parseDuration } from './clock.js';
@@ -100,9 +100,15 @@ class ScenarioRun {
     return true;
   }
 
+  /** templates in assertion paths fill pointer segments (a value with "/" stays one segment) */
+  private renderExpect(expect: NonNullable<Step['expect']>): NonNullable<Step['expect']> {
+    const assert = expect.assert?.map((a) => ({ ...render({ ...a, path: '' }, this.vars), path: renderPointer(a.path, this.vars) }));
+    return { ...render({ ...expect, assert: undefined }, this.vars), ...(assert ? { assert } : {}) };
+  }
+
   private async request(step: Step, phase: Phase): Promise<boolean> {
     const req = this.buildRequest(step);
-    const expect = step.expect && render(step.expect, this.vars);
+    const expect = step.expect && this.renderExpect(step.expect);
     let x: Exchange;
     let checks: Check[];
     let attempts = 0;
@@ -158,7 +164,8 @@ class ScenarioRun {
   }
 
   private async expectEvent(step: Step, phase: Phase): Promise<boolean> {
-    const spec = render(step.expectEvent!, this.vars);
+    const raw = step.expectEvent!;
+    const spec = { ...render({ ...raw, assert: undefined }, this.vars), assert: raw.assert?.map((a) => ({ ...render({ ...a, path: '' }, this.vars), path: renderPointer(a.path, this.vars) })) };
     const c = this.cursors.get(spec.cursor)!;
     const within = parseDuration(spec.within ?? '5s');
     const started = this.ctx.clock.now();

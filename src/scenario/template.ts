@@ -38,3 +38,11 @@ export function render<T>(value: T, vars: Vars): T {
   }
   return value;
 }
+
+/** a JSON pointer whose {{templates}} are whole or partial segments: their values are escaped (~0, ~1) */
+export function renderPointer(pointer: string, vars: Vars): string {
+  return pointer.replace(ANY, (_, name: string) => {
+    const v = lookup(vars, name);
+    return (typeof v === 'string' ? v : JSON.stringify(v)).replace(/~/g, '~0').replace(/\//g, '~1');
+  });
+}

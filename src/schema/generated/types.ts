@@ -1420,6 +1420,18 @@ export interface Assertion {
    */
   contains?: unknown;
   notContains?: unknown;
+  /**
+   * object: holds these members (nested objects match by subset, other values by equality)
+   */
+  has?: Record<string, unknown>;
+  /**
+   * number: at least this
+   */
+  min?: number;
+  /**
+   * number: at most this
+   */
+  max?: number;
   length?: number;
   minLength?: number;
   /**
