@@ -33,6 +33,7 @@ export async function executeRun(args: CommonRunArgs, makeTarget: MakeTarget, re
   const failOn = args['fail-on'] as Verdict[];
   const finish = async (report: Report): Promise<number> => {
     const paths = await writeReports(report, reportDir);
+    for (const id of report.staleExpectations ?? []) console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
     for (const e of report.harnessErrors) console.error(`synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`);
     out.verdict(report.verdict, report.exitCode);
     console.log(`reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}`);

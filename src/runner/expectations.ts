@@ -9,6 +9,7 @@ import { validate } from '../schema/registry.js';
 import { releaseOf } from '../schema/version.js';
 import { EXPECTATIONS_DIR, ROOT } from '../paths.js';
 import { UsageError } from '../cli/exit.js';
+import { worstVerdict } from './scenario-runner.js';
 
 export interface LoadedExpectations { file: string; data: KnownDeviations; }
 
@@ -48,32 +49,36 @@ function errorPattern(entry: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
-/** mark checks by the deviations; returns the listed check ids that no check of the run matched */
-export function applyExpectations(scenarios: ScenarioResult[], files: LoadedExpectations[]): string[] {
-  const byCheck = new Map(files.flatMap((f) => f.data.deviations.map((d) => [d.check, { ...d, file: f.file }] as const)));
-  const matched = new Set<string>();
-  for (const s of scenarios) {
-    for (const c of s.checks) {
-      const d = byCheck.get(c.id);
-      if (!d || c.verdict === 'skip') continue;
-      matched.add(c.id);
-      const deviation = { observed: d.observed, reason: d.reason, file: d.file };
-      if (c.verdict === 'pass') {
-        Object.assign(c, { verdict: 'unexpected-pass', deviation, message: `${c.message} — listed as a known deviation (${d.file}) but conforms now: remove the entry` } satisfies Partial<CheckResult>);
-      } else if (c.verdict === 'fail') {
-        if (d.errors && c.schemaErrors) {
-          const patterns = d.errors.map(errorPattern);
-          for (const e of c.schemaErrors) e.known = patterns.some((p) => p.test(`${e.pointer} ${e.rule}`));
-          const unknown = c.schemaErrors.filter((e) => !e.known);
-          c.deviation = deviation;
-          if (unknown.length === 0) c.verdict = 'expected-fail';
-          else c.message = `${c.message} — ${unknown.length} error(s) not listed as known: ${unknown.map((e) => `${e.pointer || '/'} ${e.rule}`).join(', ')}`;
-        } else {
-          c.verdict = 'expected-fail';
-          c.deviation = deviation;
-        }
-      }
+export type DeviationIndex = Map<string, KnownDeviations['deviations'][number] & { file: string }>;
+
+export function indexDeviations(files: LoadedExpectations[]): DeviationIndex {
+  return new Map(files.flatMap((f) => f.data.deviations.map((d) => [d.check, { ...d, file: f.file }] as const)));
+}
+
+/** mark a scenario's checks by the known deviations: fail → expected-fail, pass → unexpected-pass */
+export function applyDeviations(s: ScenarioResult, byCheck: DeviationIndex): void {
+  for (const c of s.checks) {
+    const d = byCheck.get(c.id);
+    if (!d || c.verdict === 'skip') continue;
+    const deviation = { observed: d.observed, reason: d.reason, file: d.file };
+    if (c.verdict === 'pass') {
+      Object.assign(c, { verdict: 'unexpected-pass', deviation, message: `${c.message} — listed as a known deviation (${d.file}) but conforms now: remove the entry` } satisfies Partial<CheckResult>);
+    } else if (c.verdict === 'fail') {
+      c.deviation = deviation;
+      if (d.errors && c.schemaErrors) {
+        const patterns = d.errors.map(errorPattern);
+        for (const e of c.schemaErrors) e.known = patterns.some((p) => p.test(`${e.pointer} ${e.rule}`));
+        const unknown = c.schemaErrors.filter((e) => !e.known);
+        if (unknown.length === 0) c.verdict = 'expected-fail';
+        else c.message = `${c.message} — ${unknown.length} error(s) not listed as known: ${unknown.map((e) => `${e.pointer || '/'} ${e.rule}`).join(', ')}`;
+      } else c.verdict = 'expected-fail';
     }
   }
-  return [...byCheck.keys()].filter((id) => !matched.has(id) && scenarios.some((s) => id.startsWith(`${s.id}/`) && s.mode === 'normal'));
+  s.verdict = s.checks.length ? worstVerdict(s.checks) : s.verdict;
+}
+
+/** listed checks that no check of a scenario that ran matched: the expectations file needs an update */
+export function staleDeviations(scenarios: ScenarioResult[], byCheck: DeviationIndex): string[] {
+  const seen = new Set(scenarios.flatMap((s) => s.checks.filter((c) => c.verdict !== 'skip').map((c) => c.id)));
+  return [...byCheck.keys()].filter((id) => !seen.has(id) && scenarios.some((s) => id.startsWith(`${s.id}/`) && s.mode === 'normal'));
 }

@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
 import { loadScenario, ScenarioError, type LoadedScenario } from '../scenario/load.js';
-import { runScenario, worstVerdict } from './scenario-runner.js';
+import { runScenario } from './scenario-runner.js';
 import type { RunContext, Capability } from './context.js';
-import { applyExpectations, expectationsFor, loadExpectations, type LoadedExpectations } from './expectations.js';
+import { applyDeviations, indexDeviations, staleDeviations, expectationsFor, loadExpectations, type LoadedExpectations } from './expectations.js';
 import type { Transport } from '../transport/types.js';
 import { Redactor } from '../transport/redact.js';
 import { wallClock, type Clock } from './clock.js';
@@ -180,6 +180,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     requestTimeoutMs: timeoutMs, expensiveIntervalMs: opts.expensiveIntervalMs ?? 500,
     expensiveCalls: report.expensiveCalls, generations: {},
   };
+  const deviations = indexDeviations(expectations);
   const total = selection.scenarios.length;
   for (const [i, loaded] of selection.scenarios.entries()) {
     opts.onStart?.(loaded, i, total);
@@ -191,14 +192,14 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
       harnessErrors.push({ file: loaded.file, scenario: loaded.scenario.id, message: (e as Error).message });
       result = { id: loaded.scenario.id, title: loaded.scenario.title, file: loaded.file, spec: loaded.scenario.spec, mode: 'skipped', skipReason: `harness error: ${(e as Error).message}`, verdict: 'skip', durationMs: 0, checks: [] };
     }
+    applyDeviations(result, deviations);
     report.scenarios.push(result);
     opts.onScenario?.(result, i, total);
   }
   for (const p of target.transport.problems?.() ?? []) harnessErrors.push({ scenario: p.scenario, message: p.message });
   const unused = target.transport.unused?.() ?? [];
   if (unused.length) report.unusedExchanges = unused;
-  const stale = applyExpectations(report.scenarios, expectations);
-  for (const s of report.scenarios) s.verdict = s.checks.length ? worstVerdict(s.checks) : s.verdict;
+  const stale = staleDeviations(report.scenarios, deviations);
   if (stale.length) report.staleExpectations = stale;
   return finish();
 }

@@ -248,7 +248,7 @@ function errorsFree(checks: CheckResult[], step: string): boolean {
 /** the worst verdict wins */
 export function worstVerdict(checks: CheckResult[]): CheckResult['verdict'] {
   for (const v of ['fail', 'unexpected-pass', 'expected-fail', 'pass'] as const) if (checks.some((c) => c.verdict === v)) return v;
-  return checks.length ? 'skip' : 'pass';
+  return 'skip';
 }
 
 export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Promise<ScenarioResult> {
@@ -261,6 +261,8 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
   if (missing.length) {
     result.mode = 'skipped';
     result.skipReason = missing.map(([n, why]) => `needs ${n}: ${why}`).join('; ');
+    // A skipped scenario is a skipped check in the totals and in JUnit, never silently absent.
+    result.checks = [{ id: `${s.id}/scenario/needs`, step: 'scenario', phase: 'steps', kind: 'version-gate', verdict: 'skip', message: `not run: ${result.skipReason}`, skipReason: result.skipReason }];
   } else if (s.since && ctx.agentVersion && !atLeast(ctx.agentVersion, s.since)) {
     result.mode = 'absent';
     notes.push(`added in ${s.since}; agent ${ctx.agentVersion} predates it, so its endpoints must be absent`);

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Speed benchmark of the runner (`npm run bench`): the same 13 requests against one lab agent, sent
+#   - by bench/plain-13.mjs (built-in fetch, checks by hand), and
+#   - by `synconf run --suite bench/synconf-13.yaml` (the same checks plus schema checks),
+# each a whole process as a user starts it, timed by hyperfine. Prints both medians and the ratio
+# synconf/plain; the target is a ratio ≤ 1.0. Results: bench/results.json (hyperfine's export).
+#
+# Environment: RUNS (default 20), WARMUP (default 3), SYNCONF_BENCH_NO_BUILD=1 to skip `npm run build`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v hyperfine >/dev/null || { echo "bench: hyperfine is not installed (Debian: apt-get install hyperfine)" >&2; exit 2; }
+RUNS="${RUNS:-20}"
+WARMUP="${WARMUP:-3}"
+
+# Time the built CLI (what `synconf` runs once installed), not tsx compiling TypeScript on the fly.
+if [ "${SYNCONF_BENCH_NO_BUILD:-}" != 1 ]; then
+  if ! npm run build --silent >&2; then
+    [ -f dist/src/cli/main.js ] || { echo "bench: npm run build failed and there is no dist/ to time" >&2; exit 2; }
+    echo "bench: WARNING: npm run build failed; timing the dist/ that is there (it may be stale)" >&2
+  fi
+fi
+[ -f dist/src/cli/main.js ] || { echo "bench: dist/src/cli/main.js is missing (run npm run build)" >&2; exit 2; }
+SYNCONF=(node dist/src/cli/main.js)
+
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/synconf-bench-XXXXXX")"
+LAB="$TMP/lab"
+cleanup() {
+  "${SYNCONF[@]}" lab down --dir "$LAB" >/dev/null 2>&1 || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+echo "bench: starting a lab agent in $LAB" >&2
+"${SYNCONF[@]}" lab up --json --dir "$LAB" >"$TMP/lab.json"
+read -r URL KEY DATA < <(node -e 'const [a] = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(a.url, a.apiKey, a.dataDir)' "$TMP/lab.json")
+FOLDER=bench-folder
+
+# The folder of db/status and db/need: created before timing, then wait for its first scan; clear the
+# agent's start-up errors so every timed run sees the same state.
+node --input-type=module - "$URL" "$KEY" "$FOLDER" "$DATA/$FOLDER" <<'EOF'
+import { mkdirSync } from 'node:fs';
+const [url, key, id, path] = process.argv.slice(2);
+mkdirSync(path, { recursive: true });
+const call = async (method, p, body) => {
+  const res = await fetch(url + p, { method, headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+  return res.headers.get('content-type')?.includes('json') ? res.json() : res.text();
+};
+await call('POST', '/rest/config/folders', { id, label: 'synconf bench', path, type: 'sendreceive' });
+for (let i = 0; ; i++) {
+  const s = await call('GET', `/rest/db/status?folder=${id}`).catch(() => undefined);
+  if (s?.state === 'idle') break;
+  if (i > 100) throw new Error(`folder ${id} did not become idle`);
+  await new Promise((r) => setTimeout(r, 100));
+}
+await call('POST', '/rest/system/error/clear');
+EOF
+
+PLAIN="node bench/plain-13.mjs $URL $KEY $FOLDER"
+RUN="node dist/src/cli/main.js run --agent $URL --api-key $KEY --suite bench/synconf-13.yaml --report-dir $TMP/r --expectations bench/known-deviations-1.19.2.yaml"
+
+# Both must hold before they are timed (a fast failure is no result).
+$PLAIN >/dev/null || { echo "bench: plain-13.mjs does not pass against the lab agent" >&2; exit 1; }
+$RUN >"$TMP/preflight.txt" || { cat "$TMP/preflight.txt" >&2; echo "bench: synconf does not pass against the lab agent" >&2; exit 1; }
+
+hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json bench/results.json -n plain "$PLAIN" -n synconf "$RUN"
+
+node -e '
+const { results } = JSON.parse(require("fs").readFileSync("bench/results.json", "utf8"));
+const by = Object.fromEntries(results.map((r) => [r.command, r]));
+const ms = (s) => (s * 1000).toFixed(1) + " ms";
+const ratio = by.synconf.median / by.plain.median;
+console.log(`plain   median ${ms(by.plain.median)} (min ${ms(by.plain.min)}, max ${ms(by.plain.max)})`);
+console.log(`synconf median ${ms(by.synconf.median)} (min ${ms(by.synconf.min)}, max ${ms(by.synconf.max)})`);
+console.log(`ratio synconf/plain ${ratio.toFixed(2)} (target ≤ 1.00: ${ratio <= 1 ? "met" : "NOT met"})`);
+'

@@ -1,0 +1,57 @@
+// The bundled suites: every file loads, every endpoint of the spec is covered, the whole suite
+// conforms live against the real Syncthing (with its known deviations) twice in a row, and the
+// bundled recordings replay to the verdicts of the live run that recorded them.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { cliAsync } from './support/cli.js';
+import { selectScenarios } from '../src/runner/run.js';
+import { ROOT, SCHEMAS_DIR } from '../src/paths.js';
+import type { Report } from '../src/schema/generated/types.js';
+
+const RECORDINGS = join(ROOT, 'recordings', 'syncthing-1.19.2');
+let work: string;
+before(() => { work = mkdtempSync(join(tmpdir(), 'synconf-suites-')); });
+after(() => rmSync(work, { recursive: true, force: true }));
+
+const readReport = (dir: string): Report => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+const verdicts = (r: Report) => r.scenarios.flatMap((s) => s.checks.map((c) => `${c.id} ${c.verdict}`)).sort();
+
+describe('the bundled suites', () => {
+  test('every scenario file loads', async () => {
+    const { scenarios, errors } = await selectScenarios(undefined, undefined);
+    assert.deepEqual(errors, []);
+    assert.ok(scenarios.length >= 20, `${scenarios.length} scenarios`);
+  });
+
+  test('every endpoint of the spec is exercised by at least one scenario', async () => {
+    const { scenarios } = await selectScenarios(undefined, undefined);
+    const endpoints: { id: string; related?: boolean }[] = JSON.parse(readFileSync(join(SCHEMAS_DIR, 'endpoints.json'), 'utf8')).endpoints;
+    const covered = new Set(scenarios.flatMap((s) => s.scenario.spec));
+    assert.deepEqual(endpoints.filter((e) => !e.related && !covered.has(e.id)).map((e) => e.id), []);
+  });
+
+  for (const round of [1, 2]) {
+    test(`the whole suite conforms live against a lab Syncthing 1.19.2, with its known deviations (run ${round} of 2)`, async () => {
+      const dir = join(work, `live-${round}`);
+      const r = await cliAsync(['run', '--lab', '--report-dir', dir]);
+      const report = readReport(dir);
+      const failing = report.scenarios.flatMap((s) => s.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass').map((c) => `${c.id}: ${c.message}`));
+      assert.equal(r.code, 0, `${report.verdict}\n${failing.join('\n')}\n${r.stderr}`);
+      assert.equal(report.totals.fail, 0);
+      assert.ok(report.totals['expected-fail'] > 0, 'the known deviations of 1.19.2 show as expected failures');
+      assert.equal(report.agent.version, 'v1.19.2-ds1');
+      assert.ok(report.scenarios.every((s) => s.mode !== 'skipped'), `skipped: ${report.scenarios.filter((s) => s.mode === 'skipped').map((s) => `${s.id} (${s.skipReason})`).join(', ')}`);
+    });
+  }
+
+  test('the bundled recordings replay to the verdicts of the live run that recorded them', { skip: !existsSync(join(RECORDINGS, 'recorded-report.json')) && 'no bundled recordings yet' }, async () => {
+    const dir = join(work, 'replay');
+    const r = await cliAsync(['replay', '--report-dir', dir]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const recorded = JSON.parse(readFileSync(join(RECORDINGS, 'recorded-report.json'), 'utf8')) as Report;
+    assert.deepEqual(verdicts(readReport(dir)), verdicts(recorded));
+  });
+});
