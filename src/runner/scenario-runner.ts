@@ -262,7 +262,7 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
     result.mode = 'skipped';
     result.skipReason = missing.map(([n, why]) => `needs ${n}: ${why}`).join('; ');
     // A skipped scenario is a skipped check in the totals and in JUnit, never silently absent.
-    result.checks = [{ id: `${s.id}/scenario/needs`, step: 'scenario', phase: 'steps', kind: 'version-gate', verdict: 'skip', message: `not run: ${result.skipReason}`, skipReason: result.skipReason }];
+    result.checks = [{ id: `${s.id}/scenario/needs`, step: 'scenario', phase: 'steps', kind: 'capability', verdict: 'skip', message: `not run: ${result.skipReason}`, skipReason: result.skipReason }];
   } else if (s.since && ctx.agentVersion && !atLeast(ctx.agentVersion, s.since)) {
     result.mode = 'absent';
     notes.push(`added in ${s.since}; agent ${ctx.agentVersion} predates it, so its endpoints must be absent`);

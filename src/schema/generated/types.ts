@@ -1221,6 +1221,7 @@ export interface CheckResult {
     | "event"
     | "wait"
     | "version-gate"
+    | "capability"
     | "file";
   verdict: Verdict;
   /**
