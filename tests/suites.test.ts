@@ -3,7 +3,7 @@
 // bundled recordings replay to the verdicts of the live run that recorded them.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { cliAsync } from './support/cli.js';
@@ -47,7 +47,7 @@ describe('the bundled suites', () => {
     });
   }
 
-  test('the bundled recordings replay to the verdicts of the live run that recorded them', { skip: !existsSync(join(RECORDINGS, 'recorded-report.json')) && 'no bundled recordings yet' }, async () => {
+  test('the bundled recordings replay to the verdicts of the live run that recorded them', async () => {
     const dir = join(work, 'replay');
     const r = await cliAsync(['replay', '--report-dir', dir]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
