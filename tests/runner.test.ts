@@ -239,17 +239,26 @@ describe('events', () => {
     assertFail(r, 'check-event/changed/event:PendingFoldersChanged', /^no PendingFoldersChanged event matching the assertions within 400ms \(0 of that type seen\)$/);
   });
 
-  test('an event of the wrong type fails within the bound', async () => {
+  test('an event of the wrong type fails within the bound', async (t) => {
     onDelete(() => fake.events.emit('PendingDevicesChanged', { removed: [{ deviceID: fake.deviceId }] }));
     const t0 = performance.now();
     const r = await run('checks/event.yaml');
     const ms = performance.now() - t0;
     const c = assertFail(r, 'check-event/changed/event:PendingFoldersChanged', /^no PendingFoldersChanged event matching the assertions within 400ms \(0 of that type seen\)$/);
-    assert.ok((c.evidence?.elapsedMs ?? Infinity) < 700, `ended within the bound (${c.evidence?.elapsedMs} ms)`);
-    assert.ok(ms < 1500, `the run took ${Math.round(ms)} ms`);
+    assert.ok((c.evidence?.elapsedMs ?? Infinity) < 1000, `ended within the bound (${c.evidence?.elapsedMs} ms)`);
+    assert.ok(ms < 3000, `the run took ${Math.round(ms)} ms`);
     assert.match(c.evidence?.request?.url ?? '', /^\/rest\/events\?events=PendingFoldersChanged%2CPendingDevicesChanged&since=\d+&timeout=0$/);
     assert.ok((c.evidence?.attempts ?? 0) >= 1);
-    console.log(`# expectEvent within 400ms: ${expectPolls().length} polls of GET /rest/events while waiting`);
+    t.diagnostic(`expectEvent within 400ms: ${expectPolls().length} polls of GET /rest/events while waiting`);
+  });
+
+  test('waiting for an event does not poll the agent in a tight loop', {
+    todo: 'runner bug: expectEvent asks GET /rest/events with timeout=0 once less than 1 s is left (always, for within < 1s) and loops without sleeping on an empty answer: 700 to 1500 polls in 400 ms against the fake, and the same in the last second of every expectEvent against a real agent',
+  }, async () => {
+    onDelete();
+    await run('checks/event.yaml');
+    const polls = expectPolls().length;
+    assert.ok(polls <= 20, `${polls} polls of GET /rest/events in 400 ms`);
   });
 
   test('an event with data that does not match fails, showing the event', async () => {
@@ -311,12 +320,12 @@ describe('wait', () => {
     const ms = performance.now() - t0;
     const polls = fake.received('GET /rest/db/status').length;
     const c = assertFail(r, 'check-wait/idle/wait', new RegExp(`^did not hold within 400ms \\(${polls} attempts\\)$`));
-    assert.ok(polls >= 5 && polls <= 9, `${polls} polls in 400ms at 50ms`);
+    assert.ok(polls >= 3 && polls <= 9, `${polls} polls in 400ms at 50ms`);
     assert.equal((c.actual as { attempts: number }).attempts, polls);
     assertFail(r, 'check-wait/idle/assert:/state equals', /^\/state is "syncing", expected "idle"$/);
     assertEvidence(c, { url: '/rest/db/status?folder=abcd-1234', status: 200, body: /syncing/ });
     assert.equal(c.evidence?.attempts, polls);
-    assert.ok(ms >= 350 && ms < 1500, `the wait took ${Math.round(ms)} ms`);
+    assert.ok(ms >= 350 && ms < 3000, `the wait took ${Math.round(ms)} ms`);
   });
 });
 
@@ -505,6 +514,14 @@ describe('malformed scenario files', () => {
     assert.equal(e.file, `${file('unopened-cursor')}:11`);
     assert.equal(e.step, 'changed');
     assert.equal(e.message, 'event cursor "pnding" is not opened by an earlier openEvents step');
+  });
+
+  test('a schema check naming an unknown resource is rejected when the file loads', {
+    todo: 'runner bug: expect.schema (and expectEvent.schema) is not checked against the known resources at load time; the file loads, its request is sent, then validate() throws UnknownResourceError: the scenario becomes a harness error (exit 2) and its other checks are lost',
+  }, async () => {
+    const sel = await selectScenarios([fixture('unchecked/unknown-resource.yaml')], undefined);
+    assert.equal(sel.errors[0]?.file, 'tests/fixtures/scenarios/unchecked/unknown-resource.yaml:10');
+    assert.match(sel.errors[0]?.message ?? '', /unknown resource "pingg"/);
   });
 
   test('synconf run exits 2, runs nothing, and still writes report.json with every harness error', async () => {

@@ -179,12 +179,16 @@ class ScenarioRun {
       if ((this.ctx.generations[c.target] ?? 0) !== c.generation) await this.open(c, step.name);
       const left = within - (this.ctx.clock.now() - started);
       if (left <= 0 && polls > 0) break;
-      const x = await this.send(this.eventsRequest(c, c.lastId, Math.max(0, Math.min(1, Math.floor(left / 1000)))), step.name, polls + 1);
+      // The agent's long-poll timeout is in whole seconds: under 1 s left, poll without waiting
+      // and pause between polls instead, so the last second is not a tight loop.
+      const timeoutS = left >= 1000 ? 1 : 0;
+      const x = await this.send(this.eventsRequest(c, c.lastId, timeoutS), step.name, polls + 1);
       if (x.error?.code === RECORDING_ENDS && polls > 0) break;
       polls++;
       last = x;
       const events = x.response?.status === 200 ? parseBody(x.response.body).json : undefined;
       if (!Array.isArray(events)) { await this.ctx.clock.sleep(250); continue; }
+      if (events.length === 0 && timeoutS === 0) await this.ctx.clock.sleep(Math.min(200, Math.max(left, 1)));
       for (const ev of events as Record<string, unknown>[]) {
         if (typeof ev.id === 'number') c.lastId = Math.max(c.lastId, ev.id);
         if (ev.type !== spec.type) continue;

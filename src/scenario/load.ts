@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseDocument, LineCounter, isNode, type Document } from 'yaml';
 import type { Scenario, Step } from '../schema/generated/types.js';
-import { validate } from '../schema/registry.js';
+import { validate, listResources } from '../schema/registry.js';
 import { ROOT } from '../paths.js';
 
 export interface LoadedScenario { scenario: Scenario; file: string; }
@@ -47,7 +47,7 @@ export function loadScenario(path: string, endpointIds?: Set<string>): LoadedSce
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length) {
     const e = doc.errors[0];
-    throw new ScenarioError(file, e.linePos?.[0].line, `not valid YAML: ${e.message.split('\n')[0]}`);
+    throw new ScenarioError(file, lines.linePos(e.pos[0]).line, `not valid YAML: ${e.message.split('\n')[0]}`);
   }
   const data = doc.toJS();
   const errors = validate('scenario', data);
@@ -68,6 +68,7 @@ function checkConsistency(s: Scenario, endpointIds: Set<string> | undefined, fai
   if (endpointIds) s.spec.forEach((id, i) => { if (!endpointIds.has(id)) throw fail(`/spec/${i}`, `"${id}" is not an endpoint of the spec (see schemas/endpoints.json)`); });
   const names = new Set<string>();
   const cursors = new Set<string>();
+  const resources = listResources();
   for (const phase of ['setup', 'steps', 'cleanup'] as const) {
     (s[phase] ?? []).forEach((step, i) => {
       const at = `/${phase}/${i}`;
@@ -78,6 +79,9 @@ function checkConsistency(s: Scenario, endpointIds: Set<string> | undefined, fai
       if ((step.expect || step.capture || step.wait) && !step.request) throw fail(at, 'expect, capture and wait belong to a request step', step.name);
       if (step.agent === 'peer' && !s.needs?.includes('peer')) throw fail(`${at}/agent`, 'a step on the peer needs `needs: [peer]`', step.name);
       if (step.file && !s.needs?.includes('files')) throw fail(`${at}/file`, 'a file step needs `needs: [files]`', step.name);
+      for (const [pointer, resource] of [[`${at}/expect/schema`, step.expect?.schema], [`${at}/expectEvent/schema`, step.expectEvent?.schema]] as const) {
+        if (resource !== undefined && !resources.includes(resource)) throw fail(pointer, `unknown schema "${resource}"; known resources: ${resources.join(', ')}`, step.name);
+      }
     });
   }
 }

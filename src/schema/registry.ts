@@ -78,6 +78,11 @@ function toError(resource: string, doc: unknown, e: AjvError): ValidationError {
       return { ...base, expected: e.params.pattern, message: `must match ${e.params.pattern}, got ${short(actual)}` };
     case 'enum':
       return { ...base, expected: e.params.allowedValues, message: `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${short(actual)}` };
+    case 'additionalProperties': {
+      // An unknown member (a typo in a scenario file, say) is reported at the member itself.
+      const name = String(e.params.additionalProperty);
+      return { ...base, pointer: `${e.instancePath}/${escapePointer(name)}`, expected: 'no such property', actual: valueAt(doc, `${e.instancePath}/${escapePointer(name)}`), message: `unknown property "${name}"` };
+    }
     case 'const':
       return { ...base, expected: e.params.allowedValue, message: `must be ${JSON.stringify(e.params.allowedValue)}, got ${short(actual)}` };
     default:
