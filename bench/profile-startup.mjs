@@ -64,10 +64,12 @@ row('fetch() first use (undici), for plain-13.mjs', measure(`const t = performan
 // What `synconf run --agent` imports: main.js's static imports (it cannot be imported itself: it parses argv),
 // then, in the run handler, execute-run.js and runner/targets.js.
 const RUN_SET = ['yargs', 'yargs/helpers', ...['cli/validate.js', 'cli/lab.js', 'cli/run.js', 'cli/replay.js', 'cli/drift.js', 'cli/report.js', 'cli/exit.js', 'cli/execute-run.js', 'runner/targets.js'].map(dist)];
-const importSet = (pre, set) => measure(`${pre.map((p) => `await import(${JSON.stringify(p)});`).join(' ')} const t = performance.now(); for (const m of ${JSON.stringify(set)}) await import(m); console.log(performance.now() - t);`);
+const once = (code) => Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').at(-1));
+// The module loader warms up on its first imports (its own code gets compiled), and whatever is imported
+// first pays for that; every variant therefore first imports two tiny modules (one ESM, one CommonJS).
+const WARM = [dist('cli/exit.js'), 'ajv/dist/runtime/equal.js'];
+const setCode = (pre) => `${[...WARM, ...pre].map((p) => `await import(${JSON.stringify(p)});`).join(' ')} const t = performance.now(); for (const m of ${JSON.stringify(RUN_SET)}) await import(m); console.log(performance.now() - t);`;
 console.log('-- marginal cost inside the modules of `run --agent` (what deferring the package would save)');
-const all = importSet([], RUN_SET);
-row('ALL modules of run --agent (yargs, command modules, execute-run, targets; no request yet)', all);
 const groups = {
   'yargs (+ yargs/helpers, cliui, y18n, string-width, …)': ['yargs', 'yargs/helpers'],
   'fast-xml-parser (JUnit writer only)': ['fast-xml-parser'],
@@ -81,7 +83,22 @@ const groups = {
   // compare with the registry row: what replay.js adds of its own is the difference
   'transport/replay.js (+ cassette.js → registry.js)': [dist('transport/replay.js')],
 };
-for (const [label, pre] of Object.entries(groups)) row(label, all - importSet(pre, RUN_SET));
+// Rounds: in each, the whole set once and the set after each preload once, so that the machine's other load
+// falls on all of them alike; a package's marginal cost is the median over rounds of (whole − with it preloaded).
+const labels = Object.keys(groups);
+const whole = [];
+const cold = [];
+const diffs = Object.fromEntries(labels.map((l) => [l, []]));
+for (let r = 0; r < RUNS; r++) {
+  cold.push(once(`const t = performance.now(); for (const m of ${JSON.stringify(RUN_SET)}) await import(m); console.log(performance.now() - t);`));
+  const w = once(setCode([]));
+  whole.push(w);
+  for (const l of labels) diffs[l].push(w - once(setCode(groups[l])));
+}
+const mid = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+row(`ALL modules of run --agent, cold (yargs, command modules, execute-run, targets; no request yet; median, min ${Math.min(...cold).toFixed(1)})`, mid(cold));
+row(`the same after the loader warmed up on two tiny modules (median, min ${Math.min(...whole).toFixed(1)}); the rows below share out this`, mid(whole));
+for (const l of labels) row(l, mid(diffs[l]));
 
 console.log('-- third-party packages, alone (import closure)');
 for (const p of ['yargs', 'yargs/helpers', 'yaml', 'semver', 'tinyglobby', 'fast-xml-parser', 'ajv-formats/dist/formats.js', 'ajv/dist/runtime/equal.js', 'ajv/dist/runtime/ucs2length.js', 'execa']) row(p, importCost(pkg(p)));
