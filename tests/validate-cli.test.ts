@@ -57,7 +57,7 @@ describe('synconf validate', () => {
     ['an unreadable file', ['validate', 'config', '/nonexistent/x.json'], undefined, /cannot read "\/nonexistent\/x.json"/],
     ['input that is not JSON', ['validate', 'config', '-'], 'HTTP/1.1 200 OK', /standard input is not JSON/],
     ['a bad --agent-version', ['validate', 'config', '-', '--agent-version', 'soon'], '{}', /"soon" is not a version/],
-    ['a missing argument', ['validate', 'config'], undefined, /Not enough non-option arguments/],
+    ['a missing argument', ['validate', 'config'], undefined, /missing required argument 'file'/],
   ] as const) {
     test(`${what} is a usage error (exit 2) that says so`, () => {
       const r = cli([...args], { input });

@@ -9,7 +9,7 @@ import type { Transport } from '../transport/types.js';
 import { writeReports } from '../report/write.js';
 import { progress } from './progress.js';
 import { EXIT, UsageError } from './exit.js';
-import type { CommonRunArgs } from './run.js';
+import type { CommonRunOptions } from './run.js';
 import { SYNCONF_VERSION } from '../paths.js';
 
 export interface RecordOptions { dir: string; mode: 'all' | 'once' | 'new'; redact: string[]; }
@@ -27,10 +27,10 @@ function emptyReport(mode: Report['run']['mode'], target: string, message: strin
   return report;
 }
 
-export async function executeRun(args: CommonRunArgs, makeTarget: MakeTarget, record?: RecordOptions, mode: Report['run']['mode'] = record ? 'record' : 'live'): Promise<number> {
+export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget, record?: RecordOptions, mode: Report['run']['mode'] = record ? 'record' : 'live'): Promise<number> {
   const out = progress();
-  const reportDir = resolve(args['report-dir']);
-  const failOn = args['fail-on'] as Verdict[];
+  const reportDir = resolve(args.reportDir);
+  const failOn = args.failOn as Verdict[];
   const finish = async (report: Report): Promise<number> => {
     const paths = await writeReports(report, reportDir);
     for (const id of report.staleExpectations ?? []) console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
@@ -81,8 +81,8 @@ export async function executeRun(args: CommonRunArgs, makeTarget: MakeTarget, re
       throw e;
     }
     const report = await runScenarios(selection, target, {
-      agentVersion: args['agent-version'],
-      expectations: args['no-expectations'] ? false : args.expectations,
+      agentVersion: args.agentVersion,
+      expectations: args.expectations,
       requestTimeoutMs: args.timeout * 1000,
       failOn,
       onStart: out.onStart,

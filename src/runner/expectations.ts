@@ -2,7 +2,7 @@
 // conform. They turn a failing check into expected-fail and a passing one into unexpected-pass.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parse } from 'yaml';
+import { load as loadYaml, CORE_SCHEMA } from 'js-yaml';
 import semver from 'semver';
 import type { KnownDeviations, CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import { validate } from '../schema/registry.js';
@@ -17,7 +17,7 @@ export function loadExpectations(path: string): LoadedExpectations {
   const file = relative(ROOT, path).startsWith('..') ? path : relative(ROOT, path);
   let data: unknown;
   try {
-    data = parse(readFileSync(path, 'utf8'));
+    data = loadYaml(readFileSync(path, 'utf8'), { schema: CORE_SCHEMA });
   } catch (e) {
     throw new UsageError(`expectations file ${file}: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -68,7 +68,7 @@ export async function selectScenarios(suites: string[] | undefined, only: string
   const scenarios: LoadedScenario[] = [];
   for (const f of files) {
     try {
-      scenarios.push(loadScenario(f, endpointIds));
+      scenarios.push(await loadScenario(f, endpointIds));
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
       errors.push({ file: e.line ? `${e.file}:${e.line}` : e.file, ...(e.step ? { step: e.step } : {}), message: e.cause_ });

@@ -1,8 +1,12 @@
 // Reading scenario files: YAML → validated Scenario, or a ScenarioError that names the file,
 // the line and the cause. Nothing runs until every selected file has loaded.
+// Two YAML parsers, on purpose: js-yaml reads a valid file several times faster (start-up is most
+// of a short run, see bench/); only when a file is wrong does `yaml` parse it again, for its
+// source positions, to name the line of the offending node.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { parseDocument, LineCounter, isNode, type Document } from 'yaml';
+import { load as loadYaml, CORE_SCHEMA, YAMLException } from 'js-yaml';
+import type { Document, LineCounter } from 'yaml';
 import type { Scenario, Step } from '../schema/generated/types.js';
 import { validate, listResources } from '../schema/registry.js';
 import { ROOT } from '../paths.js';
@@ -11,7 +15,7 @@ export interface LoadedScenario { scenario: Scenario; file: string; }
 
 export class ScenarioError extends Error {
   override name = 'ScenarioError';
-  constructor(readonly file: string, readonly line: number | undefined, readonly cause_: string, readonly step?: string) {
+  constructor(readonly file: string, readonly line: number | undefined, readonly cause_: string, readonly step?: string, readonly pointer?: string) {
     super(`${file}${line ? `:${line}` : ''}: ${step ? `step "${step}": ` : ''}${cause_}`);
   }
 }
@@ -23,7 +27,7 @@ function lineAt(doc: Document, lines: LineCounter, pointer: string): number | un
   const path = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
   for (let n = path.length; n >= 0; n--) {
     const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
+    if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)) return lines.linePos(node.range[0]).line;
   }
   return undefined;
 }
@@ -35,7 +39,14 @@ function stepNameAt(doc: unknown, pointer: string): string | undefined {
   return list?.[Number(m[2])]?.name;
 }
 
-export function loadScenario(path: string, endpointIds?: Set<string>): LoadedScenario {
+/** the file parsed again with source positions, to find the line of a JSON pointer */
+async function located(text: string): Promise<{ doc: Document; lines: LineCounter }> {
+  const { parseDocument, LineCounter } = await import('yaml');
+  const lines = new LineCounter();
+  return { doc: parseDocument(text, { lineCounter: lines }), lines };
+}
+
+export async function loadScenario(path: string, endpointIds?: Set<string>): Promise<LoadedScenario> {
   const file = relative(process.cwd(), path) || path;
   let text: string;
   try {
@@ -43,15 +54,17 @@ export function loadScenario(path: string, endpointIds?: Set<string>): LoadedSce
   } catch (e) {
     throw new ScenarioError(file, undefined, `cannot read: ${(e as Error).message}`);
   }
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  if (doc.errors.length) {
-    const e = doc.errors[0];
-    throw new ScenarioError(file, lines.linePos(e.pos[0]).line, `not valid YAML: ${e.message.split('\n')[0]}`);
+  let data: unknown;
+  try {
+    // YAML 1.2 core schema: dates stay strings, as they do for `yaml`.
+    data = loadYaml(text, { schema: CORE_SCHEMA, filename: file });
+  } catch (e) {
+    if (!(e instanceof YAMLException)) throw e;
+    throw new ScenarioError(file, e.mark ? e.mark.line + 1 : undefined, `not valid YAML: ${e.reason}`);
   }
-  const data = doc.toJS();
   const errors = validate('scenario', data);
   if (errors.length) {
+    const { doc, lines } = await located(text);
     // A step with none (or two) of the step kinds produces one error per oneOf branch; say it once.
     const oneOf = errors.find((e) => e.rule === 'oneOf');
     const first = oneOf ?? errors.find((e) => !/\/(request|file|openEvents|expectEvent|sleep)$/.test(e.pointer) || e.rule !== 'required') ?? errors[0];
@@ -59,7 +72,13 @@ export function loadScenario(path: string, endpointIds?: Set<string>): LoadedSce
     throw new ScenarioError(file, lineAt(doc, lines, first.pointer), message, stepNameAt(data, first.pointer));
   }
   const scenario = data as Scenario;
-  checkConsistency(scenario, endpointIds, (pointer, message, step) => new ScenarioError(file, lineAt(doc, lines, pointer), message, step));
+  try {
+    checkConsistency(scenario, endpointIds, (pointer, message, step) => new ScenarioError(file, undefined, message, step, pointer));
+  } catch (e) {
+    if (!(e instanceof ScenarioError) || e.pointer === undefined) throw e;
+    const { doc, lines } = await located(text);
+    throw new ScenarioError(file, lineAt(doc, lines, e.pointer), e.cause_, e.step);
+  }
   return { scenario, file: relative(ROOT, path).startsWith('..') ? file : relative(ROOT, path) };
 }
 
