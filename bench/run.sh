@@ -13,15 +13,17 @@ command -v hyperfine >/dev/null || { echo "bench: hyperfine is not installed (De
 RUNS="${RUNS:-20}"
 WARMUP="${WARMUP:-3}"
 
-# Time the built CLI (what `synconf` runs once installed), not tsx compiling TypeScript on the fly.
+# Time the built command (package.json "bin": what `synconf` runs once installed), not tsx compiling
+# TypeScript on the fly.
+BIN="$(node -p 'require("./package.json").bin.synconf')"
 if [ "${SYNCONF_BENCH_NO_BUILD:-}" != 1 ]; then
   if ! npm run build --silent >&2; then
-    [ -f dist/src/cli/main.js ] || { echo "bench: npm run build failed and there is no dist/ to time" >&2; exit 2; }
-    echo "bench: WARNING: npm run build failed; timing the dist/ that is there (it may be stale)" >&2
+    [ -f "$BIN" ] || { echo "bench: npm run build failed and there is no $BIN to time" >&2; exit 2; }
+    echo "bench: WARNING: npm run build failed; timing the $BIN that is there (it may be stale)" >&2
   fi
 fi
-[ -f dist/src/cli/main.js ] || { echo "bench: dist/src/cli/main.js is missing (run npm run build)" >&2; exit 2; }
-SYNCONF=(node dist/src/cli/main.js)
+[ -f "$BIN" ] || { echo "bench: $BIN is missing (run npm run build)" >&2; exit 2; }
+SYNCONF=(node "$BIN")
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/synconf-bench-XXXXXX")"
 LAB="$TMP/lab"
@@ -58,7 +60,7 @@ await call('POST', '/rest/system/error/clear');
 EOF
 
 PLAIN="node bench/plain-13.mjs $URL $KEY $FOLDER"
-RUN="node dist/src/cli/main.js run --agent $URL --api-key $KEY --suite bench/synconf-13.yaml --report-dir $TMP/r --expectations bench/known-deviations-1.19.2.yaml"
+RUN="node $BIN run --agent $URL --api-key $KEY --suite bench/synconf-13.yaml --report-dir $TMP/r --expectations bench/known-deviations-1.19.2.yaml"
 
 # Both must hold before they are timed (a fast failure is no result).
 $PLAIN >/dev/null || { echo "bench: plain-13.mjs does not pass against the lab agent" >&2; exit 1; }

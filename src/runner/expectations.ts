@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { load as loadYaml, CORE_SCHEMA } from 'js-yaml';
-import semver from 'semver';
+import satisfies from 'semver/functions/satisfies.js';
 import type { KnownDeviations, CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import { validate } from '../schema/registry.js';
 import { releaseOf } from '../schema/version.js';
@@ -40,7 +40,7 @@ export function expectationsFor(agentVersion: string, dir = EXPECTATIONS_DIR): L
     .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
     .sort()
     .map((f) => loadExpectations(join(dir, f)))
-    .filter((e) => semver.satisfies(release, e.data.versions));
+    .filter((e) => satisfies(release, e.data.versions));
 }
 
 /** "<pointer> <rule>" with `*` standing for any one pointer segment (a port or an id that changes per run) */

@@ -2,7 +2,7 @@
 // run every scenario, apply the known deviations, and build the Report. Writing it is the caller's.
 import { glob } from 'tinyglobby';
 import { resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import type { Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
 import { loadScenario, ScenarioError, type LoadedScenario } from '../scenario/load.js';
 import { runScenario } from './scenario-runner.js';
@@ -61,7 +61,9 @@ export async function selectScenarios(suites: string[] | undefined, only: string
     const abs = resolve(p);
     return /\.(ya?ml)$/.test(abs) || /[*?{]/.test(p) ? abs : `${abs}/**/*.yaml`;
   });
-  const files = (await glob(patterns, { absolute: true })).sort();
+  // Plain file names need no globbing (and a run of one file should not pay for it).
+  const plainFiles = patterns.every((p) => /\.ya?ml$/.test(p) && !/[*?{[]/.test(p) && existsSync(p));
+  const files = plainFiles ? [...new Set(patterns)].sort() : (await glob(patterns, { absolute: true })).sort();
   const errors: Selection['errors'] = [];
   if (files.length === 0) errors.push({ file: patterns.join(', '), message: 'no scenario files found' });
   const endpointIds = new Set<string>(JSON.parse(readFileSync(`${SCHEMAS_DIR}/endpoints.json`, 'utf8')).endpoints.map((e: { id: string }) => e.id));

@@ -73,9 +73,10 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
     return JSON.parse(x.response.body) as Record<string, unknown>;
   };
   const status = await get('/rest/system/status');
-  const config = await get('/rest/config');
+  // The sync address only matters to a peer; a run without one saves the request.
+  const listenAddresses = opts.needsPeer ? ((await get('/rest/config')).options as { listenAddresses?: string[] })?.listenAddresses ?? [] : [];
   await probe.close();
-  const listen = ((config.options as { listenAddresses?: string[] })?.listenAddresses ?? []).find((a) => /^tcp4?:\/\/(127\.0\.0\.1|localhost):\d+$/.test(a));
+  const listen = listenAddresses.find((a) => /^tcp4?:\/\/(127\.0\.0\.1|localhost):\d+$/.test(a));
   const capabilities: Record<Capability, true | string> = {
     files: local ? true : `the agent at ${url} is not on this machine, so synconf cannot create files in its folders`,
     restart: true,
@@ -86,7 +87,7 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
   const vars: Record<string, unknown> = { agent: { deviceId: status.myID, syncAddress: listen ?? null, dataDir: null } };
   const labs: Lab[] = [];
   if (opts.needsPeer) {
-    if (!local || !listen) capabilities.peer = `a peer must reach the agent's sync port on loopback; the agent listens on ${JSON.stringify((config.options as { listenAddresses?: string[] })?.listenAddresses)}`;
+    if (!local || !listen) capabilities.peer = `a peer must reach the agent's sync port on loopback; the agent listens on ${JSON.stringify(listenAddresses)}`;
     else {
       const { lab, peer, reason } = await startPeer();
       if (lab && peer) {

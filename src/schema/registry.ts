@@ -3,7 +3,7 @@
 import { BUCKETS, RESOURCES } from './generated/index.js';
 import { releaseOf } from './version.js';
 import { exportName } from './names.js';
-import semver from 'semver';
+import gte from 'semver/functions/gte.js';
 import type { ValidationError } from './generated/types.js';
 
 export type { ValidationError };
@@ -29,7 +29,7 @@ function validatorFor(resource: string, agentVersion?: string): CompiledValidato
   let bucket = BUCKETS[BUCKETS.length - 1];
   if (agentVersion !== undefined) {
     const release = releaseOf(agentVersion);
-    bucket = [...BUCKETS].reverse().find((b) => semver.gte(release, b.from)) ?? BUCKETS[0];
+    bucket = [...BUCKETS].reverse().find((b) => gte(release, b.from)) ?? BUCKETS[0];
   }
   const name = exportName(resource);
   return (bucket.validators[name] ?? BUCKETS[BUCKETS.length - 1].validators[name]) as CompiledValidator;
