@@ -13,6 +13,9 @@ import { loadEndpoints } from '../src/report/coverage.js';
 import { mergeReports } from '../src/report/merge.js';
 import { matrixToHtml } from '../src/report/matrix-html.js';
 import { ROOT } from '../src/paths.js';
+import { FakeAgent, json } from './support/fake-agent.js';
+import { selectScenarios, runScenarios } from '../src/runner/run.js';
+import { liveTarget } from '../src/runner/targets.js';
 import { hostileReport, readFixture, SCRIPT_TAG, IMG_ATTR, BREAKOUT, QUOTES, LONG } from './fixtures/reports/hostile.js';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -205,6 +208,39 @@ describe('report.html', () => {
 });
 
 describe('matrix.html', () => {
+  test('a real run against an agent that answers hostile strings: shown as text, nothing runs', async () => {
+    const agent = new FakeAgent();
+    const label = `"><img src=x onerror="window.__pwned=1;alert(1)">`;
+    const script = `</script><script>window.__pwned=2</script>`;
+    const long = `${'<b>'.repeat(40_000)}end`;
+    agent.route('GET /rest/system/ping', () => json({ ping: script }));
+    agent.route('GET /rest/config', () => json({ version: 36, folders: [{ id: 'abc-de', label }], devices: [] }));
+    agent.route('GET /rest/system/browse', () => json([long]));
+    await agent.up();
+    try {
+      const selection = await selectScenarios([join(ROOT, 'tests', 'fixtures', 'hostile', 'hostile.yaml')], undefined);
+      const target = liveTarget('live', agent.url, { agent: { url: agent.url, apiKey: agent.apiKey } }, { peer: 'n/a', files: 'n/a', restart: 'n/a', shutdown: 'n/a' }, { agent: { deviceId: agent.deviceId } }, []);
+      const report = await runScenarios(selection, target, { expectations: false });
+      await target.close();
+      assert.ok(report.totals.fail >= 3, report.verdict);
+      const s = await open('hostile-run', toHtml(report));
+      const { page } = s;
+      for (const details of await page.locator('details.evidence > summary').all()) await details.click();
+      await page.waitForTimeout(200);
+      assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
+      assert.equal(await page.locator('img, iframe, object, embed').count(), 0, 'no element injected');
+      const text = await page.locator('body').innerText();
+      assert.ok(text.includes(label), 'the folder label is shown as text');
+      assert.ok(text.includes(script), 'the script tag is shown as text');
+      const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      assert.ok(width.scroll <= width.client, `no horizontal scroll: ${width.scroll} > ${width.client}`);
+      await page.screenshot({ path: join(ARTIFACTS, 'report-hostile-run.png'), fullPage: false });
+      await s.close();
+    } finally {
+      await agent.close();
+    }
+  });
+
   test('changed rows come first, highlighted, and can be shown alone', async () => {
     const m = mergeReports([readFixture('pass'), readFixture('fail')], ['pass.json', 'fail.json']);
     const s = await open('matrix', matrixToHtml(m));
