@@ -1,5 +1,5 @@
 // Assertions of scenario files: operators on a value found by a JSON pointer (or a header).
-import type { Assertion } from '../schema/generated/types.js';
+import type { Assertion, Operators } from '../schema/generated/types.js';
 import { isDeepStrictEqual } from 'node:util';
 import { short } from '../schema/registry.js';
 
@@ -48,7 +48,6 @@ function contains(actual: unknown, expected: unknown): boolean {
   return false;
 }
 
-type Operators = Omit<Assertion, 'path' | 'name'>;
 
 /** one failure message per operator that does not hold, [] when all hold */
 function failures(found: Found, ops: Operators): string[] {

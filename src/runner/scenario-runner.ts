@@ -120,7 +120,9 @@ class ScenarioRun {
       const timeout = parseDuration(step.wait.timeout);
       const interval = parseDuration(step.wait.interval ?? '250ms');
       for (;;) {
-        const next = await this.send(req, step.name, attempts + 1);
+        // An attempt that hangs must not outlast the wait.
+        const left = Math.max(timeout - (this.ctx.clock.now() - started), 250);
+        const next = await this.send({ ...req, timeoutMs: Math.min(req.timeoutMs, left) }, step.name, attempts + 1);
         if (next.error?.code === RECORDING_ENDS && attempts > 0) break;
         x = next;
         attempts++;
@@ -141,7 +143,8 @@ class ScenarioRun {
 
   private eventsRequest(c: Cursor, since: number, timeoutS: number): OutgoingRequest {
     const q = new URLSearchParams({ events: c.types.join(','), since: String(since), timeout: String(timeoutS) });
-    return { target: c.target, method: 'GET', url: `/rest/events?${q}`, headers: { 'X-API-Key': this.ctx.apiKeys[c.target] }, timeoutMs: (timeoutS + 10) * 1000 };
+    // The long poll may take its timeout; beyond that, an agent that hangs gets a short bound.
+    return { target: c.target, method: 'GET', url: `/rest/events?${q}`, headers: { 'X-API-Key': this.ctx.apiKeys[c.target] }, timeoutMs: timeoutS * 1000 + Math.min(this.ctx.requestTimeoutMs, 2000) };
   }
 
   /** (re)open: the first request of a mask creates the agent's subscription; older events are skipped */

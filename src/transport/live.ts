@@ -29,14 +29,21 @@ export class LiveTransport implements Transport {
     return ep;
   }
 
-  send(request: OutgoingRequest): Promise<Exchange> {
+  async send(request: OutgoingRequest): Promise<Exchange> {
+    const first = await this.attempt(request);
+    // A kept-alive connection the agent closed meanwhile (it restarted, say) fails on reuse with a
+    // reset; that says nothing about the agent, so the request goes once more on a new connection.
+    return first.reusedSocketReset ? (await this.attempt(request)).exchange : first.exchange;
+  }
+
+  private attempt(request: OutgoingRequest): Promise<{ exchange: Exchange; reusedSocketReset: boolean }> {
     const ep = this.endpoint(request.target);
     const startedAt = new Date();
     const t0 = performance.now();
     const done = (rest: Partial<Exchange>): Exchange => ({ request, startedAt: startedAt.toISOString(), durationMs: performance.now() - t0, ...rest });
     return new Promise((resolve) => {
       let settled = false;
-      const settle = (x: Exchange) => { if (!settled) { settled = true; resolve(x); } };
+      const settle = (exchange: Exchange, reusedSocketReset = false) => { if (!settled) { settled = true; resolve({ exchange, reusedSocketReset }); } };
       const req = http.request(new URL(request.url, ep.url), { method: request.method, headers: request.headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -52,7 +59,7 @@ export class LiveTransport implements Transport {
         settle(done({ error: { code: 'timeout', message: `no complete response within ${request.timeoutMs} ms` } }));
         req.destroy();
       }, request.timeoutMs);
-      req.on('error', (err: NodeJS.ErrnoException) => settle(done({ error: { code: failureCode(err), message: err.message } })));
+      req.on('error', (err: NodeJS.ErrnoException) => settle(done({ error: { code: failureCode(err), message: err.message } }), req.reusedSocket && err.code === 'ECONNRESET'));
       req.on('close', () => clearTimeout(timer));
       req.end(request.body);
     });

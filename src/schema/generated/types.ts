@@ -174,6 +174,17 @@ export type Step = {
    */
   sleep?: string;
 };
+export type Assertion = Operators & {
+  /**
+   * JSON pointer into the body ("" the whole body), or header:<name>
+   */
+  path: string;
+  /**
+   * a short label for the check id (default: the path and the operators)
+   */
+  name?: string;
+  [k: string]: unknown;
+};
 export type Steps = Step[];
 
 export interface SynconfResources {
@@ -1399,15 +1410,7 @@ export interface TextMatch {
   contains?: string;
   matches?: string;
 }
-export interface Assertion {
-  /**
-   * JSON pointer into the body ("" the whole body), or header:<name>
-   */
-  path: string;
-  /**
-   * a short label for the check id (default: the path and the operators)
-   */
-  name?: string;
+export interface Operators {
   exists?: boolean;
   /**
    * deep equality
@@ -1438,9 +1441,8 @@ export interface Assertion {
   /**
    * array: every item satisfies these operators
    */
-  every?: {
-    [k: string]: unknown;
-  };
+  every?: Operators;
+  [k: string]: unknown;
 }
 /**
  * GET /rest/system/error: the recent errors (POST /rest/system/error/clear removes them). The spec does not show the shape; this is what agents answer. `errors` is a list and an empty list is `[]`: null is rejected. A list-valued field that sometimes is null forces every client to special-case the state right after POST /rest/system/error/clear, and nothing in the spec suggests "no errors" differs from "an empty list of errors" (agents that serialise an empty Go slice as null deviate).
