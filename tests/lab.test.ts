@@ -200,7 +200,7 @@ test('an interrupted or crashing test process leaves no syncthing behind', { tim
       import { startLab } from ${JSON.stringify(labModule)};
       const lab = await startLab({ instances: 1 });
       console.log(JSON.stringify({ dir: lab.dir, pid: lab.instances[0].pid }));
-      ${ending === 'throw' ? "throw new Error('a failing test');" : 'setInterval(() => {}, 1000);'}
+      ${ending === 'throw' ? "await new Promise((r) => setTimeout(r, 1000)); throw new Error('a failing test');" : 'setInterval(() => {}, 1000);'}
     `;
     const child = execa('node', ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, reject: false, timeout: 30_000 });
     const line = await new Promise<string>((resolve, reject) => {
@@ -209,7 +209,7 @@ test('an interrupted or crashing test process leaves no syncthing behind', { tim
     });
     const { dir, pid } = JSON.parse(line) as { dir: string; pid: number };
     try {
-      assert.ok(isAlive(pid));
+      assert.ok(isAlive(pid)); // the child throws only a second after saying it is up
       if (ending === 'SIGINT') child.kill('SIGINT');
       const result = await child;
       if (ending === 'SIGINT') assert.equal(result.signal, 'SIGINT', 'the signal still ends the process');

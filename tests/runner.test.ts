@@ -168,7 +168,7 @@ describe('assertions', () => {
       matches: /^\/gui\/address "0\.0\.0\.0:8384" does not match \/\^127/,
       contains: /^\/folders .* does not contain \{"id":"xyz-789","type":"receiveonly"\}$/,
       length: /^\/folders has length 3, expected 2$/,
-      every: /^\/options\/listenAddresses \[1\] "quic:\/\/127\.0\.0\.1:22000" does not match \/\^tcp:\/\/\/; \[2\] is of type number, expected string; \[2\] 7 does not match/,
+      every: /^\/options\/listenAddresses \[1\] "quic:\/\/127\.0\.0\.1:22000" does not match \/\^tcp:\/\/\/; \[2\] is of type integer, expected string; \[2\] 7 does not match/,
       last: /^\/folders\/-1\/id is "other", expected "xyz-789"$/,
       header: /^header:X-Syncthing-Id "not-a-device-id" does not match/,
     };

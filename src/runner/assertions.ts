@@ -2,34 +2,11 @@
 import type { Assertion, Operators } from '../schema/generated/types.js';
 import { isDeepStrictEqual } from 'node:util';
 import { short } from '../schema/registry.js';
+import { MISSING, resolvePointer, jsonType } from '../json.js';
 
 export interface AssertionOutcome { ok: boolean; message: string; expected: unknown; actual: unknown; }
 
-const MISSING = Symbol('missing');
-type Found = unknown | typeof MISSING;
-
-/** value at a JSON pointer; MISSING when a segment does not exist */
-export function resolvePointer(doc: unknown, pointer: string): Found {
-  if (pointer === '') return doc;
-  let node: unknown = doc;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(node)) {
-      const index = key === '-1' ? node.length - 1 : Number(key);
-      if (!Number.isInteger(index) || index < 0 || index >= node.length) return MISSING;
-      node = node[index];
-    } else if (node !== null && typeof node === 'object' && Object.hasOwn(node, key)) {
-      node = (node as Record<string, unknown>)[key];
-    } else return MISSING;
-  }
-  return node;
-}
-
-export function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
+type Found = unknown;
 
 /** objects match by subset, arrays element-wise by subset, scalars by equality */
 function subsetMatch(actual: unknown, expected: unknown): boolean {
@@ -62,7 +39,7 @@ function failures(found: Found, ops: Operators): string[] {
   if ('notEquals' in ops && isDeepStrictEqual(v, ops.notEquals)) out.push(`is ${short(v)}, expected anything else`);
   if (ops.type !== undefined) {
     const t = jsonType(v);
-    const ok = ops.type === 'integer' ? Number.isInteger(v) : ops.type === t;
+    const ok = ops.type === t || (ops.type === 'number' && t === 'integer');
     if (!ok) out.push(`is of type ${t}, expected ${ops.type}`);
   }
   if (ops.matches !== undefined && !(typeof v === 'string' && new RegExp(ops.matches).test(v))) out.push(`${short(v)} does not match /${ops.matches}/`);

@@ -2,7 +2,8 @@
 import type { StepExpectations, CheckResult } from '../schema/generated/types.js';
 import type { Exchange } from '../transport/types.js';
 import { validate, short } from '../schema/registry.js';
-import { evaluate, assertionLabel, resolvePointer } from './assertions.js';
+import { evaluate, assertionLabel } from './assertions.js';
+import { resolvePointer, MISSING } from '../json.js';
 import type { Vars } from '../scenario/template.js';
 
 export type Check = Omit<CheckResult, 'id' | 'step' | 'phase'> & { name: string };
@@ -84,7 +85,7 @@ export function checkExchange(x: Exchange, expect: StepExpectations | undefined,
     const name = `capture:${variable}`;
     if (body.jsonError) { checks.push(fail(name, 'capture', `cannot capture ${variable}: ${body.jsonError}`)); continue; }
     const value = resolvePointer(body.json, pointer);
-    if (typeof value === 'symbol' || value === undefined) checks.push(fail(name, 'capture', `cannot capture ${variable}: nothing at ${pointer || '/'}`, { expected: pointer }));
+    if (value === MISSING || value === undefined) checks.push(fail(name, 'capture', `cannot capture ${variable}: nothing at ${pointer || '/'}`, { expected: pointer }));
     else {
       vars[variable] = value;
       checks.push(pass(name, 'capture', `${variable} = ${short(value)}`, { actual: value }));

@@ -1,5 +1,6 @@
 // {{name}} templates in scenario values. A string that is exactly one template keeps the
 // variable's type (a captured object stays an object in a JSON body); otherwise text is spliced.
+import { escapePointer } from '../json.js';
 
 export class MissingVariableError extends Error {
   override name = 'MissingVariableError';
@@ -43,6 +44,6 @@ export function render<T>(value: T, vars: Vars): T {
 export function renderPointer(pointer: string, vars: Vars): string {
   return pointer.replace(ANY, (_, name: string) => {
     const v = lookup(vars, name);
-    return (typeof v === 'string' ? v : JSON.stringify(v)).replace(/~/g, '~0').replace(/\//g, '~1');
+    return escapePointer(typeof v === 'string' ? v : JSON.stringify(v));
   });
 }

@@ -3,6 +3,7 @@
 import { BUCKETS, RESOURCES } from './generated/index.js';
 import { releaseOf } from './version.js';
 import { exportName } from './names.js';
+import { escapePointer, resolvePointer, jsonType, MISSING } from '../json.js';
 import gte from 'semver/functions/gte.js';
 import type { ValidationError } from './generated/types.js';
 
@@ -35,24 +36,10 @@ function validatorFor(resource: string, agentVersion?: string): CompiledValidato
   return (bucket.validators[name] ?? BUCKETS[BUCKETS.length - 1].validators[name]) as CompiledValidator;
 }
 
-const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
-function valueAt(doc: unknown, pointer: string): unknown {
-  let node = doc;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
-
-function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value;
-}
+const valueAt = (doc: unknown, pointer: string) => {
+  const v = resolvePointer(doc, pointer);
+  return v === MISSING ? undefined : v;
+};
 
 export function short(value: unknown, max = 60): string {
   const text = JSON.stringify(value) ?? 'undefined';

@@ -3,6 +3,7 @@
 // counters, device IDs, addresses, paths). This is how a maintainer sees what changed between
 // two agent versions.
 import type { Cassette, HarEntry } from '../schema/generated/types.js';
+import { jsonType } from '../json.js';
 
 const DEVICE_ID = /^[A-Z2-7]{7}(-[A-Z2-7]{7}){7}$/;
 
@@ -13,13 +14,6 @@ function normalKey(key: string, tmp: string | undefined): string {
   if (tmp && key.startsWith(tmp)) return `<tmp>${key.slice(tmp.length)}`;
   if (key.startsWith('/')) return '<path>';
   return key;
-}
-
-function jsonType(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v;
 }
 
 /** every path of a JSON document with the JSON types found there; array items share one path */

@@ -1,0 +1,33 @@
+// JSON pointers (RFC 6901) and JSON type names, shared by validation errors, assertions,
+// captures, templates and drift.
+
+/** what resolvePointer returns when a segment does not exist */
+export const MISSING = Symbol('missing');
+
+export const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const unescape = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/** the value at a JSON pointer ("" is the whole document; "/-1" the last array item), or MISSING */
+export function resolvePointer(doc: unknown, pointer: string): unknown {
+  if (pointer === '') return doc;
+  let node: unknown = doc;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = unescape(raw);
+    if (Array.isArray(node)) {
+      const index = key === '-1' ? node.length - 1 : Number(key);
+      if (!Number.isInteger(index) || index < 0 || index >= node.length) return MISSING;
+      node = node[index];
+    } else if (node !== null && typeof node === 'object' && Object.hasOwn(node, key)) {
+      node = (node as Record<string, unknown>)[key];
+    } else return MISSING;
+  }
+  return node;
+}
+
+/** the JSON Schema type name of a value; whole numbers are "integer" */
+export function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
