@@ -41,7 +41,8 @@ function requestId(e: HarEntry, tmp: string | undefined): string {
     .map(([k, v]) => `${k}=${DEVICE_ID.test(v) ? '<deviceId>' : tmp && v.startsWith(tmp) ? `<tmp>${v.slice(tmp.length)}` : v}`)
     .sort()
     .join('&');
-  return `${e._target} ${e._step}: ${e.request.method} ${u.pathname}${query ? `?${query}` : ''}`;
+  const path = u.pathname.split('/').map((seg) => (DEVICE_ID.test(decodeURIComponent(seg)) ? '<deviceId>' : seg)).join('/');
+  return `${e._target} ${e._step}: ${e.request.method} ${path}${query ? `?${query}` : ''}`;
 }
 
 /** opening an event cursor (since=0, timeout=0) is synconf's bookkeeping: what it returns depends on the agent's history */
@@ -61,7 +62,8 @@ function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Obse
     if (Array.isArray(doc) && new URL(e.request.url).pathname === '/rest/events') for (const ev of doc) if (ev?.type) eventTypes.add(String(ev.type));
     // Polls repeat a request a varying number of times: the last answer is the one the step judged.
     out.set(id, {
-      status: e._error ? e._error.code : e.response.status,
+      // Refused or reset both mean the agent was gone; which one a closing agent gives is timing.
+      status: e._error ? (e._error.code === 'refused' || e._error.code === 'reset' ? 'no response (refused or reset)' : e._error.code) : e.response.status,
       mediaType: (e.response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '').split(';')[0].trim(),
       shape: doc === undefined ? null : shapeOf(doc, tmp),
       eventTypes,
