@@ -35,6 +35,8 @@ export interface RunContext {
   /** minimum time between two calls of an expensive endpoint on one instance */
   expensiveIntervalMs: number;
   expensiveCalls: Record<string, number>;
+  /** per instance and expensive endpoint: when it was last called (clock time), across scenarios */
+  lastExpensiveAt: Record<string, number>;
   /** per instance: bumped whenever it did not answer (it may have restarted: event ids start again) */
   generations: Record<string, number>;
 }

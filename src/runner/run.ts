@@ -15,7 +15,8 @@ import type { LocalActions } from './context.js';
 import { SCHEMAS_DIR, SUITES_DIR, SYNCONF_VERSION } from '../paths.js';
 import { parseBody } from './exchange-checks.js';
 
-export interface AgentIdentity { version: string | null; versionSource: 'agent' | 'option' | 'recording' | 'unknown'; longVersion: string | null; os: string | null; arch: string | null; deviceId: string | null; }
+/** who the agent is, as the report says it */
+export type AgentIdentity = Report['agent'];
 
 /** What a target (lab, given agent, recordings) provides to a run. */
 export interface Target {
@@ -27,8 +28,6 @@ export interface Target {
   apiKeys: Record<string, string>;
   capabilities: Record<Capability, true | string>;
   vars: Record<string, unknown>;
-  /** the agent's identity, when the target knows it without asking (a replay) */
-  identity?: AgentIdentity;
   close(): Promise<void>;
 }
 
@@ -95,7 +94,6 @@ export async function selectScenarios(suites: string[] | undefined, only: string
 
 /** ask the agent who it is: GET /rest/system/version */
 export async function identify(target: Target, timeoutMs: number): Promise<AgentIdentity> {
-  if (target.identity) return target.identity;
   const x = await target.transport.send(
     { target: 'agent', method: 'GET', url: '/rest/system/version', headers: { 'X-API-Key': target.apiKeys.agent }, timeoutMs },
     { scenario: '_run', step: 'identify' },
@@ -163,7 +161,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   const identity = await identify(target, timeoutMs);
   if (opts.agentVersion) Object.assign(identity, { version: opts.agentVersion, versionSource: 'option' });
   report.agent = identity;
-  target.transport.annotate?.('_run', { vars: target.vars, capabilities: target.capabilities, agent: { version: identity.version, longVersion: identity.longVersion, deviceId: identity.deviceId } });
+  target.transport.annotate?.('_run', { vars: target.vars, capabilities: target.capabilities, agent: { version: identity.version, longVersion: identity.longVersion ?? null, deviceId: identity.deviceId ?? null } });
   if (!identity.version) harnessErrors.push({ message: 'the agent did not say its version (GET /rest/system/version); checks use the spec as is. Give --agent-version to apply a version overlay.' });
 
   let expectations: LoadedExpectations[] = [];
@@ -180,7 +178,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     transport: target.transport, clock: target.clock, actions: target.actions, redactor,
     agentVersion: identity.version, apiKeys: target.apiKeys, capabilities: target.capabilities, vars: target.vars,
     requestTimeoutMs: timeoutMs, expensiveIntervalMs: opts.expensiveIntervalMs ?? 500,
-    expensiveCalls: report.expensiveCalls, generations: {},
+    expensiveCalls: report.expensiveCalls, lastExpensiveAt: {}, generations: {},
   };
   const deviations = indexDeviations(expectations);
   const total = selection.scenarios.length;

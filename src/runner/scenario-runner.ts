@@ -1,5 +1,5 @@
 // Runs one scenario: setup, steps, cleanup (always), and turns each step into checks.
-import type { Scenario, Step, CheckResult, ScenarioResult, Evidence } from '../schema/generated/types.js';
+import type { Scenario, Step, CheckResult, ScenarioResult, Evidence, Assertion } from '../schema/generated/types.js';
 import type { Exchange, OutgoingRequest } from '../transport/types.js';
 import type { RunContext, Capability } from './context.js';
 import { EXPENSIVE } from './context.js';
@@ -23,7 +23,6 @@ interface Cursor { target: string; types: string[]; lastId: number; generation: 
 class ScenarioRun {
   readonly checks: CheckResult[] = [];
   private readonly cursors = new Map<string, Cursor>();
-  private readonly lastExpensive = new Map<string, number>();
 
   constructor(private readonly s: Scenario, private readonly ctx: RunContext, private readonly vars: Vars) {}
 
@@ -52,10 +51,10 @@ class ScenarioRun {
     const endpoint = `${req.method} ${req.url.split('?')[0]}`;
     if (EXPENSIVE.includes(endpoint)) {
       const key = `${req.target} ${endpoint}`;
-      const last = this.lastExpensive.get(key);
+      const last = this.ctx.lastExpensiveAt[key];
       const wait = last === undefined ? 0 : last + this.ctx.expensiveIntervalMs - this.ctx.clock.now();
       if (wait > 0) await this.ctx.clock.sleep(wait);
-      this.lastExpensive.set(key, this.ctx.clock.now());
+      this.ctx.lastExpensiveAt[key] = this.ctx.clock.now();
       this.ctx.expensiveCalls[endpoint] = (this.ctx.expensiveCalls[endpoint] ?? 0) + 1;
     }
     if (req.body !== undefined) this.ctx.redactor.learnFrom(req.body);
@@ -100,15 +99,15 @@ class ScenarioRun {
     return true;
   }
 
-  /** templates in assertion paths fill pointer segments (a value with "/" stays one segment) */
-  private renderExpect(expect: NonNullable<Step['expect']>): NonNullable<Step['expect']> {
-    const assert = expect.assert?.map((a) => ({ ...render({ ...a, path: '' }, this.vars), path: renderPointer(a.path, this.vars) }));
-    return { ...render({ ...expect, assert: undefined }, this.vars), ...(assert ? { assert } : {}) };
+  /** templates in an object with assertions; in assertion paths they fill pointer segments (a value with "/" stays one segment) */
+  private renderWithAssertions<T extends { assert?: Assertion[] }>(spec: T): T {
+    const assert = spec.assert?.map((a) => ({ ...render({ ...a, path: '' }, this.vars), path: renderPointer(a.path, this.vars) }));
+    return { ...render({ ...spec, assert: undefined }, this.vars), ...(assert ? { assert } : {}) };
   }
 
   private async request(step: Step, phase: Phase): Promise<boolean> {
     const req = this.buildRequest(step);
-    const expect = step.expect && this.renderExpect(step.expect);
+    const expect = step.expect && this.renderWithAssertions(step.expect);
     let x: Exchange;
     let checks: Check[];
     let attempts = 0;
@@ -167,8 +166,7 @@ class ScenarioRun {
   }
 
   private async expectEvent(step: Step, phase: Phase): Promise<boolean> {
-    const raw = step.expectEvent!;
-    const spec = { ...render({ ...raw, assert: undefined }, this.vars), assert: raw.assert?.map((a) => ({ ...render({ ...a, path: '' }, this.vars), path: renderPointer(a.path, this.vars) })) };
+    const spec = this.renderWithAssertions(step.expectEvent!);
     const c = this.cursors.get(spec.cursor)!;
     const within = parseDuration(spec.within ?? '5s');
     const started = this.ctx.clock.now();
