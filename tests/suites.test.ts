@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { cliAsync } from './support/cli.js';
+import { spawn } from 'node:child_process';
+import { runningProcesses } from '../src/lab/procs.js';
 import { selectScenarios } from '../src/runner/run.js';
 import { ROOT, SCHEMAS_DIR } from '../src/paths.js';
 import type { Report } from '../src/schema/generated/types.js';
@@ -54,5 +56,24 @@ describe('the bundled suites', () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const recorded = JSON.parse(readFileSync(join(RECORDINGS, 'recorded-report.json'), 'utf8')) as Report;
     assert.deepEqual(verdicts(readReport(dir)), verdicts(recorded));
+  });
+
+  test('Ctrl-C during a live run still writes the report (exit 2) and leaves no syncthing behind', { timeout: 60_000 }, async () => {
+    const syncthings = () => runningProcesses().filter((p) => p.args.some((a) => a.endsWith('syncthing'))).map((p) => p.pid);
+    const before = syncthings();
+    const dir = join(work, 'interrupted');
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'run', '--lab', '--only', 'system-restart', '--report-dir', dir], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    // the lab is up after ~2 s and the restart scenario takes ~4 s: interrupt it in the middle
+    await new Promise((r) => setTimeout(r, 4000));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 2, stderr);
+    const report = readReport(dir);
+    assert.equal(report.exitCode, 2);
+    assert.ok(report.harnessErrors.some((e) => /interrupted by SIGINT/.test(e.message)), JSON.stringify(report.harnessErrors));
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.deepEqual(syncthings().filter((pid) => !before.includes(pid)), [], 'no syncthing left running');
   });
 });

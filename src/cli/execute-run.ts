@@ -63,8 +63,10 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
       process.exit(EXIT.usage);
     })();
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // on(), not once(): the lab's own handler re-raises the signal when no other listener is left,
+  // which would end the process before the report is written.
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   try {
     const needsPeer = selection.scenarios.some((s) => s.scenario.needs?.includes('peer'));
