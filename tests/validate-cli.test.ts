@@ -41,6 +41,14 @@ describe('synconf validate', () => {
     assert.deepEqual(Object.keys(errors[0]).sort(), ['actual', 'expected', 'message', 'pointer', 'resource', 'rule']);
   });
 
+  test('a full HTTP capture is checked by its body', () => {
+    const capture = 'HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\n\r\n{"ping": "pong"}\n';
+    assert.equal(cli(['validate', 'ping', '-'], { input: capture }).code, 0);
+    const broken = cli(['validate', 'ping', '-'], { input: capture.replace('pong', 'pang') });
+    assert.equal(broken.code, 1);
+    assert.match(broken.stdout, /^\/ping: must be "pong", got "pang"$/m);
+  });
+
   test('--agent-version applies the overlay: lastDialStatus is required from 1.2.0 on', () => {
     const doc = JSON.parse(readFileSync(join(FIXTURES, 'system-status.json'), 'utf8'));
     delete doc.lastDialStatus;
@@ -55,7 +63,8 @@ describe('synconf validate', () => {
   for (const [what, args, input, message] of [
     ['an unknown resource', ['validate', 'nope', '-'], '{}', /unknown resource "nope"; known resources: .*config/],
     ['an unreadable file', ['validate', 'config', '/nonexistent/x.json'], undefined, /cannot read "\/nonexistent\/x.json"/],
-    ['input that is not JSON', ['validate', 'config', '-'], 'HTTP/1.1 200 OK', /standard input is not JSON/],
+    ['input that is not JSON', ['validate', 'config', '-'], 'config: yes', /standard input is not JSON/],
+    ['an HTTP capture whose body is not JSON', ['validate', 'config', '-'], 'HTTP/1.1 403 Forbidden\r\n\r\nCSRF Error\n', /the body of the HTTP capture in standard input is not JSON/],
     ['a bad --agent-version', ['validate', 'config', '-', '--agent-version', 'soon'], '{}', /"soon" is not a version/],
     ['a missing argument', ['validate', 'config'], undefined, /missing required argument 'file'/],
   ] as const) {

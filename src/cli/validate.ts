@@ -10,7 +10,7 @@ export function registerValidate(program: Command): void {
     .command('validate')
     .description('Validate a JSON document (a response body) against a resource schema')
     .argument('<resource>', 'resource name, e.g. config, system-status, folder-status; an unknown name lists the known ones')
-    .argument('<file>', 'path of a JSON file, or - for standard input')
+    .argument('<file>', 'a JSON file, or a full HTTP capture (status line, headers, body: the body is checked); - for standard input')
     .option('--agent-version <version>', 'apply the version overlay of this agent version (fields added later are not required)')
     .option('--json', 'print the errors as a JSON array of {resource, pointer, rule, expected, actual, message}')
     .addHelpText('after', `
@@ -35,11 +35,17 @@ Exit codes: 0 valid, 1 invalid, 2 unknown resource, unreadable file or not JSON.
       } catch (e) {
         fail(`cannot read ${what}: ${(e as Error).message}`);
       }
+      // A full HTTP capture (curl -i, a proxy log): the document is its body.
+      const capture = /^HTTP\/\d(\.\d)? \d{3}/.test(text);
+      if (capture) {
+        const blank = text.search(/\r?\n\r?\n/);
+        text = blank < 0 ? '' : text.slice(blank).replace(/^\r?\n\r?\n/, '');
+      }
       let doc: unknown;
       try {
         doc = JSON.parse(text);
       } catch (e) {
-        fail(`${what} is not JSON: ${(e as Error).message}`);
+        fail(`${capture ? `the body of the HTTP capture in ${what}` : what} is not JSON: ${(e as Error).message}`);
       }
       let errors;
       try {
