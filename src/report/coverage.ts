@@ -1,22 +1,10 @@
 // Which spec endpoints a run covered: every entry of schemas/endpoints.json with the scenarios
 // that name it in `spec:`, so an endpoint nobody tests is visible instead of silently missing.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Report, Verdict } from '../schema/generated/types.js';
-import { SCHEMAS_DIR } from '../paths.js';
+import { loadEndpoints, type EndpointEntry } from '../schema/endpoints.js';
 import { worst } from './verdicts.js';
 
-/** the fields of an endpoints.json entry the reports show (endpoints.json is a list, not a resource schema) */
-export interface EndpointEntry {
-  id: string;
-  method?: string;
-  path?: string;
-  section?: string;
-  response?: string | null;
-  since?: string;
-  deprecated?: string;
-  related?: unknown;
-}
+export { loadEndpoints, type EndpointEntry };
 
 export interface CoverageRow {
   id: string;
@@ -26,13 +14,6 @@ export interface CoverageRow {
   scenarios: number[];
   /** the verdict needing most attention among the covering scenarios; null when none covers it */
   verdict: Verdict | null;
-}
-
-/** schemas/endpoints.json, read when a report is generated */
-export function loadEndpoints(file = join(SCHEMAS_DIR, 'endpoints.json')): EndpointEntry[] {
-  const doc = JSON.parse(readFileSync(file, 'utf8')) as { endpoints?: unknown };
-  if (!Array.isArray(doc.endpoints)) throw new Error(`${file}: no "endpoints" array`);
-  return doc.endpoints as EndpointEntry[];
 }
 
 /** one row per listed endpoint, in list order, then one per unlisted id that scenarios name */

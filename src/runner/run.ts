@@ -2,7 +2,7 @@
 // run every scenario, apply the known deviations, and build the Report. Writing it is the caller's.
 import { glob } from 'tinyglobby';
 import { resolve } from 'node:path';
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
 import { loadScenario, ScenarioError, type LoadedScenario } from '../scenario/load.js';
 import { runScenario } from './scenario-runner.js';
@@ -12,7 +12,8 @@ import type { Transport } from '../transport/types.js';
 import { Redactor } from '../transport/redact.js';
 import { wallClock, type Clock } from './clock.js';
 import type { LocalActions } from './context.js';
-import { SCHEMAS_DIR, SUITES_DIR, SYNCONF_VERSION } from '../paths.js';
+import { SUITES_DIR, SYNCONF_VERSION } from '../paths.js';
+import { loadEndpoints } from '../schema/endpoints.js';
 import { parseBody } from './exchange-checks.js';
 
 /** who the agent is, as the report says it */
@@ -65,7 +66,7 @@ export async function selectScenarios(suites: string[] | undefined, only: string
   const files = plainFiles ? [...new Set(patterns)].sort() : (await glob(patterns, { absolute: true })).sort();
   const errors: Selection['errors'] = [];
   if (files.length === 0) errors.push({ file: patterns.join(', '), message: 'no scenario files found' });
-  const endpointIds = new Set<string>(JSON.parse(readFileSync(`${SCHEMAS_DIR}/endpoints.json`, 'utf8')).endpoints.map((e: { id: string }) => e.id));
+  const endpointIds = new Set(loadEndpoints().map((e) => e.id));
   const scenarios: LoadedScenario[] = [];
   for (const f of files) {
     try {

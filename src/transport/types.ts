@@ -1,4 +1,5 @@
 // What the runner sends and gets back, whatever the transport (live, recording, replay).
+import type { CassetteMeta } from '../schema/generated/types.js';
 
 export interface OutgoingRequest {
   /** which instance: "agent" or "peer" */
@@ -37,7 +38,7 @@ export interface ExchangeContext {
 }
 
 /** What a run tells a transport about a scenario, for recordings. */
-export interface ScenarioMeta { tmp?: string; vars?: Record<string, unknown>; capabilities?: Record<string, true | string>; agent?: { version: string | null; longVersion: string | null; deviceId: string | null }; }
+export type ScenarioMeta = Partial<Pick<CassetteMeta, 'tmp' | 'vars' | 'capabilities' | 'agent'>>;
 
 /** A problem of the recordings found while replaying (exit 2: the input, not the agent, is wrong). */
 export interface ReplayProblem { scenario: string; message: string; }

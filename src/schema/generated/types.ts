@@ -194,6 +194,7 @@ export interface SynconfResources {
   "control-reply"?: ControlReply;
   "debug-facilities"?: DebugFacilities;
   device?: Device;
+  endpoints?: EndpointCatalog;
   event?: Event;
   events?: Events;
   expectations?: KnownDeviations;
@@ -738,6 +739,52 @@ export interface Facilities {
    */
   versioner: string;
   [k: string]: string;
+}
+/**
+ * schemas/endpoints.json: every endpoint of the spec, and the related paths it names, with the resource of its response and its version notes. Scenarios name these ids in `spec:`; reports show coverage by them.
+ */
+export interface EndpointCatalog {
+  $comment?: string;
+  endpoints: EndpointEntry[];
+  [k: string]: unknown;
+}
+export interface EndpointEntry {
+  /**
+   * <METHOD> <path>
+   */
+  id: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  /**
+   * the spec section that describes it
+   */
+  section: string;
+  /**
+   * resource name of the response body; null when it has none
+   */
+  response: string | null;
+  /**
+   * agent version that added it
+   */
+  since?: string;
+  /**
+   * agent version that deprecated it
+   */
+  deprecated?: string;
+  /**
+   * a related path the spec names without specifying it
+   */
+  related?: boolean;
+  /**
+   * the event a successful call emits
+   */
+  event?: {
+    type: string;
+    /**
+     * resource name of the event data
+     */
+    data: string;
+  };
 }
 /**
  * Known deviations of one agent line (expectations/*.yaml): checks known not to conform, each with what the agent does and why it is accepted as known. A listed check that fails is an expected failure; one that passes is an unexpected pass, so the file stays true.
