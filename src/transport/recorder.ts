@@ -3,7 +3,7 @@
 //   all   re-record every scenario
 //   once  replay scenarios that have a cassette, record the others
 //   new   replay what a cassette has, send the rest live and add it to the cassette
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { HarEntry } from '../schema/generated/types.js';
 import type { Exchange, ExchangeContext, OutgoingRequest, ScenarioMeta, Transport } from './types.js';
 import type { LiveTransport } from './live.js';
@@ -36,6 +36,7 @@ export function redactionRules(specs: string[]): RedactionRules {
 export class RecordingTransport implements Transport {
   private readonly entries = new Map<string, HarEntry[]>();
   private readonly meta = new Map<string, ScenarioMeta>();
+  private readonly plans = new Map<string, 'replay' | 'extend' | 'record'>();
   private readonly replay: ReplayTransport;
 
   constructor(private readonly live: LiveTransport, private readonly opts: RecorderOptions, private readonly redactor: Redactor) {
@@ -44,25 +45,28 @@ export class RecordingTransport implements Transport {
     this.replay = new ReplayTransport(opts.dir, redactor);
   }
 
-  /** does this scenario replay from its existing cassette (mode once)? */
-  private replays(scenario: string): boolean {
-    return this.opts.mode === 'once' && scenario !== RUN_CASSETTE && existsSync(cassettePath(this.opts.dir, scenario));
+  /** per scenario, decided when it is first seen: replay its cassette (once), extend it (new), or record it */
+  private plan(scenario: string): 'replay' | 'extend' | 'record' {
+    let plan = this.plans.get(scenario);
+    if (!plan) {
+      const existing = scenario === RUN_CASSETTE ? undefined : readCassette(this.opts.dir, scenario);
+      plan = !existing || this.opts.mode === 'all' ? 'record' : this.opts.mode === 'once' ? 'replay' : 'extend';
+      // mode new keeps what the cassette has and appends what was missing
+      this.entries.set(scenario, plan === 'extend' ? [...existing!.log.entries] : []);
+      this.plans.set(scenario, plan);
+    }
+    return plan;
   }
 
   async send(req: OutgoingRequest, ctx: ExchangeContext): Promise<Exchange> {
-    if (this.replays(ctx.scenario)) return this.replay.send(req, ctx);
-    let recorded: HarEntry[] = this.entries.get(ctx.scenario) ?? [];
-    if (!this.entries.has(ctx.scenario)) {
-      // mode new keeps what the cassette has and appends what was missing
-      if (this.opts.mode === 'new') recorded = [...(readCassette(this.opts.dir, ctx.scenario)?.log.entries ?? [])];
-      this.entries.set(ctx.scenario, recorded);
-    }
-    if (this.opts.mode === 'new' && readCassette(this.opts.dir, ctx.scenario)) {
+    const plan = this.plan(ctx.scenario);
+    if (plan === 'replay') return this.replay.send(req, ctx);
+    if (plan === 'extend') {
       const x = await this.replay.send(req, ctx);
       if (x.error?.code !== REPLAY_MISS && x.error?.code !== RECORDING_ENDS) return x;
     }
     const x = await this.live.send(req);
-    recorded.push(toEntry(x, ctx.step, this.redactor));
+    this.entries.get(ctx.scenario)!.push(toEntry(x, ctx.step, this.redactor));
     return x;
   }
 
@@ -71,7 +75,7 @@ export class RecordingTransport implements Transport {
   }
 
   async endScenario(scenario: string): Promise<void> {
-    if (this.replays(scenario)) return this.replay.endScenario(scenario);
+    if (this.plan(scenario) === 'replay') return this.replay.endScenario(scenario);
     this.write(scenario);
   }
 
