@@ -1,6 +1,6 @@
 // The checks a request step's expectations make of one exchange.
 import type { StepExpectations, CheckResult } from '../schema/generated/types.js';
-import type { Exchange } from '../transport/types.js';
+import { agentGone, type Exchange } from '../transport/types.js';
 import { validate, short } from '../schema/registry.js';
 import { evaluate, assertionLabel } from './assertions.js';
 import { resolvePointer, MISSING } from '../json.js';
@@ -27,7 +27,7 @@ const fail = (name: string, kind: Check['kind'], message: string, extra: Partial
 export function checkExchange(x: Exchange, expect: StepExpectations | undefined, capture: Record<string, string> | undefined, vars: Vars, agentVersion: string | null): Check[] {
   const checks: Check[] = [];
   if (expect?.unreachable) {
-    const gone = !x.response && (x.error?.code === 'refused' || x.error?.code === 'reset');
+    const gone = !x.response && agentGone(x.error);
     return [(gone ? pass : fail)('unreachable', 'request', gone ? `no HTTP response (${x.error?.code}), as expected` : x.response ? `the agent still answers (status ${x.response.status})` : `no response, but ${x.error?.code} rather than refused or reset`, { expected: 'refused or reset', actual: x.response ? x.response.status : x.error?.code })];
   }
   if (!x.response) {

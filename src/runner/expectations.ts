@@ -9,7 +9,7 @@ import { validate } from '../schema/registry.js';
 import { releaseOf } from '../schema/version.js';
 import { EXPECTATIONS_DIR, ROOT } from '../paths.js';
 import { UsageError } from '../cli/exit.js';
-import { worstVerdict } from './scenario-runner.js';
+import { scenarioVerdict } from './scenario-runner.js';
 
 export interface LoadedExpectations { file: string; data: KnownDeviations; }
 
@@ -74,7 +74,7 @@ export function applyDeviations(s: ScenarioResult, byCheck: DeviationIndex): voi
       } else c.verdict = 'expected-fail';
     }
   }
-  s.verdict = s.checks.length ? worstVerdict(s.checks) : s.verdict;
+  s.verdict = scenarioVerdict(s.checks);
 }
 
 /** listed checks that no check of a scenario that ran matched: the expectations file needs an update */

@@ -9,6 +9,8 @@ import { evaluate } from './assertions.js';
 import { parseDuration } from './clock.js';
 import { atLeast } from '../schema/version.js';
 import { validate } from '../schema/registry.js';
+import { worst } from '../report/verdicts.js';
+import { agentGone } from '../transport/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
 // A replay ends a wait or an event poll where the live run ended it.
 import { RECORDING_ENDS } from '../transport/replay.js';
@@ -62,7 +64,7 @@ class ScenarioRun {
     if (x.response) this.ctx.redactor.learnFrom(x.response.body);
     this.ctx.clock.elapse(x.durationMs);
     // Refused or reset: the instance went away (a restart), so its event ids may start again.
-    if (x.error && (x.error.code === 'refused' || x.error.code === 'reset')) this.ctx.generations[req.target] = (this.ctx.generations[req.target] ?? 0) + 1;
+    if (agentGone(x.error)) this.ctx.generations[req.target] = (this.ctx.generations[req.target] ?? 0) + 1;
     return x;
   }
 
@@ -250,10 +252,9 @@ function errorsFree(checks: CheckResult[], step: string): boolean {
   return checks.filter((c) => c.step === step).every((c) => c.verdict === 'pass');
 }
 
-/** the worst verdict wins */
-export function worstVerdict(checks: CheckResult[]): CheckResult['verdict'] {
-  for (const v of ['fail', 'unexpected-pass', 'expected-fail', 'pass'] as const) if (checks.some((c) => c.verdict === v)) return v;
-  return 'skip';
+/** the verdict of a scenario: the one of its checks that needs the most attention */
+export function scenarioVerdict(checks: CheckResult[]): CheckResult['verdict'] {
+  return checks.length ? worst(checks.map((c) => c.verdict)) : 'skip';
 }
 
 export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Promise<ScenarioResult> {
@@ -296,7 +297,7 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
   }
   await ctx.transport.endScenario?.(s.id);
   if (notes.length) result.notes = notes;
-  result.verdict = worstVerdict(result.checks);
+  result.verdict = scenarioVerdict(result.checks);
   result.durationMs = Math.round(performance.now() - wall0);
   return result;
 }

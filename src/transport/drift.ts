@@ -4,6 +4,7 @@
 // two agent versions.
 import type { Cassette, HarEntry } from '../schema/generated/types.js';
 import { jsonType } from '../json.js';
+import { agentGone } from './types.js';
 
 const DEVICE_ID = /^[A-Z2-7]{7}(-[A-Z2-7]{7}){7}$/;
 
@@ -62,8 +63,7 @@ function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Obse
     if (Array.isArray(doc) && new URL(e.request.url).pathname === '/rest/events') for (const ev of doc) if (ev?.type) eventTypes.add(String(ev.type));
     // Polls repeat a request a varying number of times: the last answer is the one the step judged.
     out.set(id, {
-      // Refused or reset both mean the agent was gone; which one a closing agent gives is timing.
-      status: e._error ? (e._error.code === 'refused' || e._error.code === 'reset' ? 'no response (refused or reset)' : e._error.code) : e.response.status,
+      status: e._error ? (agentGone(e._error) ? 'no response (refused or reset)' : e._error.code) : e.response.status,
       mediaType: (e.response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '').split(';')[0].trim(),
       shape: doc === undefined ? null : shapeOf(doc, tmp),
       eventTypes,

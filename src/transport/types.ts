@@ -56,5 +56,10 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** refused or reset: the agent was not there (down, restarting, shut down); which of the two is timing */
+export function agentGone(error: Exchange['error']): boolean {
+  return error?.code === 'refused' || error?.code === 'reset';
+}
+
 /** Where each instance is reached; only the live transport uses url and apiKey. */
 export interface Endpoint { url: string; apiKey: string; }
