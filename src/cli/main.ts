@@ -10,6 +10,7 @@ import { registerReplay } from './replay.js';
 import { registerDrift } from './drift.js';
 import { registerReport } from './report.js';
 import { EXIT } from './exit.js';
+import { SynconfError, exitCodeOf } from '../errors.js';
 import { SYNCONF_VERSION } from '../paths.js';
 
 const program = new Command('synconf')
@@ -35,8 +36,8 @@ try {
   if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
   // Errors a user can act on (bad option, missing binary, broken cassette) are one line;
   // anything else is a defect of synconf and keeps its stack.
+  const known = err instanceof SynconfError;
   const e = err as Error;
-  const known = ['UsageError', 'LabError', 'CassetteError', 'ScenarioError'].includes(e.name);
   console.error(`synconf: ${known ? e.message : e.stack ?? e}`);
-  process.exit(EXIT.usage);
+  process.exit(exitCodeOf(err));
 }

@@ -10,10 +10,11 @@ import type { Document, LineCounter } from 'yaml';
 import type { Scenario, Step } from '../schema/generated/types.js';
 import { validate, listResources } from '../schema/registry.js';
 import { ROOT } from '../paths.js';
+import { InputError } from '../errors.js';
 
 export interface LoadedScenario { scenario: Scenario; file: string; }
 
-export class ScenarioError extends Error {
+export class ScenarioError extends InputError {
   override name = 'ScenarioError';
   constructor(readonly file: string, readonly line: number | undefined, readonly cause_: string, readonly step?: string, readonly pointer?: string) {
     super(`${file}${line ? `:${line}` : ''}: ${step ? `step "${step}": ` : ''}${cause_}`);

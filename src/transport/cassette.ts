@@ -6,10 +6,11 @@ import type { Cassette, CassetteMeta, HarEntry } from '../schema/generated/types
 import type { Exchange, OutgoingRequest } from './types.js';
 import { validate } from '../schema/registry.js';
 import type { Redactor } from './redact.js';
+import { InputError } from '../errors.js';
 
 export const RUN_CASSETTE = '_run';
 
-export class CassetteError extends Error {
+export class CassetteError extends InputError {
   override name = 'CassetteError';
   constructor(readonly file: string, cause: string) { super(`cassette ${file}: ${cause}`); }
 }
