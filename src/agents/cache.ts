@@ -65,8 +65,11 @@ export function resolveSyncthing(spec: string): string {
   if (isVersionSpec(spec)) {
     const path = agentPath(spec);
     if (isExecutable(path)) return path;
-    const known = KNOWN_VERSIONS.includes(spec) ? '' : ` (${spec} is not one synconf knows how to fetch: ${KNOWN_VERSIONS.join(', ')})`;
-    throw new InputError(`Syncthing ${spec} is not installed in ${agentsDir()}${known}: ${INSTALL_HINT(spec)}`);
+    if (KNOWN_VERSIONS.includes(spec)) throw new InputError(`Syncthing ${spec} is not installed in ${agentsDir()}: ${INSTALL_HINT(spec)}`);
+    throw new InputError(
+      `Syncthing ${spec} is not installed in ${agentsDir()}, and synconf knows how to fetch only ${KNOWN_VERSIONS.join(', ')}: ` +
+        `give the PATH of a ${spec} binary instead, or put it at ${path}`,
+    );
   }
   if (spec.includes('/')) {
     if (isExecutable(spec)) return resolve(spec);
