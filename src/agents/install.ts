@@ -57,6 +57,7 @@ function privateApt(work: string): string[] {
     `Dir::Cache=${join(work, 'cache')}`,
     'Acquire::Languages=none', // only the Packages indexes
     'Acquire::Retries=1',
+    'APT::Update::Error-Mode=any', // an index that fails to download fails the update (older apt ignores this)
   ];
   // as root apt drops to the _apt user, who cannot write into a private folder under root's home
   if (process.getuid?.() === 0) opts.push('APT::Sandbox::User=root');
@@ -101,7 +102,12 @@ export async function installAgents(versions: string[], opts: InstallOptions = {
 
     log(`apt-get update: ${suites.join(', ')} from ${where}`);
     const update = await execa('apt-get', [...apt, 'update'], { reject: false, all: true, timeout: 300_000, env: { LC_ALL: 'C' } });
-    if (update.failed) throw new InputError(`apt-get update of ${suites.join(', ')} from ${where} failed (is the archive reachable?):\n${aptComplaints(update.all ?? '')}`);
+    if (update.failed) {
+      throw new InputError(
+        `apt-get update of ${suites.join(', ')} from ${where} failed (is the archive reachable?):\n${aptComplaints(update.all ?? '')}\n` +
+          `Once the archive is reachable, run the command again; or fetch by hand: ${manualHint(agents, dir)}`,
+      );
+    }
 
     const pkgs = agents.map((a) => `syncthing=${a.debianVersion}`);
     log(`apt-get download ${pkgs.join(' ')}`);
