@@ -130,6 +130,18 @@ export function finalize(report: Report, failOn: Verdict[]): Report {
   return report;
 }
 
+/** the report of a run that could not start (no scenarios loaded, no target): a harness error, exit 2 */
+export function emptyReport(mode: Report['run']['mode'], target: string, message: string): Report {
+  const report: Report = {
+    format: 'synconf-report/1', synconf: { version: SYNCONF_VERSION },
+    run: { mode, startedAt: new Date().toISOString(), durationMs: 0, target, expectations: null },
+    agent: { version: null, versionSource: 'unknown', longVersion: null, os: null, arch: null, deviceId: null },
+    totals: totalsOf([]), exitCode: 2, verdict: '', expensiveCalls: {}, harnessErrors: [{ message }], scenarios: [],
+  };
+  report.verdict = verdictLine(report, []);
+  return report;
+}
+
 /** run the selected scenarios against a target that is already set up */
 export async function runScenarios(selection: Selection, target: Target, opts: RunOptions): Promise<Report> {
   const startedAt = new Date();

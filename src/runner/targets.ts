@@ -15,6 +15,8 @@ export interface LiveOptions {
   allowDestructive: boolean;
   /** wraps the live transport, e.g. a recorder */
   wrap?: (t: LiveTransport) => Transport;
+  /** the syncthing binary of a lab (default: the lab's own choice, $SYNCONF_SYNCTHING or PATH) */
+  binary?: string;
 }
 
 const instanceVars = (i: Pick<LabInstance, 'deviceId' | 'syncAddress' | 'dataDir'>) => ({ deviceId: i.deviceId, syncAddress: i.syncAddress, dataDir: i.dataDir });
@@ -47,7 +49,7 @@ export function liveTarget(mode: 'live' | 'record', description: string, endpoin
 /** start the agent (and a peer when needed) with the lab */
 export async function labTarget(opts: LiveOptions): Promise<Target> {
   const { startLab } = await import('../lab/lab.js');
-  const lab = await startLab({ instances: opts.needsPeer ? 2 : 1, names: ['agent', 'peer'] });
+  const lab = await startLab({ instances: opts.needsPeer ? 2 : 1, names: ['agent', 'peer'], binary: opts.binary });
   const [agent, peer] = lab.instances;
   const endpoints: Record<string, Endpoint> = { agent: { url: agent.url, apiKey: agent.apiKey } };
   const vars: Record<string, unknown> = { agent: instanceVars(agent) };

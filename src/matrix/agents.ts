@@ -1,0 +1,83 @@
+// The columns of a matrix: which agents to run (live: binaries; replay: recordings folders), each with its
+// version. Live agents come from `--syncthing VERSION|PATH`, by default every installed agent; recordings from
+// recordings/syncthing-*/ (any version that lands there is found), or folders given by name.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { RECORDINGS_DIR } from '../paths.js';
+import { InputError, UsageError } from '../errors.js';
+import { isVersion, releaseOf } from '../schema/version.js';
+import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';
+import { versionOrder } from './classify.js';
+
+export interface MatrixAgent {
+  /** the column's folder name under the report dir: the plain release (1.19.2) */
+  name: string;
+  /** the plain release, null when unknown */
+  version: string | null;
+  /** live: the syncthing binary */
+  binary?: string;
+  /** replay: the recordings folder */
+  recordings?: string;
+}
+
+/** the plain release a syncthing binary reports with --version (v1.12.1-ds1 → 1.12.1) */
+export async function binaryVersion(binary: string): Promise<string> {
+  const r = await execa(binary, ['--version'], { reject: false, timeout: 10_000, env: { PATH: process.env.PATH ?? '' }, extendEnv: false });
+  const m = /\bv?(\d+\.\d+\.\d+\S*)/.exec(r.stdout ?? '');
+  if (r.failed || !m) throw new InputError(`${binary} --version did not say a version (${r.shortMessage ?? (r.stdout || r.stderr)})`);
+  return releaseOf(m[1]);
+}
+
+/** one name per agent: the version, numbered when two share it */
+function named(agents: Omit<MatrixAgent, 'name'>[]): MatrixAgent[] {
+  const base = agents.map((a) => a.version ?? 'unknown');
+  return agents.map((a, i) => ({ ...a, name: base.filter((b) => b === base[i]).length > 1 ? `${base[i]}-${base.slice(0, i).filter((b) => b === base[i]).length + 1}` : base[i] }));
+}
+
+/** oldest first */
+function sorted(agents: MatrixAgent[]): MatrixAgent[] {
+  return versionOrder(agents.map((a) => a.version)).map((i) => agents[i]);
+}
+
+export type ResolveBinary = (spec: string) => Promise<{ version: string; path: string }>;
+export type InstalledAgents = () => Promise<{ version: string; path: string }[]>;
+
+/** a PATH given as --syncthing: an executable file; anything else that looks like a version is looked up */
+export async function liveAgents(specs: string[], lookup: { resolve: ResolveBinary; installed: InstalledAgents }): Promise<MatrixAgent[]> {
+  const found = specs.length ? await Promise.all(specs.map((s) => lookup.resolve(s))) : await lookup.installed();
+  if (found.length === 0) throw new UsageError('no agent to run the matrix against: none is installed (synconf agents install) and no --syncthing was given');
+  return sorted(named(found.map((a) => ({ version: releaseOf(a.version), binary: a.path }))));
+}
+
+/** the version a recordings folder was recorded from: its _run cassette, else the folder name (syncthing-1.19.2) */
+function recordedVersion(dir: string): string | null {
+  const recorded = readCassette(dir, RUN_CASSETTE)?.log._synconf.agent.version;
+  if (recorded && isVersion(recorded)) return releaseOf(recorded);
+  const fromName = /(\d+\.\d+\.\d+)/.exec(basename(dir));
+  return fromName ? fromName[1] : null;
+}
+
+/** recordings folders: the ones given, else every recordings/syncthing-*\/ with a recorded run; `versions` filters */
+export function recordedAgents(dirs: string[], versions: string[], root = RECORDINGS_DIR): MatrixAgent[] {
+  let folders = dirs.map((d) => resolve(d));
+  for (const d of folders) {
+    if (!existsSync(d) || !statSync(d).isDirectory()) throw new InputError(`recordings folder ${d} does not exist`);
+    if (!existsSync(join(d, `${RUN_CASSETTE}.har`))) throw new InputError(`recordings folder ${d} holds no recorded run (${RUN_CASSETTE}.har)`);
+  }
+  if (!folders.length) {
+    folders = existsSync(root) ? readdirSync(root).filter((f) => f.startsWith('syncthing-')).map((f) => join(root, f)).filter((d) => existsSync(join(d, `${RUN_CASSETTE}.har`))) : [];
+    if (!folders.length) throw new InputError(`no recordings in ${root} (expected folders syncthing-<version>/ with ${RUN_CASSETTE}.har)`);
+  }
+  let agents = folders.map((d) => ({ version: recordedVersion(d), recordings: d }));
+  if (versions.length) {
+    const wanted = versions.map((v) => {
+      if (!isVersion(v)) throw new UsageError(`--syncthing ${v}: with --replay, name a version of the recordings (found: ${agents.map((a) => a.version).join(', ')})`);
+      return releaseOf(v);
+    });
+    const missing = wanted.filter((v) => !agents.some((a) => a.version === v));
+    if (missing.length) throw new InputError(`no recordings of ${missing.join(', ')} (found: ${agents.map((a) => a.version ?? basename(a.recordings)).join(', ')})`);
+    agents = agents.filter((a) => a.version && wanted.includes(a.version));
+  }
+  return sorted(named(agents));
+}
