@@ -3,6 +3,7 @@
 // recordings/syncthing-*/ (any version that lands there is found), or folders given by name.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
 import { execa } from 'execa';
 import { RECORDINGS_DIR } from '../paths.js';
 import { InputError, UsageError } from '../errors.js';
@@ -23,7 +24,8 @@ export interface MatrixAgent {
 
 /** the plain release a syncthing binary reports with --version (v1.12.1-ds1 → 1.12.1) */
 export async function binaryVersion(binary: string): Promise<string> {
-  const r = await execa(binary, ['--version'], { reject: false, timeout: 10_000, env: { PATH: process.env.PATH ?? '' }, extendEnv: false });
+  // Syncthing needs a HOME even to print its version; a clean environment keeps ST* variables out.
+  const r = await execa(binary, ['--version'], { reject: false, timeout: 10_000, env: { PATH: process.env.PATH ?? '', HOME: tmpdir() }, extendEnv: false });
   const m = /\bv?(\d+\.\d+\.\d+\S*)/.exec(r.stdout ?? '');
   if (r.failed || !m) throw new InputError(`${binary} --version did not say a version (${r.shortMessage ?? (r.stdout || r.stderr)})`);
   return releaseOf(m[1]);
@@ -81,3 +83,20 @@ export function recordedAgents(dirs: string[], versions: string[], root = RECORD
   }
   return sorted(named(agents));
 }
+
+/**
+ * How `--syncthing` is resolved: a path to a binary (its --version tells the version); a bare version names an
+ * installed agent. Without --syncthing, the agents installed, or else the lab's own binary.
+ */
+export const defaultLookup: { resolve: ResolveBinary; installed: InstalledAgents } = {
+  async resolve(spec) {
+    if (existsSync(spec)) return { version: await binaryVersion(spec), path: resolve(spec) };
+    if (isVersion(spec) && !spec.includes('/')) throw new InputError(`--syncthing ${spec}: no agent ${spec} is installed; give the path of its binary`);
+    throw new InputError(`--syncthing ${spec}: no such file`);
+  },
+  async installed() {
+    const { resolveBinary } = await import('../lab/lab.js');
+    const path = await resolveBinary();
+    return [{ version: await binaryVersion(path), path }];
+  },
+};

@@ -53,6 +53,12 @@ async function targetFor(agent: MatrixAgent, needsPeer: boolean): Promise<Target
   return labTarget({ needsPeer, allowDestructive: true, binary: agent.binary });
 }
 
+/** a report of a version that did not run still names the version (known from the binary or the recordings) */
+function withVersion(report: Report, agent: MatrixAgent): Report {
+  if (agent.version) report.agent = { ...report.agent, version: agent.version, versionSource: agent.recordings ? 'recording' : 'option' };
+  return report;
+}
+
 /** one version: its target, its run, its report (a target that cannot be set up is a report with a harness error) */
 async function runVersion(agent: MatrixAgent, selection: Selection, opts: MatrixRunOptions, partial: Map<MatrixAgent, Report>): Promise<Report> {
   const mode = agent.recordings ? 'replay' : 'live';
@@ -60,14 +66,14 @@ async function runVersion(agent: MatrixAgent, selection: Selection, opts: Matrix
   if (selection.errors.length) {
     const report = emptyReport(mode, description, 'scenario files did not load; nothing was run');
     report.harnessErrors = selection.errors;
-    return finalize(report, opts.failOn);
+    return withVersion(finalize(report, opts.failOn), agent);
   }
   let target: Target;
   try {
     const needsPeer = selection.scenarios.some((s) => s.scenario.needs?.includes('peer'));
     target = await targetFor(agent, needsPeer);
   } catch (e) {
-    if (e instanceof SynconfError) return emptyReport(mode, description, (e as Error).message);
+    if (e instanceof SynconfError) return withVersion(emptyReport(mode, description, (e as Error).message), agent);
     throw e;
   }
   try {
@@ -100,7 +106,7 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
         report = await runVersion(agent, selection, opts, partial);
       } catch (e) {
         // A defect of synconf itself: this version's report says so, the others go on.
-        report = emptyReport(agent.recordings ? 'replay' : 'live', agent.recordings ?? agent.binary ?? 'unknown', `internal error: ${(e as Error).stack ?? e}`);
+        report = withVersion(emptyReport(agent.recordings ? 'replay' : 'live', agent.recordings ?? agent.binary ?? 'unknown', `internal error: ${(e as Error).stack ?? e}`), agent);
       }
       if (interrupted) return;
       reports.set(agent, report);

@@ -13,7 +13,7 @@ const releaseOrNull = (v: string | null | undefined) => (v && isVersion(v) ? rel
 
 /** columns are named by agent version; the platform only when runs differ in it, the file name when two still read the same */
 function labels(reports: Report[], files: (string | null)[]): string[] {
-  const platforms = new Set(reports.map((r) => platform(r.agent)));
+  const platforms = new Set(reports.map((r) => platform(r.agent)).filter(Boolean));
   const base = reports.map((r) => [releaseOrNull(r.agent.version) ?? r.agent.version ?? 'unknown version', platforms.size > 1 ? platform(r.agent) : null].filter(Boolean).join(' '));
   const named = base.map((b, i) => (base.filter((x) => x === b).length > 1 ? files[i] ?? `run ${i + 1}` : b));
   // Same file name twice too (a/report.json, b/report.json given as bare names): number them.

@@ -55,6 +55,11 @@ export const DEFAULT_FAIL_ON: Verdict[] = ['fail', 'unexpected-pass'];
 
 export interface Selection { scenarios: LoadedScenario[]; errors: { file: string; step?: string; message: string }[]; }
 
+/** a scenario id pattern of --only (`*` any run of characters, `?` one) as a regular expression */
+export function idPattern(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+}
+
 /** find and load scenario files; every malformed file is reported, none is run */
 export async function selectScenarios(suites: string[] | undefined, only: string[] | undefined): Promise<Selection> {
   const patterns = (suites?.length ? suites : [SUITES_DIR]).map((p) => {
@@ -84,7 +89,7 @@ export async function selectScenarios(suites: string[] | undefined, only: string
   }
   let selected = scenarios;
   if (only?.length) {
-    const re = only.map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`));
+    const re = only.map(idPattern);
     selected = scenarios.filter((s) => re.some((r) => r.test(s.scenario.id)));
     if (selected.length === 0) errors.push({ file: '--only', message: `no scenario id matches ${only.join(', ')} (known: ${scenarios.map((s) => s.scenario.id).join(', ')})` });
   }
