@@ -29,6 +29,15 @@ export const CHANGE_LABEL: Record<ChangeClass, string> = {
   other: 'other change',
 };
 
+/** a heading over the rows of a class */
+export const CHANGE_HEADING: Record<ChangeClass, string> = {
+  regression: 'Regressions',
+  fixed: 'Fixed',
+  'version-change': 'Version changes',
+  known: 'Known deviations that changed',
+  other: 'Other changes',
+};
+
 export const CHANGE_MEANING: Record<ChangeClass, string> = {
   regression: 'Conforms on the older version, deviates on the newer one (listed or not).',
   fixed: 'Deviates on the older version, conforms on the newer one.',

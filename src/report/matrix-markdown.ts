@@ -3,13 +3,13 @@
 import type { Matrix, MatrixRow } from './merge.js';
 import { escapeMarkdown as md } from './text.js';
 import { VERDICT_LABEL } from './verdicts.js';
-import { CHANGE_CLASSES, CHANGE_LABEL, CHANGE_MEANING } from '../matrix/classify.js';
+import { CHANGE_CLASSES, CHANGE_HEADING, CHANGE_LABEL, CHANGE_MEANING } from '../matrix/classify.js';
 
 /** rows shown per class; the rest are counted (matrix.json and matrix.html have every row) */
 const ROWS_PER_CLASS = 60;
 
 export function matrixToMarkdown(m: Matrix): string {
-  const byClass = CHANGE_CLASSES.map((c) => `${m.classes[c]} ${CHANGE_LABEL[c]}${m.classes[c] === 1 || c.endsWith('change') || c === 'known' ? '' : 's'}`).join(', ');
+  const byClass = CHANGE_CLASSES.map((c) => `${CHANGE_LABEL[c]}: ${m.classes[c]}`).join(', ');
   const out = [
     '## synconf version matrix',
     '',
@@ -24,7 +24,7 @@ export function matrixToMarkdown(m: Matrix): string {
   for (const cls of CHANGE_CLASSES) {
     const rows = m.rows.filter((r) => r.class === cls);
     if (!rows.length) continue;
-    out.push('', `### ${CHANGE_LABEL[cls][0].toUpperCase()}${CHANGE_LABEL[cls].slice(1)} (${rows.length})`, '', `_${CHANGE_MEANING[cls]}_`, '', `| check | ${m.order.map((i) => md(m.columns[i].label)).join(' → ')} | why |`, '|---|---|---|');
+    out.push('', `### ${CHANGE_HEADING[cls]} (${rows.length})`, '', `_${CHANGE_MEANING[cls]}_`, '', `| check | ${m.order.map((i) => md(m.columns[i].label)).join(' → ')} | why |`, '|---|---|---|');
     for (const r of rows.slice(0, ROWS_PER_CLASS)) out.push(`| ${md(r.id)} | ${md(verdicts(r))} | ${md(why(r))} |`);
     if (rows.length > ROWS_PER_CLASS) out.push('', `…and ${rows.length - ROWS_PER_CLASS} more (matrix.json and matrix.html list them all).`);
   }

@@ -106,7 +106,7 @@ function fieldsOnlyIn(a: Map<string, Set<string>>, b: Map<string, Set<string>>, 
   const missing = [...a.keys()].filter((p) => p && !b.has(p));
   const top = missing.filter((p) => !missing.some((q) => q !== p && p.startsWith(`${q}/`)));
   return top.map((p) => {
-    const inside = missing.filter((q) => q.startsWith(`${p}/`)).length;
+    const inside = missing.filter((q) => q.startsWith(`${p}/`) && !q.endsWith('/[]')).length; // array items are not fields
     return `field ${p} ${change}${inside ? ` (with ${inside} field${inside === 1 ? '' : 's'} inside)` : ''}`;
   });
 }
