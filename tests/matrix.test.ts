@@ -3,7 +3,7 @@
 // from a second version's recordings, and the per-version reports it writes.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, readdir, symlink } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -178,6 +178,19 @@ describe('synconf matrix --replay', () => {
     assert.match(md, /### Regressions \(\d+\)/);
     assert.match(r.stdout, /regression system-browse\/subdirectories\/schema: conforms on 1\.19\.2, deviates on 1\.29\.5/);
     assert.ok(existsSync(join(out, '1.29.5', 'report.html')) && existsSync(join(out, '1.19.2', 'report.html')));
+  });
+
+  test('no agent installed and none named: the bundled recordings are replayed, and it says so', async () => {
+    const out = join(work, 'fallback');
+    const empty = await mkdtemp(join(work, 'no-agents-'));
+    // a PATH with node and no syncthing
+    const bin = await mkdtemp(join(work, 'bin-'));
+    await symlink(process.execPath, join(bin, 'node'));
+    const r = await cliAsync(['matrix', '--only', 'system-ping', '--report-dir', out], { env: { PATH: bin, SYNCONF_SYNCTHING: '', SYNCONF_AGENTS_DIR: empty } });
+    assert.match(r.stderr, /REPLAYING the bundled recordings/);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
+    assert.ok(m.columns.every((c: { mode: string }) => c.mode === 'replay'));
   });
 
   test('bad input: a folder that is not a recording, a version with no recordings (exit 2)', async () => {

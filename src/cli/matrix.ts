@@ -43,11 +43,11 @@ Examples:
 
 Exit code: the worst of the versions (0 only when every version conforms or deviates only as listed).`)
     .action(async (opts: MatrixOptions) => {
-      const { liveAgents, recordedAgents, defaultLookup } = await import('../matrix/agents.js');
+      const { chooseAgents } = await import('../matrix/agents.js');
       const { runMatrix, defaultJobs } = await import('../matrix/run.js');
       const { matrixProgress } = await import('./matrix-progress.js');
-      const offline = opts.replay || (opts.recordings?.length ?? 0) > 0;
-      const agents = offline ? recordedAgents(opts.recordings ?? [], opts.syncthing ?? []) : await liveAgents(opts.syncthing ?? [], defaultLookup);
+      const { agents, offline, notice } = await chooseAgents({ syncthing: opts.syncthing ?? [], replay: opts.replay ?? false, recordings: opts.recordings ?? [] });
+      if (notice) console.error(notice.split('\n').map((l) => `synconf: ${l}`).join('\n'));
       const jobs = opts.jobs ?? defaultJobs(agents.length);
       const out = matrixProgress(agents, jobs, offline);
       const result = await runMatrix({

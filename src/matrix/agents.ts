@@ -100,3 +100,21 @@ export const defaultLookup: { resolve: ResolveBinary; installed: InstalledAgents
     return [{ version: await binaryVersion(path), path }];
   },
 };
+
+export interface AgentChoice { agents: MatrixAgent[]; offline: boolean; /** said to the user when synconf chose for them */ notice?: string; }
+
+/**
+ * The agents of a matrix from the command's options. Offline with --replay or --recordings. Live otherwise; with
+ * nothing named and no agent to run at all, the bundled recordings are replayed instead, and the notice says so
+ * (as `synconf run` does), so a newcomer still sees a matrix.
+ */
+export async function chooseAgents(opts: { syncthing: string[]; replay: boolean; recordings: string[] }, lookup = defaultLookup): Promise<AgentChoice> {
+  if (opts.replay || opts.recordings.length) return { agents: recordedAgents(opts.recordings, opts.syncthing), offline: true };
+  if (opts.syncthing.length) return { agents: await liveAgents(opts.syncthing, lookup), offline: false };
+  try {
+    return { agents: await liveAgents([], lookup), offline: false };
+  } catch (e) {
+    if (!(e instanceof InputError || e instanceof UsageError)) throw e;
+    return { agents: recordedAgents([], []), offline: true, notice: `no agent to run against (${e.message})\nREPLAYING the bundled recordings instead; the reports say mode "replay". Give --syncthing to insist on live agents.` };
+  }
+}

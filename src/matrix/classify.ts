@@ -15,6 +15,7 @@ import { releaseOf } from '../schema/version.js';
 import gt from 'semver/functions/gt.js';
 import lte from 'semver/functions/lte.js';
 import type { Gate, GateIndex } from './gates.js';
+import { normalKey } from '../transport/drift.js';
 
 export type { ChangeClass };
 
@@ -62,12 +63,17 @@ export type Change = MatrixChange;
 const conforms = (v: Verdict) => v === 'pass' || v === 'unexpected-pass';
 const deviates = (v: Verdict) => v === 'fail' || v === 'expected-fail';
 
+/** a pointer without the parts that change from run to run (addresses, device IDs, paths as keys) */
+function stablePointer(pointer: string): string {
+  return pointer.split('/').slice(1).map((seg) => `/${normalKey(seg.replace(/~1/g, '/').replace(/~0/g, '~'))}`).join('') || '/';
+}
+
 export function cellOf(c: CheckResult, s: ScenarioResult): Cell {
   return {
     verdict: c.verdict,
     kind: c.kind,
     listed: c.deviation !== undefined,
-    errors: (c.schemaErrors ?? []).map((e) => `${e.pointer || '/'} ${e.rule}`),
+    errors: [...new Set((c.schemaErrors ?? []).map((e) => `${stablePointer(e.pointer)} ${e.rule}`))],
     scenarioMode: s.mode,
     ...(c.skipReason ? { skipReason: c.skipReason } : {}),
   };

@@ -119,7 +119,7 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
     const done = opts.agents.filter((a) => reports.has(a));
     const ordered = done.map((a) => reports.get(a)!);
     const doneDirs = done.map((a) => dirs[opts.agents.indexOf(a)]);
-    const matrix = mergeReports(ordered, { files: doneDirs, gates: gateIndex(selection.scenarios) });
+    const matrix = mergeReports(ordered, { files: doneDirs, labels: done.map((a) => a.name), gates: gateIndex(selection.scenarios) });
     const matrixFiles = await writeMatrix(matrix, opts.reportDir);
     return { matrix, reports: ordered, dirs: doneDirs, matrixFiles, exitCode: worstExit(ordered.map((r) => r.exitCode)), wallMs: Math.round(performance.now() - t0) };
   };

@@ -12,7 +12,8 @@ export type { Matrix, MatrixColumn, MatrixRow };
 const releaseOrNull = (v: string | null | undefined) => (v && isVersion(v) ? releaseOf(v) : null);
 
 /** columns are named by agent version; the platform only when runs differ in it, the file name when two still read the same */
-function labels(reports: Report[], files: (string | null)[]): string[] {
+function labels(reports: Report[], files: (string | null)[], given?: string[]): string[] {
+  if (given) return given;
   const platforms = new Set(reports.map((r) => platform(r.agent)).filter(Boolean));
   const base = reports.map((r) => [releaseOrNull(r.agent.version) ?? r.agent.version ?? 'unknown version', platforms.size > 1 ? platform(r.agent) : null].filter(Boolean).join(' '));
   const named = base.map((b, i) => (base.filter((x) => x === b).length > 1 ? files[i] ?? `run ${i + 1}` : b));
@@ -23,6 +24,8 @@ function labels(reports: Report[], files: (string | null)[]): string[] {
 export interface MergeOptions {
   /** where each report came from; used for the label when runs look alike */
   files?: (string | null)[];
+  /** the column labels, when the caller has better names (synconf matrix: its agents' names) */
+  labels?: string[];
   /** the version gates behind each check (src/matrix/gates.ts); without them only the reports' own version gates count */
   gates?: GateIndex;
 }
@@ -42,7 +45,7 @@ export function mergeReports(reports: Report[], filesOrOptions: (string | null)[
       }
     }
   });
-  const names = labels(reports, files);
+  const names = labels(reports, files, opts.labels);
   const versions = reports.map((r) => releaseOrNull(r.agent.version));
   const order = versionOrder(versions);
   const rows: MatrixRow[] = [...ids].map(([id, { scenario, cells }]) => {

@@ -12,7 +12,7 @@ import { validate } from '../schema/registry.js';
 const DEVICE_ID = /^[A-Z2-7]{7}(-[A-Z2-7]{7}){7}$/;
 
 /** object keys that are values in disguise (device IDs, addresses, paths) become placeholders */
-function normalKey(key: string, tmp: string | undefined): string {
+export function normalKey(key: string, tmp?: string): string {
   if (DEVICE_ID.test(key)) return '<deviceId>';
   if (/^[a-z]+:\/\//.test(key) || /^[\d.]+:\d+$/.test(key) || /^\[[\da-f:]+\]:\d+$/.test(key)) return '<address>';
   if (tmp && key.startsWith(tmp)) return `<tmp>${key.slice(tmp.length)}`;
