@@ -11,13 +11,14 @@ const rel = (p: string) => {
   const r = relative(process.cwd(), p);
   return r.startsWith('..') ? p : r || '.';
 };
+const versions = (n: number) => `${n} version${n === 1 ? '' : 's'}`;
 /** regressions printed at the end; matrix.md lists them all */
 const REGRESSION_LINES = 20;
 
 export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boolean) {
   const width = Math.max(...agents.map((a) => a.name.length));
   const tag = (a: MatrixAgent) => `[${a.name.padEnd(width)}]`;
-  console.log(`synconf matrix: ${agents.length} version${agents.length === 1 ? '' : 's'} (${agents.map((a) => a.name).join(', ')}), ${offline ? 'replayed from recordings' : 'each in its own lab'}, ${jobs} at a time`);
+  console.log(`synconf matrix: ${versions(agents.length)} (${agents.map((a) => a.name).join(', ')}), ${offline ? 'replayed from recordings' : 'each in its own lab'}, ${jobs} at a time`);
   return {
     start(a: MatrixAgent) {
       console.log(`${tag(a)} ${offline ? `replaying ${rel(a.recordings!)}` : `starting a lab with ${a.binary}`}`);
@@ -33,7 +34,7 @@ export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boo
     },
     done(result: MatrixResult) {
       const m = result.matrix;
-      console.log(`\nversion matrix: ${m.changed} of ${m.rows.length} checks changed across ${m.columns.length} versions (${CHANGE_CLASSES.map((c) => `${CHANGE_LABEL[c]}: ${m.classes[c]}`).join(', ')})`);
+      console.log(`\nversion matrix: ${m.changed} of ${m.rows.length} checks changed across ${versions(m.columns.length)} (${CHANGE_CLASSES.map((c) => `${CHANGE_LABEL[c]}: ${m.classes[c]}`).join(', ')})`);
       const regressions = m.rows.filter((x) => x.class === 'regression');
       for (const r of regressions.slice(0, REGRESSION_LINES)) console.log(`  regression ${r.id}: ${r.changes.filter((c) => c.class === 'regression').map((c) => c.note).join('; ')}`);
       if (regressions.length > REGRESSION_LINES) console.log(`  …and ${regressions.length - REGRESSION_LINES} more regressions (matrix.md)`);
@@ -42,7 +43,7 @@ export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boo
         console.log(`  ${c.label.padEnd(width)}  exit ${c.exitCode}: ${c.totals.pass} pass, ${c.totals.fail} fail, ${c.totals['expected-fail']} expected fail, ${c.totals['unexpected-pass']} unexpected pass, ${c.totals.skip} skip`);
       }
       console.log(`reports: ${result.dirs.map((d) => `${rel(d)}/`).join(', ')}; matrix: ${result.matrixFiles.map(rel).join(', ')}`);
-      console.log(`synconf matrix: ${result.exitCode === 0 ? 'CONFORMS' : result.exitCode === 1 ? 'DOES NOT CONFORM' : 'HARNESS ERROR'} (worst of ${m.columns.length} versions; exit ${result.exitCode}) in ${(result.wallMs / 1000).toFixed(1)} s`);
+      console.log(`synconf matrix: ${result.exitCode === 0 ? 'CONFORMS' : result.exitCode === 1 ? 'DOES NOT CONFORM' : 'HARNESS ERROR'} (worst of ${versions(m.columns.length)}; exit ${result.exitCode}) in ${(result.wallMs / 1000).toFixed(1)} s`);
     },
   };
 }
