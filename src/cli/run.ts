@@ -51,7 +51,7 @@ export function liveTargetMaker(opts: TargetOptions): MakeTarget {
     const syncthing = opts.syncthing;
     if (opts.agent) {
       if (!opts.apiKey) throw new UsageError('--agent needs --api-key (or SYNCONF_API_KEY)');
-      return agentTarget(opts.agent, opts.apiKey, { needsPeer, allowDestructive, wrap, syncthing });
+      return agentTarget(opts.agent, opts.apiKey, { needsPeer, allowDestructive, wrap, binary: syncthing });
     }
     if (!opts.lab && !wrap && !syncthing) {
       // No agent named and none to start: show the bundled recordings rather than nothing, and say so.
@@ -64,7 +64,7 @@ export function liveTargetMaker(opts: TargetOptions): MakeTarget {
         return replayTarget(DEFAULT_RECORDINGS);
       }
     }
-    return labTarget({ needsPeer, allowDestructive, wrap, syncthing });
+    return labTarget({ needsPeer, allowDestructive, wrap, binary: syncthing });
   };
 }
 

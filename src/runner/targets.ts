@@ -16,7 +16,7 @@ export interface LiveOptions {
   /** wraps the live transport, e.g. a recorder */
   wrap?: (t: LiveTransport) => Transport;
   /** the syncthing the lab starts: VERSION (agents cache) or PATH; default see LabOptions.binary */
-  syncthing?: string;
+  binary?: string;
 }
 
 const instanceVars = (i: Pick<LabInstance, 'deviceId' | 'syncAddress' | 'dataDir'>) => ({ deviceId: i.deviceId, syncAddress: i.syncAddress, dataDir: i.dataDir });
@@ -49,7 +49,7 @@ export function liveTarget(mode: 'live' | 'record', description: string, endpoin
 /** start the agent (and a peer when needed) with the lab */
 export async function labTarget(opts: LiveOptions): Promise<Target> {
   const { startLab } = await import('../lab/lab.js');
-  const lab = await startLab({ instances: opts.needsPeer ? 2 : 1, names: ['agent', 'peer'], binary: opts.syncthing });
+  const lab = await startLab({ instances: opts.needsPeer ? 2 : 1, names: ['agent', 'peer'], binary: opts.binary });
   const [agent, peer] = lab.instances;
   const endpoints: Record<string, Endpoint> = { agent: { url: agent.url, apiKey: agent.apiKey } };
   const vars: Record<string, unknown> = { agent: instanceVars(agent) };
@@ -91,7 +91,7 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
   if (opts.needsPeer) {
     if (!local || !listen) capabilities.peer = `a peer must reach the agent's sync port on loopback; the agent listens on ${JSON.stringify(listenAddresses)}`;
     else {
-      const { lab, peer, reason } = await startPeer(opts.syncthing);
+      const { lab, peer, reason } = await startPeer(opts.binary);
       if (lab && peer) {
         labs.push(lab);
         endpoints.peer = { url: peer.url, apiKey: peer.apiKey };
