@@ -61,6 +61,15 @@ test('agents install 1.12.1 fetches the Debian package into $SYNCONF_AGENTS_DIR 
     assert.match(res.stderr, /--version: v1\.12\.1-ds1/);
     assert.deepEqual(readdirSync(dir), ['1.12.1'], 'no package lists, .deb or unpacked tree left behind');
     assert.deepEqual(readdirSync(join(dir, '1.12.1')), ['syncthing']);
+
+    // again: kept without apt (none on PATH here); --force fetches again (and fails here, offline)
+    const again = await synconf(['agents', 'install', '1.12.1'], { SYNCONF_AGENTS_DIR: dir, PATH: '/nonexistent' });
+    assert.equal(again.exitCode, 0, again.stderr);
+    assert.equal(again.stdout, res.stdout);
+    assert.match(again.stderr, /1\.12\.1: already installed \(v1\.12\.1-ds1\); --force fetches it again/);
+    const forced = await synconf(['agents', 'install', '--force', '1.12.1'], { SYNCONF_AGENTS_DIR: dir, PATH: '/nonexistent' });
+    assert.equal(forced.exitCode, 2);
+    assert.match(forced.stderr, /needs apt-get/);
     const saved = process.env.SYNCONF_AGENTS_DIR;
     process.env.SYNCONF_AGENTS_DIR = dir;
     try {

@@ -16,11 +16,15 @@ export interface InstallResult {
   path: string;
   /** the version the binary prints (--version) */
   printed: string;
+  /** false when it was in the cache already (and ran) and was kept */
+  fetched: boolean;
 }
 
 export interface InstallOptions {
   /** progress lines (the CLI prints them on stderr) */
   log?: (line: string) => void;
+  /** fetch again even what is installed and runs */
+  force?: boolean;
 }
 
 const TOOLS = [
@@ -70,10 +74,30 @@ function aptComplaints(output: string): string {
   return (lines.length > 0 ? lines : output.trim().split('\n').slice(-5)).join('\n');
 }
 
+/** the installed binary of an agent, if it is there and prints its version */
+async function alreadyInstalled(agent: KnownAgent, dir: string): Promise<InstallResult | undefined> {
+  const path = agentPath(agent.version, dir);
+  if (!existsSync(path)) return undefined;
+  const printed = await binaryVersion(path).then((v) => v.printed, () => undefined);
+  return printed && sameRelease(printed, agent.version) ? { version: agent.version, path, printed, fetched: false } : undefined;
+}
+
+/** Installs the named known versions (all when none is named); the ones already installed are kept unless force. */
 export async function installAgents(versions: string[], opts: InstallOptions = {}): Promise<InstallResult[]> {
   const log = opts.log ?? (() => {});
-  const agents = selectAgents(versions);
+  const selected = selectAgents(versions);
   const dir = agentsDir();
+  const kept: InstallResult[] = [];
+  const agents: KnownAgent[] = [];
+  for (const agent of selected) {
+    const found = opts.force ? undefined : await alreadyInstalled(agent, dir);
+    if (found) {
+      kept.push(found);
+      log(`${agent.version}: already installed (${found.printed}); --force fetches it again`);
+    } else agents.push(agent);
+  }
+  const inOrder = (fetched: InstallResult[]) => selected.map((a) => [...kept, ...fetched].find((r) => r.version === a.version)!);
+  if (agents.length === 0) return inOrder([]);
 
   const missing = TOOLS.filter((t) => !onPath(t.command));
   if (missing.length > 0) {
@@ -140,10 +164,10 @@ export async function installAgents(versions: string[], opts: InstallOptions = {
       const target = join(dir, agent.version);
       await rm(target, { recursive: true, force: true });
       await rename(staged, target);
-      results.push({ version: agent.version, path: agentPath(agent.version, dir), printed });
+      results.push({ version: agent.version, path: agentPath(agent.version, dir), printed, fetched: true });
       log(`${agent.version}: ${deb} → ${agentPath(agent.version, dir)} (--version: ${printed})`);
     }
-    return results;
+    return inOrder(results);
   } finally {
     // the package lists (~55 MB for three suites) and the .debs are only needed during the install
     await rm(work, { recursive: true, force: true });

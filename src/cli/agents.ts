@@ -11,6 +11,7 @@ export function registerAgents(program: Command): void {
     .command('install')
     .description('Download and unpack the syncthing package of each VERSION (default: every version synconf knows) into the agents cache; prints version → path')
     .argument('[versions...]', 'versions to install, e.g. 1.12.1 1.29.5')
+    .option('--force', 'fetch again the versions already installed (by default one that runs is kept)')
     .addHelpText('after', `
 The cache is $SYNCONF_AGENTS_DIR, else ($XDG_CACHE_HOME or ~/.cache)/synconf/agents. The packages come from the
 Debian archive this machine's apt sources name (/etc/apt/sources.list, /etc/apt/sources.list.d/), fetched with a
@@ -21,9 +22,9 @@ Examples:
   synconf agents install                 every known version
   synconf agents install 1.29.5          one of them
   synconf run --syncthing 1.12.1         then run against it`)
-    .action(async (versions: string[]) => {
+    .action(async (versions: string[], opts: { force?: boolean }) => {
       const { installAgents } = await import('../agents/install.js');
-      const results = await installAgents(versions, { log: (line) => console.error(`synconf agents install: ${line}`) });
+      const results = await installAgents(versions, { force: opts.force, log: (line) => console.error(`synconf agents install: ${line}`) });
       for (const r of results) console.log(`${r.version} → ${r.path}`);
     });
 
