@@ -160,6 +160,10 @@ test('run --syncthing VERSION runs the scenarios against a lab of that version; 
     assert.equal(missing.exitCode, 2, missing.stdout + missing.stderr);
     assert.match(missing.stderr, /Syncthing 1\.29\.5 is not installed in \S+no-agents: run `synconf agents install 1\.29\.5` \(`npm run setup` installs every known version/);
     assert.doesNotMatch(missing.stderr, /REPLAYING/, 'an explicit --syncthing never falls back to the recordings');
+
+    const twice = await synconf(['run', '--syncthing', '1.12.1', '--syncthing', '1.29.5', '--report-dir', join(dir, 'r3')]);
+    assert.equal(twice.exitCode, 2);
+    assert.match(twice.stderr, /given twice \(1\.12\.1, 1\.29\.5\): one lab runs one Syncthing; `synconf matrix --syncthing A --syncthing B` runs several/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

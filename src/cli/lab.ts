@@ -26,6 +26,12 @@ export function wholeNumber(min: number) {
   };
 }
 
+/** --syncthing of a single lab: given twice is a mistake (the matrix runs several versions), not "the last one wins" */
+export function oneSyncthing(value: string, previous: string | undefined): string {
+  if (previous !== undefined) throw new InvalidArgumentError(`given twice (${previous}, ${value}): one lab runs one Syncthing; \`synconf matrix --syncthing A --syncthing B\` runs several`);
+  return value;
+}
+
 export function registerLab(program: Command): void {
   const lab = program
     .command('lab')
@@ -36,7 +42,7 @@ export function registerLab(program: Command): void {
     .description('Start N loopback-only Syncthing instances and print their URL, API key, device ID, sync address and PID; they keep running until `synconf lab down`')
     .option('-n, --instances <n>', 'how many instances (named agent, peer, peer2, ...)', wholeNumber(1), 1)
     .option('--dir <dir>', 'lab folder (kept by `lab down`); default a new temp dir that `lab down` removes')
-    .option('--syncthing <version|path>', 'a VERSION installed by `synconf agents install` (e.g. 1.29.5) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent)')
+    .option('--syncthing <version|path>', 'a VERSION installed by `synconf agents install` (e.g. 1.29.5) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent)', oneSyncthing)
     .option('--json', 'print the instances as a JSON array (the stop command goes to stderr)')
     .option('--reconnect-interval <seconds>', 'options.reconnectionIntervalS (Syncthing clamps values below 5)', wholeNumber(1), 5)
     .option('--ready-timeout <ms>', 'ms to wait for each instance to answer GET /rest/system/ping', wholeNumber(1), 20_000)

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from './exit.js';
 import type { MakeTarget } from './execute-run.js';
 import { DEFAULT_REPORT_DIR } from '../paths.js';
-import { wholeNumber } from './lab.js';
+import { oneSyncthing, wholeNumber } from './lab.js';
 
 /** options every running command shares (run, replay, drift) */
 export interface CommonRunOptions {
@@ -39,7 +39,7 @@ export function targetOptions(c: Command): Command {
     .addOption(new Option('--agent <url>', 'URL of an agent already running on this machine, e.g. http://127.0.0.1:8384 (needs --api-key)').conflicts('lab'))
     .addOption(new Option('--api-key <key>', 'the API key of --agent').env('SYNCONF_API_KEY'))
     .option('--lab', 'start the agent (and a peer) with the lab; the default without --agent')
-    .option('--syncthing <version|path>', 'the Syncthing the lab starts: a VERSION installed by `synconf agents install` (e.g. 1.12.1) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent); implies --lab unless --agent is given')
+    .option('--syncthing <version|path>', 'the Syncthing the lab starts: a VERSION installed by `synconf agents install` (e.g. 1.12.1) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent); implies --lab unless --agent is given', oneSyncthing)
     .option('--allow-destructive', 'let scenarios shut down an agent synconf did not start');
 }
 
