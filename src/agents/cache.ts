@@ -50,9 +50,9 @@ export function installedAgents(dir = agentsDir()): InstalledAgent[] {
     .map((version) => ({ version, path: agentPath(version, dir) }));
 }
 
-/** a VERSION spec (what `agents install` takes), as opposed to a path */
+/** a VERSION spec (1.12.1, or v1.12.1 as Syncthing prints it), as opposed to a path */
 export function isVersionSpec(spec: string): boolean {
-  return semver.valid(spec) !== null && !spec.startsWith('v') && !spec.includes('/');
+  return semver.valid(spec) !== null && !spec.includes('/');
 }
 
 const INSTALL_HINT = (v: string) => `run \`synconf agents install ${v}\` (\`npm run setup\` installs every known version: ${KNOWN_VERSIONS.join(', ')})`;
@@ -61,7 +61,8 @@ const INSTALL_HINT = (v: string) => `run \`synconf agents install ${v}\` (\`npm 
  * The binary for a --syncthing spec: a VERSION (looked up in the cache) or a PATH (a file, or a command name on PATH).
  * Throws an InputError that says how to get it.
  */
-export function resolveSyncthing(spec: string): string {
+export function resolveSyncthing(given: string): string {
+  const spec = isVersionSpec(given) ? semver.valid(given)! : given;
   if (isVersionSpec(spec)) {
     const path = agentPath(spec);
     if (isExecutable(path)) return path;
