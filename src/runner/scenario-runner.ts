@@ -8,6 +8,7 @@ import { checkExchange, parseBody, type Check } from './exchange-checks.js';
 import { evaluate } from './assertions.js';
 import { parseDuration } from './clock.js';
 import { atLeast } from '../schema/version.js';
+import { missingSince, endpointEntry } from './endpoint-gates.js';
 import { validate } from '../schema/registry.js';
 import { worst } from '../report/verdicts.js';
 import { agentGone } from '../transport/types.js';
@@ -88,6 +89,10 @@ class ScenarioRun {
       return true;
     }
     try {
+      if (step.request && (step.request.auth ?? 'key') === 'key') {
+        const since = missingSince(this.ctx.agentVersion, `${step.request.method} ${step.request.path}`);
+        if (since) return await this.probe(`${step.request.method} ${step.request.path}`, since, step.name, phase, 'version-gate');
+      }
       if (step.request) return await this.request(step, phase);
       if (step.openEvents) return await this.openEvents(step, phase);
       if (step.expectEvent) return await this.expectEvent(step, phase);
@@ -233,19 +238,42 @@ class ScenarioRun {
     }
   }
 
-  /** absent mode: the agent predates `since`, so each endpoint of the scenario must answer 404 */
-  async probeAbsent(since: string): Promise<void> {
+  /**
+   * An endpoint checked against its own gate: absent (404) on an agent older than `since`, present (any answer but
+   * 404) on a newer one. The request carries the API key and no parameters: the agent routes before it reads them.
+   */
+  async probe(endpoint: string, since: string | undefined, step: string, phase: Phase, name = endpoint): Promise<boolean> {
+    const [method, path] = endpoint.split(' ');
+    const x = await this.send({ target: 'agent', method, url: path, headers: { 'X-API-Key': this.ctx.apiKeys.agent }, timeoutMs: this.ctx.requestTimeoutMs }, step);
+    const status = x.response?.status;
+    const answered = status ?? x.error?.code;
+    const agent = this.ctx.agentVersion;
+    const ok = since ? status === 404 : status !== undefined && status !== 404;
+    const message = since
+      ? ok ? `${endpoint} is absent (404) on agent ${agent}, as expected before ${since}` : `${endpoint} answered ${answered} on agent ${agent}; an endpoint added in ${since} must answer 404`
+      : ok ? `${endpoint} is present (${status}) on agent ${agent}, which is past its gate` : `${endpoint} answered ${answered} on agent ${agent}; it must be present (not 404) from its version on`;
+    this.add(step, phase, { name, kind: 'version-gate', verdict: ok ? 'pass' : 'fail', message, expected: since ? 404 : 'not 404', actual: answered }, x);
+    return ok;
+  }
+
+  /**
+   * absent mode: the agent predates the scenario's gate. Each endpoint of the scenario is checked against its own
+   * gate (schemas/endpoints.json), else the scenario's `since`: the ones the agent predates must answer 404, the others
+   * must answer (an agent between the gates of a GET and its DELETE has the one and not the other).
+   */
+  async probeAbsent(scenarioSince: string | undefined): Promise<void> {
     for (const endpoint of this.s.spec) {
-      const [method, path] = endpoint.split(' ');
-      const x = await this.send({ target: 'agent', method, url: path, headers: { 'X-API-Key': this.ctx.apiKeys.agent }, timeoutMs: this.ctx.requestTimeoutMs }, 'absent');
-      const status = x.response?.status;
-      this.add('absent', 'steps', {
-        name: endpoint, kind: 'version-gate', verdict: status === 404 ? 'pass' : 'fail',
-        message: status === 404 ? `${endpoint} is absent (404) on agent ${this.ctx.agentVersion}, as expected before ${since}` : `${endpoint} answered ${status ?? x.error?.code} on agent ${this.ctx.agentVersion}; an endpoint added in ${since} must answer 404`,
-        expected: 404, actual: status ?? x.error?.code,
-      }, x);
+      const own = missingSince(this.ctx.agentVersion, endpoint);
+      const since = own ?? (hasOwnGate(endpoint) ? undefined : scenarioSince);
+      await this.probe(endpoint, since, since ? 'absent' : 'present', 'steps');
     }
   }
+}
+
+/** an endpoint with a `since` in the catalog is judged by it alone */
+function hasOwnGate(endpoint: string): boolean {
+  const [method, path] = endpoint.split(' ');
+  return endpointEntry(method, path)?.since !== undefined;
 }
 
 function errorsFree(checks: CheckResult[], step: string): boolean {
@@ -264,17 +292,24 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
   const notes: string[] = [];
   if (s.deprecated) notes.push(`deprecated since ${s.deprecated}${ctx.agentVersion && atLeast(ctx.agentVersion, s.deprecated) ? ` (the agent, ${ctx.agentVersion}, is past it; it must still work)` : ''}`);
   const missing = (s.needs ?? []).map((n) => [n, ctx.capabilities[n as Capability]] as const).filter(([, v]) => v !== true);
-  if (missing.length) {
+  // the gates: the scenario's own `since`, and the one of each endpoint it exercises
+  const scenarioGate = s.since && ctx.agentVersion && !atLeast(ctx.agentVersion, s.since) ? s.since : undefined;
+  const endpointGates = s.spec.map((e) => missingSince(ctx.agentVersion, e)).filter((v): v is string => v !== undefined);
+  // absent mode probes the agent alone, so it needs no peer, files, restart
+  if (scenarioGate || endpointGates.length) {
+    result.mode = 'absent';
+    const gated = s.spec.filter((e) => missingSince(ctx.agentVersion, e));
+    notes.push(scenarioGate
+      ? `added in ${scenarioGate}; agent ${ctx.agentVersion} predates it, so its endpoints must be absent`
+      : `agent ${ctx.agentVersion} predates ${gated.map((e) => `${e} (since ${missingSince(ctx.agentVersion, e)})`).join(', ')}: each endpoint is checked against its own gate`);
+    const run = new ScenarioRun(s, ctx, { ...ctx.vars });
+    await run.probeAbsent(scenarioGate);
+    result.checks = run.checks;
+  } else if (missing.length) {
     result.mode = 'skipped';
     result.skipReason = missing.map(([n, why]) => `needs ${n}: ${why}`).join('; ');
     // A skipped scenario is a skipped check in the totals and in JUnit, never silently absent.
     result.checks = [{ id: `${s.id}/scenario/needs`, step: 'scenario', phase: 'steps', kind: 'capability', verdict: 'skip', message: `not run: ${result.skipReason}`, skipReason: result.skipReason }];
-  } else if (s.since && ctx.agentVersion && !atLeast(ctx.agentVersion, s.since)) {
-    result.mode = 'absent';
-    notes.push(`added in ${s.since}; agent ${ctx.agentVersion} predates it, so its endpoints must be absent`);
-    const run = new ScenarioRun(s, ctx, { ...ctx.vars });
-    await run.probeAbsent(s.since);
-    result.checks = run.checks;
   } else {
     const tmp = await ctx.actions.makeTempDir(s.id);
     ctx.transport.annotate?.(s.id, { tmp });

@@ -768,11 +768,11 @@ export interface EndpointEntry {
    */
   response: string | null;
   /**
-   * agent version that added it
+   * agent version that added it: an older agent must answer 404 to it (with a valid API key), a newer one must have it
    */
   since?: string;
   /**
-   * agent version that deprecated it
+   * agent version that deprecated it: it must still work, and reports say so
    */
   deprecated?: string;
   /**
@@ -1297,7 +1297,7 @@ export interface ScenarioResult {
    */
   spec: string[];
   /**
-   * absent: the agent predates `since`, the endpoint must be missing
+   * absent: the agent predates the scenario's `since` or the `since` of one of its endpoints (schemas/endpoints.json); each endpoint is checked against its own gate (absent: 404, present: not 404)
    */
   mode: "normal" | "absent" | "skipped";
   skipReason?: string;
@@ -1430,7 +1430,7 @@ export interface Scenario {
    */
   spec: [string, ...string[]];
   /**
-   * agent version that introduced the endpoint: older agents run the scenario in absent mode (the endpoints in `spec` must answer 404)
+   * agent version that introduced what the scenario tests, beyond its endpoints' own gates: older agents run it in absent mode. Endpoint gates come from schemas/endpoints.json (`since`), never repeated here: an agent older than the gate of any endpoint in `spec` also runs the scenario in absent mode, where each endpoint is checked against its own gate (404 before it, present after)
    */
   since?: string;
   /**
