@@ -370,6 +370,76 @@ describe('version gates', () => {
   });
 });
 
+describe('version gates per endpoint (schemas/endpoints.json)', () => {
+  // the real scenario files: their endpoints' gates are GET 1.13.0, DELETE 1.18.0 (Syncthing's documentation)
+  const PENDING = ['../../../suites/cluster/pending-devices.yaml', '../../../suites/cluster/pending-folders.yaml'];
+  const ALL_FOUR = ['GET', 'DELETE'].flatMap((m) => ['devices', 'folders'].map((w) => `${m} /rest/cluster/pending/${w}`));
+  const scenarioOf = (endpoint: string) => `pending-${endpoint.split('/').at(-1)}`;
+
+  test('1.12.1 (Debian: v1.12.1-ds1): all four pending operations are absent, four passing checks, nothing skipped', async () => {
+    fake.reset({ version: 'v1.12.1-ds1' });
+    const r = await run(PENDING);
+    assert.equal(r.agent.version, 'v1.12.1-ds1', 'the report keeps the raw version');
+    assert.deepEqual(r.scenarios.map((s) => s.mode), ['absent', 'absent']);
+    for (const e of ALL_FOUR) assert.match(assertPass(r, `${scenarioOf(e)}/absent/${e}`).message, new RegExp(`absent \\(404\\) on agent v1\\.12\\.1-ds1, as expected before 1\\.1[38]\\.0$`));
+    assert.equal(r.totals.checks, 4);
+    assert.equal(r.totals.skip, 0);
+    assert.equal(r.exitCode, 0);
+    assert.deepEqual(fake.received().filter((q) => q.path.startsWith('/rest/cluster/')).map((q) => q.headers['x-api-key']), Array(4).fill(fake.apiKey), 'probed with the API key');
+  });
+
+  test('an agent between 1.13 and 1.17 has the GETs and not the DELETEs', async () => {
+    fake.reset({ version: 'v1.15.0' });
+    fake.route('GET /rest/cluster/pending/devices', json({}));
+    fake.route('GET /rest/cluster/pending/folders', json({}));
+    const r = await run(PENDING);
+    assert.deepEqual(r.scenarios.map((s) => s.mode), ['absent', 'absent']);
+    for (const w of ['devices', 'folders']) {
+      assert.match(assertPass(r, `pending-${w}/present/GET /rest/cluster/pending/${w}`).message, /^GET \/rest\/cluster\/pending\/\w+ is present \(200\) on agent v1\.15\.0, which is past its gate$/);
+      assertPass(r, `pending-${w}/absent/DELETE /rest/cluster/pending/${w}`);
+      assert.match(r.scenarios.find((s) => s.id === `pending-${w}`)!.notes!.join(' '), new RegExp(`predates DELETE /rest/cluster/pending/${w} \\(since 1\\.18\\.0\\)`));
+    }
+    assert.equal(r.exitCode, 0);
+  });
+
+  test('each gate catches its fault: a DELETE answering on 1.15, a GET missing on 1.15, a GET answering on 1.12.1', async () => {
+    fake.reset({ version: 'v1.15.0' });
+    fake.route('GET /rest/cluster/pending/devices', json({}));
+    fake.route('DELETE /rest/cluster/pending/devices', text('device ID missing', { status: 400 }));
+    const r = await run(PENDING);
+    assertFail(r, 'pending-devices/absent/DELETE /rest/cluster/pending/devices', /^DELETE \/rest\/cluster\/pending\/devices answered 400 on agent v1\.15\.0; an endpoint added in 1\.18\.0 must answer 404$/);
+    assertFail(r, 'pending-folders/present/GET /rest/cluster/pending/folders', /^GET \/rest\/cluster\/pending\/folders answered 404 on agent v1\.15\.0; it must be present \(not 404\) from its version on$/);
+    assert.equal(r.exitCode, 1);
+    fake.reset({ version: 'v1.12.1-ds1' });
+    fake.route('GET /rest/cluster/pending/folders', json({}));
+    assertFail(await run(PENDING), 'pending-folders/absent/GET /rest/cluster/pending/folders', /answered 200 on agent v1\.12\.1-ds1; an endpoint added in 1\.13\.0 must answer 404$/);
+  });
+
+  test('from 1.18.0 on, the scenarios run normally (here skipped: the fake has no peer, and says so)', async () => {
+    fake.reset({ version: 'v1.18.0' });
+    const r = await run(PENDING);
+    assert.deepEqual(r.scenarios.map((s) => [s.mode, s.skipReason]), [['skipped', 'needs peer: no peer in these tests'], ['skipped', 'needs peer: no peer in these tests']]);
+  });
+
+  test('a step calling an endpoint the agent predates must answer 404; without the API key it is an ordinary check', async () => {
+    fake.reset({ version: 'v1.12.1-ds1' });
+    fake.route('GET /rest/cluster/pending/devices', (req) => (req.headers['x-api-key'] ? text('404 page not found', { status: 404 }) : text('Forbidden', { status: 403 })));
+    let r = await run('checks/step-endpoint-gate.yaml');
+    assert.match(assertPass(r, 'check-step-endpoint-gate/dismiss/version-gate').message, /^DELETE \/rest\/cluster\/pending\/devices is absent \(404\) on agent v1\.12\.1-ds1, as expected before 1\.18\.0$/);
+    assertPass(r, 'check-step-endpoint-gate/ping/status');
+    assertPass(r, 'check-step-endpoint-gate/no-key/status');
+    fake.route('DELETE /rest/cluster/pending/devices', json({}));
+    r = await run('checks/step-endpoint-gate.yaml');
+    assertFail(r, 'check-step-endpoint-gate/dismiss/version-gate', /answered 200 on agent v1\.12\.1-ds1; an endpoint added in 1\.18\.0 must answer 404$/);
+    assert.equal(check(r, 'check-step-endpoint-gate/ping/step').verdict, 'skip', 'a failed set-up skips the steps');
+    fake.reset({ version: 'v1.18.0' });
+    fake.route('DELETE /rest/cluster/pending/devices', text(''));
+    fake.route('GET /rest/cluster/pending/devices', text('Forbidden', { status: 403 }));
+    r = await run('checks/step-endpoint-gate.yaml');
+    assertPass(r, 'check-step-endpoint-gate/dismiss/status');
+  });
+});
+
 describe('unreachable', () => {
   test('holds when the connection is refused (after a shutdown)', async () => {
     fake.route('POST /rest/system/shutdown', shutdown());

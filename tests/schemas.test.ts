@@ -16,6 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listResources, validate, formatError } from '../src/schema/registry.js';
 import { buildAjv, loadSchemas } from '../src/schema/ajv-setup.js';
+import { releaseOf, atLeast } from '../src/schema/version.js';
+import { expectationsFor } from '../src/runner/expectations.js';
+import semverGte from 'semver/functions/gte.js';
 import { useLab, labFetch, type LabInstance } from './support/lab.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -513,6 +516,30 @@ describe('version overlay', () => {
     const doc = status();
     doc.lastDialStatus = [];
     assertFindings('system-status', doc, [['/lastDialStatus', 'type']], '1.1.0');
+  });
+});
+
+describe('agent versions as the agents report them', () => {
+  test('Debian\'s -ds1 suffix is not a pre-release: v1.12.1-ds1 is 1.12.1 for every comparison, the raw string is kept', () => {
+    assert.equal(semverGte('1.12.1-ds1', '1.12.1'), false, 'a naive semver comparison puts it before 1.12.1');
+    assert.equal(releaseOf('v1.12.1-ds1'), '1.12.1');
+    assert.equal(releaseOf('v1.29.5'), '1.29.5');
+    assert.equal(atLeast('v1.12.1-ds1', '1.12.1'), true);
+    assert.equal(atLeast('v1.12.1-ds1', '1.13.0'), false);
+    assert.equal(atLeast('v1.19.2-ds1', '1.18.0'), true);
+    assert.equal(atLeast('v1.17.9-ds1', '1.18.0'), false);
+    // a schema gate at exactly the Debian build's release applies to it
+    const doc = conformed('system-status', fixture('system-status'));
+    delete doc.lastDialStatus;
+    assertFindings('system-status', doc, [['/lastDialStatus', 'required']], 'v1.2.0-ds1');
+  });
+
+  test('each known-deviations file is chosen by the release of the raw version', () => {
+    const files = (v: string) => expectationsFor(v).map((e) => e.file);
+    assert.deepEqual(files('v1.12.1-ds1'), ['expectations/syncthing-1.12.yaml']);
+    assert.deepEqual(files('v1.19.2-ds1'), ['expectations/syncthing-1.19.yaml']);
+    assert.deepEqual(files('v1.29.5'), ['expectations/syncthing-1.29.yaml']);
+    assert.deepEqual(files('v1.15.0'), []);
   });
 });
 

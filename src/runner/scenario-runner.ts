@@ -8,7 +8,7 @@ import { checkExchange, parseBody, type Check } from './exchange-checks.js';
 import { evaluate } from './assertions.js';
 import { parseDuration } from './clock.js';
 import { atLeast } from '../schema/version.js';
-import { missingSince, endpointEntry } from './endpoint-gates.js';
+import { missingSince } from './endpoint-gates.js';
 import { validate } from '../schema/registry.js';
 import { worst } from '../report/verdicts.js';
 import { agentGone } from '../transport/types.js';
@@ -257,27 +257,33 @@ class ScenarioRun {
   }
 
   /**
-   * absent mode: the agent predates the scenario's gate. Each endpoint of the scenario is checked against its own
-   * gate (schemas/endpoints.json), else the scenario's `since`: the ones the agent predates must answer 404, the others
-   * must answer (an agent between the gates of a GET and its DELETE has the one and not the other).
+   * absent mode: the agent predates a gate of the scenario. Each endpoint of the scenario is checked against its own
+   * gate (schemas/endpoints.json), or the scenario's `since` when the agent predates that: the endpoints the agent
+   * predates must answer 404, the others must answer (an agent between the gates of a GET and its DELETE has the one
+   * and not the other).
    */
   async probeAbsent(scenarioSince: string | undefined): Promise<void> {
     for (const endpoint of this.s.spec) {
-      const own = missingSince(this.ctx.agentVersion, endpoint);
-      const since = own ?? (hasOwnGate(endpoint) ? undefined : scenarioSince);
+      const since = scenarioSince ?? missingSince(this.ctx.agentVersion, endpoint);
       await this.probe(endpoint, since, since ? 'absent' : 'present', 'steps');
     }
   }
 }
 
-/** an endpoint with a `since` in the catalog is judged by it alone */
-function hasOwnGate(endpoint: string): boolean {
-  const [method, path] = endpoint.split(' ');
-  return endpointEntry(method, path)?.since !== undefined;
-}
-
 function errorsFree(checks: CheckResult[], step: string): boolean {
   return checks.filter((c) => c.step === step).every((c) => c.verdict === 'pass');
+}
+
+/**
+ * the endpoints of `spec` the scenario needs working: the ones it calls with the API key. A scenario that names an
+ * endpoint only to call it without a key (or with a method it does not have) tests the agent's refusal, which does not
+ * depend on the endpoint's version: it runs normally.
+ */
+function dependsOn(s: Scenario): string[] {
+  const called = new Set([...(s.setup ?? []), ...s.steps, ...(s.cleanup ?? [])]
+    .filter((st) => st.request && (st.request.auth ?? 'key') === 'key' && (st.agent ?? 'agent') === 'agent')
+    .map((st) => `${st.request!.method} ${st.request!.path.split('?')[0]}`));
+  return s.spec.filter((e) => called.has(e));
 }
 
 /** the verdict of a scenario: the one of its checks that needs the most attention */
@@ -294,11 +300,10 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
   const missing = (s.needs ?? []).map((n) => [n, ctx.capabilities[n as Capability]] as const).filter(([, v]) => v !== true);
   // the gates: the scenario's own `since`, and the one of each endpoint it exercises
   const scenarioGate = s.since && ctx.agentVersion && !atLeast(ctx.agentVersion, s.since) ? s.since : undefined;
-  const endpointGates = s.spec.map((e) => missingSince(ctx.agentVersion, e)).filter((v): v is string => v !== undefined);
+  const gated = dependsOn(s).filter((e) => missingSince(ctx.agentVersion, e));
   // absent mode probes the agent alone, so it needs no peer, files, restart
-  if (scenarioGate || endpointGates.length) {
+  if (scenarioGate || gated.length) {
     result.mode = 'absent';
-    const gated = s.spec.filter((e) => missingSince(ctx.agentVersion, e));
     notes.push(scenarioGate
       ? `added in ${scenarioGate}; agent ${ctx.agentVersion} predates it, so its endpoints must be absent`
       : `agent ${ctx.agentVersion} predates ${gated.map((e) => `${e} (since ${missingSince(ctx.agentVersion, e)})`).join(', ')}: each endpoint is checked against its own gate`);

@@ -1430,7 +1430,7 @@ export interface Scenario {
    */
   spec: [string, ...string[]];
   /**
-   * agent version that introduced what the scenario tests, beyond its endpoints' own gates: older agents run it in absent mode. Endpoint gates come from schemas/endpoints.json (`since`), never repeated here: an agent older than the gate of any endpoint in `spec` also runs the scenario in absent mode, where each endpoint is checked against its own gate (404 before it, present after)
+   * agent version that introduced what the scenario tests, beyond its endpoints' own gates: older agents run it in absent mode. Endpoint gates come from schemas/endpoints.json (`since`), never repeated here: an agent older than the gate of any endpoint in `spec` also runs the scenario in absent mode, where each endpoint is checked against its own gate (404 before it, present after); an agent older than the scenario's `since` must answer 404 on every endpoint in `spec`
    */
   since?: string;
   /**
