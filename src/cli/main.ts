@@ -10,6 +10,7 @@ import { registerReplay } from './replay.js';
 import { registerDrift } from './drift.js';
 import { registerReport } from './report.js';
 import { registerMatrix } from './matrix.js';
+import { registerAgents } from './agents.js';
 import { EXIT } from './exit.js';
 import { SynconfError, exitCodeOf } from '../errors.js';
 import { SYNCONF_VERSION } from '../paths.js';
@@ -30,6 +31,7 @@ registerValidate(program);
 registerLab(program);
 registerReport(program);
 registerMatrix(program);
+registerAgents(program);
 
 try {
   await program.parseAsync();
