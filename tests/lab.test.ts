@@ -289,12 +289,15 @@ test('a binary that is not Syncthing is refused before anything starts', async (
   }
 });
 
-test('an interrupted or crashing test process leaves no syncthing behind', { timeout: 60_000 }, async () => {
+test('an interrupted or crashing test process leaves no syncthing behind (both command-line generations)', { timeout: 90_000 }, async () => {
   const labModule = join(ROOT, 'src/lab/lab.ts');
-  for (const ending of ['SIGINT', 'throw'] as const) {
+  // the default binary (generate/serve) ends one way, 1.12.1 (flags, -home=) the other, then the reverse
+  const runs = [['SIGINT', undefined], ['throw', '1.12.1'], ['SIGINT', '1.12.1'], ['throw', undefined]] as const;
+  for (const [ending, version] of runs) {
+    const binary = version === undefined ? undefined : agentBinary(version);
     const script = `
       import { startLab } from ${JSON.stringify(labModule)};
-      const lab = await startLab({ instances: 1 });
+      const lab = await startLab({ instances: 1, binary: ${JSON.stringify(binary)} });
       console.log(JSON.stringify({ dir: lab.dir, pid: lab.instances[0].pid }));
       ${ending === 'throw' ? "await new Promise((r) => setTimeout(r, 1000)); throw new Error('a failing test');" : 'setInterval(() => {}, 1000);'}
     `;
@@ -310,8 +313,8 @@ test('an interrupted or crashing test process leaves no syncthing behind', { tim
       const result = await child;
       if (ending === 'SIGINT') assert.equal(result.signal, 'SIGINT', 'the signal still ends the process');
       else assert.equal(result.exitCode, 1);
-      assert.equal(isAlive(pid), false, `${ending}: monitor pid ${pid} is gone`);
-      assert.deepEqual(processesMentioning(dir), [], ending);
+      assert.equal(isAlive(pid), false, `${ending} (${version ?? 'default'}): monitor pid ${pid} is gone`);
+      assert.deepEqual(processesMentioning(dir), [], `${ending} (${version ?? 'default'})`);
     } finally {
       await rm(dir, { recursive: true, force: true }); // the killed process could not remove its temp dir
     }

@@ -156,14 +156,20 @@ export async function installAgents(versions: string[], opts: InstallOptions = {
       const { printed } = await binaryVersion(binary);
       if (!sameRelease(printed, agent.version)) throw new InputError(`${deb}: usr/bin/syncthing --version prints ${printed}, not ${agent.version}`);
 
-      // replace the cached version folder in one rename, so a reader never sees half a binary
+      // swap the cached version folder by renames (work is inside dir: one file system), so a reader never sees
+      // half a binary; the old folder goes into work, removed with it
       const staged = join(work, `v-${agent.version}`);
       await mkdir(staged);
       await rename(binary, join(staged, 'syncthing'));
       await chmod(join(staged, 'syncthing'), 0o755);
       const target = join(dir, agent.version);
-      await rm(target, { recursive: true, force: true });
-      await rename(staged, target);
+      await rename(target, join(work, `old-${agent.version}`)).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e;
+      });
+      await rename(staged, target).catch(async (e: NodeJS.ErrnoException) => {
+        // another install of the same version got there first: fine if what it put there runs
+        if (!(await alreadyInstalled(agent, dir))) throw e;
+      });
       results.push({ version: agent.version, path: agentPath(agent.version, dir), printed, fetched: true });
       log(`${agent.version}: ${deb} → ${agentPath(agent.version, dir)} (--version: ${printed})`);
     }
