@@ -3,7 +3,7 @@
 // bundled recordings replay to the verdicts of the live run that recorded them.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { cliAsync } from './support/cli.js';
@@ -59,10 +59,13 @@ describe('the bundled suites', () => {
   });
 
   test('Ctrl-C during a live run still writes the report (exit 2) and leaves no syncthing behind', { timeout: 60_000 }, async () => {
-    const syncthings = () => runningProcesses().filter((p) => p.args.some((a) => a.endsWith('syncthing'))).map((p) => p.pid);
+    // Only this run's syncthings: its lab lives under its own TMPDIR (other runs share the machine).
+    const labTmp = join(work, 'interrupted-tmp');
+    mkdirSync(labTmp);
+    const syncthings = () => runningProcesses().filter((p) => p.args.some((a) => a.endsWith('syncthing')) && p.args.some((a) => a.includes(labTmp))).map((p) => p.pid);
     const before = syncthings();
     const dir = join(work, 'interrupted');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'run', '--lab', '--only', 'system-restart', '--report-dir', dir], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'run', '--lab', '--only', 'system-restart', '--report-dir', dir], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', TMPDIR: labTmp } });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     // the lab is up after ~2 s and the restart scenario takes ~4 s: interrupt it in the middle
