@@ -3,7 +3,7 @@
 // bundled recordings replay to the verdicts of the live run that recorded them.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { cliAsync } from './support/cli.js';
@@ -59,9 +59,8 @@ describe('the bundled suites', () => {
   });
 
   test('Ctrl-C during a live run still writes the report (exit 2) and leaves no syncthing behind', { timeout: 60_000 }, async () => {
-    // Only this run's syncthings: its lab lives under its own TMPDIR (other runs share the machine).
-    const labTmp = join(work, 'interrupted-tmp');
-    mkdirSync(labTmp);
+    // the lab's homes go under this run's own TMPDIR: other labs on a shared machine do not count
+    const labTmp = mkdtempSync(join(work, 'tmp-'));
     const syncthings = () => runningProcesses().filter((p) => p.args.some((a) => a.endsWith('syncthing')) && p.args.some((a) => a.includes(labTmp))).map((p) => p.pid);
     const before = syncthings();
     const dir = join(work, 'interrupted');
