@@ -7,7 +7,7 @@ import { wallClock } from './clock.js';
 import { fileActions } from './local-actions.js';
 import type { Endpoint, Transport } from '../transport/types.js';
 import type { Lab, LabInstance } from '../lab/lab.js';
-import { UsageError } from '../cli/exit.js';
+import { UsageError } from '../errors.js';
 
 export interface LiveOptions {
   /** some selected scenario needs a peer instance */
