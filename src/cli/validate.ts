@@ -16,7 +16,9 @@ export const validateCommand: CommandModule = {
       .example('curl -s -H "X-API-Key: $KEY" $URL/rest/system/status | synconf validate system-status - --agent-version 1.19.2', 'a live answer, for that version')
       .epilogue('Exit codes: 0 valid, 1 invalid, 2 unknown resource, unreadable file or not JSON, 3 a fault of synconf itself.'),
   handler: async (argv) => {
-    const { resource, file, ...opts } = argv as unknown as ValidateDocumentOptions & { resource: string; file: string };
+    const { resource, file: given, ...opts } = argv as unknown as ValidateDocumentOptions & { resource: string; file: string };
+    // yargs turns a positional "-" into "" (it parses it as the value of --file): take it back.
+    const file = given === '' && process.argv.slice(2).includes('-') ? '-' : given;
     const { validateDocument } = await import('../schema/validate-document.js');
     process.exitCode = validateDocument(resource, file, opts);
   },
