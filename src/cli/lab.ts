@@ -1,6 +1,6 @@
 // `synconf lab up|down`: start a lab of real Syncthing instances on loopback for manual runs and recordings, and stop it.
 import type { CommandModule } from 'yargs';
-import { wholeNumber } from './options.js';
+import { wholeNumber, oneSyncthing } from './options.js';
 import type { LabUpOptions } from '../lab/commands.js';
 
 const LAB_EXIT_CODES = 'Exit codes: 0 done, 2 usage or input error (no Syncthing binary, an instance that never answers, no lab in --dir), 3 a fault of synconf itself.';
@@ -12,11 +12,13 @@ const up: CommandModule = {
     y
       .option('instances', { alias: 'n', type: 'string', coerce: wholeNumber('instances', 1), default: '1', defaultDescription: '1', describe: 'how many instances (named agent, peer, peer2, ...)' })
       .option('dir', { type: 'string', describe: 'lab folder (kept by `lab down`); default a new temp dir that `lab down` removes' })
+      .option('syncthing', { type: 'string', coerce: oneSyncthing, describe: 'a VERSION installed by `synconf agents install` (e.g. 1.29.5) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent)' })
       .option('json', { type: 'boolean', describe: 'print the instances as a JSON array (the stop command goes to stderr)' })
       .option('reconnect-interval', { type: 'string', coerce: wholeNumber('reconnect-interval', 1), default: '5', defaultDescription: '5', describe: 'options.reconnectionIntervalS in seconds (Syncthing clamps values below 5)' })
       .option('ready-timeout', { type: 'string', coerce: wholeNumber('ready-timeout', 1), default: '20000', defaultDescription: '20000', describe: 'ms to wait for each instance to answer GET /rest/system/ping' })
       .example('synconf lab up -n 2 --dir /tmp/lab', 'start agent and peer in /tmp/lab')
       .example('synconf lab up -n 2 --json', 'the same as a JSON array, for scripts')
+      .example('synconf lab up --syncthing 1.12.1', 'one instance of Syncthing 1.12.1 (synconf agents install 1.12.1)')
       .epilogue(LAB_EXIT_CODES),
   handler: async (argv) => {
     const { labUp } = await import('../lab/commands.js');

@@ -21,6 +21,8 @@ import { driftCommand } from './drift.js';
 import { validateCommand } from './validate.js';
 import { labCommand } from './lab.js';
 import { reportCommand } from './report.js';
+import { matrixCommand } from './matrix.js';
+import { agentsCommand } from './agents.js';
 import { usageMessage } from './usage.js';
 import { reportFault } from './fault.js';
 import { EXIT, SynconfError, UsageError, exitCodeOf } from '../errors.js';
@@ -38,7 +40,7 @@ const argv = hideBin(process.argv);
 const parser: Argv = yargs(argv)
   .scriptName('synconf')
   .usage('synconf: conformance test harness for the Syncthing REST management API\n\nUsage: synconf <command> [options]')
-  .command([runCommand, replayCommand, driftCommand, validateCommand, labCommand, reportCommand])
+  .command([runCommand, replayCommand, matrixCommand, driftCommand, validateCommand, labCommand, agentsCommand, reportCommand])
   .completion('completion', 'Print a bash/zsh completion script (synconf completion >> ~/.bashrc)')
   .demandCommand(1, 'no command given (synconf --help lists them)')
   .option('verbose', { type: 'boolean', global: true, describe: 'print the stack trace of an internal error' })

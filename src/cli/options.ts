@@ -20,6 +20,12 @@ export function wholeNumber(option: string, min: number) {
   };
 }
 
+/** --syncthing of a single lab: given twice is a mistake (the matrix runs several versions), not "the last one wins" */
+export function oneSyncthing(value: unknown): string | undefined {
+  if (Array.isArray(value)) throw new UsageError(`--syncthing given twice (${value.join(', ')}): one lab runs one Syncthing; \`synconf matrix --syncthing A --syncthing B\` runs several`);
+  return value === undefined ? undefined : String(value);
+}
+
 /** an agent version such as 1.19.2 (v1.19.2-ds1 is one too) */
 export function version(option: string) {
   return (value: unknown): string | undefined => {
@@ -54,6 +60,7 @@ export function targetOptions<T>(y: Argv<T>) {
     .option('agent', { type: 'string', conflicts: 'lab', describe: 'URL of an agent already running on this machine, e.g. http://127.0.0.1:8384 (needs --api-key)' })
     .option('api-key', { type: 'string', default: process.env.SYNCONF_API_KEY, defaultDescription: '$SYNCONF_API_KEY', describe: 'the API key of --agent' })
     .option('lab', { type: 'boolean', describe: 'start the agent (and a peer) with the lab; the default without --agent' })
+    .option('syncthing', { type: 'string', coerce: oneSyncthing, describe: 'the Syncthing the lab starts: a VERSION installed by `synconf agents install` (e.g. 1.12.1) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent); implies --lab unless --agent is given' })
     .option('allow-destructive', { type: 'boolean', describe: 'let scenarios shut down an agent synconf did not start' });
 }
 

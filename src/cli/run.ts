@@ -15,6 +15,8 @@ export const runCommand: CommandModule = {
       .option('record-mode', { choices: ['all', 'once', 'new'], default: 'all', describe: 'all: re-record every scenario; once: only scenarios without a cassette; new: keep recorded exchanges, add missing ones' })
       .option('redact', { type: 'string', coerce: list, describe: 'extra redaction rules for recordings: header:<name>, json:<pointer> or re:<regexp>; repeat or comma-separate' })
       .example('synconf run', 'start a lab agent and run every scenario')
+      .example('synconf run --syncthing 1.12.1', 'a lab of Syncthing 1.12.1 (synconf agents install 1.12.1)')
+      .example('synconf run --syncthing ./syncthing', 'a lab of the binary you built')
       .example('synconf run --agent http://127.0.0.1:8384 --api-key $KEY', 'an agent started by someone else')
       .example('synconf run --record recordings/syncthing-1.19.2', 'run against a lab agent and record cassettes')
       .example('synconf run --only system-ping,config-get --fail-on fail', 'two scenarios; an unexpected pass does not fail the run')

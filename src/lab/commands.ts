@@ -2,12 +2,13 @@
 import { InputError } from '../errors.js';
 import { startLab, readState, stopLab } from './lab.js';
 
-export interface LabUpOptions { instances: number; dir?: string; json?: boolean; reconnectInterval: number; readyTimeout: number; }
+export interface LabUpOptions { instances: number; dir?: string; json?: boolean; reconnectInterval: number; readyTimeout: number; syncthing?: string; }
 
 export async function labUp(opts: LabUpOptions): Promise<void> {
   const started = await startLab({
     instances: opts.instances,
     dir: opts.dir,
+    binary: opts.syncthing,
     reconnectionIntervalS: opts.reconnectInterval,
     readyTimeoutMs: opts.readyTimeout,
     detach: true, // the point of `lab up` is that they outlive this command
@@ -19,8 +20,8 @@ export async function labUp(opts: LabUpOptions): Promise<void> {
     return;
   }
   const rows = [
-    ['NAME', 'URL', 'API KEY', 'DEVICE ID', 'SYNC ADDRESS', 'PID'],
-    ...started.instances.map((i) => [i.name, i.url, i.apiKey, i.deviceId, i.syncAddress, String(i.pid)]),
+    ['NAME', 'VERSION', 'URL', 'API KEY', 'DEVICE ID', 'SYNC ADDRESS', 'PID'],
+    ...started.instances.map((i) => [i.name, i.version, i.url, i.apiKey, i.deviceId, i.syncAddress, String(i.pid)]),
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());

@@ -3,13 +3,12 @@
 // the report is written and the exit code says what happened.
 import { resolve } from 'node:path';
 import type { Report, Verdict } from '../schema/generated/types.js';
-import { selectScenarios, runScenarios, verdictLine, totalsOf, finalize, type Target } from './run.js';
+import { selectScenarios, runScenarios, verdictLine, finalize, emptyReport, type Target } from './run.js';
 import type { LiveTransport } from '../transport/live.js';
 import type { Transport } from '../transport/types.js';
 import { writeReports } from '../report/write.js';
 import { progress } from './progress.js';
 import { EXIT, SynconfError } from '../errors.js';
-import { SYNCONF_VERSION } from '../paths.js';
 
 /** what every running command (run, replay, drift) passes in */
 export interface CommonRunOptions {
@@ -26,17 +25,6 @@ export interface CommonRunOptions {
 export interface RecordOptions { dir: string; mode: 'all' | 'once' | 'new'; redact: string[]; }
 
 export type MakeTarget = (needsPeer: boolean, wrap?: (t: LiveTransport) => Transport) => Promise<Target>;
-
-function emptyReport(mode: Report['run']['mode'], target: string, message: string): Report {
-  const report: Report = {
-    format: 'synconf-report/1', synconf: { version: SYNCONF_VERSION },
-    run: { mode, startedAt: new Date().toISOString(), durationMs: 0, target, expectations: null },
-    agent: { version: null, versionSource: 'unknown', longVersion: null, os: null, arch: null, deviceId: null },
-    totals: totalsOf([]), exitCode: 2, verdict: '', expensiveCalls: {}, harnessErrors: [{ message }], scenarios: [],
-  };
-  report.verdict = verdictLine(report, []);
-  return report;
-}
 
 export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget, record?: RecordOptions, mode: Report['run']['mode'] = record ? 'record' : 'live'): Promise<number> {
   const out = progress();

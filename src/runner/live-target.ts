@@ -4,18 +4,19 @@ import { DEFAULT_RECORDINGS } from '../paths.js';
 import type { MakeTarget } from './execute.js';
 
 /** how to reach a live agent: --agent/--api-key, or the lab */
-export interface TargetOptions { agent?: string; apiKey?: string; lab?: boolean; allowDestructive?: boolean; }
+export interface TargetOptions { agent?: string; apiKey?: string; lab?: boolean; allowDestructive?: boolean; syncthing?: string; }
 
 /** the MakeTarget of a live run, from the target options */
 export function liveTargetMaker(opts: TargetOptions): MakeTarget {
   return async (needsPeer, wrap) => {
     const { labTarget, agentTarget } = await import('./targets.js');
     const allowDestructive = opts.allowDestructive ?? false;
+    const syncthing = opts.syncthing;
     if (opts.agent) {
       if (!opts.apiKey) throw new UsageError('--agent needs --api-key (or SYNCONF_API_KEY)');
-      return agentTarget(opts.agent, opts.apiKey, { needsPeer, allowDestructive, wrap });
+      return agentTarget(opts.agent, opts.apiKey, { needsPeer, allowDestructive, wrap, binary: syncthing });
     }
-    if (!opts.lab && !wrap) {
+    if (!opts.lab && !wrap && !syncthing) {
       // No agent named and none to start: show the bundled recordings rather than nothing, and say so.
       const { resolveBinary, LabError } = await import('../lab/lab.js');
       const missing = await resolveBinary().then(() => undefined, (e: Error) => (e instanceof LabError ? e.message : undefined));
@@ -25,6 +26,6 @@ export function liveTargetMaker(opts: TargetOptions): MakeTarget {
         return replayTarget(DEFAULT_RECORDINGS);
       }
     }
-    return labTarget({ needsPeer, allowDestructive, wrap });
+    return labTarget({ needsPeer, allowDestructive, wrap, binary: syncthing });
   };
 }

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { EXIT } from '../errors.js';
-import { executeRun, type CommonRunOptions } from './execute.js';
-import { liveTargetMaker, type TargetOptions } from './live-target.js';
+import { executeRun, type CommonRunOptions } from '../runner/execute.js';
+import { liveTargetMaker, type TargetOptions } from '../runner/live-target.js';
 import { readCassette, CassetteError } from '../transport/cassette.js';
 import { driftOf } from '../transport/drift.js';
 
