@@ -165,7 +165,7 @@ describe('synconf matrix --replay', () => {
   test('a newer version whose browse lists directories without the trailing separator: classified regressions, exit 1', async () => {
     const newer = await simulatedNewerRecording(work);
     const out = join(work, 'two');
-    const r = await cliAsync(['matrix', '--recordings', newer, join(RECORDINGS_DIR, 'syncthing-1.19.2'), '--only', 'system-browse', 'system-ping', '--no-expectations', '--report-dir', out]);
+    const r = await cliAsync(['matrix', '--recordings', newer, '--recordings', join(RECORDINGS_DIR, 'syncthing-1.19.2'), '--only', 'system-browse,system-ping', '--no-expectations', '--report-dir', out]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
     assert.deepEqual(m.order.map((i: number) => m.columns[i].label), ['1.19.2', '1.29.5']);
