@@ -24,7 +24,7 @@ export const matrixCommand: CommandModule = {
       .option('syncthing', { type: 'string', coerce: list, describe: 'agent versions (installed) or syncthing binaries to run; repeat or comma-separate (default: every installed agent)' })
       .option('replay', { type: 'boolean', describe: 'offline: replay the bundled recordings (recordings/syncthing-*/) instead of starting agents; --syncthing then picks versions' })
       .option('recordings', { type: 'string', coerce: list, describe: 'offline: replay these recordings folders (implies --replay); repeat or comma-separate' })
-      .option('jobs', { type: 'string', coerce: (v: unknown) => (v === undefined ? undefined : wholeNumber('jobs', 1)(v)), describe: 'how many versions run at once (default: one per core, at most the number of versions)' })
+      .option('jobs', { type: 'string', coerce: (v: unknown) => (v === undefined ? undefined : wholeNumber('jobs', 1)(v)), describe: 'how many versions run at once (default: the number of cores + 1, at most the number of versions: the labs mostly wait)' })
       .option('suite', { type: 'string', coerce: list, describe: 'scenario files, folders or globs; repeat or comma-separate (default: every suites/**/*.yaml)' })
       .option('only', { type: 'string', coerce: list, describe: 'run only these scenario ids (globs allowed, e.g. "pending-*"); repeat or comma-separate' })
       .option('report-dir', { type: 'string', default: 'reports/matrix', describe: 'where <version>/ (the four report files of each version) and matrix.json, matrix.html, matrix.md go' })
