@@ -2,7 +2,7 @@
 // the reports, tear down. Whatever happens — a malformed scenario, an agent that dies, Ctrl-C —
 // the report is written and the exit code says what happened.
 import { resolve } from 'node:path';
-import type { Report, Verdict } from '../schema/generated/types.js';
+import type { FailOn, Report } from '../schema/generated/types.js';
 import { selectScenarios, runScenarios, verdictLine, totalsOf, finalize, type Target } from '../runner/run.js';
 import type { LiveTransport } from '../transport/live.js';
 import type { Transport } from '../transport/types.js';
@@ -30,7 +30,7 @@ function emptyReport(mode: Report['run']['mode'], target: string, message: strin
 export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget, record?: RecordOptions, mode: Report['run']['mode'] = record ? 'record' : 'live'): Promise<number> {
   const out = progress();
   const reportDir = resolve(args.reportDir);
-  const failOn = args.failOn as Verdict[];
+  const failOn = args.failOn as FailOn[];
   const finish = async (report: Report): Promise<number> => {
     const paths = await writeReports(report, reportDir);
     for (const id of report.staleExpectations ?? []) console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);

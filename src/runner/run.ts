@@ -3,7 +3,8 @@
 import { glob } from 'tinyglobby';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import type { Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
+import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
+import { DEFAULT_FAIL_ON, failsRun } from '../report/verdicts.js';
 import { loadScenario, ScenarioError, type LoadedScenario } from '../scenario/load.js';
 import { runScenario } from './scenario-runner.js';
 import type { RunContext, Capability } from './context.js';
@@ -42,8 +43,8 @@ export interface RunOptions {
   expectations?: string | false;
   requestTimeoutMs?: number;
   expensiveIntervalMs?: number;
-  /** verdicts that make the exit code 1 */
-  failOn?: Verdict[];
+  /** what makes the exit code 1 (default DEFAULT_FAIL_ON) */
+  failOn?: readonly FailOn[];
   /** progress output, one call per finished scenario */
   onScenario?: (s: ScenarioResult, index: number, total: number) => void;
   onStart?: (s: LoadedScenario, index: number, total: number) => void;
@@ -51,9 +52,14 @@ export interface RunOptions {
   onReport?: (report: Report) => void;
 }
 
-export const DEFAULT_FAIL_ON: Verdict[] = ['fail', 'unexpected-pass'];
+export { DEFAULT_FAIL_ON };
 
-export interface Selection { scenarios: LoadedScenario[]; errors: { file: string; step?: string; message: string }[]; }
+export interface Selection {
+  scenarios: LoadedScenario[];
+  errors: { file: string; step?: string; message: string }[];
+  /** scenarios of the suite that --only left out */
+  notSelected?: LoadedScenario[];
+}
 
 /** find and load scenario files; every malformed file is reported, none is run */
 export async function selectScenarios(suites: string[] | undefined, only: string[] | undefined): Promise<Selection> {
@@ -83,14 +89,16 @@ export async function selectScenarios(suites: string[] | undefined, only: string
     ids.set(s.scenario.id, s.file);
   }
   let selected = scenarios;
+  let notSelected: LoadedScenario[] = [];
   if (only?.length) {
     const re = only.map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`));
     selected = scenarios.filter((s) => re.some((r) => r.test(s.scenario.id)));
+    notSelected = scenarios.filter((s) => !selected.includes(s));
     if (selected.length === 0) errors.push({ file: '--only', message: `no scenario id matches ${only.join(', ')} (known: ${scenarios.map((s) => s.scenario.id).join(', ')})` });
   }
   // Destructive scenarios go last: after a shutdown there is no agent left to check.
   selected = [...selected].sort((a, b) => Number(a.scenario.needs?.includes('shutdown') ?? false) - Number(b.scenario.needs?.includes('shutdown') ?? false));
-  return { scenarios: selected, errors };
+  return { scenarios: selected, errors, notSelected };
 }
 
 /** ask the agent who it is: GET /rest/system/version */
@@ -113,7 +121,7 @@ export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
   return t;
 }
 
-export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors'>, failOn: Verdict[]): string {
+export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors'>, failOn: readonly FailOn[]): string {
   const t = r.totals;
   const head = r.exitCode === 2 ? 'HARNESS ERROR' : r.exitCode === 1 ? 'DOES NOT CONFORM' : 'CONFORMS';
   const parts = [`${t.pass} passed`, `${t.fail} failed`, `${t['expected-fail']} expected failures`, `${t['unexpected-pass']} unexpected passes`, `${t.skip} skipped`];
@@ -122,9 +130,10 @@ export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErro
 }
 
 /** totals, exit code and verdict line of a report, from its scenarios and harness errors */
-export function finalize(report: Report, failOn: Verdict[]): Report {
+export function finalize(report: Report, failOn: readonly FailOn[]): Report {
   report.totals = totalsOf(report.scenarios);
-  const nonConforming = report.scenarios.some((s) => s.checks.some((c) => failOn.includes(c.verdict)));
+  report.run.failOn = [...failOn];
+  const nonConforming = report.scenarios.some((s) => s.checks.some((c) => failsRun(c, failOn)));
   report.exitCode = report.harnessErrors.length ? 2 : nonConforming ? 1 : 0;
   report.verdict = verdictLine(report, failOn);
   return report;
@@ -148,6 +157,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     harnessErrors,
     scenarios: [],
   };
+  if (selection.notSelected?.length) report.notSelected = selection.notSelected.map((s) => ({ id: s.scenario.id, spec: s.scenario.spec }));
   opts.onReport?.(report);
   const redactor = new Redactor(Object.values(target.apiKeys));
   const finish = (): Report => {
@@ -193,6 +203,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
       harnessErrors.push({ file: loaded.file, scenario: loaded.scenario.id, message: (e as Error).message });
       result = { id: loaded.scenario.id, title: loaded.scenario.title, file: loaded.file, spec: loaded.scenario.spec, mode: 'skipped', skipReason: `harness error: ${(e as Error).message}`, verdict: 'skip', durationMs: 0, checks: [] };
     }
+    for (const c of result.checks) if (loaded.stepLines[c.step]) c.line = loaded.stepLines[c.step];
     applyDeviations(result, deviations);
     report.scenarios.push(result);
     opts.onScenario?.(result, i, total);
