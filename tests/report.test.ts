@@ -118,7 +118,7 @@ describe('Markdown summary', () => {
     const md = toMarkdown(hostileReport());
     assert.doesNotMatch(md, /<script|<img|<svg/i);
     assert.ok(md.length < 20_000, `bounded: ${md.length} characters`);
-    for (const line of md.split('\n').filter((l) => l.startsWith('| system-browse'))) assert.equal(line.split(/(?<!\\)\|/).length, 10, line);
+    for (const line of md.split('\n').filter((l) => l.startsWith('| system-browse'))) assert.equal(line.split(/(?<!\\)\|/).length, 11, line);
   });
 });
 

@@ -9,7 +9,7 @@ import type { CheckResult, Report, ScenarioResult, Verdict } from '../schema/gen
 import { type EndpointEntry, sectionTitle } from './coverage.js';
 import { htmlPage } from './html-page.js';
 import { escapeHtml, cut, platform, showValue } from './text.js';
-import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING } from './verdicts.js';
+import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, isProblem } from './verdicts.js';
 import { BASELINE_CLASS_LABEL, type CheckView, type RunView, type ScenarioView, viewOf } from './view.js';
 import { ROOT } from '../paths.js';
 
@@ -59,7 +59,8 @@ function evidence(v: CheckView, endpoints: Map<string, EndpointEntry>, links: Li
   const ev = c.evidence;
   const parts: string[] = [];
   const item = (label: string, html: string) => parts.push(`<dt>${label}</dt><dd>${html}</dd>`);
-  if (v.hint) item('Note', e(v.hint, 1000));
+  // A problem's hint is shown with it in the failures list at the top, not again here.
+  if (v.hint && !v.fails && !isProblem(v.check.verdict)) item('Note', e(v.hint, 1000));
   if (c.skipReason) item('Skipped because', e(c.skipReason));
   if (c.expected !== undefined) item('Expected', pre(showValue(c.expected)));
   if (c.actual !== undefined) item('Actual', pre(showValue(c.actual)));

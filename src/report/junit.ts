@@ -40,14 +40,14 @@ function testcase(v: CheckView): object {
     '@_classname': xml(v.scenario.id), '@_name': xml(check.id), '@_time': seconds(check.durationMs),
     '@_file': xml(v.scenario.file), ...(check.line ? { '@_line': check.line } : {}),
   };
-  const text = () => xml([v.hint, evidenceText(check)].filter(Boolean).join('\n'));
   if (v.fails) {
-    tc.failure = { '@_message': attr([check.message, v.hint].filter(Boolean).join(' — ')), '@_type': check.flaky ? 'flaky' : check.verdict, '#text': text() };
+    // the hint goes in the message (what CI shows first), the evidence in the text
+    tc.failure = { '@_message': attr([check.message, v.hint].filter(Boolean).join(' — ')), '@_type': check.flaky ? 'flaky' : check.verdict, '#text': xml(evidenceText(check)) };
   } else if (check.verdict === 'skip') {
     tc.skipped = { '@_message': attr(check.skipReason ?? check.message) };
   } else if (check.verdict !== 'pass' || v.hint) {
     const known = check.deviation && check.verdict === 'expected-fail' ? ` (known deviation: ${check.deviation.reason})` : '';
-    tc['system-out'] = xml(`${VERDICT_LABEL[check.verdict]}${known}\n`) + text();
+    tc['system-out'] = xml([`${VERDICT_LABEL[check.verdict]}${known}`, v.hint, evidenceText(check)].filter(Boolean).join('\n'));
   }
   return tc;
 }

@@ -27,11 +27,13 @@ export const DEFAULT_FAIL_ON: readonly FailOn[] = ['fail', 'unexpected-pass', 'f
 /**
  * THE rule of the gate: does this check make the run non-conforming (exit 1)? A flaky check
  * (--repeat) fails it when `flaky` is in `failOn`, whatever its verdicts; with a baseline,
- * `new-failure` fails a check that is a problem now and was not in the baseline.
+ * `new-failure` fails a check that is a problem now and was not one (or was absent) in the baseline.
  */
 export function failsRun(c: Pick<CheckResult, 'verdict' | 'flaky' | 'baseline'>, failOn: readonly FailOn[] = DEFAULT_FAIL_ON): boolean {
   if (c.flaky) return failOn.includes('flaky');
-  if (failOn.includes('new-failure') && c.baseline?.class === 'new-failure') return true;
+  // A check the baseline did not have and that fails is new too.
+  const isNew = c.baseline?.class === 'new-failure' || (c.baseline?.class === 'new-check' && isProblem(c.verdict));
+  if (failOn.includes('new-failure') && isNew) return true;
   return (failOn as readonly string[]).includes(c.verdict);
 }
 
