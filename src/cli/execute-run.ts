@@ -10,6 +10,9 @@ import { writeReports } from '../report/write.js';
 import { progress } from './progress.js';
 import { EXIT, UsageError } from './exit.js';
 import type { CommonRunOptions } from './run.js';
+import { readReport } from '../report/load.js';
+import { compareWithBaseline } from '../report/baseline.js';
+import { combineRuns, stabilityLine } from '../runner/repeat.js';
 
 export interface RecordOptions { dir: string; mode: 'all' | 'once' | 'new'; redact: string[]; }
 
@@ -19,13 +22,26 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
   const out = progress();
   const reportDir = resolve(args.reportDir);
   const failOn = args.failOn as FailOn[];
+  const repeat = args.repeat ?? 1;
   const finish = async (report: Report): Promise<number> => {
     const paths = await writeReports(report, reportDir);
     for (const id of report.staleExpectations ?? []) console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
     for (const e of report.harnessErrors) console.error(`synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`);
     out.verdict(report.verdict, report.exitCode);
     console.log(`reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}`);
+    if (report.repeat) console.log(stabilityLine(report)); // the last line: what a CI log shows first
     return report.exitCode;
+  };
+
+  // A baseline that cannot be read is the user's input error: said before anything runs.
+  const baseline = args.baseline ? await readReport(args.baseline) : undefined;
+  if (repeat > 1 && record) throw new UsageError('--repeat and --record do not go together: record once, then repeat the run');
+  if (failOn.includes('new-failure') && !baseline) throw new UsageError('--fail-on new-failure needs --baseline <previous report.json>');
+  /** the gate: repeated runs combined, compared with the baseline, exit code decided */
+  const gate = (reports: Report[]): Report => {
+    const report = repeat > 1 ? combineRuns(reports) : reports[0];
+    if (baseline) compareWithBaseline(report, baseline, args.baseline!);
+    return finalize(report, failOn);
   };
 
   const selection = await selectScenarios(args.suite, args.only);
@@ -63,26 +79,31 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
       const { recorderFor } = await import('../transport/recorder.js');
       wrap = recorderFor(record);
     }
-    try {
-      target = await makeTarget(needsPeer, wrap);
-    } catch (e) {
-      const name = (e as Error).name;
-      if (e instanceof UsageError || name === 'LabError' || name === 'CassetteError') return finish(emptyReport(mode, 'not set up', (e as Error).message));
-      throw e;
+    const reports: Report[] = [];
+    // --repeat: a fresh target each time (a new lab, or the same given agent)
+    for (let run = 1; run <= repeat; run++) {
+      if (repeat > 1) console.log(`run ${run} of ${repeat}`);
+      try {
+        target = await makeTarget(needsPeer, wrap);
+      } catch (e) {
+        const name = (e as Error).name;
+        if (e instanceof UsageError || name === 'LabError' || name === 'CassetteError') return finish(emptyReport(mode, 'not set up', (e as Error).message));
+        throw e;
+      }
+      reports.push(await runScenarios(selection, target, {
+        agentVersion: args.agentVersion,
+        expectations: args.expectations,
+        requestTimeoutMs: args.timeout * 1000,
+        failOn,
+        onStart: out.onStart,
+        onScenario: out.onScenario,
+        onReport: (r) => (partial.report = r),
+      }));
+      if (interrupted) return EXIT.usage;
+      await target.close();
+      target = undefined;
     }
-    const report = await runScenarios(selection, target, {
-      agentVersion: args.agentVersion,
-      expectations: args.expectations,
-      requestTimeoutMs: args.timeout * 1000,
-      failOn,
-      onStart: out.onStart,
-      onScenario: out.onScenario,
-      onReport: (r) => (partial.report = r),
-    });
-    if (interrupted) return EXIT.usage;
-    await target.close();
-    target = undefined;
-    return await finish(report);
+    return await finish(gate(reports));
   } catch (e) {
     // A defect of synconf itself: still leave a report behind that says so.
     const report = emptyReport(mode, target?.description ?? 'unknown', `internal error: ${(e as Error).stack ?? e}`);

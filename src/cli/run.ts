@@ -15,9 +15,13 @@ export interface CommonRunOptions {
   expectations?: string | false;
   failOn: string[];
   timeout: number;
+  /** a previous report.json to compare every check with */
+  baseline?: string;
+  /** run the suite this many times and report flaky checks (run only) */
+  repeat?: number;
 }
 
-const VERDICTS = ['fail', 'unexpected-pass', 'expected-fail', 'skip'];
+const FAIL_ON = ['fail', 'unexpected-pass', 'expected-fail', 'skip', 'new-failure', 'flaky'];
 
 export function commonRunOptions(c: Command): Command {
   return c
@@ -27,7 +31,8 @@ export function commonRunOptions(c: Command): Command {
     .option('--agent-version <version>', 'use this agent version for version gates and schema overlays instead of the one the agent reports')
     .option('--expectations <file>', 'known-deviations file to apply (default: the expectations/*.yaml whose version range holds the agent version)')
     .option('--no-expectations', 'apply no known deviations: every deviation fails')
-    .addOption(new Option('--fail-on <verdicts...>', 'verdicts that make the exit code 1').choices(VERDICTS).default(['fail', 'unexpected-pass']))
+    .addOption(new Option('--fail-on <verdicts...>', 'what makes the exit code 1: verdicts, new-failure (a problem the --baseline did not have; e.g. --fail-on new-failure alone gates on regressions only), flaky (a verdict that varied under --repeat)').choices(FAIL_ON).default(['fail', 'unexpected-pass', 'flaky']))
+    .option('--baseline <report.json>', 'compare every check with a previous run: new failure, fixed, still failing, new check, gone (shown in every report format)')
     .option('--timeout <seconds>', 'seconds a single request may take (GET /rest/svc/report takes over 1 s on 1.19.2)', wholeNumber(1), 10);
 }
 
@@ -76,6 +81,7 @@ export function registerRun(program: Command): void {
     .description('Run the conformance scenarios against a live agent (by default a lab agent synconf starts) and write the reports');
   targetOptions(commonRunOptions(run))
     .option('--record <dir>', 'record one HAR cassette per scenario into this folder')
+    .option('--repeat <n>', 'run the suite n times (a fresh lab each time, or the given agent) and report every check whose verdict varied as flaky', wholeNumber(1), 1)
     .addOption(new Option('--record-mode <mode>', 'all: re-record every scenario; once: only scenarios without a cassette; new: keep recorded exchanges, add missing ones').choices(['all', 'once', 'new']).default('all'))
     .option('--redact <rules...>', 'extra redaction rules for recordings: header:<name>, json:<pointer> or re:<regexp>')
     .addHelpText('after', `

@@ -40,6 +40,10 @@ function testcase(v: CheckView): object {
     '@_classname': xml(v.scenario.id), '@_name': xml(check.id), '@_time': seconds(check.durationMs),
     '@_file': xml(v.scenario.file), ...(check.line ? { '@_line': check.line } : {}),
   };
+  if (check.baseline && check.baseline.class !== 'unchanged') {
+    tc.properties = { property: [{ '@_name': 'baseline', '@_value': check.baseline.class }, ...(check.baseline.verdict ? [{ '@_name': 'baseline-verdict', '@_value': check.baseline.verdict }] : [])] };
+  }
+  if (check.runs && check.flaky) tc.properties = { property: [...((tc.properties as { property: object[] } | undefined)?.property ?? []), { '@_name': 'runs', '@_value': check.runs.join(' ') }] };
   if (v.fails) {
     // the hint goes in the message (what CI shows first), the evidence in the text
     tc.failure = { '@_message': attr([check.message, v.hint].filter(Boolean).join(' — ')), '@_type': check.flaky ? 'flaky' : check.verdict, '#text': xml(evidenceText(check)) };

@@ -126,11 +126,14 @@ export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
   return t;
 }
 
-export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors'>, failOn: readonly FailOn[]): string {
+export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'baseline' | 'repeat'>, failOn: readonly FailOn[]): string {
   const t = r.totals;
   const head = r.exitCode === 2 ? 'HARNESS ERROR' : r.exitCode === 1 ? 'DOES NOT CONFORM' : 'CONFORMS';
   const parts = [`${t.pass} passed`, `${t.fail} failed`, `${t['expected-fail']} expected failures`, `${t['unexpected-pass']} unexpected passes`, `${t.skip} skipped`];
-  const tail = r.harnessErrors.length ? `; ${r.harnessErrors.length} harness error${r.harnessErrors.length > 1 ? 's' : ''}` : '';
+  let tail = r.harnessErrors.length ? `; ${r.harnessErrors.length} harness error${r.harnessErrors.length > 1 ? 's' : ''}` : '';
+  if (r.repeat) tail += `; over ${r.repeat.runs} runs ${r.repeat.flaky.length} flaky`;
+  const b = r.baseline?.counts;
+  if (b) tail += `; against the baseline: ${b['new-failure']} new failures, ${b.fixed} fixed, ${b['still-failing']} still failing, ${b['new-check']} new checks, ${b.gone} gone`;
   return `synconf: ${head}: ${t.scenarios} scenarios, ${t.checks} checks: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
 }
 
