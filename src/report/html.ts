@@ -101,7 +101,7 @@ function curlBlock(curl: string): string {
 
 /** lower-cased text the search box matches: id, message, endpoint, request path, step */
 function searchText(v: CheckView): string {
-  return [v.check.id, v.check.message, v.endpoint, v.check.evidence?.request?.url ?? '', v.location, v.hint ?? ''].join(' ').toLowerCase().slice(0, 2000);
+  return [v.check.id, v.check.message, v.endpoint, v.check.evidence?.request?.url ?? '', v.location].join(' ').toLowerCase().slice(0, 2000);
 }
 
 function checkItem(v: CheckView, endpoints: Map<string, EndpointEntry>, links: Links): string {
