@@ -150,6 +150,7 @@ function glance(view: RunView): string {
     box(cov.notCovered ? 'warn' : 'ok', `${cov.covered}/${cov.spec}`, `spec endpoints covered${cov.notRun ? ` (${cov.notRun} not run)` : ''}`, '#coverage'),
     box('plain', String(r.totals.checks), `checks in ${r.totals.scenarios} scenarios, ${e(seconds(r.run.durationMs), 40)}`, '#scenarios'),
   ];
+  if (view.undocumented.notes.length) boxes.push(box(view.undocumented.strict ? 'bad' : 'plain', String(view.undocumented.notes.length), 'undocumented members', '#undocumented'));
   if (view.flaky.length) boxes.push(box('warn', String(view.flaky.length), 'flaky', '#flaky'));
   if (view.baseline) boxes.push(box(view.baseline.counts['new-failure'] ? 'bad' : 'ok', String(view.baseline.counts['new-failure']), 'new failures vs baseline', '#baseline'));
   return `<nav class="glance" aria-label="At a glance">${boxes.join('')}</nav>`;
@@ -332,7 +333,13 @@ function timings(view: RunView): string {
   return `<section id="timings"><h2>Slowest scenarios</h2><table><tbody>${view.slowest.map((s) => `<tr><td><a href="#${s.anchor}">${e(s.scenario.id, 300)}</a></td><td class="num">${e(seconds(s.scenario.durationMs), 40)}</td></tr>`).join('')}</tbody></table></section>`;
 }
 
-function extras(report: Report): string {
+function undocumentedSection(view: RunView): string {
+  const notes = view.undocumented.notes;
+  return notes.length ? `<section id="undocumented"><h2>Undocumented members (${notes.length})</h2><p>Members of responses of ${e(view.agent, 100)} that their schema does not name: ${view.undocumented.strict ? 'failures (--strict)' : 'notes; --strict makes them failures'}.</p><table><thead><tr><th>endpoint</th><th>member</th><th>schema</th><th>scenarios</th></tr></thead><tbody>${notes.map((n) => `<tr><td><code>${e(n.endpoint, 300)}</code></td><td><code>${e(n.member, 300)}</code></td><td>${e(n.resource, 100)}</td><td>${e(n.scenarios.join(', '), 500)}</td></tr>`).join('')}</tbody></table></section>` : '';
+}
+
+function extras(view: RunView): string {
+  const report = view.report;
   const calls = Object.entries(report.expensiveCalls);
   const unused = report.unusedExchanges ?? [];
   const stale = report.staleExpectations ?? [];
@@ -372,6 +379,7 @@ ${failuresSection(view)}
 ${baselineSection(view)}
 ${flakySection(view)}
 ${knownSection(view)}
+${undocumentedSection(view)}
 <section id="scenarios"><h2>Scenarios (${report.scenarios.length})</h2>
 <p class="muted">${e(report.verdict, 1000)}. Scenarios with nothing to look at are collapsed.</p>
 ${view.scenarios.map((sv) => scenarioSection(sv, byId, links)).join('\n')}
@@ -379,7 +387,7 @@ ${view.scenarios.map((sv) => scenarioSection(sv, byId, links)).join('\n')}
 ${coverageTable(view)}
 ${timings(view)}
 ${runFacts(report)}
-${extras(report)}
+${extras(view)}
 <footer><p class="muted">Written by synconf ${e(report.synconf.version, 100)} from report.json. This file is self-contained and makes no network request.</p></footer>
 </main>`;
   return htmlPage(`synconf: ${view.agent} ${view.status}`.slice(0, 300), body, SCRIPT);

@@ -5,9 +5,9 @@
 // <system-out>. Harness errors become <error> test cases of an extra suite, so a broken run is
 // never shown green.
 import { XMLBuilder } from 'fast-xml-parser';
-import type { Report, ScenarioResult } from '../schema/generated/types.js';
+import type { Report, ScenarioResult, UndocumentedMember } from '../schema/generated/types.js';
 import { evidenceText } from './evidence-text.js';
-import { cut, oneLine, platform, seconds } from './text.js';
+import { cut, oneLine, platform, seconds, noteLine } from './text.js';
 import { VERDICT_LABEL } from './verdicts.js';
 import { type CheckView, type RunView, viewOf } from './view.js';
 
@@ -56,7 +56,7 @@ function testcase(v: CheckView): object {
   return tc;
 }
 
-function testsuite(s: ScenarioResult, checks: CheckView[], timestamp: string, agent: string): object {
+function testsuite(s: ScenarioResult, checks: CheckView[], timestamp: string, agent: string, notes: UndocumentedMember[]): object {
   const props = [
     { '@_name': 'title', '@_value': attr(s.title) },
     { '@_name': 'file', '@_value': attr(s.file) },
@@ -64,6 +64,8 @@ function testsuite(s: ScenarioResult, checks: CheckView[], timestamp: string, ag
     { '@_name': 'agent', '@_value': attr(agent) },
     { '@_name': 'verdict', '@_value': s.verdict },
     ...(s.skipReason ? [{ '@_name': 'skipReason', '@_value': attr(s.skipReason) }] : []),
+    // Undocumented members its responses had: notes (failing checks of their own under --strict).
+    ...notes.filter((n) => n.scenarios.includes(s.id)).map((n) => ({ '@_name': 'undocumented', '@_value': attr(noteLine(n)) })),
   ];
   return {
     '@_name': xml(s.id),
@@ -79,7 +81,7 @@ function testsuite(s: ScenarioResult, checks: CheckView[], timestamp: string, ag
 export function toJUnit(report: Report, view: RunView = viewOf(report)): string {
   const agent = [`agent ${report.agent.version ?? 'unknown version'}`, platform(report.agent)].filter(Boolean).join(' ');
   const timestamp = report.run.startedAt;
-  const suites = report.scenarios.map((s, si) => testsuite(s, view.checks.filter((c) => c.si === si), timestamp, agent));
+  const suites = report.scenarios.map((s, si) => testsuite(s, view.checks.filter((c) => c.si === si), timestamp, agent, view.undocumented.notes));
   const total = counts(view.checks);
   if (report.harnessErrors.length) {
     suites.push({

@@ -4,7 +4,7 @@
 // and the scenarios and coverage in a collapsed <details>. It renders the run's view (view.ts).
 // Text is never cut mid-sentence: a long list is shortened by dropping rows, and says how many.
 import type { Report } from '../schema/generated/types.js';
-import { escapeMarkdown as md, platform } from './text.js';
+import { escapeMarkdown as md, platform, noteLine } from './text.js';
 import { VERDICTS, VERDICT_LABEL } from './verdicts.js';
 import { BASELINE_CLASS_LABEL, type CheckView, type RunView, viewOf } from './view.js';
 
@@ -83,6 +83,14 @@ function baselineLines(view: RunView, out: string[], budget: { left: number }): 
   }
 }
 
+/** the undocumented members of the run's responses, one line each, while they fit */
+function undocumentedLines(view: RunView, out: string[], budget: { left: number }): void {
+  const u = view.undocumented;
+  if (!u.notes.length) return;
+  out.push('', `### Undocumented members (${u.notes.length}, ${md(view.agent)}; ${u.strict ? 'failures under --strict' : 'notes; --strict makes them failures'})`, '');
+  bounded(out, u.notes.map((n) => [`- ${md(noteLine(n))} (${md(firstItems(n.scenarios, 200))})`]), budget, (n) => `- … and ${n} more (report.html)`);
+}
+
 /** the summary; `view` is the run's view when the caller has it already */
 export function toMarkdown(report: Report, view: RunView = viewOf(report)): string {
   const t = report.totals;
@@ -134,6 +142,8 @@ export function toMarkdown(report: Report, view: RunView = viewOf(report)): stri
   const stale = report.staleExpectations ?? [];
   if (stale.length) out.push('', `Stale known deviations (their check did not occur): ${stale.slice(0, 50).map(md).join(', ')}${stale.length > 50 ? `, and ${stale.length - 50} more` : ''}`);
   if (report.unusedExchanges?.length) out.push('', `Unused recorded exchanges: ${report.unusedExchanges.length} (the recording is stale)`);
+  budget.left = BUDGET - out.join('\n').length;
+  undocumentedLines(view, out, budget);
 
   // The rest, for whoever wants it, folded away. Scenarios needing attention first.
   const cov = view.coverage;

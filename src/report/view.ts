@@ -2,7 +2,7 @@
 // Markdown, JUnit, the console): what fails the run and what to do about it, the known
 // deviations by endpoint with their reasons, flaky checks, the comparison with a baseline,
 // coverage, timings. Writers format; they never decide a verdict, a hint or an exit code.
-import type { BaselineClass, CheckResult, FailOn, Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
+import type { BaselineClass, CheckResult, FailOn, Report, ScenarioResult, UndocumentedMember, Verdict } from '../schema/generated/types.js';
 import { type CoverageRow, type EndpointEntry, coverage, loadEndpoints } from './coverage.js';
 import { curlOf } from './curl.js';
 import { DEFAULT_FAIL_ON, VERDICTS, VERDICT_LABEL, countVerdicts, failsRun, isProblem, runStatus } from './verdicts.js';
@@ -67,6 +67,8 @@ export interface RunView {
   scenarios: ScenarioView[];
   /** the five slowest scenarios */
   slowest: ScenarioView[];
+  /** members of responses their schema does not name: notes, or failures under --strict */
+  undocumented: { notes: UndocumentedMember[]; strict: boolean };
 }
 
 export const BASELINE_CLASS_LABEL: Record<BaselineClass | 'gone', string> = {
@@ -171,5 +173,6 @@ export function viewOf(report: Report, endpoints?: EndpointEntry[]): RunView {
     coverage: coverageView(report, endpoints),
     scenarios: ordered,
     slowest,
+    undocumented: { notes: report.undocumented ?? [], strict: report.run.strict ?? false },
   };
 }
