@@ -3,16 +3,31 @@
 // the report is written and the exit code says what happened.
 import { resolve } from 'node:path';
 import type { FailOn, Report } from '../schema/generated/types.js';
-import { selectScenarios, runScenarios, verdictLine, finalize, emptyReport, type Target } from '../runner/run.js';
+import { selectScenarios, runScenarios, verdictLine, finalize, emptyReport, type Target } from './run.js';
 import type { LiveTransport } from '../transport/live.js';
 import type { Transport } from '../transport/types.js';
 import { writeReports } from '../report/write.js';
 import { progress } from './progress.js';
-import { EXIT, UsageError } from './exit.js';
-import type { CommonRunOptions } from './run.js';
+import { EXIT, SynconfError, UsageError } from '../errors.js';
 import { readReport } from '../report/load.js';
 import { compareWithBaseline } from '../report/baseline.js';
-import { combineRuns, stabilityLine } from '../runner/repeat.js';
+import { combineRuns, stabilityLine } from './repeat.js';
+
+/** what every running command (run, replay, drift) passes in */
+export interface CommonRunOptions {
+  suite?: string[];
+  only?: string[];
+  reportDir: string;
+  agentVersion?: string;
+  /** a file, false for --no-expectations, undefined to pick by agent version */
+  expectations?: string | false;
+  failOn: string[];
+  timeout: number;
+  /** a previous report.json to compare every check with */
+  baseline?: string;
+  /** run the suite this many times and report flaky checks (run only) */
+  repeat?: number;
+}
 
 export interface RecordOptions { dir: string; mode: 'all' | 'once' | 'new'; redact: string[]; }
 
@@ -86,8 +101,7 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
       try {
         target = await makeTarget(needsPeer, wrap);
       } catch (e) {
-        const name = (e as Error).name;
-        if (e instanceof UsageError || name === 'LabError' || name === 'CassetteError') return finish(emptyReport(mode, 'not set up', (e as Error).message));
+        if (e instanceof SynconfError) return finish(emptyReport(mode, 'not set up', e.message));
         throw e;
       }
       reports.push(await runScenarios(selection, target, {
