@@ -23,6 +23,7 @@ export const runCommand: CommandModule = {
       .example('synconf run --only system-ping,config-get --fail-on fail', 'two scenarios; an unexpected pass does not fail the run')
       .example('synconf run --baseline last/report.json --fail-on new-failure', 'fail only on checks that did not fail in the last run')
       .example('synconf run --repeat 3', 'three runs, a fresh lab each: flaky checks reported')
+      .example('synconf run --strict', 'a member the spec does not name fails its check (a note otherwise)')
       .epilogue(RUN_EXIT_CODES),
   handler: async (argv) => {
     const opts = argv as unknown as RunOptions;

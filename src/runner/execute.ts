@@ -27,6 +27,8 @@ export interface CommonRunOptions {
   baseline?: string;
   /** run the suite this many times and report flaky checks (run only) */
   repeat?: number;
+  /** undocumented members fail (otherwise they are notes) */
+  strict?: boolean;
 }
 
 export interface RecordOptions { dir: string; mode: 'all' | 'once' | 'new'; redact: string[]; }
@@ -109,6 +111,7 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
         expectations: args.expectations,
         requestTimeoutMs: args.timeout * 1000,
         failOn,
+        strict: args.strict,
         onStart: out.onStart,
         onScenario: out.onScenario,
         onReport: (r) => (partial.report = r),
