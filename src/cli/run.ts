@@ -1,6 +1,6 @@
 // `synconf run`: run the scenarios against a live agent (a lab by default) and write the reports.
 import type { CommandModule } from 'yargs';
-import { selectionOptions, reportOptions, targetOptions, list, RUN_EXIT_CODES } from './options.js';
+import { selectionOptions, reportOptions, targetOptions, list, runExitCodes } from './options.js';
 import type { CommonRunOptions } from '../runner/execute.js';
 import type { TargetOptions } from '../runner/live-target.js';
 
@@ -20,7 +20,7 @@ export const runCommand: CommandModule = {
       .example('synconf run --agent http://127.0.0.1:8384 --api-key $KEY', 'an agent started by someone else')
       .example('synconf run --record recordings/syncthing-1.19.2', 'run against a lab agent and record cassettes')
       .example('synconf run --only system-ping,config-get --fail-on fail', 'two scenarios; an unexpected pass does not fail the run')
-      .epilogue(RUN_EXIT_CODES),
+      .epilogue(runExitCodes('a bad option, a malformed scenario or expectations file, an agent that cannot be started or reached')),
   handler: async (argv) => {
     const opts = argv as unknown as RunOptions;
     const { executeRun } = await import('../runner/execute.js');
