@@ -134,6 +134,32 @@ describe('the built command: every bad input is one clear line', () => {
     assert.match(synconf(['completion']).stdout, /synconf.*completion/s);
   });
 
+  test('validate scenario|expectations|cassette|report: a linter with the messages of a run', async () => {
+    const good = synconf(['validate', 'scenario', join(ROOT, 'suites', 'system', 'ping.yaml')]);
+    assert.equal(good.code, 0, good.out);
+    assert.match(good.stdout, /valid scenario: system-ping/);
+    const file = join(work, 'lint.yaml');
+    await writeFile(file, 'id: my-lint\ntitle: t\nspec: [GET /rest/system/ping]\nsteps:\n  - name: ping\n    request: { method: GET, path: /rest/system/ping }\n    expect:\n      statsu: 200\n');
+    const lint = synconf(['validate', 'scenario', file]);
+    const run = synconf(['replay', '--suite', file, '--report-dir', join(work, 'r-lint')]);
+    assert.equal(lint.code, 1, lint.out);
+    assert.equal(lint.stdout.split('\n')[0], run.stderr.trim().replace(/^synconf: /, ''), 'the same message as a run');
+    const exp = join(work, 'exp.yaml');
+    await writeFile(exp, 'agent: syncthing\nversions: ">=1.0.0"\ndescription: d\ndeviations:\n  - { check: a/b/c, observed: o, reason: r }\n  - { check: a/b/c, observed: o, reason: r }\n');
+    assert.match(synconf(['validate', 'expectations', exp]).stdout, /check "a\/b\/c" is listed twice/);
+    assert.equal(synconf(['validate', 'expectations', join(ROOT, 'bench', 'known-deviations-1.19.2.yaml')]).code, 0);
+    const dir = await copyRecording(work, 'lint-cassettes');
+    assert.equal(synconf(['validate', 'cassette', join(dir, 'system-ping.har')]).code, 0);
+    await writeFile(join(dir, 'system-ping.har'), '{ not json');
+    const cassette = synconf(['validate', 'cassette', join(dir, 'system-ping.har')]);
+    assert.equal(cassette.code, 1);
+    assert.match(cassette.stdout, /cassette .*system-ping\.har: /);
+    assert.equal(synconf(['validate', 'report', join(ROOT, 'recordings', 'syncthing-1.19.2', 'recorded-report.json')]).code, 0);
+    const report = synconf(['validate', 'report', join(dir, 'system-ping.har')]);
+    assert.equal(report.code, 1);
+    assertOneLine(synconf(['validate', 'scenario', join(work, 'nope.yaml')]), 2, /cannot read scenario ".*nope\.yaml": ENOENT/);
+  });
+
   test('lists: repeated flags and comma-separated values are the same', () => {
     const a = synconf(['replay', '--only', 'system-ping', '--only', 'system-status', '--report-dir', join(work, 'r-l1')]);
     const b = synconf(['replay', '--only', 'system-ping,system-status', '--report-dir', join(work, 'r-l2')]);
