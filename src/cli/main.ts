@@ -49,6 +49,10 @@ const parser: Argv = yargs(argv)
   .alias('help', 'h')
   .alias('version', 'V')
   .wrap(Math.min(110, process.stdout.columns || 100))
+  .example('synconf run', 'start a lab agent and run every scenario')
+  .example('synconf replay', 'the bundled Syncthing 1.19.2 recordings, offline')
+  .example('synconf matrix --replay', 'the version matrix of the bundled recordings')
+  .example('synconf validate config config.json', 'check a response body against its schema')
   .epilogue(EXIT_CODES)
   // Usage errors become a UsageError of one line (with a did-you-mean), not the whole help.
   // A coerce function's UsageError reaches here as yargs' YError, with its message.

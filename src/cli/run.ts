@@ -1,6 +1,6 @@
 // `synconf run`: run the scenarios against a live agent (a lab by default) and write the reports.
 import type { CommandModule } from 'yargs';
-import { selectionOptions, reportOptions, targetOptions, list, RUN_EXIT_CODES } from './options.js';
+import { selectionOptions, reportOptions, targetOptions, list, runExitCodes } from './options.js';
 import type { CommonRunOptions } from '../runner/execute.js';
 import type { TargetOptions } from '../runner/live-target.js';
 
@@ -21,7 +21,7 @@ export const runCommand: CommandModule = {
       .example('synconf run --record recordings/syncthing-1.19.2', 'run against a lab agent and record cassettes')
       .example('synconf run --only system-ping,config-get --fail-on fail', 'two scenarios; an unexpected pass does not fail the run')
       .example('synconf run --strict', 'a member the spec does not name fails its check (a note otherwise)')
-      .epilogue(RUN_EXIT_CODES),
+      .epilogue(runExitCodes('a bad option, a malformed scenario or expectations file, an agent that cannot be started or reached')),
   handler: async (argv) => {
     const opts = argv as unknown as RunOptions;
     const { executeRun } = await import('../runner/execute.js');
