@@ -62,6 +62,11 @@ const parser: Argv = yargs(argv)
   })
   .exitProcess(false);
 
+// yargs lays out a command's whole help before running it, in case the handler shows it: text measured with
+// string-width, ~20 ms of every run (bench/). No handler shows help, so skip that; --help lays it out as ever.
+const usage = (parser as unknown as { getInternalMethods(): { getUsageInstance(): { cacheHelpMessage?: () => void } } }).getInternalMethods().getUsageInstance();
+if (typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+
 try {
   await parser.parseAsync();
 } catch (err) {
