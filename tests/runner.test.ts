@@ -546,7 +546,7 @@ describe('exit codes of synconf run --agent (against the fake)', () => {
     await withReportDir(async (dir) => {
       const out = await runCli(dir, 'checks/status.yaml', '--no-expectations');
       assert.equal(out.code, 0, out.stderr);
-      assert.match(out.stdout, /CONFORMS: 1 scenarios, 1 checks: 1 passed/);
+      assert.match(out.stdout, /CONFORMS: 1 scenario, 1 check: 1 passed/);
       const report = await readReport(dir);
       assert.equal(report.exitCode, 0);
       assert.equal(report.agent.version, 'v9.9.9');

@@ -72,4 +72,4 @@ export function targetOptions<T>(y: Argv<T>) {
 }
 
 /** the exit codes of a running command, for its --help */
-export const RUN_EXIT_CODES = 'Exit codes: 0 every check conforms (or is a known deviation), 1 a check does not conform (see --fail-on), 2 usage or input error (bad option, malformed scenario, agent unreachable), 3 a fault of synconf itself.';
+export const runExitCodes = (inputs: string) => `Exit codes: 0 every check conforms (or is a known deviation), 1 a check does not conform (see --fail-on), 2 usage or input error (${inputs}), 3 a fault of synconf itself.`;

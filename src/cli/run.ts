@@ -1,6 +1,6 @@
 // `synconf run`: run the scenarios against a live agent (a lab by default) and write the reports.
 import type { CommandModule } from 'yargs';
-import { selectionOptions, reportOptions, targetOptions, list, wholeNumber, RUN_EXIT_CODES } from './options.js';
+import { selectionOptions, reportOptions, targetOptions, list, wholeNumber, runExitCodes } from './options.js';
 import type { CommonRunOptions } from '../runner/execute.js';
 import type { TargetOptions } from '../runner/live-target.js';
 
@@ -24,7 +24,7 @@ export const runCommand: CommandModule = {
       .example('synconf run --baseline last/report.json --fail-on new-failure', 'fail only on checks that did not fail in the last run')
       .example('synconf run --repeat 3', 'three runs, a fresh lab each: flaky checks reported')
       .example('synconf run --strict', 'a member the spec does not name fails its check (a note otherwise)')
-      .epilogue(RUN_EXIT_CODES),
+      .epilogue(runExitCodes('a bad option, a malformed scenario or expectations file, an agent that cannot be started or reached')),
   handler: async (argv) => {
     const opts = argv as unknown as RunOptions;
     const { executeRun } = await import('../runner/execute.js');

@@ -1,12 +1,13 @@
 // The shared body of `run`, `replay` and `drift`: select scenarios, set up a target, run, write
 // the reports, tear down. Whatever happens — a malformed scenario, an agent that dies, Ctrl-C —
 // the report is written and the exit code says what happened.
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { FailOn, Report } from '../schema/generated/types.js';
 import { selectScenarios, runScenarios, verdictLine, finalize, emptyReport, type Target } from './run.js';
 import type { LiveTransport } from '../transport/live.js';
 import type { Transport } from '../transport/types.js';
 import { writeReports } from '../report/write.js';
+import { prepareDir } from '../report/prepare-dir.js';
 import { progress } from './progress.js';
 import { EXIT, SynconfError, UsageError } from '../errors.js';
 import { readReport } from '../report/load.js';
@@ -40,12 +41,16 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
   const reportDir = resolve(args.reportDir);
   const failOn = args.failOn as FailOn[];
   const repeat = args.repeat ?? 1;
+  // A report folder that cannot be written is one line now, not a lost report at the end.
+  await prepareDir(args.reportDir, '--report-dir');
+  /** the recordings folder of a replay, named on the last line */
+  let replayed: string | undefined;
   const finish = async (report: Report): Promise<number> => {
     const paths = await writeReports(report, reportDir);
     for (const id of report.staleExpectations ?? []) console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
     for (const e of report.harnessErrors) console.error(`synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`);
     out.verdict(report.verdict, report.exitCode);
-    console.log(`reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}`);
+    console.log(`reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}${replayed ? `; replayed from ${relative(process.cwd(), replayed).startsWith('..') ? resolve(replayed) : relative(process.cwd(), replayed) || '.'}` : ''}`);
     if (report.repeat) console.log(stabilityLine(report)); // the last line: what a CI log shows first
     return report.exitCode;
   };
@@ -102,6 +107,7 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
       if (repeat > 1) console.log(`run ${run} of ${repeat}`);
       try {
         target = await makeTarget(needsPeer, wrap);
+        if (target.mode === 'replay') replayed = target.description;
       } catch (e) {
         if (e instanceof SynconfError) return finish(emptyReport(mode, 'not set up', e.message));
         throw e;
@@ -122,9 +128,11 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
     }
     return await finish(gate(reports));
   } catch (e) {
-    // A defect of synconf itself: still leave a report behind that says so.
-    const report = emptyReport(mode, target?.description ?? 'unknown', `internal error: ${(e as Error).stack ?? e}`);
-    return finish(report);
+    // A defect of synconf itself: still leave a report behind that says so; the caller reports the
+    // fault (exit 3, the stack trace in a log file).
+    const report = emptyReport(mode, target?.description ?? 'unknown', `internal error (a bug in synconf): ${(e as Error).message ?? e}`);
+    await finish(report).catch(() => {});
+    throw e;
   } finally {
     await target?.close().catch(() => {});
     process.off('SIGINT', onSignal);

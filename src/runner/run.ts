@@ -71,15 +71,19 @@ export function idPattern(glob: string): RegExp {
 
 /** find and load scenario files; every malformed file is reported, none is run */
 export async function selectScenarios(suites: string[] | undefined, only: string[] | undefined): Promise<Selection> {
-  const patterns = (suites?.length ? suites : [SUITES_DIR]).map((p) => {
-    const abs = resolve(p);
-    return /\.(ya?ml)$/.test(abs) || /[*?{]/.test(p) ? abs : `${abs}/**/*.yaml`;
-  });
-  // Plain file names need no globbing (and a run of one file should not pay for it).
-  const plainFiles = patterns.every((p) => /\.ya?ml$/.test(p) && !/[*?{[]/.test(p) && existsSync(p));
-  const files = plainFiles ? [...new Set(patterns)].sort() : (await glob(patterns, { absolute: true })).sort();
+  const given = suites?.length ? suites : [SUITES_DIR];
   const errors: Selection['errors'] = [];
-  if (files.length === 0) errors.push({ file: patterns.join(', '), message: 'no scenario files found' });
+  const found = new Set<string>();
+  // Each --suite path on its own, so that one matching nothing is named rather than lost among the others.
+  for (const p of given) {
+    const abs = resolve(p);
+    const pattern = /\.(ya?ml)$/.test(abs) || /[*?{]/.test(p) ? abs : `${abs}/**/*.yaml`;
+    // Plain file names need no globbing (and a run of one file should not pay for it).
+    const files = /\.ya?ml$/.test(pattern) && !/[*?{[]/.test(pattern) && existsSync(pattern) ? [pattern] : await glob(pattern, { absolute: true });
+    if (files.length === 0) errors.push({ file: '--suite', message: `"${p}" matches no scenario file${existsSync(abs) ? '' : ' (no such file or folder)'}` });
+    for (const f of files) found.add(f);
+  }
+  const files = [...found].sort();
   const endpointIds = new Set(loadEndpoints().map((e) => e.id));
   const scenarios: LoadedScenario[] = [];
   for (const f of files) {
@@ -102,7 +106,9 @@ export async function selectScenarios(suites: string[] | undefined, only: string
     const re = only.map(idPattern);
     selected = scenarios.filter((s) => re.some((r) => r.test(s.scenario.id)));
     notSelected = scenarios.filter((s) => !selected.includes(s));
-    if (selected.length === 0) errors.push({ file: '--only', message: `no scenario id matches ${only.join(', ')} (known: ${scenarios.map((s) => s.scenario.id).join(', ')})` });
+    // Every pattern must match: one that matches nothing is a typo, even when another one matches.
+    const unmatched = only.filter((_, i) => !scenarios.some((s) => re[i].test(s.scenario.id)));
+    if (unmatched.length && scenarios.length) errors.push({ file: '--only', message: `${unmatched.map((p) => `"${p}"`).join(', ')} match${unmatched.length === 1 ? 'es' : ''} no scenario id (known: ${scenarios.map((s) => s.scenario.id).sort().join(', ')})` });
   }
   // Destructive scenarios go last: after a shutdown there is no agent left to check.
   selected = [...selected].sort((a, b) => Number(a.scenario.needs?.includes('shutdown') ?? false) - Number(b.scenario.needs?.includes('shutdown') ?? false));
@@ -129,16 +135,21 @@ export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
   return t;
 }
 
-export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented' | 'baseline' | 'repeat'>, failOn: readonly FailOn[]): string {
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented' | 'baseline' | 'repeat'> & { scenarios?: Report['scenarios'] }, failOn: readonly FailOn[]): string {
   const t = r.totals;
   const head = r.exitCode === 2 ? 'HARNESS ERROR' : r.exitCode === 1 ? 'DOES NOT CONFORM' : 'CONFORMS';
-  const parts = [`${t.pass} passed`, `${t.fail} failed`, `${t['expected-fail']} expected failures`, `${t['unexpected-pass']} unexpected passes`, `${t.skip} skipped`];
+  const errors = plural(r.harnessErrors.length, 'harness error');
+  if (t.scenarios === 0 && r.harnessErrors.length) return `synconf: ${head}: no scenario ran; ${errors} (exit ${r.exitCode})`;
+  const parts = [`${t.pass} passed`, `${t.fail} failed`, plural(t['expected-fail'], 'expected failure'), plural(t['unexpected-pass'], 'unexpected pass', 'unexpected passes'), `${t.skip} skipped`];
+  const notRun = r.scenarios?.filter((s) => s.skipReason?.startsWith('harness error')).length ?? 0;
   const undocumented = r.undocumented?.length ? `; ${r.undocumented.length} undocumented member${r.undocumented.length > 1 ? 's' : ''}` : '';
-  let tail = `${undocumented}${r.harnessErrors.length ? `; ${r.harnessErrors.length} harness error${r.harnessErrors.length > 1 ? 's' : ''}` : ''}`;
+  let tail = `${undocumented}${r.harnessErrors.length ? `; ${errors}` : ''}`;
   if (r.repeat) tail += `; over ${r.repeat.runs} runs ${r.repeat.flaky.length} flaky`;
   const b = r.baseline?.counts;
   if (b) tail += `; against the baseline: ${b['new-failure']} new failures, ${b.fixed} fixed, ${b['still-failing']} still failing, ${b['new-check']} new checks, ${b.gone} gone`;
-  return `synconf: ${head}: ${t.scenarios} scenarios, ${t.checks} checks: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
+  return `synconf: ${head}: ${plural(t.scenarios, 'scenario')}${notRun ? ` (${notRun} not run: harness error)` : ''}, ${plural(t.checks, 'check')}: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
 }
 
 /** totals, exit code and verdict line of a report, from its scenarios and harness errors */

@@ -11,10 +11,9 @@ import { parseDuration } from './clock.js';
 import { atLeast } from '../schema/version.js';
 import { validate } from '../schema/registry.js';
 import { worst } from '../report/verdicts.js';
-import { agentGone } from '../transport/types.js';
+// RECORDING_ENDS: a replay ends a wait or an event poll where the live run ended it.
+import { agentGone, RECORDING_ENDS } from '../transport/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
-// A replay ends a wait or an event poll where the live run ended it.
-import { RECORDING_ENDS } from '../transport/replay.js';
 
 const WRONG_KEY = 'synconf-wrong-api-key';
 const BODY_EXCERPT = 4096;

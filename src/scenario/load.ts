@@ -69,15 +69,15 @@ function stepLinesOf(text: string, s: Scenario): Record<string, number> {
   return out;
 }
 
-/** the file parsed again with source positions, to find the line of a JSON pointer */
+/** the file parsed again with source positions, to find the line of a JSON pointer (loaded only for a wrong file) */
 async function located(text: string): Promise<{ doc: Document; lines: LineCounter }> {
-  const { parseDocument, LineCounter } = await import('yaml');
-  const lines = new LineCounter();
-  return { doc: parseDocument(text, { lineCounter: lines }), lines };
+  const { located: parse } = await import('./yaml-positions.js');
+  return parse(text);
 }
 
 export async function loadScenario(path: string, endpointIds?: Set<string>): Promise<LoadedScenario> {
-  const file = relative(process.cwd(), path) || path;
+  const rel = relative(process.cwd(), path);
+  const file = rel && !rel.startsWith('..') ? rel : path;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -96,9 +96,15 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
   if (errors.length) {
     const { doc, lines } = await located(text);
     // A step with none (or two) of the step kinds produces one error per oneOf branch; say it once.
-    const oneOf = errors.find((e) => e.rule === 'oneOf');
-    const first = oneOf ?? errors.find((e) => !/\/(request|file|openEvents|expectEvent|sleep)$/.test(e.pointer) || e.rule !== 'required') ?? errors[0];
-    const message = oneOf ? `a step needs exactly one of ${STEP_KINDS.join(', ')}` : `${first.pointer || '/'}: ${first.message}`;
+    const oneOf = errors.find((e) => e.rule === 'oneOf' && /^\/(setup|steps|cleanup)\/\d+$/.test(e.pointer));
+    const first = oneOf ?? errors.find((e) => e.rule !== 'oneOf' && (!/\/(request|file|openEvents|expectEvent|sleep)$/.test(e.pointer) || e.rule !== 'required')) ?? errors[0];
+    // A value with alternatives (status: a number or a list) fails each of them: say them together.
+    const types = errors.filter((e) => e.pointer === first.pointer && e.rule === 'type').map((e) => /^must be (\S+), (got .*)$/.exec(e.message)).filter((m) => m !== null);
+    const message = oneOf
+      ? `a step needs exactly one of ${STEP_KINDS.join(', ')}`
+      : types.length > 1
+        ? `${first.pointer}: must be ${types.map((m) => m[1]).join(' or ')}, ${types[0][2]}`
+        : `${first.pointer || '/'}: ${first.message}`;
     throw new ScenarioError(file, lineAt(doc, lines, first.pointer), message, stepNameAt(data, first.pointer));
   }
   const scenario = data as Scenario;

@@ -58,6 +58,11 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** error code of a replay whose recording holds no further answer (a wait or poll ends there) */
+export const RECORDING_ENDS = 'recording-ends';
+/** error code of a request the recording lacks */
+export const REPLAY_MISS = 'replay-miss';
+
 /** refused or reset: the agent was not there (down, restarting, shut down); which of the two is timing */
 export function agentGone(error: Exchange['error']): boolean {
   return error?.code === 'refused' || error?.code === 'reset';

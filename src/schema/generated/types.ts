@@ -1029,6 +1029,10 @@ export interface Matrix {
     known: number;
     other: number;
   };
+  /**
+   * undocumented members (report.json `undocumented`) across the runs: one that not every run has first (a version started or stopped sending it), then by endpoint and member
+   */
+  undocumented?: MatrixUndocumented[];
 }
 export interface MatrixColumn {
   /**
@@ -1096,6 +1100,14 @@ export interface MatrixChange {
    * one line: why this class
    */
   note: string;
+}
+export interface MatrixUndocumented {
+  endpoint: string;
+  member: string;
+  /**
+   * indexes of the columns whose run had it
+   */
+  columns: number[];
 }
 /**
  * The need list (GET /rest/db/need, and the response of POST /rest/db/prio). The spec does not show this shape; it is the one every agent version answers with: files being pulled (progress), the download queue in pull order (queued) and the other needed files (rest), each a list of FileInfo, paginated across the three lists.
