@@ -1,0 +1,166 @@
+// Deriving the mutants of one scenario from what its steps checked in the unmutated replay (the
+// observed, rendered expectations) and from the schemas. Each mutant says which rule, if any, makes
+// it equivalent: a change the spec allows cannot be caught, and does not count in the score.
+import type { Cassette, HarEntry } from '../schema/generated/types.js';
+import type { ObservedStep } from '../runner/context.js';
+import { validate } from '../schema/registry.js';
+import { entryKey } from '../transport/cassette.js';
+import { schemaMutations, schemaFileOf, type ValueMutation, type Operator } from './schema-mutations.js';
+import { assertionMutations, headerMutations } from './assertion-mutations.js';
+import { answered, answerOf, changesNothing, endpointOf, headersOf, isJsonBody, type Mutant } from './mutants.js';
+
+/** a step as the unmutated replay checked it, with the place in the cassette of the answer it checked */
+export type Observation = ObservedStep & { entryIndex?: number };
+
+export interface ScenarioInput {
+  id: string;
+  file: string;
+  cassette: Cassette;
+  observations: Observation[];
+  /** the line of a step in the scenario file */
+  lineOf(step: string): number | undefined;
+  agentVersion: string | null;
+}
+
+const serialize = (doc: unknown) => JSON.stringify(doc, null, 2);
+const errorKeys = (resource: string, doc: unknown, version: string | null) => new Set(validate(resource, doc, version ?? undefined).map((e) => `${e.pointer} ${e.rule}`));
+
+/** equivalent when the schema rejects nothing new: the change is one the spec allows */
+function schemaAdmits(resource: string, before: unknown, after: unknown, version: string | null): string | undefined {
+  const was = errorKeys(resource, before, version);
+  const now = errorKeys(resource, after, version);
+  return [...now].every((k) => was.has(k)) ? `the schema admits it (${resource}${version ? ` for agent ${version}` : ''})` : undefined;
+}
+
+const isEvents = (e: HarEntry) => new URL(e.request.url).pathname === '/rest/events';
+const ok = (e: HarEntry) => !e._error && e.response.status >= 200 && e.response.status < 300;
+
+export function deriveMutants(input: ScenarioInput): Mutant[] {
+  const { id: scenario, file, cassette, observations, lineOf, agentVersion } = input;
+  const entries = cassette.log.entries;
+  const out: Mutant[] = [];
+  const add = (m: Add) => {
+    const equivalentBecause = m.equivalentBecause ?? (changesNothing(entries, m.replace) ? 'the mutation changes no recorded answer' : undefined);
+    out.push({ id: `${scenario}#${out.length + 1}`, scenario, file, ...(m.line ?? lineOf(m.step) ? { line: m.line ?? lineOf(m.step) } : {}), ...m, ...(equivalentBecause ? { equivalentBecause } : {}) });
+  };
+  const bodyMutants = (step: string, index: number, mutations: ValueMutation[], doc: unknown, target: string, admits?: (after: unknown) => string | undefined) => {
+    const e = entries[index];
+    for (const m of mutations) {
+      const after = m.apply(doc);
+      add({ step, endpoint: endpointOf(e), operator: m.operator, target, pointer: m.pointer, description: m.description, replace: new Map([[index, answered(e, { body: serialize(after) })]]), equivalentBecause: admits?.(after) });
+    }
+  };
+
+  for (const o of observations) {
+    if (o.kind !== 'request' || o.entryIndex === undefined) continue;
+    const e = entries[o.entryIndex];
+    if (e._error) continue; // no answer to mutate; what a missing answer means is a side-effect mutant's business
+    const step = o.step;
+    const endpoint = endpointOf(e);
+    const target = `response to ${e.request.method} ${new URL(e.request.url).pathname} (step ${step})`;
+    const status = ok(e) ? 500 : 200;
+    add({ step, endpoint, operator: 'status', target, description: `status ${e.response.status} → ${status}`, replace: new Map([[o.entryIndex, answered(e, { status })]]) });
+    const text = e.response.content.text;
+    const doc = isJsonBody(text);
+    const expect = o.expect ?? {};
+    if (doc !== undefined && expect.schema) {
+      const resource = expect.schema;
+      bodyMutants(step, o.entryIndex, schemaMutations(schemaFileOf(resource), doc), doc, target, (after) => schemaAdmits(resource, doc, after, agentVersion));
+    }
+    if (doc !== undefined && expect.assert?.length) bodyMutants(step, o.entryIndex, assertionMutations(expect.assert, doc, 'assertion'), doc, target);
+    for (const h of headerMutations(expect.assert ?? [])) {
+      const { [h.header]: _gone, ...rest } = headersOf(e);
+      add({ step, endpoint, operator: 'assertion', target, pointer: `header:${h.header}`, description: h.description, replace: new Map([[o.entryIndex, answered(e, { headers: rest })]]) });
+    }
+    const t = expect.text;
+    const textMutant = (description: string, body: string) => add({ step, endpoint, operator: 'text', target, description, replace: new Map([[o.entryIndex!, answered(e, { body })]]) });
+    if (t?.contains) textMutant(`body without ${JSON.stringify(t.contains)} (text contains)`, text.split(t.contains).join(''));
+    if (t?.equals !== undefined) textMutant('body with a trailing space (text equals)', `${text} `);
+    if (t?.matches !== undefined) textMutant(`empty body (text matches /${t.matches}/)`, '');
+    if (expect.emptyBody === true) textMutant('body {} (emptyBody)', '{}');
+    if (expect.emptyBody === false) textMutant('empty body (a body expected)', '');
+  }
+
+  mediaTypeMutants(entries, observations, add);
+  eventMutants(entries, observations, agentVersion, add);
+  sideEffectMutants(entries, add);
+  return out;
+}
+
+type Add = Omit<Mutant, 'id' | 'scenario' | 'file' | 'line'> & { line?: number };
+
+/** one mutant per endpoint: every 2xx answer of it in the scenario with another media type (an agent changes it for all) */
+function mediaTypeMutants(entries: HarEntry[], observations: Observation[], add: (m: Add) => void): void {
+  const byEndpoint = new Map<string, { step: string; indexes: number[]; type: string }>();
+  const stepOf = new Map(observations.filter((o) => o.entryIndex !== undefined).map((o) => [o.entryIndex!, o.step]));
+  entries.forEach((e, i) => {
+    const type = headersOf(e)['content-type'];
+    if (!ok(e) || !type || isEvents(e) || e._target === undefined) return;
+    const endpoint = endpointOf(e);
+    const slot = byEndpoint.get(endpoint) ?? { step: stepOf.get(i) ?? e._step, indexes: [], type };
+    slot.indexes.push(i);
+    byEndpoint.set(endpoint, slot);
+  });
+  for (const [endpoint, { step, indexes, type }] of byEndpoint) {
+    const other = type.startsWith('application/json') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+    const replace = new Map(indexes.map((i) => [i, answered(entries[i], { headers: { ...headersOf(entries[i]), 'content-type': other } })]));
+    add({ step, endpoint, operator: 'media-type', target: `every 2xx answer of ${endpoint} (${indexes.length})`, description: `Content-Type ${type} → ${other}`, replace });
+  }
+}
+
+/** the events of a type a step waits for never come; the events' members it asserts on or validates are broken */
+function eventMutants(entries: HarEntry[], observations: Observation[], agentVersion: string | null, add: (m: Add) => void): void {
+  for (const o of observations) {
+    if (o.kind !== 'event') continue;
+    const spec = o.expectEvent;
+    const polls = entries.map((e, i) => [e, i] as const).filter(([e]) => isEvents(e) && e._target === o.target && ok(e));
+    const ofType = (e: HarEntry) => ((isJsonBody(e.response.content.text) as Record<string, unknown>[] | undefined) ?? []);
+    const rewrite = (change: (ev: Record<string, unknown>) => Record<string, unknown> | undefined) => new Map(polls.map(([e, i]) => {
+      const events = ofType(e);
+      const changed = Array.isArray(events) ? events.flatMap((ev) => (ev?.type === spec.type ? [change(ev)].filter((x): x is Record<string, unknown> => x !== undefined) : [ev])) : events;
+      return [i, answered(e, { body: serialize(changed) })];
+    }));
+    const endpoint = 'GET /rest/events';
+    const target = `${spec.type} events (step ${o.step})`;
+    add({ step: o.step, endpoint, operator: 'drop-events', target, description: `no ${spec.type} event comes`, replace: rewrite(() => undefined) });
+    const first = polls.flatMap(([e]) => ofType(e)).find((ev) => ev?.type === spec.type);
+    if (!first) continue;
+    for (const m of assertionMutations(spec.assert ?? [], first, 'event-assertion')) {
+      add({ step: o.step, endpoint, operator: m.operator, target, pointer: m.pointer, description: `in every ${spec.type} event: ${m.description}`, replace: rewrite((ev) => m.apply(ev) as Record<string, unknown>) });
+    }
+    if (spec.schema) {
+      const resource = spec.schema;
+      for (const m of schemaMutations(schemaFileOf(resource), first.data)) {
+        const after = m.apply(first.data);
+        add({ step: o.step, endpoint, operator: m.operator, target, pointer: `/data${m.pointer}`, description: `in every ${spec.type} event: ${m.description}`, replace: rewrite((ev) => ({ ...ev, data: m.apply(ev.data) })), equivalentBecause: schemaAdmits(resource, first.data, after, agentVersion) });
+      }
+    }
+  }
+}
+
+/**
+ * A request that changes the agent (any method but GET that succeeded: restart, shutdown, error clear, pending
+ * DELETE, config changes, prio, restore) is answered as recorded, but every later request that was also asked
+ * before it gets the answer it had before it: the agent behaves as if the request had had no effect.
+ */
+function sideEffectMutants(entries: HarEntry[], add: (m: Add) => void): void {
+  const keys = entries.map((e) => entryKey(e));
+  entries.forEach((e, i) => {
+    if (e.request.method === 'GET' || !ok(e)) return;
+    const replace = new Map<number, HarEntry>();
+    for (let j = i + 1; j < entries.length; j++) {
+      if (entries[j]._target !== e._target || isEvents(entries[j])) continue;
+      const k = keys.lastIndexOf(keys[j], i - 1);
+      if (k >= 0) replace.set(j, answered(entries[j], answerOf(entries[k])));
+    }
+    if (replace.size === 0) return;
+    const changed = [...replace.keys()];
+    const steps = [...new Set(changed.map((j) => entries[j]._step))];
+    add({
+      step: steps[0], endpoint: endpointOf(e), operator: 'side-effect',
+      target: `answers after ${e.request.method} ${new URL(e.request.url).pathname} (step ${e._step})`,
+      description: `${endpointOf(e)} answered as recorded but without effect: ${changed.length} later answer${changed.length > 1 ? 's' : ''} (steps ${steps.join(', ')}) replayed from before it`,
+      replace,
+    });
+  });
+}
