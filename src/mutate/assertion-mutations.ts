@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Assertion, Operators } from '../schema/generated/types.js';
 import { resolvePointer, MISSING, jsonType } from '../json.js';
 import { changeAt, DROP, type ValueMutation, type Operator } from './schema-mutations.js';
+import { assertionLabel } from '../runner/assertions.js';
 
 const show = (v: unknown) => { const t = JSON.stringify(v) ?? 'undefined'; return t.length > 50 ? `${t.slice(0, 49)}…` : t; };
 
@@ -71,13 +72,19 @@ function negations(ops: Operators, v: unknown, present: boolean): [string, unkno
 export function assertionMutations(assertions: Assertion[], doc: unknown, operator: Operator): ValueMutation[] {
   const out: ValueMutation[] = [];
   const emptied = new Set<string>();
+  const seen = new Map<string, number>();
   for (const a of assertions) {
+    // the check's name, as the runner gives it (a repeated label gets #2, #3, …)
+    const label = assertionLabel(a);
+    const n = (seen.get(label) ?? 0) + 1;
+    seen.set(label, n);
+    const aims = `assert:${label}${n > 1 ? ` #${n}` : ''}`;
     if (a.path.startsWith('header:')) continue;
     const { path, name, ...ops } = a;
     const found = resolvePointer(doc, path);
     const present = found !== MISSING;
     for (const [description, value] of negations(ops, found, present)) {
-      out.push({ operator, pointer: path, description: `${name ? `"${name}": ` : ''}${path || 'body'} ${description}`, apply: (d) => changeAt(d, path, () => value) });
+      out.push({ operator, pointer: path, aims, description: `${name ? `"${name}": ` : ''}${path || 'body'} ${description}`, apply: (d) => changeAt(d, path, () => value) });
     }
     // The nearest array on the way to what the assertion reads: an agent that answers [] there.
     const segs = path.split('/');
@@ -86,7 +93,7 @@ export function assertionMutations(assertions: Assertion[], doc: unknown, operat
       const v = resolvePointer(doc, p);
       if (Array.isArray(v) && v.length && !emptied.has(p)) {
         emptied.add(p);
-        out.push({ operator: 'empty-array', pointer: p, description: `${p || 'body'} emptied (${v.length} items → [])`, apply: (d) => changeAt(d, p, () => []) });
+        out.push({ operator: 'empty-array', pointer: p, aims, description: `${p || 'body'} emptied (${v.length} items → [])`, apply: (d) => changeAt(d, p, () => []) });
         break;
       }
     }

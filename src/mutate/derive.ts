@@ -1,6 +1,7 @@
 // Deriving the mutants of one scenario from what its steps checked in the unmutated replay (the
 // observed, rendered expectations) and from the schemas. Each mutant says which rule, if any, makes
 // it equivalent: a change the spec allows cannot be caught, and does not count in the score.
+import { isDeepStrictEqual } from 'node:util';
 import type { Cassette, HarEntry } from '../schema/generated/types.js';
 import type { ObservedStep } from '../runner/context.js';
 import { validate } from '../schema/registry.js';
@@ -20,34 +21,44 @@ export interface ScenarioInput {
   /** the line of a step in the scenario file */
   lineOf(step: string): number | undefined;
   agentVersion: string | null;
+  /** the endpoints the scenario says it covers (its spec:): media types and side effects are its business only there */
+  covers: string[];
 }
 
 const serialize = (doc: unknown) => JSON.stringify(doc, null, 2);
 const errorKeys = (resource: string, doc: unknown, version: string | null) => new Set(validate(resource, doc, version ?? undefined).map((e) => `${e.pointer} ${e.rule}`));
 
-/** equivalent when the schema rejects nothing new: the change is one the spec allows */
+/**
+ * Equivalent when the schema rejects nothing new: either it admits the changed value (a change the spec
+ * allows), or the recorded answer already breaks the same rule there (a known deviation of the agent).
+ */
 function schemaAdmits(resource: string, before: unknown, after: unknown, version: string | null): string | undefined {
+  if (isDeepStrictEqual(before, after)) return 'the mutation changes nothing in the recorded answer';
   const was = errorKeys(resource, before, version);
   const now = errorKeys(resource, after, version);
-  return [...now].every((k) => was.has(k)) ? `the schema admits it (${resource}${version ? ` for agent ${version}` : ''})` : undefined;
+  if (![...now].every((k) => was.has(k))) return undefined;
+  const schema = `${resource}${version ? ` for agent ${version}` : ''}`;
+  return now.size ? `the recorded answer already breaks the same rule of the schema (${schema}): a deviation of the agent` : `the schema admits it (${schema})`;
 }
 
 const isEvents = (e: HarEntry) => new URL(e.request.url).pathname === '/rest/events';
 const ok = (e: HarEntry) => !e._error && e.response.status >= 200 && e.response.status < 300;
 
 export function deriveMutants(input: ScenarioInput): Mutant[] {
-  const { id: scenario, file, cassette, observations, lineOf, agentVersion } = input;
+  const { id: scenario, file, cassette, observations, lineOf, agentVersion, covers } = input;
   const entries = cassette.log.entries;
   const out: Mutant[] = [];
   const add = (m: Add) => {
     const equivalentBecause = m.equivalentBecause ?? (changesNothing(entries, m.replace) ? 'the mutation changes no recorded answer' : undefined);
     out.push({ id: `${scenario}#${out.length + 1}`, scenario, file, ...(m.line ?? lineOf(m.step) ? { line: m.line ?? lineOf(m.step) } : {}), ...m, ...(equivalentBecause ? { equivalentBecause } : {}) });
   };
+  const aim = (step: string, check: string) => [`${scenario}/${step}/${check}`];
   const bodyMutants = (step: string, index: number, mutations: ValueMutation[], doc: unknown, target: string, admits?: (after: unknown) => string | undefined) => {
     const e = entries[index];
     for (const m of mutations) {
       const after = m.apply(doc);
-      add({ step, endpoint: endpointOf(e), operator: m.operator, target, pointer: m.pointer, description: m.description, replace: new Map([[index, answered(e, { body: serialize(after) })]]), equivalentBecause: admits?.(after) });
+      const unchanged = isDeepStrictEqual(after, doc) ? 'the mutation changes nothing in the recorded answer' : undefined;
+      add({ step, endpoint: endpointOf(e), operator: m.operator, target, pointer: m.pointer, description: m.description, replace: new Map([[index, answered(e, { body: serialize(after) })]]), equivalentBecause: unchanged ?? admits?.(after), ...(m.aims ? { aims: aim(step, m.aims) } : {}) });
     }
   };
 
@@ -59,7 +70,7 @@ export function deriveMutants(input: ScenarioInput): Mutant[] {
     const endpoint = endpointOf(e);
     const target = `response to ${e.request.method} ${new URL(e.request.url).pathname} (step ${step})`;
     const status = ok(e) ? 500 : 200;
-    add({ step, endpoint, operator: 'status', target, description: `status ${e.response.status} → ${status}`, replace: new Map([[o.entryIndex, answered(e, { status })]]) });
+    add({ step, endpoint, operator: 'status', target, aims: aim(step, 'status'), description: `status ${e.response.status} → ${status}`, replace: new Map([[o.entryIndex, answered(e, { status })]]) });
     const text = e.response.content.text;
     const doc = isJsonBody(text);
     const expect = o.expect ?? {};
@@ -73,30 +84,35 @@ export function deriveMutants(input: ScenarioInput): Mutant[] {
       add({ step, endpoint, operator: 'assertion', target, pointer: `header:${h.header}`, description: h.description, replace: new Map([[o.entryIndex, answered(e, { headers: rest })]]) });
     }
     const t = expect.text;
-    const textMutant = (description: string, body: string) => add({ step, endpoint, operator: 'text', target, description, replace: new Map([[o.entryIndex!, answered(e, { body })]]) });
-    if (t?.contains) textMutant(`body without ${JSON.stringify(t.contains)} (text contains)`, text.split(t.contains).join(''));
-    if (t?.equals !== undefined) textMutant('body with a trailing space (text equals)', `${text} `);
-    if (t?.matches !== undefined) textMutant(`empty body (text matches /${t.matches}/)`, '');
-    if (expect.emptyBody === true) textMutant('body {} (emptyBody)', '{}');
-    if (expect.emptyBody === false) textMutant('empty body (a body expected)', '');
+    const textMutant = (description: string, body: string, check: string) => add({ step, endpoint, operator: 'text', target, aims: aim(step, check), description, replace: new Map([[o.entryIndex!, answered(e, { body })]]) });
+    if (t?.contains) textMutant(`body without ${JSON.stringify(t.contains)} (text contains)`, text.split(t.contains).join(''), 'text');
+    if (t?.equals !== undefined) textMutant('body with a trailing space (text equals)', `${text} `, 'text');
+    if (t?.matches !== undefined) {
+      // A body the pattern rejects, when one of a few plain ones is (a negative pattern may admit them all).
+      const re = new RegExp(t.matches);
+      const body = ['', 'mutant', '{}', '[]', text.replace(/\S/g, ' ')].find((b) => !re.test(b));
+      if (body !== undefined) textMutant(`body ${JSON.stringify(body.slice(0, 20))} (text matches /${t.matches}/)`, body, 'text');
+    }
+    if (expect.emptyBody === true) textMutant('body {} (emptyBody)', '{}', 'body');
+    if (expect.emptyBody === false) textMutant('empty body (a body expected)', '', 'body');
   }
 
-  mediaTypeMutants(entries, observations, add);
-  eventMutants(entries, observations, agentVersion, add);
-  sideEffectMutants(entries, add);
+  mediaTypeMutants(scenario, entries, observations, covers, add);
+  eventMutants(scenario, entries, observations, agentVersion, add);
+  sideEffectMutants(entries, covers, add);
   return out;
 }
 
 type Add = Omit<Mutant, 'id' | 'scenario' | 'file' | 'line'> & { line?: number };
 
 /** one mutant per endpoint: every 2xx answer of it in the scenario with another media type (an agent changes it for all) */
-function mediaTypeMutants(entries: HarEntry[], observations: Observation[], add: (m: Add) => void): void {
+function mediaTypeMutants(scenario: string, entries: HarEntry[], observations: Observation[], covers: string[], add: (m: Add) => void): void {
   const byEndpoint = new Map<string, { step: string; indexes: number[]; type: string }>();
   const stepOf = new Map(observations.filter((o) => o.entryIndex !== undefined).map((o) => [o.entryIndex!, o.step]));
   entries.forEach((e, i) => {
     const type = headersOf(e)['content-type'];
-    if (!ok(e) || !type || isEvents(e) || e._target === undefined) return;
     const endpoint = endpointOf(e);
+    if (!ok(e) || !type || isEvents(e) || !covers.includes(endpoint)) return;
     const slot = byEndpoint.get(endpoint) ?? { step: stepOf.get(i) ?? e._step, indexes: [], type };
     slot.indexes.push(i);
     byEndpoint.set(endpoint, slot);
@@ -104,12 +120,12 @@ function mediaTypeMutants(entries: HarEntry[], observations: Observation[], add:
   for (const [endpoint, { step, indexes, type }] of byEndpoint) {
     const other = type.startsWith('application/json') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     const replace = new Map(indexes.map((i) => [i, answered(entries[i], { headers: { ...headersOf(entries[i]), 'content-type': other } })]));
-    add({ step, endpoint, operator: 'media-type', target: `every 2xx answer of ${endpoint} (${indexes.length})`, description: `Content-Type ${type} → ${other}`, replace });
+    add({ step, endpoint, operator: 'media-type', aims: [...new Set(indexes.map((i) => `${entries[i]._step}`))].map((st) => `${scenario}/${st}/media-type`), target: `every 2xx answer of ${endpoint} (${indexes.length})`, description: `Content-Type ${type} → ${other}`, replace });
   }
 }
 
 /** the events of a type a step waits for never come; the events' members it asserts on or validates are broken */
-function eventMutants(entries: HarEntry[], observations: Observation[], agentVersion: string | null, add: (m: Add) => void): void {
+function eventMutants(scenario: string, entries: HarEntry[], observations: Observation[], agentVersion: string | null, add: (m: Add) => void): void {
   for (const o of observations) {
     if (o.kind !== 'event') continue;
     const spec = o.expectEvent;
@@ -122,17 +138,18 @@ function eventMutants(entries: HarEntry[], observations: Observation[], agentVer
     }));
     const endpoint = 'GET /rest/events';
     const target = `${spec.type} events (step ${o.step})`;
-    add({ step: o.step, endpoint, operator: 'drop-events', target, description: `no ${spec.type} event comes`, replace: rewrite(() => undefined) });
+    const aims = [`${scenario}/${o.step}/event:${spec.type}`];
+    add({ step: o.step, endpoint, operator: 'drop-events', target, aims, description: `no ${spec.type} event comes`, replace: rewrite(() => undefined) });
     const first = polls.flatMap(([e]) => ofType(e)).find((ev) => ev?.type === spec.type);
     if (!first) continue;
     for (const m of assertionMutations(spec.assert ?? [], first, 'event-assertion')) {
-      add({ step: o.step, endpoint, operator: m.operator, target, pointer: m.pointer, description: `in every ${spec.type} event: ${m.description}`, replace: rewrite((ev) => m.apply(ev) as Record<string, unknown>) });
+      add({ step: o.step, endpoint, operator: m.operator, target, aims, pointer: m.pointer, description: `in every ${spec.type} event: ${m.description}`, replace: rewrite((ev) => m.apply(ev) as Record<string, unknown>) });
     }
     if (spec.schema) {
       const resource = spec.schema;
       for (const m of schemaMutations(schemaFileOf(resource), first.data)) {
         const after = m.apply(first.data);
-        add({ step: o.step, endpoint, operator: m.operator, target, pointer: `/data${m.pointer}`, description: `in every ${spec.type} event: ${m.description}`, replace: rewrite((ev) => ({ ...ev, data: m.apply(ev.data) })), equivalentBecause: schemaAdmits(resource, first.data, after, agentVersion) });
+        add({ step: o.step, endpoint, operator: m.operator, target, aims: [`${scenario}/${o.step}/event-schema`], pointer: `/data${m.pointer}`, description: `in every ${spec.type} event: ${m.description}`, replace: rewrite((ev) => ({ ...ev, data: m.apply(ev.data) })), equivalentBecause: schemaAdmits(resource, first.data, after, agentVersion) });
       }
     }
   }
@@ -143,10 +160,10 @@ function eventMutants(entries: HarEntry[], observations: Observation[], agentVer
  * DELETE, config changes, prio, restore) is answered as recorded, but every later request that was also asked
  * before it gets the answer it had before it: the agent behaves as if the request had had no effect.
  */
-function sideEffectMutants(entries: HarEntry[], add: (m: Add) => void): void {
+function sideEffectMutants(entries: HarEntry[], covers: string[], add: (m: Add) => void): void {
   const keys = entries.map((e) => entryKey(e));
   entries.forEach((e, i) => {
-    if (e.request.method === 'GET' || !ok(e)) return;
+    if (e.request.method === 'GET' || !ok(e) || !covers.includes(endpointOf(e))) return;
     const replace = new Map<number, HarEntry>();
     for (let j = i + 1; j < entries.length; j++) {
       if (entries[j]._target !== e._target || isEvents(entries[j])) continue;

@@ -15,7 +15,7 @@ import type { Target } from '../runner/run.js';
 import { deriveMutants, type Observation } from './derive.js';
 import type { Mutant } from './mutants.js';
 
-export interface Outcome { outcome: 'killed' | 'survived' | 'equivalent'; killedBy?: { check: string; message: string }[]; }
+export interface Outcome { outcome: 'killed' | 'survived' | 'equivalent'; killedBy?: { check: string; message: string }[]; equivalentBecause?: string; }
 
 const FAILING = new Set<CheckResult['verdict']>(['fail', 'unexpected-pass']);
 
@@ -67,16 +67,25 @@ export class MutationEngine {
       const i = text.findIndex((l) => re.test(l));
       return i >= 0 ? i + 1 : undefined;
     };
-    const mutants = deriveMutants({ id: loaded.scenario.id, file: loaded.file, cassette: this.cassette(loaded.scenario.id), observations, lineOf, agentVersion: this.agentVersion });
+    const mutants = deriveMutants({ id: loaded.scenario.id, file: loaded.file, cassette: this.cassette(loaded.scenario.id), observations, lineOf, agentVersion: this.agentVersion, covers: loaded.scenario.spec });
     return { baseline, mutants };
   }
 
-  /** killed when a check fails (or passes unexpectedly) that did not in the baseline */
+  /**
+   * Killed when a check fails (or passes unexpectedly) that did not in the baseline. A survivor whose
+   * checks (the ones that exist to catch it) all fail already in the baseline, as known deviations of
+   * the agent, is masked rather than missed: on this agent no check can tell it apart.
+   */
   async run(loaded: LoadedScenario, baseline: ScenarioResult, mutant: Mutant): Promise<Outcome> {
-    if (mutant.equivalentBecause) return { outcome: 'equivalent' };
-    const before = new Map(baseline.checks.map((c) => [c.id, c.verdict]));
+    if (mutant.equivalentBecause) return { outcome: 'equivalent', equivalentBecause: mutant.equivalentBecause };
+    const before = new Map(baseline.checks.map((c) => [c.id, c]));
     const result = await this.replay(loaded, mutant.replace);
-    const killedBy = result.checks.filter((c) => FAILING.has(c.verdict) && before.get(c.id) !== c.verdict).map((c) => ({ check: c.id, message: c.message }));
-    return killedBy.length ? { outcome: 'killed', killedBy } : { outcome: 'survived' };
+    const killedBy = result.checks.filter((c) => FAILING.has(c.verdict) && before.get(c.id)?.verdict !== c.verdict).map((c) => ({ check: c.id, message: c.message }));
+    if (killedBy.length) return { outcome: 'killed', killedBy };
+    const aimed = (mutant.aims ?? []).map((id) => before.get(id));
+    if (aimed.length && aimed.every((c) => c?.verdict === 'expected-fail')) {
+      return { outcome: 'equivalent', equivalentBecause: `masked: ${aimed.map((c) => c!.id).join(', ')} already fail${aimed.length > 1 ? '' : 's'} on this agent, a known deviation (${aimed[0]!.deviation?.file ?? 'expectations'})` };
+    }
+    return { outcome: 'survived' };
   }
 }

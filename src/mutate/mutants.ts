@@ -7,6 +7,8 @@ import { loadEndpoints } from '../schema/endpoints.js';
 export interface Mutant extends Omit<MutantResult, 'outcome' | 'killedBy'> {
   /** index in the scenario's cassette → the entry that answers instead */
   replace: Map<number, HarEntry>;
+  /** ids of the checks that exist to catch it (a survivor whose checks all fail already is masked by a known deviation) */
+  aims?: string[];
 }
 
 export interface Answer { status?: number; headers?: Record<string, string>; body?: string; error?: HarEntry['_error'] | null; }

@@ -42,7 +42,7 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
     for (const c of baseline.checks) if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') baselineProblems.push(`${c.id}: ${c.message}`);
     const mine: MutantResult[] = [];
     for (const m of mutants) {
-      const { replace: _replace, ...described } = m;
+      const { replace: _replace, aims: _aims, equivalentBecause: _eq, ...described } = m;
       mine.push({ ...described, ...(await engine.run(loaded, baseline, m)) });
     }
     results.push(...mine);

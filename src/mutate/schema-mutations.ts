@@ -13,7 +13,11 @@ type Schema = Record<string, unknown>;
 export type Operator = MutantResult['operator'];
 
 /** one change at a JSON pointer: `apply` returns the changed copy of a document */
-export interface ValueMutation { operator: Operator; pointer: string; description: string; apply(doc: unknown): unknown; }
+export interface ValueMutation {
+  operator: Operator; pointer: string; description: string; apply(doc: unknown): unknown;
+  /** the name of the check (within its step) that exists to catch it */
+  aims?: string;
+}
 
 const files = new Map<string, Schema>();
 function schemaFile(name: string): Schema {
@@ -76,7 +80,7 @@ function notMatching(pattern: string): string | undefined {
 const BAD_FORMAT: Record<string, string> = { 'date-time': '2021-13-45 not a time', uri: 'not a uri', email: 'not an email', ipv4: '999.1', uuid: 'not-a-uuid' };
 
 function atMember(schema: Schema, pointer: string, value: unknown, out: ValueMutation[]): void {
-  const set = (operator: Operator, description: string, v: unknown) => out.push({ operator, pointer, description, apply: (doc) => changeAt(doc, pointer, () => v) });
+  const set = (operator: Operator, description: string, v: unknown) => out.push({ operator, pointer, description, aims: 'schema', apply: (doc) => changeAt(doc, pointer, () => v) });
   const types = typesOf(schema);
   if (types.length) {
     const v = otherType(value, types);
@@ -121,7 +125,7 @@ export function schemaMutations(file: string, value: unknown): ValueMutation[] {
       for (const r of (schema.required as string[] | undefined) ?? []) {
         if (!Object.hasOwn(obj, r)) continue;
         const p = `${pointer}/${escapePointer(r)}`;
-        out.push({ operator: 'drop-required', pointer: p, description: `required member "${r}" dropped`, apply: (doc) => changeAt(doc, p, () => DROP) });
+        out.push({ operator: 'drop-required', pointer: p, description: `required member "${r}" dropped`, aims: 'schema', apply: (doc) => changeAt(doc, p, () => DROP) });
       }
       const props = (schema.properties as Record<string, Schema> | undefined) ?? {};
       const extra = schema.additionalProperties && typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as Schema) : undefined;

@@ -64,14 +64,16 @@ export class ReplayTransport implements Transport {
     const tape = this.tape(ctx.scenario);
     const key = requestKey(req, this.redactor);
     const queue = tape.remaining.get(key);
-    const entry = queue?.shift();
+    // A repeated poll never takes the answer recorded for a later step that asks the same.
+    const repeatOfOther = (ctx.attempt ?? 1) > 1 && queue?.[0] !== undefined && queue[0]._step !== ctx.step;
+    const entry = repeatOfOther ? undefined : queue?.shift();
     if (entry) {
       tape.played.add(key);
       const answer = this.hooks.answer ? this.hooks.answer(ctx.scenario, tape.cassette.log.entries.indexOf(entry), entry) : entry;
       return fromEntry(answer, req);
     }
     const miss = (code: string, message: string): Exchange => ({ request: req, error: { code, message }, startedAt: new Date().toISOString(), durationMs: 0 });
-    if (tape.played.has(key)) {
+    if (tape.played.has(key) || repeatOfOther) {
       // A repeated poll past the recorded ones: the live run stopped polling here.
       if ((ctx.attempt ?? 1) > 1) return miss(RECORDING_ENDS, `the recording holds no further answer to ${describe(req)}`);
       const message = `step "${ctx.step}": ${describe(req)} was asked for more often than recorded in ${cassettePath(this.dir, ctx.scenario)}`;
