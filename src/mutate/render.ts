@@ -84,3 +84,13 @@ ${s.length ? `<table><thead><tr><th>mutant</th><th>outcome</th><th>step</th><th>
 </main>`;
   return htmlPage(`synconf mutate: ${percent(r.totals.score)}`, body);
 }
+
+/** what `synconf mutate` prints: each survivor with its place, then the verdict line */
+export function mutationText(r: MutationReport, max = 50): string {
+  const s = survivors(r);
+  const out = s.slice(0, max).map((m) => `survived ${m.id} ${where(m)} step ${m.step}: ${m.operator} of ${m.target}${m.pointer ? ` at ${m.pointer}` : ''}: ${m.description}`);
+  if (s.length > max) out.push(`… and ${s.length - max} more survivors (mutation.md lists them all)`);
+  for (const p of r.baselineProblems ?? []) out.push(`fails without a mutant: ${p}`);
+  out.push(r.verdict);
+  return out.join('\n');
+}
