@@ -39,7 +39,11 @@ function negations(ops: Operators, v: unknown, present: boolean): [string, unkno
   if (ops.exists === true && present) out.push(['dropped (exists)', DROP]);
   if (ops.exists === false && !present) out.push(['added (must be absent)', 'mutant']);
   if (!present) return out;
-  if ('equals' in ops) out.push([`${show(v)} → ${show(different(ops.equals))} (equals)`, different(ops.equals)]);
+  if ('equals' in ops) {
+    let x = different(v);
+    if (isDeepStrictEqual(x, ops.equals)) x = different(x);
+    out.push([`${show(v)} → ${show(x)} (equals)`, x]);
+  }
   if ('notEquals' in ops) out.push([`→ ${show(ops.notEquals)} (notEquals)`, ops.notEquals]);
   if (ops.type !== undefined) { const x = otherTypeThan(ops.type, v); out.push([`→ ${show(x)} (type ${ops.type})`, x]); }
   if (ops.matches !== undefined) {

@@ -47,12 +47,14 @@ export function changeAt(doc: unknown, pointer: string, change: (value: unknown,
   const copy = structuredClone(doc);
   const segs = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (segs.length === 0) { const r = change(copy, true); return r === DROP ? undefined : r; }
+  // "-1" is the last item of an array, as in scenario pointers (src/json.ts)
+  const at = (node: unknown, seg: string) => (Array.isArray(node) && seg === '-1' ? String(node.length - 1) : seg);
   let node = copy as Record<string, unknown>;
   for (const seg of segs.slice(0, -1)) {
-    node = (node as Record<string, unknown>)?.[seg] as Record<string, unknown>;
+    node = (node as Record<string, unknown>)?.[at(node, seg)] as Record<string, unknown>;
     if (node === null || typeof node !== 'object') return copy;
   }
-  const last = segs[segs.length - 1];
+  const last = at(node, segs[segs.length - 1]);
   const present = Object.hasOwn(node, last);
   const next = change(present ? node[last] : undefined, present);
   if (Array.isArray(node)) {
