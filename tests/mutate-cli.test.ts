@@ -35,16 +35,16 @@ describe('synconf mutate (the built command)', () => {
   });
 
   test('a weakened scenario fails the gate (exit 1) and the survivor is printed with its file and line', () => {
-    const text = readFileSync(join(ROOT, 'suites', 'system', 'error-clear.yaml'), 'utf8');
-    const removed = '        - { path: /errors, minLength: 1, name: at least the added error }\n';
+    const text = readFileSync(join(ROOT, 'suites', 'db', 'db-need-prio.yaml'), 'utf8');
+    const removed = '        - { path: /queued/-1/name, name: prioritised file still not last, notEquals: "{{last}}" }\n';
     assert.ok(text.includes(removed), 'the scenario changed: update this test');
-    const weak = join(work, 'error-clear.yaml');
+    const weak = join(work, 'db-need-prio.yaml');
     writeFileSync(weak, text.replace(removed, ''));
     const dir = join(work, 'weak');
     const r = synconf('mutate', '--suite', weak, '--report-dir', dir, '--min-score', '1');
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    const line = readFileSync(weak, 'utf8').split('\n').findIndex((l) => l.includes('- name: error-listed')) + 1;
-    assert.match(r.stdout, new RegExp(`survived system-error-clear#\\d+ \\S*error-clear\\.yaml:${line} step error-listed: empty-array of response to GET /rest/system/error \\(step error-listed\\) at /errors`));
+    const line = readFileSync(weak, 'utf8').split('\n').findIndex((l) => l.includes('- name: need-after-prio')) + 1;
+    assert.match(r.stdout, new RegExp(`survived db-need-prio#\\d+ \\S*db-need-prio\\.yaml:${line} step need-after-prio: side-effect of answers after POST /rest/db/prio`));
     assert.match(r.stdout, /below --min-score 100\.0% \(exit 1\)/);
     assert.ok(existsSync(join(dir, 'mutation.json')), 'the report is written also when the gate fails');
   });
