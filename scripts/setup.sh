@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up synconf on a fresh Debian machine: the real agent (syncthing) and Chromium from Debian,
-# the npm dependencies, and the build. Safe to run again.
+# the npm dependencies, the build, and every agent version synconf knows (1.12.1, 1.19.2, 1.29.5) in its cache
+# (`synconf agents install`: Debian's packages, fetched with a private apt configuration). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -17,3 +18,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 npm ci
 npm run build
+node dist/bin/synconf.js agents install

@@ -1,23 +1,32 @@
-// `synconf drift`: record the scenarios afresh and compare with existing cassettes by shape.
+// `synconf drift`: record the scenarios afresh and compare with existing cassettes by shape; or, given two
+// recordings folders, compare them offline.
 import type { Command } from 'commander';
 import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { commonRunOptions, targetOptions, liveTargetMaker, type CommonRunOptions, type TargetOptions } from './run.js';
 import { DEFAULT_RECORDINGS } from './replay.js';
-import { EXIT } from './exit.js';
+import { EXIT, UsageError } from './exit.js';
 
 interface DriftOptions extends CommonRunOptions, TargetOptions { keep?: boolean; }
 
 export function registerDrift(program: Command): void {
   const drift = program
     .command('drift')
-    .description('Record the scenarios afresh from a live agent and compare with existing cassettes by shape (status, media type, fields and their types, event types); exit 1 when anything differs')
-    .argument('[dir]', 'the cassettes to compare with (default: the bundled recordings)');
+    .description('Compare two recordings by shape (status, media type, fields and their types, values against the spec\'s patterns and formats, event types): two folders offline, or one folder against a fresh recording of a live agent; exit 0 no difference, 1 differences, 2 input error')
+    .argument('[dirs...]', 'DIR-A DIR-B: two recordings folders, compared offline (A the older); or one folder to compare a fresh live recording with (default: the bundled recordings)');
   targetOptions(commonRunOptions(drift))
     .option('--keep', 'keep the fresh recording (its folder is printed)')
-    .addHelpText('after', '\nExamples:\n  synconf drift --lab                         a fresh lab agent against the bundled 1.19.2 recordings\n  synconf drift --agent URL --api-key KEY DIR  what changed in the agent running here')
-    .action(async (dirArg: string | undefined, opts: DriftOptions) => {
+    .addHelpText('after', '\nExamples:\n  synconf drift recordings/syncthing-1.19.2 recordings/syncthing-1.29.5   offline: what changed between two versions\n  synconf drift --lab                         a fresh lab agent against the bundled 1.19.2 recordings\n  synconf drift --agent URL --api-key KEY DIR  what changed in the agent running here')
+    .action(async (dirs: string[], opts: DriftOptions) => {
+      if (dirs.length > 2) throw new UsageError(`drift compares two recordings folders; got ${dirs.length}: ${dirs.join(' ')}`);
+      if (dirs.length === 2) {
+        if (opts.lab || opts.agent) throw new UsageError('drift DIR-A DIR-B compares two recordings offline: --lab and --agent do not apply');
+        const { printFolderDrift } = await import('./drift-print.js');
+        process.exitCode = await printFolderDrift(dirs[0], dirs[1], opts.only);
+        return;
+      }
+      const dirArg = dirs[0];
       const { executeRun } = await import('./execute-run.js');
       const { readCassette, CassetteError } = await import('../transport/cassette.js');
       const { driftOf } = await import('../transport/drift.js');

@@ -3,29 +3,17 @@
 // the report is written and the exit code says what happened.
 import { resolve } from 'node:path';
 import type { Report, Verdict } from '../schema/generated/types.js';
-import { selectScenarios, runScenarios, verdictLine, totalsOf, finalize, type Target } from '../runner/run.js';
+import { selectScenarios, runScenarios, verdictLine, finalize, emptyReport, type Target } from '../runner/run.js';
 import type { LiveTransport } from '../transport/live.js';
 import type { Transport } from '../transport/types.js';
 import { writeReports } from '../report/write.js';
 import { progress } from './progress.js';
 import { EXIT, UsageError } from './exit.js';
 import type { CommonRunOptions } from './run.js';
-import { SYNCONF_VERSION } from '../paths.js';
 
 export interface RecordOptions { dir: string; mode: 'all' | 'once' | 'new'; redact: string[]; }
 
 export type MakeTarget = (needsPeer: boolean, wrap?: (t: LiveTransport) => Transport) => Promise<Target>;
-
-function emptyReport(mode: Report['run']['mode'], target: string, message: string): Report {
-  const report: Report = {
-    format: 'synconf-report/1', synconf: { version: SYNCONF_VERSION },
-    run: { mode, startedAt: new Date().toISOString(), durationMs: 0, target, expectations: null },
-    agent: { version: null, versionSource: 'unknown', longVersion: null, os: null, arch: null, deviceId: null },
-    totals: totalsOf([]), exitCode: 2, verdict: '', expensiveCalls: {}, harnessErrors: [{ message }], scenarios: [],
-  };
-  report.verdict = verdictLine(report, []);
-  return report;
-}
 
 export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget, record?: RecordOptions, mode: Report['run']['mode'] = record ? 'record' : 'live'): Promise<number> {
   const out = progress();

@@ -3,7 +3,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { EXIT, UsageError } from './exit.js';
 
-interface UpOptions { instances: number; dir?: string; json?: boolean; reconnectInterval: number; readyTimeout: number; }
+interface UpOptions { instances: number; dir?: string; json?: boolean; reconnectInterval: number; readyTimeout: number; syncthing?: string; }
 
 /** Runs an action; usage and lab errors print one line (no stack) and exit 2, like the other commands. */
 async function run(sub: string, fn: () => Promise<void>): Promise<void> {
@@ -26,6 +26,12 @@ export function wholeNumber(min: number) {
   };
 }
 
+/** --syncthing of a single lab: given twice is a mistake (the matrix runs several versions), not "the last one wins" */
+export function oneSyncthing(value: string, previous: string | undefined): string {
+  if (previous !== undefined) throw new InvalidArgumentError(`given twice (${previous}, ${value}): one lab runs one Syncthing; \`synconf matrix --syncthing A --syncthing B\` runs several`);
+  return value;
+}
+
 export function registerLab(program: Command): void {
   const lab = program
     .command('lab')
@@ -36,16 +42,18 @@ export function registerLab(program: Command): void {
     .description('Start N loopback-only Syncthing instances and print their URL, API key, device ID, sync address and PID; they keep running until `synconf lab down`')
     .option('-n, --instances <n>', 'how many instances (named agent, peer, peer2, ...)', wholeNumber(1), 1)
     .option('--dir <dir>', 'lab folder (kept by `lab down`); default a new temp dir that `lab down` removes')
+    .option('--syncthing <version|path>', 'a VERSION installed by `synconf agents install` (e.g. 1.29.5) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent)', oneSyncthing)
     .option('--json', 'print the instances as a JSON array (the stop command goes to stderr)')
     .option('--reconnect-interval <seconds>', 'options.reconnectionIntervalS (Syncthing clamps values below 5)', wholeNumber(1), 5)
     .option('--ready-timeout <ms>', 'ms to wait for each instance to answer GET /rest/system/ping', wholeNumber(1), 20_000)
-    .addHelpText('after', '\nExamples:\n  synconf lab up -n 2 --dir /tmp/lab     start agent and peer in /tmp/lab\n  synconf lab up -n 2 --json              the same as a JSON array, for scripts')
+    .addHelpText('after', '\nExamples:\n  synconf lab up -n 2 --dir /tmp/lab     start agent and peer in /tmp/lab\n  synconf lab up -n 2 --json              the same as a JSON array, for scripts\n  synconf lab up --syncthing 1.12.1       one instance of Syncthing 1.12.1 (synconf agents install 1.12.1)')
     .action((opts: UpOptions) =>
       run('up', async () => {
         const { startLab } = await import('../lab/lab.js');
         const started = await startLab({
           instances: opts.instances,
           dir: opts.dir,
+          binary: opts.syncthing,
           reconnectionIntervalS: opts.reconnectInterval,
           readyTimeoutMs: opts.readyTimeout,
           detach: true, // the point of `lab up` is that they outlive this command
@@ -57,8 +65,8 @@ export function registerLab(program: Command): void {
           return;
         }
         const rows = [
-          ['NAME', 'URL', 'API KEY', 'DEVICE ID', 'SYNC ADDRESS', 'PID'],
-          ...started.instances.map((i) => [i.name, i.url, i.apiKey, i.deviceId, i.syncAddress, String(i.pid)]),
+          ['NAME', 'VERSION', 'URL', 'API KEY', 'DEVICE ID', 'SYNC ADDRESS', 'PID'],
+          ...started.instances.map((i) => [i.name, i.version, i.url, i.apiKey, i.deviceId, i.syncAddress, String(i.pid)]),
         ];
         const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
         for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());

@@ -9,6 +9,8 @@ import { registerRun } from './run.js';
 import { registerReplay } from './replay.js';
 import { registerDrift } from './drift.js';
 import { registerReport } from './report.js';
+import { registerMatrix } from './matrix.js';
+import { registerAgents } from './agents.js';
 import { EXIT } from './exit.js';
 import { SynconfError, exitCodeOf } from '../errors.js';
 import { SYNCONF_VERSION } from '../paths.js';
@@ -28,6 +30,8 @@ registerDrift(program);
 registerValidate(program);
 registerLab(program);
 registerReport(program);
+registerMatrix(program);
+registerAgents(program);
 
 try {
   await program.parseAsync();

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from './exit.js';
 import type { MakeTarget } from './execute-run.js';
 import { DEFAULT_REPORT_DIR } from '../paths.js';
-import { wholeNumber } from './lab.js';
+import { oneSyncthing, wholeNumber } from './lab.js';
 
 /** options every running command shares (run, replay, drift) */
 export interface CommonRunOptions {
@@ -32,13 +32,14 @@ export function commonRunOptions(c: Command): Command {
 }
 
 /** how to reach a live agent: --agent/--api-key, or the lab */
-export interface TargetOptions { agent?: string; apiKey?: string; lab?: boolean; allowDestructive?: boolean; }
+export interface TargetOptions { agent?: string; apiKey?: string; lab?: boolean; allowDestructive?: boolean; syncthing?: string; }
 
 export function targetOptions(c: Command): Command {
   return c
     .addOption(new Option('--agent <url>', 'URL of an agent already running on this machine, e.g. http://127.0.0.1:8384 (needs --api-key)').conflicts('lab'))
     .addOption(new Option('--api-key <key>', 'the API key of --agent').env('SYNCONF_API_KEY'))
     .option('--lab', 'start the agent (and a peer) with the lab; the default without --agent')
+    .option('--syncthing <version|path>', 'the Syncthing the lab starts: a VERSION installed by `synconf agents install` (e.g. 1.12.1) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent); implies --lab unless --agent is given', oneSyncthing)
     .option('--allow-destructive', 'let scenarios shut down an agent synconf did not start');
 }
 
@@ -47,11 +48,12 @@ export function liveTargetMaker(opts: TargetOptions): MakeTarget {
   return async (needsPeer, wrap) => {
     const { labTarget, agentTarget } = await import('../runner/targets.js');
     const allowDestructive = opts.allowDestructive ?? false;
+    const syncthing = opts.syncthing;
     if (opts.agent) {
       if (!opts.apiKey) throw new UsageError('--agent needs --api-key (or SYNCONF_API_KEY)');
-      return agentTarget(opts.agent, opts.apiKey, { needsPeer, allowDestructive, wrap });
+      return agentTarget(opts.agent, opts.apiKey, { needsPeer, allowDestructive, wrap, binary: syncthing });
     }
-    if (!opts.lab && !wrap) {
+    if (!opts.lab && !wrap && !syncthing) {
       // No agent named and none to start: show the bundled recordings rather than nothing, and say so.
       const { resolveBinary, LabError } = await import('../lab/lab.js');
       const missing = await resolveBinary().then(() => undefined, (e: Error) => (e instanceof LabError ? e.message : undefined));
@@ -62,7 +64,7 @@ export function liveTargetMaker(opts: TargetOptions): MakeTarget {
         return replayTarget(DEFAULT_RECORDINGS);
       }
     }
-    return labTarget({ needsPeer, allowDestructive, wrap });
+    return labTarget({ needsPeer, allowDestructive, wrap, binary: syncthing });
   };
 }
 
@@ -79,6 +81,8 @@ export function registerRun(program: Command): void {
     .addHelpText('after', `
 Examples:
   synconf run                                               start a lab agent and run every scenario
+  synconf run --syncthing 1.12.1                            a lab of Syncthing 1.12.1 (synconf agents install 1.12.1)
+  synconf run --syncthing ./syncthing                       a lab of the binary you built
   synconf run --agent http://127.0.0.1:8384 --api-key $KEY  an agent started by someone else
   synconf run --record recordings/syncthing-1.19.2          run against a lab agent and record cassettes`)
     .action(async (opts: RunOptions) => {

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { execa } from 'execa';
-import { loopbackConfig } from './config.js';
+import { loopbackConfig, loopbackViolations } from './config.js';
+import { cliArgsOf } from './generation.js';
 import { LabError } from './errors.js';
 import { isAlive, ownedProcesses, signalOwned, track, untrack, waitGone } from './procs.js';
 
@@ -20,6 +21,10 @@ export interface LabInstance {
   home: string;
   dataDir: string; // empty folder for the instance's shared folders
   logFile: string;
+  /** the binary it runs */
+  binary: string;
+  /** the version the agent reports (GET /rest/system/version), as printed, e.g. v1.12.1-ds1 */
+  version: string;
 }
 
 export interface InstanceSpec {
@@ -40,15 +45,17 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
   const logFile = join(spec.dir, `${spec.name}.log`);
   await mkdir(dataDir, { recursive: true });
   const env = cleanEnv(home);
+  const cli = await cliArgsOf(spec.binary);
+  const generate = cli.generate(home);
 
-  const gen = await execa(spec.binary, ['generate', `--home=${home}`, '--no-default-folder', '--skip-port-probing'], {
-    env,
+  const gen = await execa(spec.binary, generate.args, {
+    env: { ...env, ...generate.env },
     extendEnv: false,
     reject: false,
     timeout: 30_000,
     all: true,
   });
-  if (gen.failed) throw new LabError(`${spec.name}: "${spec.binary} generate" failed (${gen.shortMessage})\n${gen.all ?? ''}`);
+  if (gen.failed) throw new LabError(`${spec.name}: "${spec.binary} ${generate.args.join(' ')}" failed (${gen.shortMessage})\n${gen.all ?? ''}`);
   const configFile = join(home, 'config.xml');
   const xml = await readFile(configFile, 'utf8');
   const deviceId = /Device ID: (\S+)/.exec(gen.stdout)?.[1] ?? /<device id="([^"]+)"/.exec(xml)?.[1];
@@ -75,7 +82,7 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
   const logFd = openSync(logFile, 'a');
   let sub;
   try {
-    sub = spawn(spec.binary, ['serve', `--home=${home}`, '--no-browser', '--no-upgrade', '--logflags=7', '--logfile=-'], {
+    sub = spawn(spec.binary, cli.serve(home), {
       env,
       cwd: home,
       detached: true,
@@ -101,10 +108,13 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
     home,
     dataDir,
     logFile,
+    binary: spec.binary,
+    version: '',
   };
   track(inst); // until ready at least: a Ctrl-C during start-up must not leave it behind
   try {
     await waitReady(inst, spec.readyTimeoutMs, () => exited);
+    inst.version = await checkRunning(inst, spec);
   } catch (err) {
     signalOwned(inst, 'SIGKILL');
     await waitGone(inst, 2000);
@@ -146,6 +156,21 @@ async function waitReady(inst: LabInstance, timeoutMs: number, exited: () => str
     `${inst.name}: GET ${inst.url}/rest/system/ping did not answer 200 within ${timeoutMs} ms (last: ${last}); ` +
       `the process was killed.\n${await logTail(inst.logFile)}`,
   );
+}
+
+/** Checks through the REST config API that the loopback settings are in force; returns the agent's version. */
+async function checkRunning(inst: LabInstance, spec: InstanceSpec): Promise<string> {
+  const get = async (path: string): Promise<Record<string, unknown>> => {
+    const res = await fetch(`${inst.url}${path}`, { headers: { 'X-API-Key': inst.apiKey }, signal: AbortSignal.timeout(5000) });
+    if (res.status !== 200) throw new LabError(`${inst.name}: GET ${inst.url}${path} answered ${res.status} right after start`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const [config, version] = await Promise.all([get('/rest/config'), get('/rest/system/version')]);
+  const wrong = loopbackViolations(config, spec);
+  if (wrong.length > 0) {
+    throw new LabError(`${inst.name}: ${spec.binary} did not take the loopback-only settings of its config.xml (${wrong.join('; ')}); the process was killed`);
+  }
+  return String(version.version);
 }
 
 function describeFetchError(err: unknown): string {

@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { access, constants, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, join, resolve } from 'node:path';
+import { agentsDir, installedAgents, isVersionSpec, resolveSyncthing } from '../agents/index.js';
 import { LabError } from './errors.js';
 import { startInstance, stopInstance, type LabInstance } from './instance.js';
 import { freePorts } from './ports.js';
@@ -33,7 +34,10 @@ export interface LabOptions {
   instances?: number;
   /** lab folder; default a new temp dir `synconf-lab-*` that `down` removes */
   dir?: string;
-  /** the syncthing binary; default $SYNCONF_SYNCTHING, else `syncthing` on PATH */
+  /**
+   * the syncthing binary: a VERSION installed in the agents cache (`synconf agents install`) or a PATH;
+   * default $SYNCONF_SYNCTHING (the same two forms), else `syncthing` on PATH, else the newest installed agent
+   */
   binary?: string;
   /** bound for each instance's API to answer ping, default 20000 */
   readyTimeoutMs?: number;
@@ -57,20 +61,29 @@ export interface LabState {
 
 const STATE_FILE = 'lab.json';
 const TEMP_PREFIX = 'synconf-lab-';
-const INSTALL_HINT = 'Install it with `apt-get install -y syncthing` (Debian/Ubuntu), or set SYNCONF_SYNCTHING=/path/to/syncthing.';
+const INSTALL_HINT =
+  'Install the known versions with `synconf agents install` (or `npm run setup`) and pick one with --syncthing VERSION, ' +
+  'or install Debian\'s with `apt-get install -y syncthing`, or set SYNCONF_SYNCTHING=VERSION|/path/to/syncthing.';
 
-/** The binary: explicit option, else $SYNCONF_SYNCTHING, else `syncthing` on PATH. */
+/** The binary: explicit VERSION|PATH, else $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent. */
 export async function resolveBinary(explicit?: string): Promise<string> {
   const chosen = explicit ?? process.env.SYNCONF_SYNCTHING;
   if (chosen) {
-    if (await isExecutable(chosen)) return resolve(chosen);
-    const from = explicit ? 'the binary option' : 'SYNCONF_SYNCTHING';
-    throw new LabError(`syncthing binary ${chosen} (from ${from}) does not exist or is not executable. ${INSTALL_HINT}`);
+    try {
+      return resolveSyncthing(chosen);
+    } catch (err) {
+      const from = explicit ? '--syncthing' : 'SYNCONF_SYNCTHING';
+      throw new LabError(`${(err as Error).message} (from ${from}). ${isVersionSpec(chosen) ? '' : INSTALL_HINT}`.trimEnd());
+    }
   }
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (dir && (await isExecutable(join(dir, 'syncthing')))) return join(dir, 'syncthing');
   }
-  throw new LabError(`syncthing binary not found: SYNCONF_SYNCTHING is not set and there is no \`syncthing\` on PATH. ${INSTALL_HINT}`);
+  const newest = installedAgents().at(-1);
+  if (newest) return newest.path;
+  throw new LabError(
+    `syncthing binary not found: no --syncthing, SYNCONF_SYNCTHING is not set, there is no \`syncthing\` on PATH and no agent in ${agentsDir()}. ${INSTALL_HINT}`,
+  );
 }
 
 async function isExecutable(file: string): Promise<boolean> {

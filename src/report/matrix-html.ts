@@ -1,10 +1,12 @@
-// The version matrix as a self-contained HTML page: changed rows first and highlighted, so the
-// checks whose verdict moved between agent versions are what a release engineer sees first.
+// The version matrix as a self-contained HTML page: changed rows first (regressions at the top) and
+// highlighted, each with its class and why, so the checks whose verdict moved between agent versions
+// are what a release engineer sees first. Columns run from the oldest agent version to the newest.
 import type { Verdict } from '../schema/generated/types.js';
 import { htmlPage } from './html-page.js';
 import type { Matrix } from './merge.js';
 import { escapeHtml, cut } from './text.js';
 import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, runStatus } from './verdicts.js';
+import { CHANGE_CLASSES, CHANGE_LABEL, CHANGE_MEANING } from '../matrix/classify.js';
 
 const e = (s: string, max = 500) => escapeHtml(cut(s, max));
 const n = (x: number) => e(String(x), 20);
@@ -28,28 +30,34 @@ const SCRIPT = `(function () {
 })();`;
 
 export function matrixToHtml(m: Matrix): string {
-  const head = m.columns
+  const columns = m.order.map((i) => m.columns[i]);
+  const head = columns
     .map((c) => {
       const t = c.totals;
       const status = runStatus(c.exitCode);
       return `<th scope="col">${e(c.label)}<br><span class="muted">${e(c.mode, 20)} · ${e(c.startedAt, 60)}${c.file ? `<br>${e(c.file)}` : ''}<br>${status}: ${n(t.pass)} pass, ${n(t.fail)} fail, ${n(t['expected-fail'])} expected fail, ${n(t['unexpected-pass'])} unexpected pass, ${n(t.skip)} skip</span></th>`;
     })
     .join('');
+  const why = (r: Matrix['rows'][number]) =>
+    r.changes.map((c) => `<div class="muted">${e(m.columns[c.from].label, 80)} → ${e(m.columns[c.to].label, 80)}: ${e(CHANGE_LABEL[c.class], 40)}, ${e(c.note)}</div>`).join('');
   const rows = m.rows
-    .map((r) => `<tr class="row${r.changed ? ' changed' : ''}"><th scope="row" class="id">${e(r.id)}</th><td class="nowrap">${r.changed ? '<span class="changed-mark">changed</span>' : ''}</td>${r.cells.map(cell).join('')}</tr>`)
+    .map((r) => `<tr class="row${r.changed ? ' changed' : ''}"><th scope="row" class="id">${e(r.id)}${why(r)}</th><td class="nowrap">${r.class ? `<span class="changed-mark">${e(CHANGE_LABEL[r.class], 40)}</span>` : ''}</td>${m.order.map((i) => cell(r.cells[i])).join('')}</tr>`)
     .join('\n');
+  const byClass = CHANGE_CLASSES.map((c) => `${m.classes[c]} ${CHANGE_LABEL[c]}`).join(', ');
   const summary = m.changed
-    ? `${m.changed} of ${m.rows.length} checks changed verdict across ${m.columns.length} runs`
+    ? `${m.changed} of ${m.rows.length} checks changed across ${m.columns.length} versions (${byClass})`
     : `No verdict differs across ${m.columns.length} runs (${m.rows.length} checks)`;
   const body = `<header class="banner ${m.changed ? 'attention' : 'ok'}"><div><h1>synconf version matrix</h1><p class="line">${summary}</p></div></header>
 <main>
 <h2>Checks by run</h2>
-<p>One row per check, one column per run. Rows whose verdict differs between runs are marked <span class="changed-mark">changed</span> and listed first; "not run" means that run has no such check (e.g. the endpoint does not exist in that version).</p>
+<p>One row per check, one column per agent version, oldest first. Rows whose verdict changes between versions carry the class of the change and why, regressions first; "not run" means that run has no such check (e.g. the endpoint does not exist in that version).</p>
 <form class="filters" id="filters" hidden><label><input type="checkbox" name="changed"> only changed rows</label></form>
-<table><thead><tr><th scope="col">Check</th><th scope="col" class="nowrap">Changed</th>${head}</tr></thead>
+<table><thead><tr><th scope="col">Check</th><th scope="col" class="nowrap">Change</th>${head}</tr></thead>
 <tbody>
 ${rows}
 </tbody></table>
+<h2>What the classes of change mean</h2>
+<dl class="legend">${CHANGE_CLASSES.map((c) => `<dt><span class="changed-mark">${CHANGE_LABEL[c]}</span></dt><dd>${e(CHANGE_MEANING[c])}</dd>`).join('')}</dl>
 <h2>What the verdicts mean</h2>
 <dl class="legend">${VERDICTS.map((v) => `<dt><span class="badge v-${v}">${VERDICT_LABEL[v]}</span></dt><dd>${VERDICT_MEANING[v]}</dd>`).join('')}</dl>
 </main>`;

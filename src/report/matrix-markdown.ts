@@ -1,24 +1,33 @@
-// The version matrix as Markdown: the runs, then the checks whose verdict changed between them
-// (the unchanged rows are only counted; matrix.html and matrix.json have them all).
-import type { Matrix } from './merge.js';
+// The version matrix as Markdown: the runs, then the checks that changed between versions grouped by
+// class, regressions first (the unchanged rows are only counted; matrix.html and matrix.json have them all).
+import type { Matrix, MatrixRow } from './merge.js';
 import { escapeMarkdown as md } from './text.js';
 import { VERDICT_LABEL } from './verdicts.js';
+import { CHANGE_CLASSES, CHANGE_HEADING, CHANGE_LABEL, CHANGE_MEANING } from '../matrix/classify.js';
+
+/** rows shown per class; the rest are counted (matrix.json and matrix.html have every row) */
+const ROWS_PER_CLASS = 60;
 
 export function matrixToMarkdown(m: Matrix): string {
+  const byClass = CHANGE_CLASSES.map((c) => `${CHANGE_LABEL[c]}: ${m.classes[c]}`).join(', ');
   const out = [
     '## synconf version matrix',
     '',
-    m.changed ? `**${m.changed}** of ${m.rows.length} checks changed verdict across ${m.columns.length} runs.` : `No verdict differs across ${m.columns.length} runs (${m.rows.length} checks).`,
+    m.changed ? `**${m.changed}** of ${m.rows.length} checks changed across ${m.columns.length} versions: ${byClass}.` : `No verdict differs across ${m.columns.length} runs (${m.rows.length} checks).`,
     '',
-    '| run | mode | started | pass | fail | expected fail | unexpected pass | skip |',
-    '|---|---|---|---:|---:|---:|---:|---:|',
-    ...m.columns.map((c) => `| ${md(c.label)} | ${md(c.mode)} | ${md(c.startedAt)} | ${c.totals.pass} | ${c.totals.fail} | ${c.totals['expected-fail']} | ${c.totals['unexpected-pass']} | ${c.totals.skip} |`),
+    '| version | mode | started | exit | pass | fail | expected fail | unexpected pass | skip |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|',
+    ...m.order.map((i) => m.columns[i]).map((c) => `| ${md(c.label)} | ${md(c.mode)} | ${md(c.startedAt)} | ${c.exitCode} | ${c.totals.pass} | ${c.totals.fail} | ${c.totals['expected-fail']} | ${c.totals['unexpected-pass']} | ${c.totals.skip} |`),
   ];
-  const changed = m.rows.filter((r) => r.changed);
-  if (changed.length) {
-    out.push('', '### Changed checks', '', `| check | ${m.columns.map((c) => md(c.label)).join(' | ')} |`, `|---|${'---|'.repeat(m.columns.length)}`);
-    for (const r of changed) out.push(`| ${md(r.id)} | ${r.cells.map((v) => (v === null ? 'not run' : `**${VERDICT_LABEL[v]}**`)).join(' | ')} |`);
+  const verdicts = (r: MatrixRow) => m.order.map((i) => (r.cells[i] === null ? 'not run' : VERDICT_LABEL[r.cells[i]!])).join(' → ');
+  const why = (r: MatrixRow) => r.changes.map((c) => `${m.columns[c.from].label} → ${m.columns[c.to].label}: ${c.note}`).join('; ');
+  for (const cls of CHANGE_CLASSES) {
+    const rows = m.rows.filter((r) => r.class === cls);
+    if (!rows.length) continue;
+    out.push('', `### ${CHANGE_HEADING[cls]} (${rows.length})`, '', `_${CHANGE_MEANING[cls]}_`, '', `| check | ${m.order.map((i) => md(m.columns[i].label)).join(' → ')} | why |`, '|---|---|---|');
+    for (const r of rows.slice(0, ROWS_PER_CLASS)) out.push(`| ${md(r.id)} | ${md(verdicts(r))} | ${md(why(r))} |`);
+    if (rows.length > ROWS_PER_CLASS) out.push('', `…and ${rows.length - ROWS_PER_CLASS} more (matrix.json and matrix.html list them all).`);
   }
-  out.push('', `${m.rows.length - changed.length} checks have the same verdict in every run that has them.`);
+  out.push('', `${m.rows.length - m.changed} checks have the same verdict in every run that has them.`);
   return out.join('\n') + '\n';
 }

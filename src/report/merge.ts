@@ -1,50 +1,77 @@
 // Several runs (agent versions, platforms) side by side: one row per check id, one column per
-// run. A row whose verdict differs between runs is `changed`: that is where a release moved.
-import type { Report, Verdict, Matrix, MatrixColumn, MatrixRow } from '../schema/generated/types.js';
+// run. A row whose verdict differs between runs is `changed`, and each change is classified
+// (regression, fixed, version change, known, other: src/matrix/classify.ts): that is where a release moved.
+import type { Report, Matrix, MatrixColumn, MatrixRow } from '../schema/generated/types.js';
 import { platform } from './text.js';
+import { isVersion, releaseOf } from '../schema/version.js';
+import { cellOf, classifyRow, rowClass, versionOrder, CHANGE_CLASSES, type Cell } from '../matrix/classify.js';
+import type { GateIndex } from '../matrix/gates.js';
 
 export type { Matrix, MatrixColumn, MatrixRow };
 
-function labels(reports: Report[], files: (string | null)[]): string[] {
-  const base = reports.map((r) => [r.agent.version ?? 'unknown version', platform(r.agent)].filter(Boolean).join(' '));
+const releaseOrNull = (v: string | null | undefined) => (v && isVersion(v) ? releaseOf(v) : null);
+
+/** columns are named by agent version; the platform only when runs differ in it, the file name when two still read the same */
+function labels(reports: Report[], files: (string | null)[], given?: string[]): string[] {
+  if (given) return given;
+  const platforms = new Set(reports.map((r) => platform(r.agent)).filter(Boolean));
+  const base = reports.map((r) => [releaseOrNull(r.agent.version) ?? r.agent.version ?? 'unknown version', platforms.size > 1 ? platform(r.agent) : null].filter(Boolean).join(' '));
   const named = base.map((b, i) => (base.filter((x) => x === b).length > 1 ? files[i] ?? `run ${i + 1}` : b));
   // Same file name twice too (a/report.json, b/report.json given as bare names): number them.
   return named.map((n, i) => (named.filter((x) => x === n).length > 1 ? `${n} #${i + 1}` : n));
 }
 
-/** `files[i]` names where reports[i] came from; used for the label when runs look alike */
-export function mergeReports(reports: Report[], files: (string | null)[] = []): Matrix {
-  const ids = new Map<string, { scenario: string; cells: (Verdict | null)[] }>();
+export interface MergeOptions {
+  /** where each report came from; used for the label when runs look alike */
+  files?: (string | null)[];
+  /** the column labels, when the caller has better names (synconf matrix: its agents' names) */
+  labels?: string[];
+  /** the version gates behind each check (src/matrix/gates.ts); without them only the reports' own version gates count */
+  gates?: GateIndex;
+}
+
+/** `files[i]` names where reports[i] came from (or give MergeOptions) */
+export function mergeReports(reports: Report[], filesOrOptions: (string | null)[] | MergeOptions = []): Matrix {
+  const opts: MergeOptions = Array.isArray(filesOrOptions) ? { files: filesOrOptions } : filesOrOptions;
+  const files = reports.map((_, i) => opts.files?.[i] ?? null);
+  const gates = opts.gates ?? (() => []);
+  const ids = new Map<string, { scenario: string; cells: (Cell | null)[] }>();
   reports.forEach((r, col) => {
     for (const s of r.scenarios) {
       for (const c of s.checks) {
         let row = ids.get(c.id);
         if (!row) ids.set(c.id, (row = { scenario: s.id, cells: reports.map(() => null) }));
-        row.cells[col] = c.verdict;
+        row.cells[col] = cellOf(c, s);
       }
     }
   });
-  const rows: MatrixRow[] = [...ids].map(([id, { scenario, cells }]) => ({
-    id,
-    scenario,
-    cells,
-    changed: new Set(cells.filter((v) => v !== null)).size > 1,
-  }));
-  rows.sort((a, b) => Number(b.changed) - Number(a.changed)); // stable: run order otherwise
-  const names = labels(reports, reports.map((_, i) => files[i] ?? null));
+  const names = labels(reports, files, opts.labels);
+  const versions = reports.map((r) => releaseOrNull(r.agent.version));
+  const order = versionOrder(versions);
+  const rows: MatrixRow[] = [...ids].map(([id, { scenario, cells }]) => {
+    const changes = classifyRow(id, cells, order, names, versions, gates);
+    return { id, scenario, cells: cells.map((c) => c?.verdict ?? null), changed: changes.length > 0, class: rowClass(changes), changes };
+  });
+  // Most urgent class first (regressions), unchanged rows last; stable: run order otherwise.
+  const rank = (r: MatrixRow) => (r.class ? CHANGE_CLASSES.indexOf(r.class) : CHANGE_CLASSES.length);
+  rows.sort((a, b) => rank(a) - rank(b));
+  const classes = Object.fromEntries(CHANGE_CLASSES.map((c) => [c, rows.filter((r) => r.class === c).length])) as Matrix['classes'];
   return {
     format: 'synconf-matrix/1',
     columns: reports.map((r, i) => ({
       label: names[i],
-      file: files[i] ?? null,
+      file: files[i],
       agentVersion: r.agent.version,
+      version: versions[i],
       platform: platform(r.agent),
       mode: r.run.mode,
       startedAt: r.run.startedAt,
       exitCode: r.exitCode,
       totals: r.totals,
     })),
+    order,
     rows,
     changed: rows.filter((r) => r.changed).length,
+    classes,
   };
 }

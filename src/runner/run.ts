@@ -55,6 +55,11 @@ export const DEFAULT_FAIL_ON: Verdict[] = ['fail', 'unexpected-pass'];
 
 export interface Selection { scenarios: LoadedScenario[]; errors: { file: string; step?: string; message: string }[]; }
 
+/** a scenario id pattern of --only (`*` any run of characters, `?` one) as a regular expression */
+export function idPattern(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+}
+
 /** find and load scenario files; every malformed file is reported, none is run */
 export async function selectScenarios(suites: string[] | undefined, only: string[] | undefined): Promise<Selection> {
   const patterns = (suites?.length ? suites : [SUITES_DIR]).map((p) => {
@@ -84,7 +89,7 @@ export async function selectScenarios(suites: string[] | undefined, only: string
   }
   let selected = scenarios;
   if (only?.length) {
-    const re = only.map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`));
+    const re = only.map(idPattern);
     selected = scenarios.filter((s) => re.some((r) => r.test(s.scenario.id)));
     if (selected.length === 0) errors.push({ file: '--only', message: `no scenario id matches ${only.join(', ')} (known: ${scenarios.map((s) => s.scenario.id).join(', ')})` });
   }
@@ -127,6 +132,18 @@ export function finalize(report: Report, failOn: Verdict[]): Report {
   const nonConforming = report.scenarios.some((s) => s.checks.some((c) => failOn.includes(c.verdict)));
   report.exitCode = report.harnessErrors.length ? 2 : nonConforming ? 1 : 0;
   report.verdict = verdictLine(report, failOn);
+  return report;
+}
+
+/** the report of a run that could not start (no scenarios loaded, no target): a harness error, exit 2 */
+export function emptyReport(mode: Report['run']['mode'], target: string, message: string): Report {
+  const report: Report = {
+    format: 'synconf-report/1', synconf: { version: SYNCONF_VERSION },
+    run: { mode, startedAt: new Date().toISOString(), durationMs: 0, target, expectations: null },
+    agent: { version: null, versionSource: 'unknown', longVersion: null, os: null, arch: null, deviceId: null },
+    totals: totalsOf([]), exitCode: 2, verdict: '', expensiveCalls: {}, harnessErrors: [{ message }], scenarios: [],
+  };
+  report.verdict = verdictLine(report, []);
   return report;
 }
 

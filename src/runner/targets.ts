@@ -15,14 +15,16 @@ export interface LiveOptions {
   allowDestructive: boolean;
   /** wraps the live transport, e.g. a recorder */
   wrap?: (t: LiveTransport) => Transport;
+  /** the syncthing the lab starts: VERSION (agents cache) or PATH; default see LabOptions.binary */
+  binary?: string;
 }
 
 const instanceVars = (i: Pick<LabInstance, 'deviceId' | 'syncAddress' | 'dataDir'>) => ({ deviceId: i.deviceId, syncAddress: i.syncAddress, dataDir: i.dataDir });
 
-async function startPeer(): Promise<{ lab?: Lab; peer?: LabInstance; reason?: string }> {
+async function startPeer(binary?: string): Promise<{ lab?: Lab; peer?: LabInstance; reason?: string }> {
   const { startLab, LabError } = await import('../lab/lab.js');
   try {
-    const lab = await startLab({ instances: 1, names: ['peer'] });
+    const lab = await startLab({ instances: 1, names: ['peer'], binary });
     return { lab, peer: lab.instances[0] };
   } catch (e) {
     if (e instanceof LabError) return { reason: `no peer instance could be started: ${e.message}` };
@@ -47,13 +49,13 @@ export function liveTarget(mode: 'live' | 'record', description: string, endpoin
 /** start the agent (and a peer when needed) with the lab */
 export async function labTarget(opts: LiveOptions): Promise<Target> {
   const { startLab } = await import('../lab/lab.js');
-  const lab = await startLab({ instances: opts.needsPeer ? 2 : 1, names: ['agent', 'peer'] });
+  const lab = await startLab({ instances: opts.needsPeer ? 2 : 1, names: ['agent', 'peer'], binary: opts.binary });
   const [agent, peer] = lab.instances;
   const endpoints: Record<string, Endpoint> = { agent: { url: agent.url, apiKey: agent.apiKey } };
   const vars: Record<string, unknown> = { agent: instanceVars(agent) };
   if (peer) { endpoints.peer = { url: peer.url, apiKey: peer.apiKey }; vars.peer = instanceVars(peer); }
   const capabilities = { peer: peer ? true : 'no scenario asked for one', files: true, restart: true, shutdown: true } as const;
-  return liveTarget(opts.wrap ? 'record' : 'live', `lab (syncthing at ${agent.url})`, endpoints, capabilities, vars, [lab], opts.wrap);
+  return liveTarget(opts.wrap ? 'record' : 'live', `lab (syncthing ${agent.version} at ${agent.url})`, endpoints, capabilities, vars, [lab], opts.wrap);
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -89,7 +91,7 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
   if (opts.needsPeer) {
     if (!local || !listen) capabilities.peer = `a peer must reach the agent's sync port on loopback; the agent listens on ${JSON.stringify(listenAddresses)}`;
     else {
-      const { lab, peer, reason } = await startPeer();
+      const { lab, peer, reason } = await startPeer(opts.binary);
       if (lab && peer) {
         labs.push(lab);
         endpoints.peer = { url: peer.url, apiKey: peer.apiKey };

@@ -1,15 +1,18 @@
 // Drift: compare two recordings of the same scenarios by shape — status codes, media types,
-// which JSON fields exist and their types, event types — ignoring volatile values (times, ids,
-// counters, device IDs, addresses, paths). This is how a maintainer sees what changed between
-// two agent versions.
+// which JSON fields exist and their types, the form their values take where the spec's schema
+// constrains it (a pattern, a format, an enum: a path that lost its trailing separator), event
+// types — ignoring volatile values (times, ids, counters, device IDs, addresses, paths). This is
+// how a maintainer sees what changed between two agent versions.
 import type { Cassette, HarEntry } from '../schema/generated/types.js';
 import { jsonType } from '../json.js';
 import { agentGone } from './types.js';
+import { loadEndpoints } from '../schema/endpoints.js';
+import { validate } from '../schema/registry.js';
 
 const DEVICE_ID = /^[A-Z2-7]{7}(-[A-Z2-7]{7}){7}$/;
 
 /** object keys that are values in disguise (device IDs, addresses, paths) become placeholders */
-function normalKey(key: string, tmp: string | undefined): string {
+export function normalKey(key: string, tmp?: string): string {
   if (DEVICE_ID.test(key)) return '<deviceId>';
   if (/^[a-z]+:\/\//.test(key) || /^[\d.]+:\d+$/.test(key) || /^\[[\da-f:]+\]:\d+$/.test(key)) return '<address>';
   if (tmp && key.startsWith(tmp)) return `<tmp>${key.slice(tmp.length)}`;
@@ -32,7 +35,31 @@ export function shapeOf(doc: unknown, tmp?: string): Map<string, Set<string>> {
   return shape;
 }
 
-interface Observed { status: number | string; mediaType: string; shape: Map<string, Set<string>> | null; eventTypes: Set<string>; }
+/** schema rules the shape already shows (a missing field, another type) or that only sum up other errors */
+const SHAPE_RULES = new Set(['required', 'type', 'if', 'anyOf', 'oneOf', 'allOf', 'not', 'additionalProperties', 'propertyNames']);
+
+/** the response resource of each endpoint of the catalog, by "METHOD path" */
+let responses: Map<string, string> | undefined;
+const responseOf = (method: string, path: string) => (responses ??= new Map(loadEndpoints().flatMap((e) => (e.response ? [[e.id, e.response] as const] : [])))).get(`${method} ${path}`);
+
+/** the value rules of the spec's schema a response breaks, each "<path>\t<rule>" with the shape's path names */
+function valueRulesBroken(resource: string, doc: unknown, tmp: string | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const e of validate(resource, doc)) {
+    if (SHAPE_RULES.has(e.rule)) continue;
+    let node: unknown = doc;
+    const path = e.pointer.split('/').slice(1).map((raw) => {
+      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      const inArray = Array.isArray(node);
+      node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+      return inArray ? '[]' : normalKey(key, tmp);
+    });
+    out.add(`${path.map((p) => `/${p}`).join('') || '/'}\t${e.rule}${e.rule === 'pattern' || e.rule === 'format' ? ` ${String(e.expected)}` : ''}`);
+  }
+  return out;
+}
+
+interface Observed { status: number | string; mediaType: string; shape: Map<string, Set<string>> | null; broken: Set<string>; eventTypes: Set<string>; }
 
 /** a request identified without its volatile parts (since/timeout of event polls, ids, tmp paths) */
 function requestId(e: HarEntry, tmp: string | undefined): string {
@@ -59,6 +86,7 @@ function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Obse
     let doc: unknown;
     try { doc = e.response.content.text ? JSON.parse(e.response.content.text) : undefined; } catch { doc = undefined; }
     const prior = out.get(id);
+    const resource = e.response.status === 200 && doc !== undefined ? responseOf(e.request.method, new URL(e.request.url).pathname) : undefined;
     const eventTypes = prior?.eventTypes ?? new Set<string>();
     if (Array.isArray(doc) && new URL(e.request.url).pathname === '/rest/events') for (const ev of doc) if (ev?.type) eventTypes.add(String(ev.type));
     // Polls repeat a request a varying number of times: the last answer is the one the step judged.
@@ -66,10 +94,21 @@ function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Obse
       status: e._error ? (agentGone(e._error) ? 'no response (refused or reset)' : e._error.code) : e.response.status,
       mediaType: (e.response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '').split(';')[0].trim(),
       shape: doc === undefined ? null : shapeOf(doc, tmp),
+      broken: resource ? valueRulesBroken(resource, doc, tmp) : new Set(),
       eventTypes,
     });
   }
   return out;
+}
+
+/** the fields of `a` that `b` lacks, a field whose parent is also missing counted under the parent */
+function fieldsOnlyIn(a: Map<string, Set<string>>, b: Map<string, Set<string>>, change: string): string[] {
+  const missing = [...a.keys()].filter((p) => p && !b.has(p));
+  const top = missing.filter((p) => !missing.some((q) => q !== p && p.startsWith(`${q}/`)));
+  return top.map((p) => {
+    const inside = missing.filter((q) => q.startsWith(`${p}/`) && !q.endsWith('/[]')).length; // array items are not fields
+    return `field ${p} ${change}${inside ? ` (with ${inside} field${inside === 1 ? '' : 's'} inside)` : ''}`;
+  });
 }
 
 /** the differences between two cassettes of one scenario, one line each */
@@ -87,10 +126,13 @@ export function driftOf(before: Cassette, after: Cassette): string[] {
     if (x.shape && y.shape) {
       for (const [path, types] of x.shape) {
         const other = y.shape.get(path);
-        if (!other) out.push(`${id}: field ${path || '/'} removed`);
-        else if ([...types].sort().join('|') !== [...other].sort().join('|')) out.push(`${id}: field ${path || '/'} type ${[...types].join('|')} → ${[...other].join('|')}`);
+        if (other && [...types].sort().join('|') !== [...other].sort().join('|')) out.push(`${id}: field ${path || '/'} type ${[...types].join('|')} → ${[...other].join('|')}`);
       }
-      for (const path of y.shape.keys()) if (!x.shape.has(path)) out.push(`${id}: field ${path} added`);
+      out.push(...fieldsOnlyIn(x.shape, y.shape, 'removed').map((f) => `${id}: ${f}`));
+      out.push(...fieldsOnlyIn(y.shape, x.shape, 'added').map((f) => `${id}: ${f}`));
+      const rule = (r: string) => r.split('\t');
+      for (const r of y.broken) if (!x.broken.has(r)) out.push(`${id}: values at ${rule(r)[0]} no longer match the spec's schema (${rule(r)[1]})`);
+      for (const r of x.broken) if (!y.broken.has(r)) out.push(`${id}: values at ${rule(r)[0]} match the spec's schema now (${rule(r)[1]})`);
     } else if (!!x.shape !== !!y.shape) out.push(`${id}: body ${x.shape ? 'JSON' : 'not JSON'} → ${y.shape ? 'JSON' : 'not JSON'}`);
     for (const t of x.eventTypes) if (!y.eventTypes.has(t)) out.push(`${id}: event ${t} no longer seen`);
     for (const t of y.eventTypes) if (!x.eventTypes.has(t)) out.push(`${id}: event ${t} newly seen`);

@@ -79,6 +79,10 @@ export type Event = {
  */
 export type Events = Event[];
 export type Verdict = "pass" | "fail" | "expected-fail" | "unexpected-pass" | "skip";
+/**
+ * regression: conforms on the older version, deviates on the newer (listed or not); fixed: the reverse; version-change: an endpoint, step or field behind the check is gated by since/deprecated between the two; known: a listed deviation on both whose deviation changed; other: anything else (the note says what)
+ */
+export type ChangeClass = "regression" | "fixed" | "version-change" | "known" | "other";
 export type Step = {
   [k: string]: unknown;
 } & {
@@ -993,31 +997,52 @@ export interface LocalChanged {
   [k: string]: unknown;
 }
 /**
- * A version matrix (synconf report merge → matrix.json): one row per check id, one column per run (agent version or platform). A row whose verdict differs between runs is `changed`: that is where a release moved.
+ * A version matrix (synconf matrix, or synconf report merge → matrix.json): one row per check id, one column per run (agent version or platform). A row whose verdict differs between runs is `changed`, and each change from a version to the next newer one is classified (regression, fixed, version change, known, other): that is where a release moved.
  */
 export interface Matrix {
   format: "synconf-matrix/1";
   columns: MatrixColumn[];
   /**
-   * changed rows first, then in the order the runs list their checks
+   * column indexes from the oldest agent version to the newest (columns without a version last): the direction of each change
+   */
+  order: number[];
+  /**
+   * the most urgent class first (regressions), unchanged rows last; otherwise in the order the runs list their checks
    */
   rows: MatrixRow[];
   /**
    * how many rows changed
    */
   changed: number;
+  /**
+   * how many rows have each class (a row counts under its most urgent class)
+   */
+  classes: {
+    regression: number;
+    fixed: number;
+    "version-change": number;
+    known: number;
+    other: number;
+  };
 }
 export interface MatrixColumn {
   /**
-   * agent version and platform; the file name instead when two runs would read the same
+   * the agent version as a plain release (1.19.2), with the platform when runs differ in it; the file name instead when two runs would read the same
    */
   label: string;
   file: string | null;
+  /**
+   * as the agent reported it (v1.12.1-ds1)
+   */
   agentVersion: string | null;
+  /**
+   * the agent version as a plain release (1.12.1); null when unknown
+   */
+  version: string | null;
   platform: string | null;
   mode: "live" | "record" | "replay";
   startedAt: string;
-  exitCode: 0 | 1 | 2;
+  exitCode: 0 | 1 | 2 | 3;
   totals: Totals;
 }
 export interface Totals {
@@ -1040,9 +1065,32 @@ export interface MatrixRow {
    */
   cells: (Verdict | null)[];
   /**
-   * the runs that have the check disagree on its verdict (a missing cell is not a verdict)
+   * the check has changes: its verdict differs between versions (a missing cell counts only across a version gate), or it is a listed deviation on both whose listed errors differ
    */
   changed: boolean;
+  /**
+   * the most urgent class of its changes; null when unchanged
+   */
+  class: ChangeClass | null;
+  /**
+   * each step from a version to the next newer one where the check moved
+   */
+  changes: MatrixChange[];
+}
+export interface MatrixChange {
+  /**
+   * column index of the older version
+   */
+  from: number;
+  /**
+   * column index of the newer version
+   */
+  to: number;
+  class: ChangeClass;
+  /**
+   * one line: why this class
+   */
+  note: string;
 }
 /**
  * What `synconf mutate` writes as mutation.json: every mutant derived from the recordings, the scenarios and the schemas, its outcome, and the mutation score (killed / (killed + survived); equivalent mutants do not count) per scenario, per endpoint, per operator and for the whole suite.

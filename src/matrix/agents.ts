@@ -1,0 +1,120 @@
+// The columns of a matrix: which agents to run (live: binaries; replay: recordings folders), each with its
+// version. Live agents come from `--syncthing VERSION|PATH`, by default every installed agent; recordings from
+// recordings/syncthing-*/ (any version that lands there is found), or folders given by name.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { execa } from 'execa';
+import { RECORDINGS_DIR } from '../paths.js';
+import { InputError, UsageError } from '../errors.js';
+import { isVersion, releaseOf } from '../schema/version.js';
+import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';
+import { versionOrder } from './classify.js';
+
+export interface MatrixAgent {
+  /** the column's folder name under the report dir: the plain release (1.19.2) */
+  name: string;
+  /** the plain release, null when unknown */
+  version: string | null;
+  /** live: the syncthing binary */
+  binary?: string;
+  /** replay: the recordings folder */
+  recordings?: string;
+}
+
+/** the plain release a syncthing binary reports with --version (v1.12.1-ds1 → 1.12.1) */
+export async function binaryVersion(binary: string): Promise<string> {
+  // Syncthing needs a HOME even to print its version; a clean environment keeps ST* variables out.
+  const r = await execa(binary, ['--version'], { reject: false, timeout: 10_000, env: { PATH: process.env.PATH ?? '', HOME: tmpdir() }, extendEnv: false });
+  const m = /\bv?(\d+\.\d+\.\d+\S*)/.exec(r.stdout ?? '');
+  if (r.failed || !m) throw new InputError(`${binary} --version did not say a version (${r.shortMessage ?? (r.stdout || r.stderr)})`);
+  return releaseOf(m[1]);
+}
+
+/** one name per agent: the version, numbered when two share it */
+function named(agents: Omit<MatrixAgent, 'name'>[]): MatrixAgent[] {
+  const base = agents.map((a) => a.version ?? 'unknown');
+  return agents.map((a, i) => ({ ...a, name: base.filter((b) => b === base[i]).length > 1 ? `${base[i]}-${base.slice(0, i).filter((b) => b === base[i]).length + 1}` : base[i] }));
+}
+
+/** oldest first */
+function sorted(agents: MatrixAgent[]): MatrixAgent[] {
+  return versionOrder(agents.map((a) => a.version)).map((i) => agents[i]);
+}
+
+export type ResolveBinary = (spec: string) => Promise<{ version: string; path: string }>;
+export type InstalledAgents = () => Promise<{ version: string; path: string }[]>;
+
+/** a PATH given as --syncthing: an executable file; anything else that looks like a version is looked up */
+export async function liveAgents(specs: string[], lookup: { resolve: ResolveBinary; installed: InstalledAgents }): Promise<MatrixAgent[]> {
+  const found = specs.length ? await Promise.all(specs.map((s) => lookup.resolve(s))) : await lookup.installed();
+  if (found.length === 0) throw new UsageError('no agent to run the matrix against: none is installed (synconf agents install) and no --syncthing was given');
+  return sorted(named(found.map((a) => ({ version: releaseOf(a.version), binary: a.path }))));
+}
+
+/** the version a recordings folder was recorded from: its _run cassette, else the folder name (syncthing-1.19.2) */
+function recordedVersion(dir: string): string | null {
+  const recorded = readCassette(dir, RUN_CASSETTE)?.log._synconf.agent.version;
+  if (recorded && isVersion(recorded)) return releaseOf(recorded);
+  const fromName = /(\d+\.\d+\.\d+)/.exec(basename(dir));
+  return fromName ? fromName[1] : null;
+}
+
+/** recordings folders: the ones given, else every recordings/syncthing-*\/ with a recorded run; `versions` filters */
+export function recordedAgents(dirs: string[], versions: string[], root = RECORDINGS_DIR): MatrixAgent[] {
+  let folders = dirs.map((d) => resolve(d));
+  for (const d of folders) {
+    if (!existsSync(d) || !statSync(d).isDirectory()) throw new InputError(`recordings folder ${d} does not exist`);
+    if (!existsSync(join(d, `${RUN_CASSETTE}.har`))) throw new InputError(`recordings folder ${d} holds no recorded run (${RUN_CASSETTE}.har)`);
+  }
+  if (!folders.length) {
+    folders = existsSync(root) ? readdirSync(root).filter((f) => f.startsWith('syncthing-')).map((f) => join(root, f)).filter((d) => existsSync(join(d, `${RUN_CASSETTE}.har`))) : [];
+    if (!folders.length) throw new InputError(`no recordings in ${root} (expected folders syncthing-<version>/ with ${RUN_CASSETTE}.har)`);
+  }
+  let agents = folders.map((d) => ({ version: recordedVersion(d), recordings: d }));
+  if (versions.length) {
+    const wanted = versions.map((v) => {
+      if (!isVersion(v)) throw new UsageError(`--syncthing ${v}: with --replay, name a version of the recordings (found: ${agents.map((a) => a.version).join(', ')})`);
+      return releaseOf(v);
+    });
+    const missing = wanted.filter((v) => !agents.some((a) => a.version === v));
+    if (missing.length) throw new InputError(`no recordings of ${missing.join(', ')} (found: ${agents.map((a) => a.version ?? basename(a.recordings)).join(', ')})`);
+    agents = agents.filter((a) => a.version && wanted.includes(a.version));
+  }
+  return sorted(named(agents));
+}
+
+/**
+ * How `--syncthing` is resolved: a path to a binary (its --version tells the version); a bare version names an
+ * installed agent. Without --syncthing, the agents installed, or else the lab's own binary.
+ */
+export const defaultLookup: { resolve: ResolveBinary; installed: InstalledAgents } = {
+  async resolve(spec) {
+    if (existsSync(spec)) return { version: await binaryVersion(spec), path: resolve(spec) };
+    if (isVersion(spec) && !spec.includes('/')) throw new InputError(`--syncthing ${spec}: no agent ${spec} is installed; give the path of its binary`);
+    throw new InputError(`--syncthing ${spec}: no such file`);
+  },
+  async installed() {
+    const { resolveBinary } = await import('../lab/lab.js');
+    const path = await resolveBinary();
+    return [{ version: await binaryVersion(path), path }];
+  },
+};
+
+export interface AgentChoice { agents: MatrixAgent[]; offline: boolean; /** said to the user when synconf chose for them */ notice?: string; }
+
+/**
+ * The agents of a matrix from the command's options. Offline with --replay or --recordings. Live otherwise; with
+ * nothing named and no agent to run at all, the bundled recordings are replayed instead, and the notice says so
+ * (as `synconf run` does), so a newcomer still sees a matrix.
+ */
+export async function chooseAgents(opts: { syncthing: string[]; replay: boolean; recordings: string[] }, lookup = defaultLookup): Promise<AgentChoice> {
+  if (opts.replay || opts.recordings.length) return { agents: recordedAgents(opts.recordings, opts.syncthing), offline: true };
+  if (opts.syncthing.length) return { agents: await liveAgents(opts.syncthing, lookup), offline: false };
+  try {
+    return { agents: await liveAgents([], lookup), offline: false };
+  } catch (e) {
+    if (!(e instanceof InputError || e instanceof UsageError)) throw e;
+    return { agents: recordedAgents([], []), offline: true, notice: `no agent to run against (${e.message})\nREPLAYING the bundled recordings instead; the reports say mode "replay". Give --syncthing to insist on live agents.` };
+  }
+}
