@@ -4,6 +4,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Cassette, HarEntry } from '../schema/generated/types.js';
 import type { ObservedStep } from '../runner/context.js';
+import type { IncomingResponse, OutgoingRequest } from '../transport/types.js';
+import type { LiveFault } from './fault-transport.js';
 import { validate } from '../schema/registry.js';
 import { entryKey } from '../transport/cassette.js';
 import { schemaMutations, schemaFileOf, type ValueMutation, type Operator } from './schema-mutations.js';
@@ -26,6 +28,7 @@ export interface ScenarioInput {
 }
 
 const serialize = (doc: unknown) => JSON.stringify(doc, null, 2);
+const liveRewrite = (steps: string[] | '*', rewrite: (r: IncomingResponse, q: OutgoingRequest) => IncomingResponse): LiveFault => ({ kind: 'rewrite', steps, rewrite });
 const errorKeys = (resource: string, doc: unknown, version: string | null) => new Set(validate(resource, doc, version ?? undefined).map((e) => `${e.pointer} ${e.rule}`));
 
 /**
@@ -58,7 +61,8 @@ export function deriveMutants(input: ScenarioInput): Mutant[] {
     for (const m of mutations) {
       const after = m.apply(doc);
       const unchanged = isDeepStrictEqual(after, doc) ? 'the mutation changes nothing in the recorded answer' : undefined;
-      add({ step, endpoint: endpointOf(e), operator: m.operator, target, pointer: m.pointer, description: m.description, replace: new Map([[index, answered(e, { body: serialize(after) })]]), equivalentBecause: unchanged ?? admits?.(after), ...(m.aims ? { aims: aim(step, m.aims) } : {}) });
+      const live = liveRewrite([step], (r) => { const d = isJsonBody(r.body); return d === undefined ? r : { ...r, body: serialize(m.apply(d)) }; });
+      add({ step, endpoint: endpointOf(e), operator: m.operator, target, pointer: m.pointer, description: m.description, replace: new Map([[index, answered(e, { body: serialize(after) })]]), equivalentBecause: unchanged ?? admits?.(after), live, ...(m.aims ? { aims: aim(step, m.aims) } : {}) });
     }
   };
 
@@ -70,7 +74,7 @@ export function deriveMutants(input: ScenarioInput): Mutant[] {
     const endpoint = endpointOf(e);
     const target = `response to ${e.request.method} ${new URL(e.request.url).pathname} (step ${step})`;
     const status = ok(e) ? 500 : 200;
-    add({ step, endpoint, operator: 'status', target, aims: aim(step, 'status'), description: `status ${e.response.status} → ${status}`, replace: new Map([[o.entryIndex, answered(e, { status })]]) });
+    add({ step, endpoint, operator: 'status', target, aims: aim(step, 'status'), description: `status ${e.response.status} → ${status}`, replace: new Map([[o.entryIndex, answered(e, { status })]]), live: liveRewrite([step], (r) => ({ ...r, status })) });
     const text = e.response.content.text;
     const doc = isJsonBody(text);
     const expect = o.expect ?? {};
@@ -81,12 +85,15 @@ export function deriveMutants(input: ScenarioInput): Mutant[] {
     if (doc !== undefined && expect.assert?.length) bodyMutants(step, o.entryIndex, assertionMutations(expect.assert, doc, 'assertion'), doc, target);
     for (const h of headerMutations(expect.assert ?? [])) {
       const { [h.header]: _gone, ...rest } = headersOf(e);
-      add({ step, endpoint, operator: 'assertion', target, pointer: `header:${h.header}`, description: h.description, replace: new Map([[o.entryIndex, answered(e, { headers: rest })]]) });
+      const live = liveRewrite([step], (r) => { const { [h.header]: _drop, ...others } = r.headers; return { ...r, headers: others }; });
+      add({ step, endpoint, operator: 'assertion', target, pointer: `header:${h.header}`, description: h.description, replace: new Map([[o.entryIndex, answered(e, { headers: rest })]]), live });
     }
     const t = expect.text;
-    const textMutant = (description: string, body: string, check: string) => add({ step, endpoint, operator: 'text', target, aims: aim(step, check), description, replace: new Map([[o.entryIndex!, answered(e, { body })]]) });
-    if (t?.contains) textMutant(`body without ${JSON.stringify(t.contains)} (text contains)`, text.split(t.contains).join(''), 'text');
-    if (t?.equals !== undefined) textMutant('body with a trailing space (text equals)', `${text} `, 'text');
+    const textMutant = (description: string, body: string, check: string, liveBody: (b: string) => string = () => body) =>
+      add({ step, endpoint, operator: 'text', target, aims: aim(step, check), description, replace: new Map([[o.entryIndex!, answered(e, { body })]]), live: liveRewrite([step], (r) => ({ ...r, body: liveBody(r.body) })) });
+    const contains = t?.contains;
+    if (contains) textMutant(`body without ${JSON.stringify(contains)} (text contains)`, text.split(contains).join(''), 'text', (b) => b.split(contains).join(''));
+    if (t?.equals !== undefined) textMutant('body with a trailing space (text equals)', `${text} `, 'text', (b) => `${b} `);
     if (t?.matches !== undefined) {
       // A body the pattern rejects, when one of a few plain ones is (a negative pattern may admit them all).
       const re = new RegExp(t.matches);
@@ -120,7 +127,9 @@ function mediaTypeMutants(scenario: string, entries: HarEntry[], observations: O
   for (const [endpoint, { step, indexes, type }] of byEndpoint) {
     const other = type.startsWith('application/json') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     const replace = new Map(indexes.map((i) => [i, answered(entries[i], { headers: { ...headersOf(entries[i]), 'content-type': other } })]));
-    add({ step, endpoint, operator: 'media-type', aims: [...new Set(indexes.map((i) => `${entries[i]._step}`))].map((st) => `${scenario}/${st}/media-type`), target: `every 2xx answer of ${endpoint} (${indexes.length})`, description: `Content-Type ${type} → ${other}`, replace });
+    const steps = [...new Set(indexes.map((i) => entries[i]._step))];
+    const live = liveRewrite(steps, (r, q) => (r.status >= 200 && r.status < 300 && `${q.method} ${q.url.split('?')[0]}`.startsWith(endpoint.replace(/\/\{id\}.*$/, '')) ? { ...r, headers: { ...r.headers, 'content-type': other } } : r));
+    add({ step, endpoint, live, operator: 'media-type', aims: [...new Set(indexes.map((i) => `${entries[i]._step}`))].map((st) => `${scenario}/${st}/media-type`), target: `every 2xx answer of ${endpoint} (${indexes.length})`, description: `Content-Type ${type} → ${other}`, replace });
   }
 }
 
@@ -131,25 +140,28 @@ function eventMutants(scenario: string, entries: HarEntry[], observations: Obser
     const spec = o.expectEvent;
     const polls = entries.map((e, i) => [e, i] as const).filter(([e]) => isEvents(e) && e._target === o.target && ok(e));
     const ofType = (e: HarEntry) => ((isJsonBody(e.response.content.text) as Record<string, unknown>[] | undefined) ?? []);
-    const rewrite = (change: (ev: Record<string, unknown>) => Record<string, unknown> | undefined) => new Map(polls.map(([e, i]) => {
-      const events = ofType(e);
-      const changed = Array.isArray(events) ? events.flatMap((ev) => (ev?.type === spec.type ? [change(ev)].filter((x): x is Record<string, unknown> => x !== undefined) : [ev])) : events;
-      return [i, answered(e, { body: serialize(changed) })];
-    }));
+    const changeAll = (text: string, change: (ev: Record<string, unknown>) => Record<string, unknown> | undefined) => {
+      const events = isJsonBody(text);
+      return Array.isArray(events) ? serialize(events.flatMap((ev) => (ev?.type === spec.type ? [change(ev)].filter((x): x is Record<string, unknown> => x !== undefined) : [ev]))) : text;
+    };
+    const rewrite = (change: (ev: Record<string, unknown>) => Record<string, unknown> | undefined) => new Map(polls.map(([e, i]) => [i, answered(e, { body: changeAll(e.response.content.text, change) })]));
+    // live: every answer of GET /rest/events on the instance the step watches
+    const live = (change: (ev: Record<string, unknown>) => Record<string, unknown> | undefined): LiveFault =>
+      liveRewrite('*', (r, q) => (q.target === o.target && q.url.startsWith('/rest/events?') && r.status === 200 ? { ...r, body: changeAll(r.body, change) } : r));
     const endpoint = 'GET /rest/events';
     const target = `${spec.type} events (step ${o.step})`;
     const aims = [`${scenario}/${o.step}/event:${spec.type}`];
-    add({ step: o.step, endpoint, operator: 'drop-events', target, aims, description: `no ${spec.type} event comes`, replace: rewrite(() => undefined) });
+    add({ step: o.step, endpoint, operator: 'drop-events', target, aims, description: `no ${spec.type} event comes`, replace: rewrite(() => undefined), live: live(() => undefined) });
     const first = polls.flatMap(([e]) => ofType(e)).find((ev) => ev?.type === spec.type);
     if (!first) continue;
     for (const m of assertionMutations(spec.assert ?? [], first, 'event-assertion')) {
-      add({ step: o.step, endpoint, operator: m.operator, target, aims, pointer: m.pointer, description: `in every ${spec.type} event: ${m.description}`, replace: rewrite((ev) => m.apply(ev) as Record<string, unknown>) });
+      add({ step: o.step, endpoint, operator: m.operator, target, aims, pointer: m.pointer, description: `in every ${spec.type} event: ${m.description}`, replace: rewrite((ev) => m.apply(ev) as Record<string, unknown>), live: live((ev) => m.apply(ev) as Record<string, unknown>) });
     }
     if (spec.schema) {
       const resource = spec.schema;
       for (const m of schemaMutations(schemaFileOf(resource), first.data)) {
         const after = m.apply(first.data);
-        add({ step: o.step, endpoint, operator: m.operator, target, aims: [`${scenario}/${o.step}/event-schema`], pointer: `/data${m.pointer}`, description: `in every ${spec.type} event: ${m.description}`, replace: rewrite((ev) => ({ ...ev, data: m.apply(ev.data) })), equivalentBecause: schemaAdmits(resource, first.data, after, agentVersion) });
+        add({ step: o.step, endpoint, operator: m.operator, target, aims: [`${scenario}/${o.step}/event-schema`], pointer: `/data${m.pointer}`, description: `in every ${spec.type} event: ${m.description}`, replace: rewrite((ev) => ({ ...ev, data: m.apply(ev.data) })), live: live((ev) => ({ ...ev, data: m.apply(ev.data) })), equivalentBecause: schemaAdmits(resource, first.data, after, agentVersion) });
       }
     }
   }
@@ -178,6 +190,8 @@ function sideEffectMutants(entries: HarEntry[], covers: string[], add: (m: Add) 
       target: `answers after ${e.request.method} ${new URL(e.request.url).pathname} (step ${e._step})`,
       description: `${endpointOf(e)} answered as recorded but without effect: ${changed.length} later answer${changed.length > 1 ? 's' : ''} (steps ${steps.join(', ')}) replayed from before it`,
       replace,
+      // live: the request never reaches the agent, and gets its recorded answer
+      live: { kind: 'suppress', step: e._step, occurrence: entries.slice(0, i + 1).filter((x) => x._step === e._step).length, answer: { status: e.response.status, headers: headersOf(e), body: e.response.content.text } },
     });
   });
 }

@@ -3,12 +3,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { HarEntry, MutantResult } from '../schema/generated/types.js';
 import { loadEndpoints } from '../schema/endpoints.js';
+import type { LiveFault } from './fault-transport.js';
 
 export interface Mutant extends Omit<MutantResult, 'outcome' | 'killedBy'> {
   /** index in the scenario's cassette → the entry that answers instead */
   replace: Map<number, HarEntry>;
   /** ids of the checks that exist to catch it (a survivor whose checks all fail already is masked by a known deviation) */
   aims?: string[];
+  /** the same mutant in front of a live agent (synconf mutate --live) */
+  live?: LiveFault;
 }
 
 export interface Answer { status?: number; headers?: Record<string, string>; body?: string; error?: HarEntry['_error'] | null; }

@@ -8,7 +8,9 @@ import { expectationsFor, indexDeviations, loadExpectations, type LoadedExpectat
 import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';
 import { InputError, EXIT } from '../errors.js';
 import { SYNCONF_VERSION } from '../paths.js';
-import { MutationEngine } from './engine.js';
+import { MutationEngine, type Outcome } from './engine.js';
+import { runLive, type LiveRun } from './live.js';
+import type { Mutant } from './mutants.js';
 import { tally, tallyBy, percent } from './score.js';
 
 export interface MutateOptions {
@@ -21,6 +23,8 @@ export interface MutateOptions {
   /** the gate: a score below it makes the exit code 1 */
   minScore?: number;
   onScenario?(id: string, results: MutantResult[]): void;
+  /** live mode: the mutants of these operators, through a fault injector in front of a lab agent */
+  live?: { operators: MutantResult['operator'][]; binary?: string };
 }
 
 export async function mutate(opts: MutateOptions): Promise<MutationReport> {
@@ -37,18 +41,37 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
 
   const results: MutantResult[] = [];
   const baselineProblems: string[] = [];
+  const liveRuns: LiveRun[] = [];
+  const describe = (m: Mutant, o: Outcome): MutantResult => {
+    const { replace: _replace, aims: _aims, equivalentBecause: _eq, live: _live, ...described } = m;
+    return { ...described, ...o };
+  };
   for (const loaded of selection.scenarios) {
     const { baseline, mutants } = await engine.derive(loaded);
     for (const c of baseline.checks) if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') baselineProblems.push(`${c.id}: ${c.message}`);
-    const mine: MutantResult[] = [];
-    for (const m of mutants) {
-      const { replace: _replace, aims: _aims, equivalentBecause: _eq, ...described } = m;
-      mine.push({ ...described, ...(await engine.run(loaded, baseline, m)) });
+    if (opts.live) {
+      const ops = opts.live.operators;
+      liveRuns.push({ loaded, replayBaseline: baseline, mutants: mutants.filter((m) => ops.includes(m.operator) && m.live && !m.equivalentBecause) });
+      continue;
     }
+    const mine: MutantResult[] = [];
+    for (const m of mutants) mine.push(describe(m, await engine.run(loaded, baseline, m)));
     results.push(...mine);
     opts.onScenario?.(loaded.scenario.id, mine);
   }
   await target.close();
+  if (opts.live && !baselineProblems.length) {
+    const runs = liveRuns.filter((r) => r.mutants.length);
+    const { labTarget } = await import('../runner/targets.js');
+    const needsPeer = runs.some((r) => r.loaded.scenario.needs?.includes('peer'));
+    const binary = opts.live.binary;
+    const outcomes = await runLive(runs, indexDeviations(expectations), (wrap) => labTarget({ needsPeer, allowDestructive: true, wrap, binary }));
+    for (const r of runs) {
+      const mine = r.mutants.map((m) => describe(m, outcomes.get(m.id)!));
+      results.push(...mine);
+      opts.onScenario?.(r.loaded.scenario.id, mine);
+    }
+  }
 
   const totals = tally(results);
   const minScore = opts.minScore ?? null;
@@ -62,6 +85,7 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   return {
     format: 'synconf-mutation/1',
     synconf: { version: SYNCONF_VERSION },
+    mode: opts.live ? 'live' : 'replay',
     recordings: opts.dir,
     agentVersion,
     startedAt: startedAt.toISOString(),

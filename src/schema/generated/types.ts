@@ -1102,7 +1102,11 @@ export interface MutationReport {
     [k: string]: unknown;
   };
   /**
-   * the folder of cassettes the mutants were applied to
+   * replay: every mutant applied to the recordings; live (--live): the mutants of some operators through a fault injector in front of a lab agent
+   */
+  mode: "replay" | "live";
+  /**
+   * the folder of cassettes the mutants were derived from (and, in replay mode, applied to)
    */
   recordings: string;
   /**
