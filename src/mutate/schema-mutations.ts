@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMAS_DIR } from '../paths.js';
 import { escapePointer, jsonType } from '../json.js';
-import type { MutantResult } from '../schema/generated/types.js';
+import type { Operator } from './operators.js';
 
 type Schema = Record<string, unknown>;
-export type Operator = MutantResult['operator'];
+export type { Operator };
 
 /** one change at a JSON pointer: `apply` returns the changed copy of a document */
 export interface ValueMutation {
