@@ -84,3 +84,16 @@ describe('a weakened scenario', () => {
     assert.ok(join(ROOT, prio.file) === weak || prio.file === weak, prio.file);
   });
 });
+
+describe('live mode (a real lab agent behind the fault injector)', () => {
+  test('a suppressed error clear never reaches the agent, and the live agent still lists the error: killed', async () => {
+    const report = await mutate({ dir: BUNDLED, only: ['system-error-clear'], live: { operators: ['side-effect'] } });
+    assert.equal(report.mode, 'live');
+    assert.deepEqual(validate('mutation-report', report), []);
+    const clear = report.mutants.find((m) => m.endpoint === 'POST /rest/system/error/clear');
+    assert.ok(clear, JSON.stringify(report.mutants.map((m) => m.endpoint)));
+    assert.equal(clear.outcome, 'killed');
+    assert.ok(clear.killedBy!.some((k) => k.check === 'system-error-clear/errors-empty/assert:the added error is gone'), JSON.stringify(clear.killedBy));
+    assert.ok(report.mutants.every((m) => m.operator === 'side-effect'));
+  });
+});
