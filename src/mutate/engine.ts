@@ -6,6 +6,7 @@ import type { Cassette, CheckResult, ScenarioResult, HarEntry } from '../schema/
 import type { LoadedScenario } from '../scenario/load.js';
 import { runScenario } from '../runner/scenario-runner.js';
 import type { RunContext } from '../runner/context.js';
+import { undocumentedNotes } from '../runner/undocumented.js';
 import { applyDeviations, type DeviationIndex } from '../runner/expectations.js';
 import { ReplayTransport } from '../transport/replay.js';
 import { readCassette, cassettePath, CassetteError } from '../transport/cassette.js';
@@ -49,7 +50,7 @@ export class MutationEngine {
     const ctx: RunContext = {
       transport, clock: virtualClock(), actions: t.actions, redactor: new Redactor(Object.values(t.apiKeys)),
       agentVersion: this.agentVersion, apiKeys: t.apiKeys, capabilities: t.capabilities, vars: t.vars,
-      requestTimeoutMs: 10_000, expensiveIntervalMs: 500, expensiveCalls: {}, lastExpensiveAt: {}, generations: {},
+      requestTimeoutMs: 10_000, expensiveIntervalMs: 500, expensiveCalls: {}, lastExpensiveAt: {}, generations: {}, undocumented: undocumentedNotes(false),
       ...(observe ? { observe: (o) => observe({ ...o, ...(o.kind === 'request' && served.has(o.step) ? { entryIndex: served.get(o.step) } : {}) }) } : {}),
     };
     const result = await runScenario(loaded, ctx);

@@ -7,6 +7,7 @@ import type { CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
 import type { Target } from '../runner/run.js';
 import type { RunContext } from '../runner/context.js';
+import { undocumentedNotes } from '../runner/undocumented.js';
 import { identify } from '../runner/run.js';
 import { runScenario } from '../runner/scenario-runner.js';
 import { applyDeviations, type DeviationIndex } from '../runner/expectations.js';
@@ -35,7 +36,7 @@ export async function runLive(runs: LiveRun[], deviations: DeviationIndex, start
     const ctx: RunContext = {
       transport: target.transport, clock: target.clock, actions: target.actions, redactor: new Redactor(Object.values(target.apiKeys)),
       agentVersion: identity.version, apiKeys: target.apiKeys, capabilities: target.capabilities, vars: target.vars,
-      requestTimeoutMs: 10_000, expensiveIntervalMs: 500, expensiveCalls: {}, lastExpensiveAt: {}, generations: {},
+      requestTimeoutMs: 10_000, expensiveIntervalMs: 500, expensiveCalls: {}, lastExpensiveAt: {}, generations: {}, undocumented: undocumentedNotes(false),
     };
     const once = async (loaded: LoadedScenario, m?: Mutant): Promise<ScenarioResult> => {
       fault!.arm(loaded.scenario.id, m?.live);

@@ -6,6 +6,7 @@ import type { Vars } from '../scenario/template.js';
 import type { Redactor } from '../transport/redact.js';
 import type { Step, StepExpectations } from '../schema/generated/types.js';
 import type { Exchange } from '../transport/types.js';
+import type { UndocumentedNotes } from './undocumented.js';
 
 export type FileAction = NonNullable<Step['file']>;
 
@@ -40,6 +41,8 @@ export interface RunContext {
   lastExpensiveAt: Record<string, number>;
   /** per instance: bumped whenever it did not answer (it may have restarted: event ids start again) */
   generations: Record<string, number>;
+  /** undocumented members seen so far, and whether they fail (--strict) */
+  undocumented: UndocumentedNotes;
   /** sees what each step checked, with templates filled in (mutation testing derives its mutants from it) */
   observe?(seen: ObservedStep): void;
 }
