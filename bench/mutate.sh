@@ -12,7 +12,7 @@ trap 'rm -rf "$TMP"' EXIT INT TERM
 times=()
 for i in $(seq "$RUNS"); do
   start=$(date +%s%N)
-  node "$BIN" mutate --report-dir "$TMP/r" >"$TMP/out.txt" || { cat "$TMP/out.txt" >&2; echo "bench: synconf mutate failed" >&2; exit 1; }
+  node "$BIN" mutate --report-dir "$TMP/r" >"$TMP/out.txt" 2>>"$TMP/out.txt" || { cat "$TMP/out.txt" >&2; echo "bench: synconf mutate failed" >&2; exit 1; }
   times+=($(( ($(date +%s%N) - start) / 1000000 )))
 done
 TMP_REPORT="$TMP/r/mutation.json" node -e '
