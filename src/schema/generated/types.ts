@@ -1024,6 +1024,10 @@ export interface Matrix {
     known: number;
     other: number;
   };
+  /**
+   * undocumented members (report.json `undocumented`) across the runs: one that not every run has first (a version started or stopped sending it), then by endpoint and member
+   */
+  undocumented?: MatrixUndocumented[];
 }
 export interface MatrixColumn {
   /**
@@ -1091,6 +1095,14 @@ export interface MatrixChange {
    * one line: why this class
    */
   note: string;
+}
+export interface MatrixUndocumented {
+  endpoint: string;
+  member: string;
+  /**
+   * indexes of the columns whose run had it
+   */
+  columns: number[];
 }
 /**
  * What `synconf mutate` writes as mutation.json: every mutant derived from the recordings, the scenarios and the schemas, its outcome, and the mutation score (killed / (killed + survived); equivalent mutants do not count) per scenario, per endpoint, per operator and for the whole suite.
