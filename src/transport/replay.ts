@@ -1,12 +1,11 @@
 // Replay: answers requests from cassettes. Identical requests get their recorded answers in
 // recorded order; a request the cassette lacks is a loud miss naming the closest recorded one.
 import type { Cassette, HarEntry } from '../schema/generated/types.js';
-import type { Exchange, ExchangeContext, OutgoingRequest, ReplayProblem, Transport } from './types.js';
-import { readCassette, entryKey, requestKey, fromEntry, describeEntry, cassettePath, CassetteError } from './cassette.js';
+import { RECORDING_ENDS, REPLAY_MISS, type Exchange, type ExchangeContext, type OutgoingRequest, type ReplayProblem, type Transport } from './types.js';
+import { readCassette, entryKey, requestKey, fromEntry, describeEntry, cassettePath, harRef, CassetteError } from './cassette.js';
 import { Redactor } from './redact.js';
 
-export const RECORDING_ENDS = 'recording-ends';
-export const REPLAY_MISS = 'replay-miss';
+export { RECORDING_ENDS, REPLAY_MISS };
 
 interface Tape { cassette: Cassette; remaining: Map<string, HarEntry[]>; played: Set<string>; }
 
@@ -69,8 +68,9 @@ export class ReplayTransport implements Transport {
     const entry = repeatOfOther ? undefined : queue?.shift();
     if (entry) {
       tape.played.add(key);
-      const answer = this.hooks.answer ? this.hooks.answer(ctx.scenario, tape.cassette.log.entries.indexOf(entry), entry) : entry;
-      return fromEntry(answer, req);
+      const index = tape.cassette.log.entries.indexOf(entry);
+      const answer = this.hooks.answer ? this.hooks.answer(ctx.scenario, index, entry) : entry;
+      return { ...fromEntry(answer, req), har: harRef(this.dir, ctx.scenario, index) };
     }
     const miss = (code: string, message: string): Exchange => ({ request: req, error: { code, message }, startedAt: new Date().toISOString(), durationMs: 0 });
     if (tape.played.has(key) || repeatOfOther) {
