@@ -1,0 +1,44 @@
+// A recordings folder as one agent's recorded life: every agent exchange of every cassette, in
+// the order the recording run made them, and which scenario step each came from.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import valid from 'semver/functions/valid.js';
+import rcompare from 'semver/functions/rcompare.js';
+import type { HarEntry } from '../schema/generated/types.js';
+import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';
+import { InputError } from '../errors.js';
+
+export interface Recordings {
+  dir: string;
+  /** the agent's exchanges, oldest first */
+  entries: HarEntry[];
+  /** where each entry was recorded: scenario/step */
+  origin: Map<HarEntry, string>;
+  /** the recorded agent version, when the run recorded it */
+  agentVersion: string | null;
+}
+
+export function loadRecordings(dir: string): Recordings {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`recordings ${dir}: no such folder`);
+  const names = readdirSync(dir).filter((f) => f.endsWith('.har')).map((f) => f.slice(0, -4)).sort();
+  if (!names.length) throw new InputError(`recordings ${dir}: no cassettes (*.har) in it (record some with \`synconf run --record ${dir}\`)`);
+  const origin = new Map<HarEntry, string>();
+  let agentVersion: string | null = null;
+  for (const name of names) {
+    const cassette = readCassette(dir, name)!;
+    if (name === RUN_CASSETTE || !agentVersion) agentVersion = cassette.log._synconf.agent.version ?? agentVersion;
+    for (const e of cassette.log.entries) if (e._target === 'agent') origin.set(e, `${name}/${e._step}`);
+  }
+  // Stable sort: entries of one instant keep their cassette order.
+  const entries = [...origin.keys()].sort((a, b) => Date.parse(a.startedDateTime) - Date.parse(b.startedDateTime));
+  return { dir, entries, origin, agentVersion };
+}
+
+/** the bundled recordings of the newest agent version (folders named syncthing-<version>) */
+export function newestRecordings(root: string): string {
+  const versions = (existsSync(root) ? readdirSync(root) : [])
+    .map((name) => ({ name, version: valid(name.replace(/^syncthing-/, '')) }))
+    .filter((v): v is { name: string; version: string } => v.version !== null && existsSync(join(root, v.name, `${RUN_CASSETTE}.har`)));
+  if (!versions.length) throw new InputError(`no recordings in ${root} (folders syncthing-<version> holding _run.har)`);
+  return join(root, versions.sort((a, b) => rcompare(a.version, b.version))[0].name);
+}
