@@ -11,6 +11,7 @@ import { registerDrift } from './drift.js';
 import { registerReport } from './report.js';
 import { registerMatrix } from './matrix.js';
 import { registerAgents } from './agents.js';
+import { registerServe } from './serve.js';
 import { EXIT } from './exit.js';
 import { SynconfError, exitCodeOf } from '../errors.js';
 import { SYNCONF_VERSION } from '../paths.js';
@@ -32,6 +33,7 @@ registerLab(program);
 registerReport(program);
 registerMatrix(program);
 registerAgents(program);
+registerServe(program);
 
 try {
   await program.parseAsync();

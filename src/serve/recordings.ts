@@ -1,5 +1,5 @@
-// A recordings folder as one agent's recorded life: every agent exchange of every cassette, in
-// the order the recording run made them, and which scenario step each came from.
+// A recordings folder as the agent it recorded: each cassette's agent exchanges in recorded order,
+// the cassettes in the order the recording run made them.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import valid from 'semver/functions/valid.js';
@@ -8,12 +8,12 @@ import type { HarEntry } from '../schema/generated/types.js';
 import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';
 import { InputError } from '../errors.js';
 
+export interface RecordedScenario { name: string; entries: HarEntry[]; }
+
 export interface Recordings {
   dir: string;
-  /** the agent's exchanges, oldest first */
-  entries: HarEntry[];
-  /** where each entry was recorded: scenario/step */
-  origin: Map<HarEntry, string>;
+  /** cassettes with agent exchanges, oldest first */
+  scenarios: RecordedScenario[];
   /** the recorded agent version, when the run recorded it */
   agentVersion: string | null;
 }
@@ -22,16 +22,17 @@ export function loadRecordings(dir: string): Recordings {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`recordings ${dir}: no such folder`);
   const names = readdirSync(dir).filter((f) => f.endsWith('.har')).map((f) => f.slice(0, -4)).sort();
   if (!names.length) throw new InputError(`recordings ${dir}: no cassettes (*.har) in it (record some with \`synconf run --record ${dir}\`)`);
-  const origin = new Map<HarEntry, string>();
   let agentVersion: string | null = null;
+  const scenarios: RecordedScenario[] = [];
   for (const name of names) {
     const cassette = readCassette(dir, name)!;
     if (name === RUN_CASSETTE || !agentVersion) agentVersion = cassette.log._synconf.agent.version ?? agentVersion;
-    for (const e of cassette.log.entries) if (e._target === 'agent') origin.set(e, `${name}/${e._step}`);
+    const entries = cassette.log.entries.filter((e) => e._target === 'agent');
+    if (entries.length) scenarios.push({ name, entries });
   }
-  // Stable sort: entries of one instant keep their cassette order.
-  const entries = [...origin.keys()].sort((a, b) => Date.parse(a.startedDateTime) - Date.parse(b.startedDateTime));
-  return { dir, entries, origin, agentVersion };
+  const start = (s: RecordedScenario) => Date.parse(s.entries[0].startedDateTime);
+  scenarios.sort((a, b) => start(a) - start(b));
+  return { dir, scenarios, agentVersion };
 }
 
 /** the bundled recordings of the newest agent version (folders named syncthing-<version>) */

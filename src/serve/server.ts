@@ -1,17 +1,16 @@
 // `synconf serve`: a recordings folder answering over HTTP as the agent it recorded. Requests are
-// matched by the cassette matcher replay uses (the n-th identical request gets the n-th recorded
-// answer; past the last, the last again), the API key is enforced as the agent enforces it (its
-// recorded 403), events are served from the recorded ones with a real long poll, and a request
-// nothing answers is a 404 naming the closest recorded request.
+// matched by the cassette matcher replay uses (recorded-agent.ts chooses among scenarios), the API
+// key is enforced as the agent enforces it (its recorded 403), events are served from the recorded
+// ones with a real long poll, and a request nothing answers is a 404 naming the closest recorded one.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HarEntry } from '../schema/generated/types.js';
 import type { Exchange, IncomingResponse, OutgoingRequest } from '../transport/types.js';
-import { Matcher } from '../transport/matcher.js';
-import { requestKey, describeEntry } from '../transport/cassette.js';
+import { describeEntry } from '../transport/cassette.js';
 import { Redactor, API_KEY } from '../transport/redact.js';
 import { loadRecordings } from './recordings.js';
 import { EventLog } from './events.js';
+import { RecordedAgent } from './recorded-agent.js';
 import { RequestLog, type Outcome } from './request-log.js';
 import { UsageError } from '../errors.js';
 
@@ -44,13 +43,13 @@ const recordedKey = (e: HarEntry) => e.request.headers.find((h) => h.name.toLowe
 
 export async function startServer(opts: ServeOptions): Promise<Server> {
   const rec = loadRecordings(opts.dir);
-  const matcher = new Matcher(rec.entries);
-  const events = new EventLog(rec.entries);
   const redactor = new Redactor([opts.apiKey]);
+  const agent = new RecordedAgent(rec, redactor);
+  const events = new EventLog(agent.entries);
   const log = new RequestLog(opts.logFile, redactor);
   // the agent's answers to requests without the right key
-  const refusals = rec.entries.filter((e) => (e.response.status === 401 || e.response.status === 403) && recordedKey(e) !== API_KEY);
-  const eventHeaders = rec.entries.find((e) => e.response.status === 200 && new URL(e.request.url).pathname === '/rest/events')?.response.headers
+  const refusals = agent.entries.filter((e) => (e.response.status === 401 || e.response.status === 403) && recordedKey(e) !== API_KEY);
+  const eventHeaders = agent.entries.find((e) => e.response.status === 200 && new URL(e.request.url).pathname === '/rest/events')?.response.headers
     ?? [{ name: 'content-type', value: 'application/json; charset=utf-8' }];
   const counts = { served: 0, missed: 0 };
   const polls = new Set<{ timer: NodeJS.Timeout; res: http.ServerResponse }>();
@@ -68,9 +67,9 @@ export async function startServer(opts: ServeOptions): Promise<Server> {
   }
 
   function missText(req: OutgoingRequest): string {
-    const closest = matcher.closest(req, redactor);
+    const closest = agent.closest(req);
     return `synconf serve: no recorded answer to ${req.method} ${req.url} in ${opts.dir}\n` +
-      (closest ? `closest recorded: ${describeEntry(closest.entry).replace(/ on agent$/, '')} (${rec.origin.get(closest.entry)})\ndiffers in: ${closest.differs}\n` : 'the recordings hold no request of the agent\n');
+      (closest ? `closest recorded: ${describeEntry(closest.entry).replace(/ on agent$/, '')} (${agent.originOf(closest.entry)})\ndiffers in: ${closest.differs}\n` : 'the recordings hold no request of the agent\n');
   }
 
   function eventsAnswer(url: URL, res: http.ServerResponse, done: (r: IncomingResponse) => void): void {
@@ -118,14 +117,14 @@ export async function startServer(opts: ServeOptions): Promise<Server> {
       if (req.method === 'GET' && authorized && /^\/rest\/events(\/disk)?$/.test(url.pathname)) {
         return eventsAnswer(url, res, (r) => finish({ served: 'events' }, r));
       }
-      const entry = matcher.take(requestKey(req, redactor), true);
+      const entry = agent.answer(req);
       if (entry) {
-        const origin = rec.origin.get(entry);
+        const origin = agent.originOf(entry);
         if (entry._error) say(`${req.method} ${req.url}: connection closed, as recorded (${entry._error.code}, ${origin})`);
         return finish({ served: 'recorded', origin }, entry._error ? undefined : recorded(entry), entry._error);
       }
       const refused = authorized ? undefined : refusal(req);
-      if (refused) return finish({ served: 'refusal', origin: rec.origin.get(refused) }, recorded(refused));
+      if (refused) return finish({ served: 'refusal', origin: agent.originOf(refused) }, recorded(refused));
       const text = missText(req);
       say(text.trimEnd().replace(/\n/g, '; '));
       finish({ served: 'miss', miss: text }, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: text });
@@ -144,7 +143,7 @@ export async function startServer(opts: ServeOptions): Promise<Server> {
     url: `http://${host}:${port}`,
     apiKey: opts.apiKey,
     agentVersion: rec.agentVersion,
-    recorded: rec.entries.length,
+    recorded: agent.entries.length,
     counts,
     async close() {
       for (const p of polls) { clearTimeout(p.timer); p.res.destroy(); }

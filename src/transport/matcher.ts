@@ -1,4 +1,4 @@
-// The one cassette matcher, shared by replay (per scenario) and serve (a whole recordings folder):
+// The one cassette matcher, shared by replay and serve (one per cassette in both):
 // recorded entries queued by match key (method, path, query order-free, API key, body), taken in
 // recorded order, and, for a request nothing answers, the closest recorded entry and what differs.
 import type { HarEntry } from '../schema/generated/types.js';
@@ -34,6 +34,14 @@ function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
+/** the recorded entry of `pool` that differs least from the request (fewest parts, then the nearest path), and how */
+export function closestEntry(req: OutgoingRequest, r: Redactor, pool: HarEntry[]): { entry: HarEntry; differs: string } | undefined {
+  const path = new URL(req.url, 'http://agent').pathname;
+  return pool
+    .map((entry) => ({ entry, differs: difference(req, entry, r), far: editDistance(path, new URL(entry.request.url).pathname) }))
+    .sort((a, b) => a.differs.split(';').length - b.differs.split(';').length || a.far - b.far || a.differs.length - b.differs.length)[0];
+}
+
 export class Matcher {
   private readonly byKey = new Map<string, HarEntry[]>();
   private readonly taken = new Map<string, number>();
@@ -46,17 +54,18 @@ export class Matcher {
     }
   }
 
-  /**
-   * The next recorded answer to a request with this key: the n-th asking gets the n-th answer.
-   * Past the last one, `repeatLast` answers the last again (serve: a polling client sees the end
-   * state); otherwise there is none (replay: the live run asked no more often).
-   */
-  take(key: string, repeatLast = false): HarEntry | undefined {
+  /** the next recorded answer to a request with this key: the n-th asking gets the n-th answer, none past the last */
+  take(key: string): HarEntry | undefined {
     const list = this.byKey.get(key);
     if (!list) return undefined;
     const n = this.taken.get(key) ?? 0;
     this.taken.set(key, n + 1);
-    return n < list.length ? list[n] : repeatLast ? list[list.length - 1] : undefined;
+    return list[n];
+  }
+
+  /** the answer `take` would give next, without taking it (none past the last) */
+  peek(key: string): HarEntry | undefined {
+    return this.byKey.get(key)?.[this.taken.get(key) ?? 0];
   }
 
   /** some answer to this key was taken already */
@@ -68,10 +77,7 @@ export class Matcher {
   }
 
   /** the recorded entry of `pool` that differs least from the request, and how */
-  closest(req: OutgoingRequest, r: Redactor, pool: HarEntry[] = this.entries): { entry: HarEntry; differs: string } | undefined {
-    const path = new URL(req.url, 'http://agent').pathname;
-    return pool
-      .map((entry) => ({ entry, differs: difference(req, entry, r), far: editDistance(path, new URL(entry.request.url).pathname) }))
-      .sort((a, b) => a.differs.split(';').length - b.differs.split(';').length || a.far - b.far || a.differs.length - b.differs.length)[0];
+  closest(req: OutgoingRequest, r: Redactor, pool: HarEntry[] = this.entries) {
+    return closestEntry(req, r, pool);
   }
 }
