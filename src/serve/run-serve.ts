@@ -2,7 +2,7 @@
 // SIGINT/SIGTERM, then close every connection, write the request log and tell what was missed.
 import { randomBytes } from 'node:crypto';
 import { startServer } from './server.js';
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 
 export interface ServeRun { dir: string; host: string; port: number; apiKey?: string; log: string; strict: boolean; }
 
@@ -10,6 +10,7 @@ export interface ServeRun { dir: string; host: string; port: number; apiKey?: st
 export const generateApiKey = () => randomBytes(24).toString('base64url');
 
 export async function runServe(opts: ServeRun): Promise<number> {
+  if (opts.apiKey !== undefined && !/^\S+$/.test(opts.apiKey)) throw new UsageError(`--api-key "${opts.apiKey}": a key is one word, not empty (leave it out to get a generated one)`);
   const server = await startServer({
     dir: opts.dir, host: opts.host, port: opts.port, apiKey: opts.apiKey ?? generateApiKey(), logFile: opts.log,
     onLine: (line) => console.error(line),
