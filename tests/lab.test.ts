@@ -277,6 +277,18 @@ test('an agent that does not take the loopback settings is caught through its RE
   }
 });
 
+test('the command-line generation is read from each real binary\'s --help', async () => {
+  const { generationOfHelp } = await import('../src/lab/generation.js');
+  const expected: Record<string, string> = { '1.12.1': 'flags', '1.19.2': 'subcommands', '1.29.5': 'subcommands' };
+  for (const version of AGENT_VERSIONS) {
+    const help = await execa(agentBinary(version), ['--help'], { env: { HOME: tmpdir() }, all: true, reject: false });
+    assert.equal(generationOfHelp(help.all ?? ''), expected[version], version);
+  }
+  // releases with a default `serve` command but no `generate` one take the (two-dash) flags
+  assert.equal(generationOfHelp('Usage: syncthing <command>\n\nCommands:\n  serve\n    Run Syncthing\n\n  cli\n\nRun "syncthing <command> --help"'), 'flags');
+  assert.equal(generationOfHelp('usage: frobnicate [-x]'), undefined);
+});
+
 test('a binary that is not Syncthing is refused before anything starts', async () => {
   const dir = await tempDir('synconf-notst-');
   const binary = join(dir, 'syncthing');

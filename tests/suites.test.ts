@@ -59,10 +59,12 @@ describe('the bundled suites', () => {
   });
 
   test('Ctrl-C during a live run still writes the report (exit 2) and leaves no syncthing behind', { timeout: 60_000 }, async () => {
-    const syncthings = () => runningProcesses().filter((p) => p.args.some((a) => a.endsWith('syncthing'))).map((p) => p.pid);
+    // the lab's homes go under this run's own TMPDIR: other labs on a shared machine do not count
+    const labTmp = mkdtempSync(join(work, 'tmp-'));
+    const syncthings = () => runningProcesses().filter((p) => p.args.some((a) => a.endsWith('syncthing')) && p.args.some((a) => a.includes(labTmp))).map((p) => p.pid);
     const before = syncthings();
     const dir = join(work, 'interrupted');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'run', '--lab', '--only', 'system-restart', '--report-dir', dir], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'run', '--lab', '--only', 'system-restart', '--report-dir', dir], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', TMPDIR: labTmp } });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     // the lab is up after ~2 s and the restart scenario takes ~4 s: interrupt it in the middle

@@ -1,8 +1,7 @@
 // Process supervision helpers. Linux /proc is used because two things make `process.kill(pid, 0)` alone unreliable:
 // an orphaned monitor that exited stays a zombie when PID 1 does not reap (kill(pid, 0) still succeeds), and a PID
 // from an old lab.json may belong to an unrelated process by now. An instance's processes are recognised by their
-// exact `--home=<home>` argument (`-home=<home>` for the flag generation, 1.12.x; the monitor and its child share
-// the command line).
+// exact `--home=<home>` argument (the monitor and its child share the command line).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -61,8 +60,8 @@ export function isAlive(pid: number): boolean {
 export function ownedProcesses(o: Owned): ProcInfo[] {
   if (!HAS_PROC) return isAlive(o.pid) ? [{ pid: o.pid, pgid: o.pid, state: '?', args: [] }] : [];
   const all = runningProcesses();
-  const homeArgs = [`--home=${o.home}`, `-home=${o.home}`];
-  const mine = all.filter((p) => p.args.some((a) => homeArgs.includes(a)));
+  const homeArg = `--home=${o.home}`;
+  const mine = all.filter((p) => p.args.includes(homeArg));
   // The group is only ours if one of its members carries our --home (guards against a reused PID).
   const groupIsOurs = mine.some((p) => p.pgid === o.pid);
   return all.filter((p) => mine.includes(p) || (groupIsOurs && p.pgid === o.pid));
