@@ -191,6 +191,7 @@ describe('synconf serve', () => {
     const poll = get(s, '/rest/events?since=100000&timeout=60').then(() => 'answered', () => 'closed');
     await new Promise((r) => setTimeout(r, 200));
     const { code, ms } = await stop(s);
+    console.log(`# Ctrl-C with a long poll open: ended in ${Math.round(ms)} ms`);
     assert.equal(code, 0);
     assert.ok(ms < 2000, `took ${ms} ms to end`);
     assert.equal(await poll, 'closed', 'the open long poll is closed, not left hanging');
