@@ -9,6 +9,7 @@ import { compile } from 'json-schema-to-typescript';
 import { buildAjv, loadSchemas } from '../src/schema/ajv-setup.js';
 import { exportName } from '../src/schema/names.js';
 import { effectiveSchema, sinceVersions } from '../src/schema/overlay.js';
+import { closedSchemas, collectionPointers } from '../src/schema/documented.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { SCHEMAS_DIR, ROOT } from '../src/paths.js';
 import semver from 'semver';
@@ -51,14 +52,9 @@ function changedAt(version: string): Set<string> {
   return changed;
 }
 
-// A bucket module holds only the validators that differ from the spec's; the registry falls back
-// to the spec module for the rest (keeps what a run loads small).
-function validatorsModule(version: string | null): string {
-  const schemas = loadSchemas().map((s) => (version ? { ...s, schema: effectiveSchema(s.schema, version) } : s));
-  const ajv = buildAjv(schemas.map((s) => s.schema), true);
-  const wanted = version ? changedAt(version) : null;
-  const exportsMap = Object.fromEntries(schemas.filter((s) => !wanted || wanted.has(s.name)).map((s) => [exportName(s.name), s.id]));
-  let code = standaloneCode(ajv, exportsMap);
+/** ajv standalone code for `exportsMap` (export name → schema id), as an ES module */
+function standaloneModule(schemas: object[], exportsMap: Record<string, string>): string {
+  let code = standaloneCode(buildAjv(schemas, true), exportsMap);
   // ajv's standalone output still calls require() for its runtime helpers and formats; in an ES
   // module those become default imports (the CommonJS module object), with explicit file extensions.
   const modules: string[] = [];
@@ -67,8 +63,45 @@ function validatorsModule(version: string | null): string {
     if (!modules.includes(spec)) modules.push(spec);
     return `__cjs${modules.indexOf(spec)}`;
   });
-  code = modules.map((m, i) => `import __cjs${i} from "${m}";\n`).join('') + code.replace(/^"use strict";/, '');
+  return modules.map((m, i) => `import __cjs${i} from "${m}";\n`).join('') + code.replace(/^"use strict";/, '');
+}
+
+// A bucket module holds only the validators that differ from the spec's; the registry falls back
+// to the spec module for the rest (keeps what a run loads small).
+function validatorsModule(version: string | null): string {
+  const schemas = loadSchemas().map((s) => (version ? { ...s, schema: effectiveSchema(s.schema, version) } : s));
+  const wanted = version ? changedAt(version) : null;
+  const exportsMap = Object.fromEntries(schemas.filter((s) => !wanted || wanted.has(s.name)).map((s) => [exportName(s.name), s.id]));
+  const code = standaloneModule(schemas.map((s) => s.schema), exportsMap);
   return `${BANNER}// Agent-version bucket: ${version ? `versions before the next bucket, from ${version}` : 'the spec (every property required)'}\n// @ts-nocheck\n${code}\n`;
+}
+
+/** the agent's resources: responses and event data of schemas/endpoints.json, and what they use */
+function agentResources(): string[] {
+  const all = loadSchemas();
+  const { endpoints } = JSON.parse(readFileSync(join(SCHEMAS_DIR, 'endpoints.json'), 'utf8')) as { endpoints: { response?: string | null; event?: { data: string } }[] };
+  const found = new Set(endpoints.flatMap((e) => [e.response, e.event?.data].filter((r): r is string => !!r)));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of all) {
+      const ref = new RegExp(`"${s.name}\\.schema\\.json`); // a relative $ref to it
+      if (found.has(s.name) || ![...found].some((r) => ref.test(JSON.stringify(all.find((x) => x.name === r)!.schema)))) continue;
+      found.add(s.name);
+      grew = true;
+    }
+  }
+  return [...found].filter((r) => r !== 'common').sort();
+}
+
+// Undocumented members: validators of the closed schemas (src/schema/documented.ts) for the agent's
+// resources, whose only errors that count are `unevaluatedProperties`, and where each resource has
+// maps and arrays (for notes that do not name a device ID or an index).
+function undocumentedModule(): string {
+  const closed = closedSchemas(loadSchemas());
+  const names = agentResources();
+  const code = standaloneModule(closed.map((s) => s.schema), Object.fromEntries(names.map((n) => [exportName(n), closed.find((s) => s.name === n)!.id])));
+  const collections = Object.fromEntries(names.map((n) => [n, collectionPointers(closed, n)]));
+  return `${BANNER}// Closed schemas (every documented object rejects undocumented members) of the agent's resources.\n// @ts-nocheck\n${code}\nexport const COLLECTIONS = ${JSON.stringify(collections)};\n`;
 }
 
 const resources = loadSchemas().map((s) => s.name).filter((n) => n !== 'common');
@@ -76,6 +109,7 @@ const resources = loadSchemas().map((s) => s.name).filter((n) => n !== 'common')
 const thresholds = sinceVersions(loadSchemas().map((s) => s.schema)).sort(semver.compare);
 const files: Record<string, string> = { 'types.ts': await typesModule(resources) };
 files['validators-spec.ts'] = validatorsModule(null);
+files['undocumented.ts'] = undocumentedModule();
 // Below the lowest threshold and between thresholds: the effective schema at the bucket's lower end.
 const bucketStarts = thresholds.length ? ['0.0.0', ...thresholds.slice(0, -1)] : [];
 for (const start of bucketStarts) files[`validators-${start}.ts`] = validatorsModule(start);

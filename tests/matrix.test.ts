@@ -15,6 +15,7 @@ import { validate, formatError } from '../src/schema/registry.js';
 import { RECORDINGS_DIR } from '../src/paths.js';
 import { cliAsync } from './support/cli.js';
 import { simulatedNewerRecording } from './support/recordings.js';
+import { AGENT_VERSIONS, agentBinary } from './support/agents.js';
 
 type CheckSpec = Partial<CheckResult> & { id: string; verdict: CheckResult['verdict'] };
 
@@ -134,6 +135,34 @@ describe('classification of changes between versions', () => {
     assert.equal(rowOf(m, 'a/s/gate').class, 'version-change');
     assert.equal(rowOf(m, 'a/s/cap').class, 'other');
     assert.match(rowOf(m, 'a/s/cap').changes[0].note, /skipped on 1\.19\.2: no peer/);
+  });
+});
+
+describe('synconf matrix on the real agents', () => {
+  let work: string;
+  before(async () => { work = await mkdtemp(join(tmpdir(), 'synconf-matrix-live-')); });
+  after(async () => { await rm(work, { recursive: true, force: true }); });
+
+  test('every known version in its own lab at once: absent endpoints a version change, the browse change a regression', async () => {
+    for (const v of AGENT_VERSIONS) agentBinary(v); // each installed, or this test fails saying how to install it
+    const out = join(work, 'live');
+    const r = await cliAsync(['matrix', ...AGENT_VERSIONS.flatMap((v) => ['--syncthing', v]), '--only', 'system-browse', 'pending-devices', '--jobs', String(AGENT_VERSIONS.length), '--report-dir', out]);
+    const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
+    assert.deepEqual(validate('matrix', m).map(formatError), []);
+    assert.deepEqual(m.order.map((i: number) => m.columns[i].label), [...AGENT_VERSIONS], r.stdout + r.stderr);
+    assert.ok(m.columns.every((c: { mode: string }) => c.mode === 'live'));
+    assert.equal(r.code, Math.max(...m.columns.map((c: { exitCode: number }) => c.exitCode)), 'exit code: the worst of the versions');
+    for (const v of AGENT_VERSIONS) for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md']) assert.ok(existsSync(join(out, v, f)), `${v}/${f}`);
+    const row = (id: string) => m.rows.find((x: { id: string }) => x.id === id);
+    const label = (i: number) => m.columns[i].label;
+    // 1.12.1 predates the pending endpoints: it answers 404 (absent mode), the newer ones have them
+    const absent = m.rows.filter((x: { id: string }) => x.id.startsWith('pending-devices/absent/'));
+    assert.ok(absent.length >= 2, 'absent-mode checks on 1.12.1');
+    for (const x of absent) assert.deepEqual(x.changes.map((c: { from: number; to: number; class: string }) => [label(c.from), label(c.to), c.class]), [['1.12.1', '1.19.2', 'version-change']], x.id);
+    // 1.29.5 lists directories without the trailing separator: conforms on 1.19.2, deviates on 1.29.5
+    const browse = row('system-browse/subdirectories/schema');
+    assert.deepEqual(browse.changes.map((c: { from: number; to: number; class: string }) => [label(c.from), label(c.to), c.class]), [['1.19.2', '1.29.5', 'regression']], JSON.stringify(browse));
+    assert.match(r.stdout, /regression system-browse\/subdirectories\/schema: conforms on 1\.19\.2, deviates on 1\.29\.5/);
   });
 });
 

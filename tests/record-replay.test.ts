@@ -73,6 +73,9 @@ describe('replay', () => {
     assert.deepEqual(verdicts(replayed), verdicts(live));
     assert.equal(replayed.agent.version, live.agent.version);
     assert.deepEqual(replayed.unusedExchanges ?? [], []);
+    // The same undocumented members as live (the real config carries some on every known version).
+    assert.ok(live.undocumented?.length, 'the live run found undocumented members in the real config');
+    assert.deepEqual(replayed.undocumented, live.undocumented);
   });
 
   test('a changed scenario fails loudly: the request, the closest recorded one and what differs', async () => {

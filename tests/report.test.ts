@@ -216,7 +216,7 @@ describe('synconf report (CLI)', () => {
     const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
     assert.equal(m.columns.length, 2);
     assert.ok(m.changed > 0);
-    assert.match(r.stdout, /checks changed verdict across 2 runs/);
+    assert.match(r.stdout, /checks changed across 2 runs \(regression: \d+/);
   });
 
   test('merge exits 2 naming a file that is missing, not JSON, or not a report', async () => {

@@ -26,7 +26,7 @@ export function registerMatrix(program: Command): void {
     .option('--syncthing <version-or-path...>', 'agent versions (installed) or syncthing binaries to run; default: every installed agent')
     .option('--replay', 'offline: replay the bundled recordings (recordings/syncthing-*/) instead of starting agents; --syncthing then picks versions')
     .option('--recordings <dirs...>', 'offline: replay these recordings folders (implies --replay)')
-    .option('--jobs <n>', 'how many versions run at once (default: one per core, at most the number of versions)', wholeNumber(1))
+    .option('--jobs <n>', 'how many versions run at once (default: the number of cores + 1, at most the number of versions: the labs mostly wait)', wholeNumber(1))
     .option('--suite <paths...>', 'scenario files, folders or globs (default: every suites/**/*.yaml)')
     .option('--only <ids...>', 'run only these scenario ids (globs allowed, e.g. "pending-*")')
     .option('--report-dir <dir>', 'where <version>/ (the four report files of each version) and matrix.json, matrix.html, matrix.md go', 'reports/matrix')

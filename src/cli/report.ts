@@ -31,9 +31,12 @@ export function registerReport(program: Command): void {
         const { writeMatrix } = await import('../report/write.js');
         const reports = [];
         for (const file of files) reports.push(await readReport(file));
-        const matrix = mergeReports(reports, files);
+        // the version gates of the suite as it is here: they tell a version change from a regression
+        const { selectScenarios } = await import('../runner/run.js');
+        const { gateIndex } = await import('../matrix/gates.js');
+        const matrix = mergeReports(reports, { files, gates: gateIndex((await selectScenarios(undefined, undefined)).scenarios) });
         for (const path of await writeMatrix(matrix, opts.out)) console.log(`wrote ${path}`);
-        console.log(`${matrix.changed} of ${matrix.rows.length} checks changed verdict across ${matrix.columns.length} runs`);
+        console.log(`${matrix.changed} of ${matrix.rows.length} checks changed across ${matrix.columns.length} runs (${Object.entries(matrix.classes).map(([c, n]) => `${c}: ${n}`).join(', ')})`);
       }),
     );
 

@@ -39,7 +39,7 @@ export interface LabOptions {
    * default $SYNCONF_SYNCTHING (the same two forms), else `syncthing` on PATH, else the newest installed agent
    */
   binary?: string;
-  /** bound for each instance's API to answer ping, default 20000 */
+  /** bound for each instance's API to answer at all (any HTTP status), default 20000 */
   readyTimeoutMs?: number;
   /** options.reconnectionIntervalS, default 5 so pending devices reappear fast (Syncthing clamps below 5) */
   reconnectionIntervalS?: number;

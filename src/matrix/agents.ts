@@ -3,8 +3,6 @@
 // recordings/syncthing-*/ (any version that lands there is found), or folders given by name.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
-import { execa } from 'execa';
 import { RECORDINGS_DIR } from '../paths.js';
 import { InputError, UsageError } from '../errors.js';
 import { isVersion, releaseOf } from '../schema/version.js';
@@ -20,15 +18,6 @@ export interface MatrixAgent {
   binary?: string;
   /** replay: the recordings folder */
   recordings?: string;
-}
-
-/** the plain release a syncthing binary reports with --version (v1.12.1-ds1 → 1.12.1) */
-export async function binaryVersion(binary: string): Promise<string> {
-  // Syncthing needs a HOME even to print its version; a clean environment keeps ST* variables out.
-  const r = await execa(binary, ['--version'], { reject: false, timeout: 10_000, env: { PATH: process.env.PATH ?? '', HOME: tmpdir() }, extendEnv: false });
-  const m = /\bv?(\d+\.\d+\.\d+\S*)/.exec(r.stdout ?? '');
-  if (r.failed || !m) throw new InputError(`${binary} --version did not say a version (${r.shortMessage ?? (r.stdout || r.stderr)})`);
-  return releaseOf(m[1]);
 }
 
 /** one name per agent: the version, numbered when two share it */
@@ -85,21 +74,30 @@ export function recordedAgents(dirs: string[], versions: string[], root = RECORD
 }
 
 /**
- * How `--syncthing` is resolved: a path to a binary (its --version tells the version); a bare version names an
- * installed agent. Without --syncthing, the agents installed, or else the lab's own binary.
+ * How `--syncthing` is resolved (src/agents/): a VERSION names an installed agent, a PATH a binary whose --version
+ * tells its version. Without --syncthing: every installed agent, or else the lab's own binary (syncthing on PATH).
  */
 export const defaultLookup: { resolve: ResolveBinary; installed: InstalledAgents } = {
   async resolve(spec) {
-    if (existsSync(spec)) return { version: await binaryVersion(spec), path: resolve(spec) };
-    if (isVersion(spec) && !spec.includes('/')) throw new InputError(`--syncthing ${spec}: no agent ${spec} is installed; give the path of its binary`);
-    throw new InputError(`--syncthing ${spec}: no such file`);
+    const { resolveSyncthing, isVersionSpec } = await import('../agents/index.js');
+    const path = resolveSyncthing(spec);
+    return { version: isVersionSpec(spec) ? spec : await versionOf(path), path };
   },
   async installed() {
+    const { installedAgents } = await import('../agents/index.js');
+    const installed = installedAgents();
+    if (installed.length) return installed;
     const { resolveBinary } = await import('../lab/lab.js');
     const path = await resolveBinary();
-    return [{ version: await binaryVersion(path), path }];
+    return [{ version: await versionOf(path), path }];
   },
 };
+
+/** the version a binary prints with --version, as a plain release */
+async function versionOf(binary: string): Promise<string> {
+  const { binaryVersion } = await import('../agents/probe.js');
+  return releaseOf((await binaryVersion(binary)).printed);
+}
 
 export interface AgentChoice { agents: MatrixAgent[]; offline: boolean; /** said to the user when synconf chose for them */ notice?: string; }
 

@@ -92,6 +92,6 @@ export function gateIndex(scenarios: LoadedScenario[], endpoints: EndpointEntry[
     const [scenario, step, ...rest] = checkId.split('/');
     const own = scenarioGates.get(scenario) ?? [];
     const exact = stepGates.get(`${scenario}/${step}/${rest.join('/')}`);
-    return [...own, ...(exact ?? stepGates.get(`${scenario}/${step}`) ?? [])];
+    return [...(exact ?? stepGates.get(`${scenario}/${step}`) ?? []), ...own]; // the finest gate first: it names the endpoint
   };
 }

@@ -223,7 +223,9 @@ function extras(report: Report): string {
   const calls = Object.entries(report.expensiveCalls);
   const unused = report.unusedExchanges ?? [];
   const stale = report.staleExpectations ?? [];
+  const notes = report.undocumented ?? [];
   return [
+    notes.length ? `<section id="undocumented"><h2>Undocumented members (${notes.length})</h2><p>Members of responses of agent ${e(report.agent.version ?? 'of unknown version', 100)} that their schema does not name: ${report.run.strict ? 'failures (--strict)' : 'notes; --strict makes them failures'}.</p><table><thead><tr><th>endpoint</th><th>member</th><th>schema</th><th>scenarios</th></tr></thead><tbody>${notes.map((n) => `<tr><td><code>${e(n.endpoint, 300)}</code></td><td><code>${e(n.member, 300)}</code></td><td>${e(n.resource, 100)}</td><td>${e(n.scenarios.join(', '), 500)}</td></tr>`).join('')}</tbody></table></section>` : '',
     stale.length ? `<section id="stale"><h2>Stale known deviations (${stale.length})</h2><p>Entries of the known-deviations file whose check did not occur in a scenario that ran: the file needs an update.</p><ul>${stale.map((id) => `<li class="id">${e(id, 500)}</li>`).join('')}</ul></section>` : '',
     calls.length ? `<section id="expensive"><h2>Expensive calls</h2><p>Calls to endpoints the spec calls expensive (CPU and memory).</p><table><tbody>${calls.map(([k, n]) => `<tr><td><code>${e(k, 300)}</code></td><td class="num">${e(String(n), 40)}</td></tr>`).join('')}</tbody></table></section>` : '',
     unused.length ? `<section id="unused"><h2>Unused recorded exchanges (${unused.length})</h2><p>Recorded exchanges no step asked for: the recording is stale.</p><ul>${unused.map((u) => `<li>${e(u.scenario, 300)}: <code>${e(u.request, 500)}</code></li>`).join('')}</ul></section>` : '',

@@ -3,9 +3,9 @@
 // gate), skip is <skipped>, expected-fail passes but says so in <system-out>. Harness errors
 // become <error> test cases of an extra suite, so a broken run is never shown green.
 import { XMLBuilder } from 'fast-xml-parser';
-import type { CheckResult, Report, ScenarioResult } from '../schema/generated/types.js';
+import type { CheckResult, Report, ScenarioResult, UndocumentedMember } from '../schema/generated/types.js';
 import { evidenceText } from './evidence-text.js';
-import { cut, oneLine, platform, seconds } from './text.js';
+import { cut, oneLine, platform, seconds, noteLine } from './text.js';
 
 /** XML 1.0 cannot carry control characters or lone surrogates, which response bodies may hold */
 function xml(s: string): string {
@@ -53,7 +53,7 @@ function testcase(scenario: ScenarioResult, check: CheckResult): object {
   return tc;
 }
 
-function testsuite(s: ScenarioResult, timestamp: string, agent: string): object {
+function testsuite(s: ScenarioResult, timestamp: string, agent: string, notes: UndocumentedMember[]): object {
   const props = [
     { '@_name': 'title', '@_value': attr(s.title) },
     { '@_name': 'file', '@_value': attr(s.file) },
@@ -61,6 +61,8 @@ function testsuite(s: ScenarioResult, timestamp: string, agent: string): object 
     { '@_name': 'agent', '@_value': attr(agent) },
     { '@_name': 'verdict', '@_value': s.verdict },
     ...(s.skipReason ? [{ '@_name': 'skipReason', '@_value': attr(s.skipReason) }] : []),
+    // Undocumented members its responses had: notes (failing checks of their own under --strict).
+    ...notes.filter((n) => n.scenarios.includes(s.id)).map((n) => ({ '@_name': 'undocumented', '@_value': attr(noteLine(n)) })),
   ];
   return {
     '@_name': xml(s.id),
@@ -75,7 +77,7 @@ function testsuite(s: ScenarioResult, timestamp: string, agent: string): object 
 export function toJUnit(report: Report): string {
   const agent = [`agent ${report.agent.version ?? 'unknown version'}`, platform(report.agent)].filter(Boolean).join(' ');
   const timestamp = report.run.startedAt;
-  const suites = report.scenarios.map((s) => testsuite(s, timestamp, agent));
+  const suites = report.scenarios.map((s) => testsuite(s, timestamp, agent, report.undocumented ?? []));
   const total = counts(report.scenarios.flatMap((s) => s.checks));
   if (report.harnessErrors.length) {
     suites.push({

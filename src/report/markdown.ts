@@ -1,11 +1,21 @@
 // report.json as a short Markdown summary (summary.md, and the GitHub job summary): the
 // verdict, the totals, what failed with its one-line message, and one line per scenario.
 import type { Report } from '../schema/generated/types.js';
-import { escapeMarkdown as md, cut, platform } from './text.js';
+import { escapeMarkdown as md, cut, platform, noteLine } from './text.js';
 import { VERDICTS, VERDICT_LABEL, countVerdicts, isProblem, runStatus } from './verdicts.js';
 
 /** GitHub caps a job summary at 1 MiB; a long failure list belongs in report.html */
 const MAX_LISTED = 100;
+
+/** the undocumented members of the run's responses, one line each (the agent version is the run's) */
+function undocumentedNotes(report: Report): string[] {
+  const notes = report.undocumented ?? [];
+  if (!notes.length) return [];
+  const how = report.run.strict ? 'failures under --strict' : 'notes; --strict makes them failures';
+  const lines = notes.slice(0, MAX_LISTED).map((n) => `- ${md(noteLine(n))} (${md(n.scenarios.join(', '))})`);
+  if (notes.length > MAX_LISTED) lines.push(`- … and ${notes.length - MAX_LISTED} more (see report.json)`);
+  return ['', `### Undocumented members (${notes.length}, agent ${md(report.agent.version ?? 'of unknown version')}; ${how})`, '', ...lines];
+}
 
 export function toMarkdown(report: Report): string {
   const t = report.totals;
@@ -43,6 +53,7 @@ export function toMarkdown(report: Report): string {
   const stale = report.staleExpectations ?? [];
   if (stale.length) out.push('', `Stale known deviations (their check did not occur): ${stale.slice(0, MAX_LISTED).map(md).join(', ')}`);
   if (report.unusedExchanges?.length) out.push('', `Unused recorded exchanges: ${report.unusedExchanges.length} (the recording is stale)`);
+  out.push(...undocumentedNotes(report));
 
   // Scenarios in need of attention first; the table stays in suite order otherwise.
   const scenarios = [...report.scenarios].sort((a, b) => VERDICTS.indexOf(a.verdict) - VERDICTS.indexOf(b.verdict));

@@ -39,9 +39,9 @@ export function matrixToHtml(m: Matrix): string {
     })
     .join('');
   const why = (r: Matrix['rows'][number]) =>
-    r.changes.map((c) => `<div class="muted">${e(m.columns[c.from].label, 80)} → ${e(m.columns[c.to].label, 80)}: ${e(CHANGE_LABEL[c.class], 40)}, ${e(c.note)}</div>`).join('');
+    r.changes.map((c) => `<div class="muted">${e(m.columns[c.from].label, 80)} → ${e(m.columns[c.to].label, 80)}: ${r.changes.length > 1 ? `${e(CHANGE_LABEL[c.class], 40)}, ` : ''}${e(c.note)}</div>`).join('');
   const rows = m.rows
-    .map((r) => `<tr class="row${r.changed ? ' changed' : ''}"><th scope="row" class="id">${e(r.id)}${why(r)}</th><td class="nowrap">${r.class ? `<span class="changed-mark">${e(CHANGE_LABEL[r.class], 40)}</span>` : ''}</td>${m.order.map((i) => cell(r.cells[i])).join('')}</tr>`)
+    .map((r) => `<tr class="row${r.changed ? ' changed' : ''}"><th scope="row" class="id">${e(r.id)}</th><td>${r.class ? `<span class="changed-mark">${e(CHANGE_LABEL[r.class], 40)}</span>${why(r)}` : ''}</td>${m.order.map((i) => cell(r.cells[i])).join('')}</tr>`)
     .join('\n');
   const byClass = CHANGE_CLASSES.map((c) => `${m.classes[c]} ${CHANGE_LABEL[c]}`).join(', ');
   const summary = m.changed

@@ -41,3 +41,8 @@ export function platform(agent: { os?: string | null; arch?: string | null }): s
   const parts = [agent.os, agent.arch].filter((p): p is string => !!p);
   return parts.length ? parts.join('/') : null;
 }
+
+/** one line per undocumented member: `GET /rest/system/ping: undocumented member "extra"` */
+export function noteLine(n: { endpoint: string; member: string }): string {
+  return `${n.endpoint}: undocumented member "${n.member}"`;
+}

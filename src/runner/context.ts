@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import type { Vars } from '../scenario/template.js';
 import type { Redactor } from '../transport/redact.js';
 import type { Step } from '../schema/generated/types.js';
+import type { UndocumentedNotes } from './undocumented.js';
 
 export type FileAction = NonNullable<Step['file']>;
 
@@ -39,6 +40,8 @@ export interface RunContext {
   lastExpensiveAt: Record<string, number>;
   /** per instance: bumped whenever it did not answer (it may have restarted: event ids start again) */
   generations: Record<string, number>;
+  /** undocumented members seen so far, and whether they fail (--strict) */
+  undocumented: UndocumentedNotes;
 }
 
 /** The spec calls these expensive: never polled in a tight loop, and counted. */

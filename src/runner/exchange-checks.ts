@@ -23,8 +23,11 @@ export function mediaTypeOf(headers: Record<string, string>): string | null {
 const pass = (name: string, kind: Check['kind'], message: string, extra: Partial<Check> = {}): Check => ({ name, kind, verdict: 'pass', message, ...extra });
 const fail = (name: string, kind: Check['kind'], message: string, extra: Partial<Check> = {}): Check => ({ name, kind, verdict: 'fail', message, ...extra });
 
+/** notes the undocumented members of a checked document; returns the check judging them under --strict */
+export type UndocumentedHook = (resource: string, doc: unknown) => Check | undefined;
+
 /** checks of `expect` (and `capture`, which writes into vars) for an exchange that has a response */
-export function checkExchange(x: Exchange, expect: StepExpectations | undefined, capture: Record<string, string> | undefined, vars: Vars, agentVersion: string | null): Check[] {
+export function checkExchange(x: Exchange, expect: StepExpectations | undefined, capture: Record<string, string> | undefined, vars: Vars, agentVersion: string | null, undocumented?: UndocumentedHook): Check[] {
   const checks: Check[] = [];
   if (expect?.unreachable) {
     const gone = !x.response && agentGone(x.error);
@@ -66,6 +69,8 @@ export function checkExchange(x: Exchange, expect: StepExpectations | undefined,
       checks.push(errors.length
         ? fail('schema', 'schema', `not a valid ${e.schema}: ${errors.length} error${errors.length > 1 ? 's' : ''} (${errors.slice(0, 3).map((x) => `${x.pointer || '/'} ${x.rule}`).join(', ')}${errors.length > 3 ? ', …' : ''})`, { expected: e.schema, schemaErrors: errors })
         : pass('schema', 'schema', `valid ${e.schema}${agentVersion ? ` (agent ${agentVersion})` : ''}`, { expected: e.schema }));
+      const judged = undocumented?.(e.schema, body.json);
+      if (judged) checks.push(judged);
     }
   }
   const seen = new Map<string, number>();

@@ -15,6 +15,7 @@ import type { LocalActions } from './context.js';
 import { SUITES_DIR, SYNCONF_VERSION } from '../paths.js';
 import { loadEndpoints } from '../schema/endpoints.js';
 import { parseBody } from './exchange-checks.js';
+import { undocumentedNotes, sortedNotes } from './undocumented.js';
 
 /** who the agent is, as the report says it */
 export type AgentIdentity = Report['agent'];
@@ -44,6 +45,8 @@ export interface RunOptions {
   expensiveIntervalMs?: number;
   /** verdicts that make the exit code 1 */
   failOn?: Verdict[];
+  /** an undocumented member of a response fails the check of its exchange (otherwise it is a note) */
+  strict?: boolean;
   /** progress output, one call per finished scenario */
   onScenario?: (s: ScenarioResult, index: number, total: number) => void;
   onStart?: (s: LoadedScenario, index: number, total: number) => void;
@@ -118,11 +121,12 @@ export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
   return t;
 }
 
-export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors'>, failOn: Verdict[]): string {
+export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented'>, failOn: Verdict[]): string {
   const t = r.totals;
   const head = r.exitCode === 2 ? 'HARNESS ERROR' : r.exitCode === 1 ? 'DOES NOT CONFORM' : 'CONFORMS';
   const parts = [`${t.pass} passed`, `${t.fail} failed`, `${t['expected-fail']} expected failures`, `${t['unexpected-pass']} unexpected passes`, `${t.skip} skipped`];
-  const tail = r.harnessErrors.length ? `; ${r.harnessErrors.length} harness error${r.harnessErrors.length > 1 ? 's' : ''}` : '';
+  const undocumented = r.undocumented?.length ? `; ${r.undocumented.length} undocumented member${r.undocumented.length > 1 ? 's' : ''}` : '';
+  const tail = `${undocumented}${r.harnessErrors.length ? `; ${r.harnessErrors.length} harness error${r.harnessErrors.length > 1 ? 's' : ''}` : ''}`;
   return `synconf: ${head}: ${t.scenarios} scenarios, ${t.checks} checks: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
 }
 
@@ -156,7 +160,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   const report: Report = {
     format: 'synconf-report/1',
     synconf: { version: SYNCONF_VERSION },
-    run: { mode: target.mode, startedAt: startedAt.toISOString(), durationMs: 0, target: target.description, expectations: null },
+    run: { mode: target.mode, startedAt: startedAt.toISOString(), durationMs: 0, target: target.description, expectations: null, strict: opts.strict ?? false },
     agent: { version: null, versionSource: 'unknown', longVersion: null, os: null, arch: null, deviceId: null },
     totals: totalsOf([]),
     exitCode: 0,
@@ -167,10 +171,12 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   };
   opts.onReport?.(report);
   const redactor = new Redactor(Object.values(target.apiKeys));
+  const undocumented = undocumentedNotes(opts.strict ?? false);
   const finish = (): Report => {
     report.run.durationMs = Math.round(performance.now() - t0);
     // Evidence, captured values and messages may quote a secret: the report says its placeholder.
     report.scenarios = JSON.parse(redactor.text(JSON.stringify(report.scenarios)));
+    report.undocumented = JSON.parse(redactor.text(JSON.stringify(sortedNotes(undocumented))));
     return finalize(report, failOn);
   };
   if (harnessErrors.length) return finish(); // a malformed scenario: nothing runs
@@ -196,7 +202,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     transport: target.transport, clock: target.clock, actions: target.actions, redactor,
     agentVersion: identity.version, apiKeys: target.apiKeys, capabilities: target.capabilities, vars: target.vars,
     requestTimeoutMs: timeoutMs, expensiveIntervalMs: opts.expensiveIntervalMs ?? 500,
-    expensiveCalls: report.expensiveCalls, lastExpensiveAt: {}, generations: {},
+    expensiveCalls: report.expensiveCalls, lastExpensiveAt: {}, generations: {}, undocumented,
   };
   const deviations = indexDeviations(expectations);
   const total = selection.scenarios.length;

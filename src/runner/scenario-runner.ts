@@ -4,7 +4,8 @@ import type { Exchange, OutgoingRequest } from '../transport/types.js';
 import type { RunContext, Capability } from './context.js';
 import { EXPENSIVE } from './context.js';
 import { render, renderPointer, MissingVariableError, type Vars } from '../scenario/template.js';
-import { checkExchange, parseBody, type Check } from './exchange-checks.js';
+import { checkExchange, parseBody, type Check, type UndocumentedHook } from './exchange-checks.js';
+import { noteUndocumented } from './undocumented.js';
 import { evaluate } from './assertions.js';
 import { parseDuration } from './clock.js';
 import { atLeast } from '../schema/version.js';
@@ -107,6 +108,12 @@ class ScenarioRun {
     return { ...render({ ...spec, assert: undefined }, this.vars), ...(assert ? { assert } : {}) };
   }
 
+  /** notes undocumented members of the responses of `req` (the final exchange of a step, not each wait attempt) */
+  private undocumented(req: OutgoingRequest): UndocumentedHook {
+    const endpoint = `${req.method} ${req.url.split('?')[0]}`;
+    return (resource, doc) => noteUndocumented(this.ctx.undocumented, endpoint, resource, doc, this.s.id);
+  }
+
   private async request(step: Step, phase: Phase): Promise<boolean> {
     const req = this.buildRequest(step);
     const expect = step.expect && this.renderWithAssertions(step.expect);
@@ -116,7 +123,7 @@ class ScenarioRun {
     const started = this.ctx.clock.now();
     if (!step.wait) {
       x = await this.send(req, step.name);
-      checks = checkExchange(x, expect, step.capture, this.vars, this.ctx.agentVersion);
+      checks = checkExchange(x, expect, step.capture, this.vars, this.ctx.agentVersion, this.undocumented(req));
     } else {
       const timeout = parseDuration(step.wait.timeout);
       const interval = parseDuration(step.wait.interval ?? '250ms');
@@ -133,7 +140,7 @@ class ScenarioRun {
         if (this.ctx.clock.now() - started + interval > timeout) break;
         await this.ctx.clock.sleep(interval);
       }
-      checks = checkExchange(x!, expect, step.capture, this.vars, this.ctx.agentVersion);
+      checks = checkExchange(x!, expect, step.capture, this.vars, this.ctx.agentVersion, this.undocumented(req));
       const held = checks.every((c) => c.verdict === 'pass' || c.kind === 'capture');
       const elapsed = Math.round(this.ctx.clock.now() - started);
       checks.unshift({ name: 'wait', kind: 'wait', verdict: held ? 'pass' : 'fail', message: held ? `held after ${attempts} attempt${attempts > 1 ? 's' : ''} (${elapsed} ms)` : `did not hold within ${step.wait.timeout} (${attempts} attempts)`, expected: step.wait, actual: { attempts, elapsedMs: elapsed } });
@@ -216,6 +223,8 @@ class ScenarioRun {
       this.add(step.name, phase, errors.length
         ? { name: 'event-schema', kind: 'schema', verdict: 'fail', message: `event data is not a valid ${spec.schema}: ${errors.map((e) => `${e.pointer || '/'} ${e.rule}`).join(', ')}`, schemaErrors: errors, actual: match }
         : { name: 'event-schema', kind: 'schema', verdict: 'pass', message: `event data is a valid ${spec.schema}` });
+      const judged = noteUndocumented(this.ctx.undocumented, 'GET /rest/events', spec.schema, match.data, this.s.id, 'event-undocumented');
+      if (judged) this.add(step.name, phase, judged);
     }
     return errorsFree(this.checks, step.name);
   }

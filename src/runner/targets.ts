@@ -5,6 +5,7 @@ import type { Capability } from './context.js';
 import { LiveTransport } from '../transport/live.js';
 import { wallClock } from './clock.js';
 import { fileActions } from './local-actions.js';
+import { parseBody } from './exchange-checks.js';
 import type { Endpoint, Transport } from '../transport/types.js';
 import type { Lab, LabInstance } from '../lab/lab.js';
 import { UsageError } from '../cli/exit.js';
@@ -67,16 +68,23 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
   const local = LOOPBACK.has(base.hostname);
   // Learn the agent's identity and sync address from its own API.
   const probe = new LiveTransport({ agent: { url, apiKey } });
+  // The set-up only learns what the scenarios need (identity, sync address); judging the answers is
+  // the scenarios' job. A wrong answer leaves a value unknown; only no answer at all, or a refused
+  // API key, stops the run.
   const get = async (path: string) => {
     const x = await probe.send({ target: 'agent', method: 'GET', url: path, headers: { 'X-API-Key': apiKey }, timeoutMs: 10_000 });
     if (!x.response) throw new UsageError(`the agent at ${url} does not answer (${x.error?.code}: ${x.error?.message})`);
     if (x.response.status === 403) throw new UsageError(`the agent at ${url} refuses the API key (403 ${x.response.body.trim()})`);
-    if (x.response.status !== 200) throw new UsageError(`GET ${path} on ${url} answered ${x.response.status}`);
-    return JSON.parse(x.response.body) as Record<string, unknown>;
+    const json = x.response.status === 200 ? parseBody(x.response.body).json : undefined;
+    const doc = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+    return { doc, headerId: x.response.headers['x-syncthing-id'], problem: json === undefined ? `GET ${path} answered ${x.response.status}${x.response.status === 200 ? ' without a JSON document' : ''}` : null };
   };
   const status = await get('/rest/system/status');
+  const deviceId = typeof status.doc.myID === 'string' ? status.doc.myID : status.headerId ?? null;
   // The sync address only matters to a peer; a run without one saves the request.
-  const listenAddresses = opts.needsPeer ? ((await get('/rest/config')).options as { listenAddresses?: string[] })?.listenAddresses ?? [] : [];
+  const config = opts.needsPeer ? await get('/rest/config') : undefined;
+  const configured = (config?.doc.options as { listenAddresses?: unknown } | undefined)?.listenAddresses;
+  const listenAddresses = Array.isArray(configured) ? configured.filter((a): a is string => typeof a === 'string') : [];
   await probe.close();
   const listen = listenAddresses.find((a) => /^tcp4?:\/\/(127\.0\.0\.1|localhost):\d+$/.test(a));
   const capabilities: Record<Capability, true | string> = {
@@ -86,10 +94,11 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
     peer: 'no scenario asked for one',
   };
   const endpoints: Record<string, Endpoint> = { agent: { url, apiKey } };
-  const vars: Record<string, unknown> = { agent: { deviceId: status.myID, syncAddress: listen ?? null, dataDir: null } };
+  const vars: Record<string, unknown> = { agent: { deviceId, syncAddress: listen ?? null, dataDir: null } };
   const labs: Lab[] = [];
   if (opts.needsPeer) {
-    if (!local || !listen) capabilities.peer = `a peer must reach the agent's sync port on loopback; the agent listens on ${JSON.stringify(listenAddresses)}`;
+    if (config?.problem) capabilities.peer = `the agent's sync address is unknown (${config.problem})`;
+    else if (!local || !listen) capabilities.peer = `a peer must reach the agent's sync port on loopback; the agent listens on ${JSON.stringify(listenAddresses)}`;
     else {
       const { lab, peer, reason } = await startPeer(opts.binary);
       if (lab && peer) {

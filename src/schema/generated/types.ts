@@ -1245,6 +1245,10 @@ export interface Report {
      */
     expectations?: string | null;
     recordings?: string | null;
+    /**
+     * --strict: an undocumented member fails the check of its exchange
+     */
+    strict?: boolean;
   };
   agent: {
     /**
@@ -1286,7 +1290,29 @@ export interface Report {
     scenario: string;
     request: string;
   }[];
+  /**
+   * members of responses that their schema does not name (notes; failures under --strict), once per endpoint and member
+   */
+  undocumented?: UndocumentedMember[];
   scenarios: ScenarioResult[];
+}
+export interface UndocumentedMember {
+  /**
+   * METHOD path of the request, e.g. GET /rest/system/ping
+   */
+  endpoint: string;
+  /**
+   * the schema the response was checked against
+   */
+  resource: string;
+  /**
+   * path of the member from the checked document, `*` for an array index or a map key, e.g. connectionServiceStatus/* /extra
+   */
+  member: string;
+  /**
+   * the scenarios whose responses had it
+   */
+  scenarios: string[];
 }
 export interface ScenarioResult {
   id: string;

@@ -1,0 +1,33 @@
+// A proxy in front of a real agent that breaks chosen routes: everything else is the real agent's
+// answer, byte for byte. For faults of one endpoint that no real agent shows on demand.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** what the proxy answers instead of the agent, by "METHOD path" */
+export type Broken = Record<string, { status: number; body: string; contentType?: string }>;
+
+export interface BreakingProxy { url: string; close(): Promise<void>; }
+
+export async function startBreakingProxy(agentUrl: string, broken: Broken): Promise<BreakingProxy> {
+  const agent = new URL(agentUrl);
+  const server = http.createServer((req, res) => {
+    const own = broken[`${req.method} ${(req.url ?? '').split('?')[0]}`];
+    if (own) {
+      req.resume();
+      res.writeHead(own.status, { 'Content-Type': own.contentType ?? 'application/json' });
+      res.end(own.body);
+      return;
+    }
+    const upstream = http.request({ host: agent.hostname, port: agent.port, method: req.method, path: req.url, headers: { ...req.headers, host: agent.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
