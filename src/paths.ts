@@ -20,5 +20,7 @@ export const SCHEMAS_DIR = join(ROOT, 'schemas');
 export const SUITES_DIR = join(ROOT, 'suites');
 export const RECORDINGS_DIR = join(ROOT, 'recordings');
 export const EXPECTATIONS_DIR = join(ROOT, 'expectations');
+/** the recordings replay (and drift) use when none is named */
+export const DEFAULT_RECORDINGS = join(RECORDINGS_DIR, 'syncthing-1.19.2');
 export const DEFAULT_REPORT_DIR = join('reports', 'latest');
 export const SYNCONF_VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;

@@ -172,8 +172,8 @@ test('run --syncthing VERSION runs the scenarios against a lab of that version; 
 test('agents --help explains install and list: the cache, the sources, --force', async () => {
   const top = await synconf(['agents', '--help']);
   assert.equal(top.exitCode, 0, top.stderr);
-  assert.match(top.stdout, /install \[options\] \[versions\.\.\.\]/);
-  assert.match(top.stdout, /list \[options\]/);
+  assert.match(top.stdout, /agents install \[versions\.\.\]/);
+  assert.match(top.stdout, /agents list/);
   const install = await synconf(['agents', 'install', '--help']);
   assert.equal(install.exitCode, 0, install.stderr);
   for (const text of ['--force', '$SYNCONF_AGENTS_DIR', '$XDG_CACHE_HOME', '$SYNCONF_DEBIAN_SOURCES', 'apt-get and dpkg-deb', 'synconf run --syncthing 1.12.1']) {

@@ -370,5 +370,5 @@ test('CLI: lab --help lists up and down', async () => {
   assert.match(help.stdout, /lab up/);
   assert.match(help.stdout, /lab down/);
   const up = await execa('node', ['dist/bin/synconf.js', 'lab', 'up', '--help'], { cwd: ROOT, reject: false });
-  assert.match(up.stdout, /--syncthing <version\|path>/);
+  assert.match(up.stdout, /--syncthing +a VERSION installed by `synconf agents install`/);
 });

@@ -146,7 +146,7 @@ describe('synconf matrix on the real agents', () => {
   test('every known version in its own lab at once: absent endpoints a version change, the browse change a regression', async () => {
     for (const v of AGENT_VERSIONS) agentBinary(v); // each installed, or this test fails saying how to install it
     const out = join(work, 'live');
-    const r = await cliAsync(['matrix', ...AGENT_VERSIONS.flatMap((v) => ['--syncthing', v]), '--only', 'system-browse', 'pending-devices', '--jobs', String(AGENT_VERSIONS.length), '--report-dir', out]);
+    const r = await cliAsync(['matrix', ...AGENT_VERSIONS.flatMap((v) => ['--syncthing', v]), '--only', 'system-browse,pending-devices', '--jobs', String(AGENT_VERSIONS.length), '--report-dir', out]);
     const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
     assert.deepEqual(validate('matrix', m).map(formatError), []);
     assert.deepEqual(m.order.map((i: number) => m.columns[i].label), [...AGENT_VERSIONS], r.stdout + r.stderr);
@@ -194,7 +194,7 @@ describe('synconf matrix --replay', () => {
   test('a newer version whose browse lists directories without the trailing separator: classified regressions, exit 1', async () => {
     const newer = await simulatedNewerRecording(work);
     const out = join(work, 'two');
-    const r = await cliAsync(['matrix', '--recordings', newer, join(RECORDINGS_DIR, 'syncthing-1.19.2'), '--only', 'system-browse', 'system-ping', '--no-expectations', '--report-dir', out]);
+    const r = await cliAsync(['matrix', '--recordings', newer, '--recordings', join(RECORDINGS_DIR, 'syncthing-1.19.2'), '--only', 'system-browse,system-ping', '--no-expectations', '--report-dir', out]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
     assert.deepEqual(m.order.map((i: number) => m.columns[i].label), ['1.19.2', '1.29.5']);

@@ -66,7 +66,7 @@ describe('synconf validate', () => {
     ['input that is not JSON', ['validate', 'config', '-'], 'config: yes', /standard input is not JSON/],
     ['an HTTP capture whose body is not JSON', ['validate', 'config', '-'], 'HTTP/1.1 403 Forbidden\r\n\r\nCSRF Error\n', /the body of the HTTP capture in standard input is not JSON/],
     ['a bad --agent-version', ['validate', 'config', '-', '--agent-version', 'soon'], '{}', /"soon" is not a version/],
-    ['a missing argument', ['validate', 'config'], undefined, /missing required argument 'file'/],
+    ['a missing argument', ['validate', 'config'], undefined, /missing argument <file>/],
   ] as const) {
     test(`${what} is a usage error (exit 2) that says so`, () => {
       const r = cli([...args], { input });

@@ -1,62 +1,45 @@
-// `synconf drift`: record the scenarios afresh and compare with existing cassettes by shape; or, given two
-// recordings folders, compare them offline.
-import type { Command } from 'commander';
-import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { commonRunOptions, targetOptions, liveTargetMaker, type CommonRunOptions, type TargetOptions } from './run.js';
-import { DEFAULT_RECORDINGS } from './replay.js';
-import { EXIT, UsageError } from './exit.js';
+// `synconf drift [DIR]` / `synconf drift DIR-A DIR-B`: compare recordings by shape — a fresh recording of a
+// live agent with a folder, or two folders offline.
+import type { CommandModule } from 'yargs';
+import { selectionOptions, targetOptions } from './options.js';
+import { UsageError } from '../errors.js';
+import type { DriftOptions } from '../drift/live.js';
 
-interface DriftOptions extends CommonRunOptions, TargetOptions { keep?: boolean; }
-
-export function registerDrift(program: Command): void {
-  const drift = program
-    .command('drift')
-    .description('Compare two recordings by shape (status, media type, fields and their types, values against the spec\'s patterns and formats, event types): two folders offline, or one folder against a fresh recording of a live agent; exit 0 no difference, 1 differences, 2 input error')
-    .argument('[dirs...]', 'DIR-A DIR-B: two recordings folders, compared offline (A the older); or one folder to compare a fresh live recording with (default: the bundled recordings)');
-  targetOptions(commonRunOptions(drift))
-    .option('--keep', 'keep the fresh recording (its folder is printed)')
-    .addHelpText('after', '\nExamples:\n  synconf drift recordings/syncthing-1.19.2 recordings/syncthing-1.29.5   offline: what changed between two versions\n  synconf drift --lab                         a fresh lab agent against the bundled 1.19.2 recordings\n  synconf drift --agent URL --api-key KEY DIR  what changed in the agent running here')
-    .action(async (dirs: string[], opts: DriftOptions) => {
-      if (dirs.length > 2) throw new UsageError(`drift compares two recordings folders; got ${dirs.length}: ${dirs.join(' ')}`);
-      if (dirs.length === 2) {
-        if (opts.lab || opts.agent) throw new UsageError('drift DIR-A DIR-B compares two recordings offline: --lab and --agent do not apply');
-        const { printFolderDrift } = await import('./drift-print.js');
-        process.exitCode = await printFolderDrift(dirs[0], dirs[1], opts.only);
-        return;
-      }
-      const dirArg = dirs[0];
-      const { executeRun } = await import('./execute-run.js');
-      const { readCassette, CassetteError } = await import('../transport/cassette.js');
-      const { driftOf } = await import('../transport/drift.js');
-      const dir = dirArg ?? DEFAULT_RECORDINGS;
-      const fresh = mkdtempSync(join(tmpdir(), 'synconf-drift-'));
-      try {
-        const code = await executeRun({ ...opts, reportDir: join(fresh, 'report'), failOn: ['fail'] }, liveTargetMaker(opts), { dir: join(fresh, 'cassettes'), mode: 'all', redact: [] });
-        if (code === EXIT.usage) { process.exitCode = EXIT.usage; return; }
-        let differences = 0;
-        let problems = 0;
-        const recorded = readdirSync(join(fresh, 'cassettes')).filter((f) => f.endsWith('.har') && f !== '_run.har').map((f) => f.slice(0, -4)).sort();
-        console.log(`\ndrift of ${recorded.length} scenarios against ${dir}:`);
-        for (const scenario of recorded) {
-          try {
-            const before = readCassette(dir, scenario);
-            const after = readCassette(join(fresh, 'cassettes'), scenario)!;
-            const lines = before ? driftOf(before, after) : ['no cassette in the old recording'];
-            differences += lines.length;
-            console.log(lines.length ? `${scenario}:\n${lines.map((l) => `  ${l}`).join('\n')}` : `${scenario}: no difference`);
-          } catch (e) {
-            if (!(e instanceof CassetteError)) throw e;
-            problems++;
-            console.error(`${scenario}: ${e.message}`);
-          }
+export const driftCommand: CommandModule = {
+  command: 'drift [dirs..]',
+  describe: 'Compare two recordings by shape (status, media type, fields and their types, values against the spec\'s patterns and formats, event types): two folders offline, or one folder against a fresh recording of a live agent; exit 0 no difference, 1 differences, 2 input error',
+  builder: (y) =>
+    targetOptions(selectionOptions(y))
+      .positional('dirs', { type: 'string', describe: 'DIR-A DIR-B: two recordings folders, compared offline (A the older); or one folder to compare a fresh live recording with (default: the bundled recordings)' })
+      .option('keep', { type: 'boolean', describe: 'keep the fresh recording (its folder is printed)' })
+      // Options of run/replay that drift cannot honour: said so, rather than accepted and ignored.
+      .option('report-dir', { type: 'string', hidden: true })
+      .option('fail-on', { type: 'string', hidden: true })
+      .option('expectations', { type: 'string', hidden: true })
+      .check((argv) => {
+        for (const o of ['report-dir', 'fail-on', 'expectations']) if (argv[o] !== undefined) throw new UsageError(`drift does not take --${o}: it writes no report and judges no verdicts, it compares the shapes of the answers`);
+        const dirs = (argv.dirs as string[] | undefined) ?? [];
+        if (dirs.length > 2) throw new UsageError(`drift compares two recordings folders; got ${dirs.length}: ${dirs.join(' ')}`);
+        if (dirs.length === 2) {
+          const live = ['lab', 'agent', 'syncthing', 'keep', 'allow-destructive', 'agent-version'].find((o) => argv[o] !== undefined);
+          if (live) throw new UsageError(`drift DIR-A DIR-B compares two recordings offline: --${live} does not apply`);
         }
-        console.log(`${differences} difference${differences === 1 ? '' : 's'}${problems ? `, ${problems} unreadable cassette(s)` : ''}`);
-        process.exitCode = problems ? EXIT.usage : differences ? EXIT.nonConforming : EXIT.ok;
-      } finally {
-        if (opts.keep) console.log(`fresh recording kept in ${fresh}`);
-        else rmSync(fresh, { recursive: true, force: true });
-      }
-    });
-}
+        return true;
+      })
+      .example('synconf drift recordings/syncthing-1.19.2 recordings/syncthing-1.29.5', 'offline: what changed between two versions')
+      .example('synconf drift --lab', 'a fresh lab agent against the bundled 1.19.2 recordings')
+      .example('synconf drift --agent URL --api-key KEY DIR', 'what changed in the agent running here')
+      .epilogue('drift writes no report and judges no verdicts: it compares shapes (so it has no --report-dir, --fail-on or --expectations).\nExit codes: 0 no difference, 1 a difference, 2 usage or input error (an unreadable cassette, an agent that cannot be reached), 3 a fault of synconf itself.'),
+  handler: async (argv) => {
+    const opts = argv as unknown as DriftOptions & { dirs?: string[] };
+    const dirs = opts.dirs ?? [];
+    if (dirs.length === 2) {
+      const { printFolderDrift } = await import('../drift/folders.js');
+      process.exitCode = await printFolderDrift(dirs[0], dirs[1], opts.only);
+      return;
+    }
+    const { driftRun } = await import('../drift/live.js');
+    const { DEFAULT_RECORDINGS } = await import('../paths.js');
+    process.exitCode = await driftRun(dirs[0] ?? DEFAULT_RECORDINGS, opts);
+  },
+};

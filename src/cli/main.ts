@@ -1,49 +1,72 @@
 #!/usr/bin/env node
-// Entry point of the `synconf` command. Each command module only declares its options and
-// imports its implementation lazily in its action, so a command loads only what it needs.
-// commander is the parser: it loads in a few milliseconds (start-up time is measured in bench/).
-import { Command, CommanderError } from 'commander';
-import { registerValidate } from './validate.js';
-import { registerLab } from './lab.js';
-import { registerRun } from './run.js';
-import { registerReplay } from './replay.js';
-import { registerDrift } from './drift.js';
-import { registerReport } from './report.js';
-import { registerMatrix } from './matrix.js';
-import { registerAgents } from './agents.js';
-import { registerServe } from './serve.js';
-import { EXIT } from './exit.js';
-import { SynconfError, exitCodeOf } from '../errors.js';
+// Entry point of the `synconf` command, parsed by yargs.
+//
+// HOW TO ADD A COMMAND
+//   1. Write src/cli/<command>.ts exporting a yargs CommandModule (`export const fooCommand: CommandModule`):
+//      `command`, `describe`, a `builder` that declares the options (shared ones: ./options.ts), at least one
+//      `.example(...)` and an `.epilogue(...)` with the command's exit codes.
+//   2. Keep it thin: the `handler` imports its implementation lazily (`await import('../<area>/….js')`), so
+//      other commands do not load it (start-up time is measured in bench/). No logic here: it lives under
+//      src/<area>/, and nothing under src/ imports from src/cli/.
+//   3. The handler sets `process.exitCode` (EXIT from src/errors.ts) or throws: UsageError / InputError
+//      (or a subclass) for anything the user can act on — printed here as one line, exit 2; anything else
+//      is a fault of synconf (exit 3, stack to a log file, or to stderr with --verbose).
+//   4. Lists are `type: 'string', coerce: list` (repeat or comma-separate), never `array: true` options.
+//   5. Register it in the `.command([...])` list below, and add it to the CLI tests (tests/cli.test.ts).
+import yargs, { type Argv } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { runCommand } from './run.js';
+import { replayCommand } from './replay.js';
+import { driftCommand } from './drift.js';
+import { validateCommand } from './validate.js';
+import { labCommand } from './lab.js';
+import { reportCommand } from './report.js';
+import { matrixCommand } from './matrix.js';
+import { agentsCommand } from './agents.js';
+import { serveCommand } from './serve.js';
+import { usageMessage } from './usage.js';
+import { reportFault } from './fault.js';
+import { EXIT, SynconfError, UsageError, exitCodeOf } from '../errors.js';
 import { SYNCONF_VERSION } from '../paths.js';
 
-const program = new Command('synconf')
-  .description('synconf: conformance test harness for the Syncthing REST management API')
-  .version(SYNCONF_VERSION)
-  .showHelpAfterError()
-  .showSuggestionAfterError()
-  // Usage errors exit 2 (commander's default is 1, which means "does not conform" here).
-  .exitOverride()
-  .addHelpText('after', '\nExit codes: 0 every check conforms, 1 a check does not conform, 2 usage, input or harness error.\n`synconf <command> --help` explains each command.');
+const EXIT_CODES = `Exit codes:
+  0  every check conforms (or is a listed known deviation)
+  1  a check does not conform
+  2  usage or input error: a bad option, a missing or malformed file (scenario, cassette, expectations,
+     report), an agent that cannot be started or reached
+  3  a fault of synconf itself (a bug): the stack trace goes to a log file (or stderr with --verbose)
+\`synconf <command> --help\` explains each command.`;
 
-registerRun(program);
-registerReplay(program);
-registerDrift(program);
-registerValidate(program);
-registerLab(program);
-registerReport(program);
-registerMatrix(program);
-registerAgents(program);
-registerServe(program);
+const argv = hideBin(process.argv);
+const parser: Argv = yargs(argv)
+  .scriptName('synconf')
+  .usage('synconf: conformance test harness for the Syncthing REST management API\n\nUsage: synconf <command> [options]')
+  .command([runCommand, replayCommand, matrixCommand, driftCommand, validateCommand, labCommand, agentsCommand, reportCommand, serveCommand])
+  .completion('completion', 'Print a bash/zsh completion script (synconf completion >> ~/.bashrc)')
+  .demandCommand(1, 'no command given (synconf --help lists them)')
+  .option('verbose', { type: 'boolean', global: true, describe: 'print the stack trace of an internal error' })
+  .strict()
+  .version(SYNCONF_VERSION)
+  .alias('help', 'h')
+  .alias('version', 'V')
+  .wrap(Math.min(110, process.stdout.columns || 100))
+  .epilogue(EXIT_CODES)
+  // Usage errors become a UsageError of one line (with a did-you-mean), not the whole help.
+  // A coerce function's UsageError reaches here as yargs' YError, with its message.
+  .fail((msg, err) => {
+    if (err && err.name !== 'YError') throw err;
+    throw new UsageError(err ? err.message : usageMessage(msg, argv, parser));
+  })
+  .exitProcess(false);
 
 try {
-  await program.parseAsync();
+  await parser.parseAsync();
 } catch (err) {
-  // --help and --version end here too, with exit code 0; commander has printed the message.
-  if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
-  // Errors a user can act on (bad option, missing binary, broken cassette) are one line;
-  // anything else is a defect of synconf and keeps its stack.
-  const known = err instanceof SynconfError;
-  const e = err as Error;
-  console.error(`synconf: ${known ? e.message : e.stack ?? e}`);
-  process.exit(exitCodeOf(err));
+  if (err instanceof SynconfError) {
+    console.error(`synconf: ${err.message}`);
+    if (err.hint) console.error(`synconf: ${err.hint}`);
+  } else reportFault(err, argv.includes('--verbose'));
+  process.exitCode = exitCodeOf(err);
 }
+// exitCode only: a command's handles (a lab being stopped) may still be closing.
+if (process.exitCode === undefined) process.exitCode = EXIT.ok;

@@ -1,56 +1,51 @@
 // `synconf report merge|render`: the version matrix of several runs, and the report files of one
 // run rewritten from its report.json (e.g. after a synconf upgrade changed the HTML).
-import type { Command } from 'commander';
-import { dirname, join } from 'node:path';
-import { EXIT, UsageError } from './exit.js';
+import type { CommandModule } from 'yargs';
+import { join } from 'node:path';
 
-/** runs `work`, turning a UsageError into its message and exit code 2 (no stack trace) */
-async function guarded(name: string, work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    console.error(`synconf report ${name}: ${err.message}`);
-    process.exitCode = EXIT.usage;
-  }
-}
+const REPORT_EXIT_CODES = 'Exit codes: 0 written, 2 usage or input error (a report that is missing, not JSON or not a synconf report), 3 a fault of synconf itself.';
 
-export function registerReport(program: Command): void {
-  const report = program.command('report').description('Work with report files: merge runs into a version matrix, re-render a report');
+const merge: CommandModule = {
+  command: 'merge <reports..>',
+  describe: 'Merge the report.json of several runs into a version matrix (matrix.html, matrix.json, matrix.md)',
+  builder: (y) =>
+    y
+      .positional('reports', { type: 'string', array: true, describe: 'report.json files, one per run (agent version, platform)' })
+      .option('out', { type: 'string', default: join('reports', 'matrix'), describe: 'folder to write the matrix files into' })
+      .example('synconf report merge v1/report.json v2/report.json', 'compare two agent versions')
+      .epilogue(REPORT_EXIT_CODES),
+  handler: async (argv) => {
+    const { reportMerge } = await import('../report/commands.js');
+    await reportMerge(argv.reports as string[], argv.out as string);
+  },
+};
 
-  report
-    .command('merge')
-    .description('Merge the report.json of several runs into a version matrix (matrix.html, matrix.json, matrix.md)')
-    .argument('<reports...>', 'report.json files, one per run (agent version, platform)')
-    .option('--out <dir>', 'folder to write the matrix files into', join('reports', 'matrix'))
-    .addHelpText('after', '\nExample:\n  synconf report merge v1/report.json v2/report.json     compare two agent versions')
-    .action((files: string[], opts: { out: string }) =>
-      guarded('merge', async () => {
-        const { readReport } = await import('../report/load.js');
-        const { mergeReports } = await import('../report/merge.js');
-        const { writeMatrix } = await import('../report/write.js');
-        const reports = [];
-        for (const file of files) reports.push(await readReport(file));
-        // the version gates of the suite as it is here: they tell a version change from a regression
-        const { selectScenarios } = await import('../runner/run.js');
-        const { gateIndex } = await import('../matrix/gates.js');
-        const matrix = mergeReports(reports, { files, gates: gateIndex((await selectScenarios(undefined, undefined)).scenarios) });
-        for (const path of await writeMatrix(matrix, opts.out)) console.log(`wrote ${path}`);
-        console.log(`${matrix.changed} of ${matrix.rows.length} checks changed across ${matrix.columns.length} runs (${Object.entries(matrix.classes).map(([c, n]) => `${c}: ${n}`).join(', ')})`);
-      }),
-    );
+const render: CommandModule = {
+  command: 'render <report>',
+  describe: 'Rewrite report.json, junit.xml, report.html and summary.md from a report.json',
+  builder: (y) =>
+    y
+      .positional('report', { type: 'string', describe: 'a report.json file' })
+      .option('out', { type: 'string', describe: 'folder to write into (default: the folder of the report)' })
+      .example('synconf report render reports/latest/report.json', 'rewrite the report files next to it')
+      .example('synconf report render old/report.json --out /tmp/r', 'into another folder')
+      .epilogue(REPORT_EXIT_CODES),
+  handler: async (argv) => {
+    const { reportRender } = await import('../report/commands.js');
+    await reportRender(argv.report as string, argv.out as string | undefined);
+  },
+};
 
-  report
-    .command('render')
-    .description('Rewrite report.json, junit.xml, report.html and summary.md from a report.json')
-    .argument('<report>', 'a report.json file')
-    .option('--out <dir>', 'folder to write into (default: the folder of the report)')
-    .action((file: string, opts: { out?: string }) =>
-      guarded('render', async () => {
-        const { readReport } = await import('../report/load.js');
-        const { writeReports } = await import('../report/write.js');
-        const loaded = await readReport(file);
-        for (const path of await writeReports(loaded, opts.out ?? dirname(file))) console.log(`wrote ${path}`);
-      }),
-    );
-}
+export const reportCommand: CommandModule = {
+  command: 'report',
+  describe: 'Work with report files: merge runs into a version matrix, re-render a report',
+  builder: (y) =>
+    y
+      .command(merge)
+      .command(render)
+      .demandCommand(1, 'report needs a command: merge or render')
+      .example('synconf report merge a/report.json b/report.json', 'a version matrix of two runs')
+      .example('synconf report render reports/latest/report.json', 'rewrite the report files of a run')
+      .epilogue(REPORT_EXIT_CODES),
+  handler: () => {},
+};

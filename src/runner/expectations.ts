@@ -8,7 +8,7 @@ import type { KnownDeviations, CheckResult, ScenarioResult } from '../schema/gen
 import { validate } from '../schema/registry.js';
 import { releaseOf } from '../schema/version.js';
 import { EXPECTATIONS_DIR, ROOT } from '../paths.js';
-import { UsageError } from '../cli/exit.js';
+import { UsageError } from '../errors.js';
 import { scenarioVerdict } from './scenario-runner.js';
 
 export interface LoadedExpectations { file: string; data: KnownDeviations; }

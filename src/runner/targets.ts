@@ -8,7 +8,7 @@ import { fileActions } from './local-actions.js';
 import { parseBody } from './exchange-checks.js';
 import type { Endpoint, Transport } from '../transport/types.js';
 import type { Lab, LabInstance } from '../lab/lab.js';
-import { UsageError } from '../cli/exit.js';
+import { UsageError } from '../errors.js';
 
 export interface LiveOptions {
   /** some selected scenario needs a peer instance */

@@ -6,13 +6,14 @@ import { exportName } from './names.js';
 import { escapePointer, resolvePointer, jsonType, MISSING } from '../json.js';
 import gte from 'semver/functions/gte.js';
 import type { ValidationError } from './generated/types.js';
+import { UsageError } from '../errors.js';
 
 export type { ValidationError };
 
 interface AjvError { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string; schemaPath: string; propertyName?: string; }
 type CompiledValidator = ((doc: unknown) => boolean) & { errors?: AjvError[] | null };
 
-export class UnknownResourceError extends Error {
+export class UnknownResourceError extends UsageError {
   override name = 'UnknownResourceError';
   constructor(readonly resource: string) {
     super(`unknown resource "${resource}"; known resources: ${listResources().join(', ')}`);

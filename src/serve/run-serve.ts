@@ -10,6 +10,7 @@ export interface ServeRun { dir: string; host: string; port: number; apiKey?: st
 export const generateApiKey = () => randomBytes(24).toString('base64url');
 
 export async function runServe(opts: ServeRun): Promise<number> {
+  if (opts.port > 65535) throw new UsageError(`--port ${opts.port}: a TCP port is at most 65535`);
   if (opts.apiKey !== undefined && !/^\S+$/.test(opts.apiKey)) throw new UsageError(`--api-key "${opts.apiKey}": a key is one word, not empty (leave it out to get a generated one)`);
   const server = await startServer({
     dir: opts.dir, host: opts.host, port: opts.port, apiKey: opts.apiKey ?? generateApiKey(), logFile: opts.log,

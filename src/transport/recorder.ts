@@ -11,7 +11,7 @@ import { Redactor, type RedactionRules } from './redact.js';
 import { toEntry, newCassette, cassettePath, RUN_CASSETTE, readCassette } from './cassette.js';
 import { ReplayTransport, REPLAY_MISS, RECORDING_ENDS } from './replay.js';
 import { SYNCONF_VERSION } from '../paths.js';
-import { UsageError } from '../cli/exit.js';
+import { UsageError } from '../errors.js';
 
 export type RecordMode = 'all' | 'once' | 'new';
 

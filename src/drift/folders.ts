@@ -1,6 +1,6 @@
 // Output of `synconf drift DIR-A DIR-B`: per scenario the shape differences, one line each, then the count.
 import { driftBetween } from '../transport/drift-dirs.js';
-import { EXIT } from './exit.js';
+import { EXIT } from '../errors.js';
 import { idPattern } from '../runner/run.js';
 
 /** prints the drift between two folders and returns the exit code: 0 none, 1 differences, 2 unreadable cassettes */

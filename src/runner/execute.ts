@@ -3,13 +3,24 @@
 // the report is written and the exit code says what happened.
 import { resolve } from 'node:path';
 import type { Report, Verdict } from '../schema/generated/types.js';
-import { selectScenarios, runScenarios, verdictLine, finalize, emptyReport, type Target } from '../runner/run.js';
+import { selectScenarios, runScenarios, verdictLine, finalize, emptyReport, type Target } from './run.js';
 import type { LiveTransport } from '../transport/live.js';
 import type { Transport } from '../transport/types.js';
 import { writeReports } from '../report/write.js';
 import { progress } from './progress.js';
-import { EXIT, UsageError } from './exit.js';
-import type { CommonRunOptions } from './run.js';
+import { EXIT, SynconfError } from '../errors.js';
+
+/** what every running command (run, replay, drift) passes in */
+export interface CommonRunOptions {
+  suite?: string[];
+  only?: string[];
+  reportDir: string;
+  agentVersion?: string;
+  /** a file, false for --no-expectations, undefined to pick by agent version */
+  expectations?: string | false;
+  failOn: string[];
+  timeout: number;
+}
 
 export interface RecordOptions { dir: string; mode: 'all' | 'once' | 'new'; redact: string[]; }
 
@@ -66,8 +77,7 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
     try {
       target = await makeTarget(needsPeer, wrap);
     } catch (e) {
-      const name = (e as Error).name;
-      if (e instanceof UsageError || name === 'LabError' || name === 'CassetteError') return finish(emptyReport(mode, 'not set up', (e as Error).message));
+      if (e instanceof SynconfError) return finish(emptyReport(mode, 'not set up', e.message));
       throw e;
     }
     const report = await runScenarios(selection, target, {

@@ -1,0 +1,24 @@
+// A fault of synconf itself (a bug, exit 3): one line that says so, the stack trace in a log file
+// (or on stderr with --verbose), and a request to report it.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { SYNCONF_VERSION } from '../paths.js';
+
+export function reportFault(err: unknown, verbose: boolean): void {
+  const e = err instanceof Error ? err : new Error(String(err));
+  console.error(`synconf: internal error (a bug in synconf ${SYNCONF_VERSION}): ${e.message}`);
+  const details = `synconf ${SYNCONF_VERSION}, node ${process.version}, ${process.platform}-${process.arch}\nsynconf ${process.argv.slice(2).join(' ')}\n\n${e.stack ?? e}\n`;
+  if (verbose) {
+    console.error(details);
+    console.error('synconf: please report this bug with the lines above');
+    return;
+  }
+  const log = join(tmpdir(), `synconf-error-${process.pid}.log`);
+  try {
+    writeFileSync(log, details);
+    console.error(`synconf: please report this bug with ${log} (the stack trace; --verbose prints it)`);
+  } catch {
+    console.error(`synconf: please report this bug; run again with --verbose for the stack trace`);
+  }
+}
