@@ -103,8 +103,8 @@ describe('synconf serve', () => {
     const only = ['auth-no-key', 'auth-wrong-key', 'auth-wrong-method', 'cli-client', 'svc-report', 'system-config', 'system-debug', 'system-error-clear', 'system-ping', 'system-status'];
     const s = await serve([REC, '--log', join(work, 'run.har')]);
     try {
-      const run = spawnSync(process.execPath, [BIN, 'run', '--agent', s.url, '--api-key', s.key, '--only', ...only, '--report-dir', join(work, 'served')], { encoding: 'utf8', cwd: work });
-      const replay = spawnSync(process.execPath, [BIN, 'replay', REC, '--only', ...only, '--report-dir', join(work, 'replayed')], { encoding: 'utf8', cwd: work });
+      const run = spawnSync(process.execPath, [BIN, 'run', '--agent', s.url, '--api-key', s.key, '--only', only.join(','), '--report-dir', join(work, 'served')], { encoding: 'utf8', cwd: work });
+      const replay = spawnSync(process.execPath, [BIN, 'replay', REC, '--only', only.join(','), '--report-dir', join(work, 'replayed')], { encoding: 'utf8', cwd: work });
       assert.equal(replay.status, 0, replay.stdout + replay.stderr);
       assert.equal(run.status, replay.status, run.stdout + run.stderr);
       const served = verdicts(join(work, 'served'));
