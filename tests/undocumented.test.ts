@@ -3,7 +3,9 @@
 // shown in every report format. Real documents: the bundled 1.19.2 recordings; faults: the fake agent.
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { Report } from '../src/schema/generated/types.js';
@@ -141,5 +143,29 @@ describe('undocumented members in a run', () => {
     const html = toHtml(r, []);
     assert.match(html, /<section id="undocumented"><h2>Undocumented members \(1\)<\/h2>/);
     assert.match(html, /<code>extra<\/code>/);
+  });
+});
+
+describe('synconf replay (the built command) and --strict', () => {
+  let work: string;
+  before(() => { work = mkdtempSync(join(tmpdir(), 'synconf-undocumented-')); });
+  after(() => rmSync(work, { recursive: true, force: true }));
+  const replay = (name: string, ...extra: string[]) => {
+    const dir = join(work, name);
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'synconf.js'), 'replay', '--only', 'system-status', '--report-dir', dir, ...extra], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    return { code: r.status, out: r.stdout + r.stderr, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report };
+  };
+
+  test('the bundled 1.19.2 status has members the spec does not name: notes (exit 0), failures with --strict (exit 1)', () => {
+    const notes = replay('notes');
+    assert.equal(notes.code, 0, notes.out);
+    const members = notes.report.undocumented?.filter((n) => n.endpoint === 'GET /rest/system/status').map((n) => n.member);
+    assert.deepEqual(members, ['guiAddressOverridden', 'guiAddressUsed', 'urVersionMax']);
+    assert.match(notes.out, /; 3 undocumented members \(/);
+    const strict = replay('strict', '--strict');
+    assert.equal(strict.code, 1, strict.out);
+    assert.deepEqual(strict.report.undocumented, notes.report.undocumented);
+    const failed = strict.report.scenarios.flatMap((s) => s.checks).filter((c) => c.verdict === 'fail');
+    assert.ok(failed.length > 0 && failed.every((c) => c.id.endsWith('/undocumented')), failed.map((c) => c.id).join(', '));
   });
 });

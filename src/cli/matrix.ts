@@ -1,7 +1,7 @@
 // `synconf matrix`: the suite against several agent versions (live, each in its own lab, or from recordings),
 // one report per version and the merged version matrix. The work is src/matrix/; this file is the wiring.
 import type { CommandModule } from 'yargs';
-import { list, wholeNumber, VERDICTS } from './options.js';
+import { list, wholeNumber, VERDICTS, STRICT } from './options.js';
 
 interface MatrixOptions {
   syncthing?: string[];
@@ -14,6 +14,7 @@ interface MatrixOptions {
   expectations?: string | false;
   failOn: string[];
   timeout: number;
+  strict?: boolean;
 }
 
 export const matrixCommand: CommandModule = {
@@ -31,6 +32,7 @@ export const matrixCommand: CommandModule = {
       .option('expectations', { type: 'string', describe: 'one known-deviations file for every version (default: each version its own expectations/*.yaml); --no-expectations applies none' })
       .option('fail-on', { type: 'string', coerce: list, choices: VERDICTS, default: 'fail,unexpected-pass', describe: "verdicts that make a version's exit code 1; repeat or comma-separate" })
       .option('timeout', { type: 'string', coerce: wholeNumber('timeout', 1), default: '10', defaultDescription: '10', describe: 'seconds a single request may take' })
+      .option('strict', { type: 'boolean', describe: STRICT })
       .example('synconf matrix', 'every installed agent, each in its own lab')
       .example("synconf matrix --syncthing 1.19.2 --syncthing /opt/st/syncthing --only 'system-*'", 'an installed version and a binary of your own')
       .example('synconf matrix --replay', 'offline, from the bundled recordings')
@@ -48,7 +50,7 @@ export const matrixCommand: CommandModule = {
     const out = matrixProgress(agents, jobs, offline);
     const result = await runMatrix({
       agents, jobs, suites: opts.suite, only: opts.only, reportDir: resolve(opts.reportDir),
-      expectations: opts.expectations, failOn: opts.failOn as never, requestTimeoutMs: opts.timeout * 1000,
+      expectations: opts.expectations, failOn: opts.failOn as never, strict: opts.strict, requestTimeoutMs: opts.timeout * 1000,
       onVersionStart: out.start, onScenario: out.scenario, onVersionEnd: out.end,
     });
     out.done(result);

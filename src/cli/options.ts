@@ -51,8 +51,12 @@ export function reportOptions<T>(y: Argv<T>) {
   return y
     .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where report.json, junit.xml, report.html and summary.md are written' })
     .option('expectations', { type: 'string', describe: 'known-deviations file to apply (default: the expectations/*.yaml whose version range holds the agent version); --no-expectations applies none: every deviation fails' })
-    .option('fail-on', { type: 'string', coerce: list, choices: VERDICTS, default: 'fail,unexpected-pass', describe: 'verdicts that make the exit code 1; repeat or comma-separate' });
+    .option('fail-on', { type: 'string', coerce: list, choices: VERDICTS, default: 'fail,unexpected-pass', describe: 'verdicts that make the exit code 1; repeat or comma-separate' })
+    .option('strict', { type: 'boolean', describe: STRICT });
 }
+
+/** --strict of the commands that judge responses (run, replay, matrix) */
+export const STRICT = 'an undocumented member of a response (one its schema does not name) fails the check of its exchange; without --strict each is a note in the reports';
 
 /** how to reach a live agent (run, drift) */
 export function targetOptions<T>(y: Argv<T>) {

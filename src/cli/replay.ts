@@ -11,6 +11,7 @@ export const replayCommand: CommandModule = {
       .positional('dir', { type: 'string', describe: 'folder of cassettes (default: the bundled recordings/syncthing-1.19.2)' })
       .example('synconf replay', 'the bundled Syncthing 1.19.2 recordings')
       .example('synconf replay recordings/my-agent --only "pending-*"', 'some scenarios of another recording')
+      .example('synconf replay --strict', 'members the spec does not name fail their checks')
       .epilogue(RUN_EXIT_CODES),
   handler: async (argv) => {
     const opts = argv as unknown as CommonRunOptions & { dir?: string };

@@ -20,6 +20,7 @@ export const runCommand: CommandModule = {
       .example('synconf run --agent http://127.0.0.1:8384 --api-key $KEY', 'an agent started by someone else')
       .example('synconf run --record recordings/syncthing-1.19.2', 'run against a lab agent and record cassettes')
       .example('synconf run --only system-ping,config-get --fail-on fail', 'two scenarios; an unexpected pass does not fail the run')
+      .example('synconf run --strict', 'a member the spec does not name fails its check (a note otherwise)')
       .epilogue(RUN_EXIT_CODES),
   handler: async (argv) => {
     const opts = argv as unknown as RunOptions;

@@ -19,6 +19,8 @@ export interface MatrixRunOptions {
   only?: string[];
   reportDir: string;
   failOn: Verdict[];
+  /** undocumented members fail (otherwise they are notes) */
+  strict?: boolean;
   requestTimeoutMs: number;
   /** an expectations file for every version, false for none; default: each version's own line */
   expectations?: string | false;
@@ -84,6 +86,7 @@ async function runVersion(agent: MatrixAgent, selection: Selection, opts: Matrix
       expectations: opts.expectations,
       requestTimeoutMs: opts.requestTimeoutMs,
       failOn: opts.failOn,
+      strict: opts.strict,
       onReport: (r) => partial.set(agent, r),
       onScenario: (s, i, total) => opts.onScenario?.(agent, s, i, total),
     });

@@ -20,6 +20,8 @@ export interface CommonRunOptions {
   expectations?: string | false;
   failOn: string[];
   timeout: number;
+  /** undocumented members fail (otherwise they are notes) */
+  strict?: boolean;
 }
 
 export interface RecordOptions { dir: string; mode: 'all' | 'once' | 'new'; redact: string[]; }
@@ -85,6 +87,7 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
       expectations: args.expectations,
       requestTimeoutMs: args.timeout * 1000,
       failOn,
+      strict: args.strict,
       onStart: out.onStart,
       onScenario: out.onScenario,
       onReport: (r) => (partial.report = r),
