@@ -13,6 +13,7 @@ import type { CheckResult, Report } from '../src/schema/generated/types.js';
 import { selectScenarios, runScenarios, type RunOptions } from '../src/runner/run.js';
 import { liveTarget } from '../src/runner/targets.js';
 import { ROOT } from '../src/paths.js';
+import { viewOf } from '../src/report/view.js';
 import {
   startFakeAgent, systemStatus, json, text, garbage, hang, reset, truncated, stall, restart, shutdown,
   type FakeAgent, type FakeEvent,
@@ -545,7 +546,7 @@ describe('exit codes of synconf run --agent (against the fake)', () => {
     await withReportDir(async (dir) => {
       const out = await runCli(dir, 'checks/status.yaml', '--no-expectations');
       assert.equal(out.code, 0, out.stderr);
-      assert.match(out.stdout, /CONFORMS: 1 scenarios, 1 checks: 1 passed/);
+      assert.match(out.stdout, /CONFORMS: 1 scenario, 1 check: 1 passed/);
       const report = await readReport(dir);
       assert.equal(report.exitCode, 0);
       assert.equal(report.agent.version, 'v9.9.9');
@@ -605,7 +606,9 @@ describe('known deviations', () => {
     const r = await run('checks/status.yaml', { expectations: fixture('expectations/status-known.yaml') });
     const c = check(r, 'check-status/ping/status');
     assert.equal(c.verdict, 'unexpected-pass');
-    assert.match(c.message, /listed as a known deviation \(tests\/fixtures\/scenarios\/expectations\/status-known\.yaml\) but conforms now: remove the entry/);
+    assert.equal(c.deviation?.file, 'tests/fixtures/scenarios/expectations/status-known.yaml');
+    assert.doesNotMatch(c.message, /remove the entry/, 'the hint is the reports\' (view.ts), not the message\'s');
+    assert.match(viewOf(r).problems[0].hint ?? '', /listed as a known deviation in tests\/fixtures\/scenarios\/expectations\/status-known\.yaml .*but the agent conforms now: remove the entry/);
     assert.equal(r.exitCode, 1);
   });
 

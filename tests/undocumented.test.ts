@@ -16,6 +16,9 @@ import { liveTarget } from '../src/runner/targets.js';
 import { toMarkdown } from '../src/report/markdown.js';
 import { toJUnit } from '../src/report/junit.js';
 import { toHtml } from '../src/report/html.js';
+import { mergeReports } from '../src/report/merge.js';
+import { matrixToMarkdown } from '../src/report/matrix-markdown.js';
+import { matrixToHtml } from '../src/report/matrix-html.js';
 import { ROOT, RECORDINGS_DIR } from '../src/paths.js';
 import { startFakeAgent, systemStatus, json, type FakeAgent } from './support/fake-agent.js';
 
@@ -167,5 +170,26 @@ describe('synconf replay (the built command) and --strict', () => {
     assert.deepEqual(strict.report.undocumented, notes.report.undocumented);
     const failed = strict.report.scenarios.flatMap((s) => s.checks).filter((c) => c.verdict === 'fail');
     assert.ok(failed.length > 0 && failed.every((c) => c.id.endsWith('/undocumented')), failed.map((c) => c.id).join(', '));
+  });
+});
+
+describe('undocumented members across versions (matrix)', () => {
+  const fixture = (): Report => JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'reports', 'pass.json'), 'utf8')) as Report;
+  const note = (endpoint: string, member: string) => ({ endpoint, resource: 'x', member, scenarios: ['s'] });
+  test('a member only the newer version sends is listed first, with the versions that send it, in matrix.json, .md and .html', () => {
+    const older = { ...fixture(), agent: { ...fixture().agent, version: 'v1.19.2' }, undocumented: [note('GET /rest/system/status', 'urVersionMax'), note('GET /rest/config', 'gone')] };
+    const newer = { ...fixture(), agent: { ...fixture().agent, version: 'v1.29.5' }, undocumented: [note('GET /rest/system/status', 'urVersionMax'), note('GET /rest/system/version', 'extra')] };
+    const m = mergeReports([newer, older]);
+    assert.deepEqual(m.undocumented, [
+      { endpoint: 'GET /rest/config', member: 'gone', columns: [1] },
+      { endpoint: 'GET /rest/system/version', member: 'extra', columns: [0] },
+      { endpoint: 'GET /rest/system/status', member: 'urVersionMax', columns: [0, 1] },
+    ]);
+    const md = matrixToMarkdown(m);
+    assert.match(md, /### Undocumented members \(3; 2 not in every version\)/);
+    assert.match(md, /\| GET \/rest\/system\/version \| extra \| – \| sent \|/, 'oldest version first: 1.19.2 does not send it, 1.29.5 does');
+    assert.match(md, /1 undocumented member is sent by every version/);
+    assert.match(matrixToHtml(m), /<h2 id="undocumented">Undocumented members \(3; 2 not in every version\)<\/h2>/);
+    assert.equal(mergeReports([fixture(), fixture()]).undocumented, undefined, 'no notes, no section');
   });
 });

@@ -44,6 +44,8 @@ export const matrixCommand: CommandModule = {
     const { chooseAgents } = await import('../matrix/agents.js');
     const { runMatrix, defaultJobs } = await import('../matrix/run.js');
     const { matrixProgress } = await import('../matrix/progress.js');
+    const { prepareDir } = await import('../report/prepare-dir.js');
+    await prepareDir(opts.reportDir, '--report-dir');
     const { agents, offline, notice } = await chooseAgents({ syncthing: opts.syncthing ?? [], replay: opts.replay ?? false, recordings: opts.recordings ?? [] });
     if (notice) console.error(notice.split('\n').map((l) => `synconf: ${l}`).join('\n'));
     const jobs = opts.jobs ?? defaultJobs(agents.length);

@@ -1,6 +1,6 @@
 // `synconf replay [DIR]`: run the scenarios against recorded cassettes, offline.
 import type { CommandModule } from 'yargs';
-import { selectionOptions, reportOptions, RUN_EXIT_CODES } from './options.js';
+import { selectionOptions, reportOptions, runExitCodes } from './options.js';
 import type { CommonRunOptions } from '../runner/execute.js';
 
 export const replayCommand: CommandModule = {
@@ -12,7 +12,7 @@ export const replayCommand: CommandModule = {
       .example('synconf replay', 'the bundled Syncthing 1.19.2 recordings')
       .example('synconf replay recordings/my-agent --only "pending-*"', 'some scenarios of another recording')
       .example('synconf replay --strict', 'members the spec does not name fail their checks')
-      .epilogue(RUN_EXIT_CODES),
+      .epilogue(runExitCodes('a bad option, a malformed scenario, expectations file or cassette, a recordings folder that is missing')),
   handler: async (argv) => {
     const opts = argv as unknown as CommonRunOptions & { dir?: string };
     const { executeRun } = await import('../runner/execute.js');

@@ -65,7 +65,7 @@ const deviates = (v: Verdict) => v === 'fail' || v === 'expected-fail';
 
 /** a pointer without the parts that change from run to run (addresses, device IDs, paths as keys) */
 function stablePointer(pointer: string): string {
-  return pointer.split('/').slice(1).map((seg) => `/${normalKey(seg.replace(/~1/g, '/').replace(/~0/g, '~'))}`).join('') || '/';
+  return pointer.split('/').slice(1).map((seg) => `/${/^\d+$/.test(seg) ? '*' : normalKey(seg.replace(/~1/g, '/').replace(/~0/g, '~'))}`).join('') || '/';
 }
 
 export function cellOf(c: CheckResult, s: ScenarioResult): Cell {
@@ -80,7 +80,13 @@ export function cellOf(c: CheckResult, s: ScenarioResult): Cell {
 }
 
 /** the segment names of a JSON pointer (array indexes left out) */
-const namesIn = (pointer: string) => pointer.split('/').filter((seg) => seg && !/^\d+$/.test(seg));
+const namesIn = (pointer: string) => pointer.split('/').filter((seg) => seg && !/^(\d+|\*)$/.test(seg));
+
+/**
+ * what a schema error says is wrong, without where: "<field> <rule>" ("flags required"). Where can change from run to
+ * run (a file entry in the progress or in the queued list), what deviates does not.
+ */
+const deviationsOf = (c: Cell) => [...new Set(c.errors.map((e) => `${namesIn(e.split(' ')[0]).at(-1) ?? '/'} ${e.split(' ')[1]}`))].sort();
 
 /** a gate whose since or deprecated version lies after `older` and at or before `newer` */
 function gateBetween(gates: Gate[], older: string, newer: string, a: Cell, b: Cell): Gate | undefined {
@@ -101,8 +107,9 @@ function classifyStep(a: Cell, b: Cell, olderName: string, newerName: string, ol
   if (conforms(a.verdict) && deviates(b.verdict)) return { class: 'regression', note: `conforms on ${olderName}, deviates on ${newerName}${b.listed ? ` (listed as a known deviation of ${newerName})` : ''}` };
   if (deviates(a.verdict) && conforms(b.verdict)) return { class: 'fixed', note: `deviates on ${olderName}, conforms on ${newerName}${b.listed ? ` (still listed for ${newerName}: remove the entry)` : ''}` };
   if (deviates(a.verdict) && deviates(b.verdict) && a.listed && b.listed) {
-    const gone = a.errors.filter((e) => !b.errors.includes(e));
-    const added = b.errors.filter((e) => !a.errors.includes(e));
+    const [da, db] = [deviationsOf(a), deviationsOf(b)];
+    const gone = da.filter((e) => !db.includes(e));
+    const added = db.filter((e) => !da.includes(e));
     const what = [added.length && `newly ${added.join(', ')}`, gone.length && `no longer ${gone.join(', ')}`].filter(Boolean).join('; ');
     return { class: 'known', note: `listed as a known deviation on both${what ? `; ${what}` : ''}` };
   }
@@ -113,7 +120,7 @@ function classifyStep(a: Cell, b: Cell, olderName: string, newerName: string, ol
 }
 
 /** both cells are expected failures, but the listed errors differ */
-const knownShift = (a: Cell, b: Cell) => a.verdict === 'expected-fail' && b.verdict === 'expected-fail' && [...a.errors].sort().join('\n') !== [...b.errors].sort().join('\n');
+const knownShift = (a: Cell, b: Cell) => a.verdict === 'expected-fail' && b.verdict === 'expected-fail' && deviationsOf(a).join('\n') !== deviationsOf(b).join('\n');
 
 /**
  * The changes of one row. `order` lists column indexes from the oldest version to the newest; `names` and

@@ -78,8 +78,8 @@ export function gateIndex(scenarios: LoadedScenario[], endpoints: EndpointEntry[
     const own: Gate[] = [];
     if (s.since || s.deprecated) own.push({ what: `scenario ${s.id}`, ...(s.since ? { since: s.since } : {}), ...(s.deprecated ? { deprecated: s.deprecated } : {}) });
     scenarioGates.set(s.id, own);
-    // absent mode probes every endpoint of `spec`: its checks are named absent/<endpoint id>
-    for (const id of s.spec) stepGates.set(`${s.id}/absent/${id}`, endpointGate(byId.get(id)));
+    // absent mode probes every endpoint of `spec` against its gate: checks absent/<endpoint id> or present/<endpoint id>
+    for (const id of s.spec) for (const probe of ['absent', 'present']) stepGates.set(`${s.id}/${probe}/${id}`, endpointGate(byId.get(id)));
     for (const step of [...(s.setup ?? []), ...(s.steps ?? []), ...(s.cleanup ?? [])]) {
       const gates: Gate[] = [];
       if (step.since) gates.push({ what: `step ${step.name}`, since: step.since });

@@ -29,6 +29,20 @@ const SCRIPT = `(function () {
   apply();
 })();`;
 
+/** every undocumented member and the versions that sent it; those not in every version first */
+function undocumentedSection(m: Matrix): string {
+  const all = m.undocumented ?? [];
+  if (!all.length) return '';
+  const differ = all.filter((u) => u.columns.length < m.columns.length).length;
+  const rows = all.map((u) => `<tr><td><code>${e(u.endpoint, 300)}</code></td><td><code>${e(u.member, 300)}</code></td>${m.order.map((i) => `<td>${u.columns.includes(i) ? 'sent' : '–'}</td>`).join('')}</tr>`).join('\n');
+  return `<h2 id="undocumented">Undocumented members (${all.length}; ${differ} not in every version)</h2>
+<p>Members of responses that their schema does not name, by version: one that only newer versions send is what a release started to send.</p>
+<table><thead><tr><th scope="col">Endpoint</th><th scope="col">Member</th>${m.order.map((i) => `<th scope="col">${e(m.columns[i].label)}</th>`).join('')}</tr></thead>
+<tbody>
+${rows}
+</tbody></table>`;
+}
+
 export function matrixToHtml(m: Matrix): string {
   const columns = m.order.map((i) => m.columns[i]);
   const head = columns
@@ -56,6 +70,7 @@ export function matrixToHtml(m: Matrix): string {
 <tbody>
 ${rows}
 </tbody></table>
+${undocumentedSection(m)}
 <h2>What the classes of change mean</h2>
 <dl class="legend">${CHANGE_CLASSES.map((c) => `<dt><span class="changed-mark">${CHANGE_LABEL[c]}</span></dt><dd>${e(CHANGE_MEANING[c])}</dd>`).join('')}</dl>
 <h2>What the verdicts mean</h2>

@@ -8,6 +8,23 @@ import { CHANGE_CLASSES, CHANGE_HEADING, CHANGE_LABEL, CHANGE_MEANING } from '..
 /** rows shown per class; the rest are counted (matrix.json and matrix.html have every row) */
 const ROWS_PER_CLASS = 60;
 
+/** undocumented members that not every run has (a version started or stopped sending them); the others counted */
+function undocumentedSection(m: Matrix): string[] {
+  const all = m.undocumented ?? [];
+  const differ = all.filter((u) => u.columns.length < m.columns.length);
+  if (!all.length) return [];
+  const out = ['', `### Undocumented members (${all.length}; ${differ.length} not in every version)`, ''];
+  if (differ.length) {
+    out.push(`| endpoint | member | ${m.order.map((i) => md(m.columns[i].label)).join(' | ')} |`, `|---|---|${'---|'.repeat(m.order.length)}`);
+    for (const u of differ.slice(0, ROWS_PER_CLASS)) out.push(`| ${md(u.endpoint)} | ${md(u.member)} | ${m.order.map((i) => (u.columns.includes(i) ? 'sent' : '–')).join(' | ')} |`);
+    if (differ.length > ROWS_PER_CLASS) out.push('', `…and ${differ.length - ROWS_PER_CLASS} more (matrix.json and matrix.html list them all).`);
+    out.push('');
+  }
+  const same = all.length - differ.length;
+  out.push(`${same} undocumented member${same === 1 ? ' is' : 's are'} sent by every version.`);
+  return out;
+}
+
 export function matrixToMarkdown(m: Matrix): string {
   const byClass = CHANGE_CLASSES.map((c) => `${CHANGE_LABEL[c]}: ${m.classes[c]}`).join(', ');
   const out = [
@@ -29,5 +46,6 @@ export function matrixToMarkdown(m: Matrix): string {
     if (rows.length > ROWS_PER_CLASS) out.push('', `…and ${rows.length - ROWS_PER_CLASS} more (matrix.json and matrix.html list them all).`);
   }
   out.push('', `${m.rows.length - m.changed} checks have the same verdict in every run that has them.`);
+  out.push(...undocumentedSection(m));
   return out.join('\n') + '\n';
 }

@@ -21,6 +21,20 @@ function labels(reports: Report[], files: (string | null)[], given?: string[]): 
   return named.map((n, i) => (named.filter((x) => x === n).length > 1 ? `${n} #${i + 1}` : n));
 }
 
+/** each undocumented member with the columns that had it: those not in every run first */
+function undocumentedAcross(reports: Report[]): NonNullable<Matrix['undocumented']> {
+  const found = new Map<string, NonNullable<Matrix['undocumented']>[number]>();
+  reports.forEach((r, col) => {
+    for (const n of r.undocumented ?? []) {
+      const key = `${n.endpoint} ${n.member}`;
+      const entry = found.get(key) ?? found.set(key, { endpoint: n.endpoint, member: n.member, columns: [] }).get(key)!;
+      entry.columns.push(col);
+    }
+  });
+  const everywhere = (u: { columns: number[] }) => Number(u.columns.length === reports.length);
+  return [...found.values()].sort((a, b) => everywhere(a) - everywhere(b) || a.endpoint.localeCompare(b.endpoint) || a.member.localeCompare(b.member));
+}
+
 export interface MergeOptions {
   /** where each report came from; used for the label when runs look alike */
   files?: (string | null)[];
@@ -55,6 +69,7 @@ export function mergeReports(reports: Report[], filesOrOptions: (string | null)[
   // Most urgent class first (regressions), unchanged rows last; stable: run order otherwise.
   const rank = (r: MatrixRow) => (r.class ? CHANGE_CLASSES.indexOf(r.class) : CHANGE_CLASSES.length);
   rows.sort((a, b) => rank(a) - rank(b));
+  const undocumented = undocumentedAcross(reports);
   const classes = Object.fromEntries(CHANGE_CLASSES.map((c) => [c, rows.filter((r) => r.class === c).length])) as Matrix['classes'];
   return {
     format: 'synconf-matrix/1',
@@ -73,5 +88,6 @@ export function mergeReports(reports: Report[], filesOrOptions: (string | null)[
     rows,
     changed: rows.filter((r) => r.changed).length,
     classes,
+    ...(undocumented.length ? { undocumented } : {}),
   };
 }

@@ -8,7 +8,7 @@ import type { KnownDeviations, CheckResult, ScenarioResult } from '../schema/gen
 import { validate } from '../schema/registry.js';
 import { releaseOf } from '../schema/version.js';
 import { EXPECTATIONS_DIR, ROOT } from '../paths.js';
-import { UsageError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { scenarioVerdict } from './scenario-runner.js';
 
 export interface LoadedExpectations { file: string; data: KnownDeviations; }
@@ -19,14 +19,14 @@ export function loadExpectations(path: string): LoadedExpectations {
   try {
     data = loadYaml(readFileSync(path, 'utf8'), { schema: CORE_SCHEMA });
   } catch (e) {
-    throw new UsageError(`expectations file ${file}: ${(e as Error).message.split('\n')[0]}`);
+    throw new InputError(`expectations file ${file}: ${(e as Error).message.split('\n')[0]}`);
   }
   const errors = validate('expectations', data);
-  if (errors.length) throw new UsageError(`expectations file ${file}: ${errors[0].pointer || '/'}: ${errors[0].message}`);
+  if (errors.length) throw new InputError(`expectations file ${file}: ${errors[0].pointer || '/'}: ${errors[0].message}`);
   const exp = data as KnownDeviations;
   const seen = new Set<string>();
   for (const d of exp.deviations) {
-    if (seen.has(d.check)) throw new UsageError(`expectations file ${file}: check "${d.check}" is listed twice`);
+    if (seen.has(d.check)) throw new InputError(`expectations file ${file}: check "${d.check}" is listed twice`);
     seen.add(d.check);
   }
   return { file, data: exp };
@@ -62,7 +62,8 @@ export function applyDeviations(s: ScenarioResult, byCheck: DeviationIndex): voi
     if (!d || c.verdict === 'skip') continue;
     const deviation = { observed: d.observed, reason: d.reason, file: d.file };
     if (c.verdict === 'pass') {
-      Object.assign(c, { verdict: 'unexpected-pass', deviation, message: `${c.message} — listed as a known deviation (${d.file}) but conforms now: remove the entry` } satisfies Partial<CheckResult>);
+      // The message stays what was checked; the hint to remove the entry is the report's (view.ts).
+      Object.assign(c, { verdict: 'unexpected-pass', deviation } satisfies Partial<CheckResult>);
     } else if (c.verdict === 'fail') {
       c.deviation = deviation;
       if (d.errors && c.schemaErrors) {

@@ -1,10 +1,12 @@
 // Console progress of a run: a live line per scenario on a terminal, plain lines otherwise.
-// Colour only on a terminal and never with NO_COLOR.
+// Colour on a terminal, or wherever FORCE_COLOR asks for it (CI logs that show colour); never with NO_COLOR
+// (or FORCE_COLOR=0).
 import type { ScenarioResult } from '../schema/generated/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
 
 const tty = process.stdout.isTTY === true;
-const colour = tty && !process.env.NO_COLOR;
+const force = process.env.FORCE_COLOR;
+const colour = !process.env.NO_COLOR && (force === undefined || force === '' ? tty : force !== '0' && force !== 'false');
 const paint = (code: number, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
 const VERDICT_COLOUR: Record<string, number> = { pass: 32, fail: 31, 'expected-fail': 33, 'unexpected-pass': 35, skip: 90 };
 
@@ -23,8 +25,11 @@ export function progress() {
     onScenario(r: ScenarioResult, i: number, total: number) {
       if (timer) clearInterval(timer);
       const counts = r.checks.reduce<Record<string, number>>((m, c) => ((m[c.verdict] = (m[c.verdict] ?? 0) + 1), m), {});
-      const detail = r.mode === 'skipped' ? `skipped: ${r.skipReason}` : Object.entries(counts).map(([v, n]) => `${n} ${v}`).join(', ');
-      const line = `[${String(i + 1).padStart(width(total))}/${total}] ${paint(VERDICT_COLOUR[r.verdict] ?? 0, r.verdict.toUpperCase().padEnd(15))} ${r.id}${r.mode === 'absent' ? ' (absent)' : ''} (${(r.durationMs / 1000).toFixed(1)}s) ${detail}`;
+      // A scenario that could not run (a corrupt cassette, a defect) is an error, not a skip.
+      const error = r.mode === 'skipped' && r.skipReason?.startsWith('harness error');
+      const detail = error ? r.skipReason : r.mode === 'skipped' ? `skipped: ${r.skipReason}` : Object.entries(counts).map(([v, n]) => `${n} ${v}`).join(', ');
+      const label = error ? paint(31, 'ERROR'.padEnd(15)) : paint(VERDICT_COLOUR[r.verdict] ?? 0, r.verdict.toUpperCase().padEnd(15));
+      const line = `[${String(i + 1).padStart(width(total))}/${total}] ${label} ${r.id}${r.mode === 'absent' ? ' (absent)' : ''} (${(r.durationMs / 1000).toFixed(1)}s) ${detail}`;
       process.stdout.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
       for (const c of r.checks) if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') process.stdout.write(`      ${paint(31, '✗')} ${c.id}: ${c.message}\n`);
     },

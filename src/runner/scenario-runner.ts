@@ -11,10 +11,9 @@ import { parseDuration } from './clock.js';
 import { atLeast } from '../schema/version.js';
 import { validate } from '../schema/registry.js';
 import { worst } from '../report/verdicts.js';
-import { agentGone } from '../transport/types.js';
+// RECORDING_ENDS: a replay ends a wait or an event poll where the live run ended it.
+import { agentGone, RECORDING_ENDS } from '../transport/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
-// A replay ends a wait or an event poll where the live run ended it.
-import { RECORDING_ENDS } from '../transport/replay.js';
 
 const WRONG_KEY = 'synconf-wrong-api-key';
 const BODY_EXCERPT = 4096;
@@ -33,6 +32,8 @@ class ScenarioRun {
     const { name, ...rest } = c;
     const result: CheckResult = { id: `${this.s.id}/${step}/${name}`, step, phase, ...rest };
     if (x && c.verdict !== 'pass') result.evidence = { ...this.evidence(x), ...extra };
+    // the time the check's exchange took (a whole wait, for a waiting step)
+    if (x) result.durationMs = Math.round(extra.elapsedMs ?? x.durationMs);
     this.checks.push(result);
   }
 
@@ -46,6 +47,7 @@ class ScenarioRun {
       if (body.length > BODY_EXCERPT) ev.response.bodyTruncated = true;
     }
     if (x.error) ev.error = `${x.error.code}: ${x.error.message}`;
+    if (x.har) ev.har = x.har;
     return ev;
   }
 

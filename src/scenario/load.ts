@@ -12,7 +12,12 @@ import { validate, listResources } from '../schema/registry.js';
 import { ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
 
-export interface LoadedScenario { scenario: Scenario; file: string; }
+export interface LoadedScenario {
+  scenario: Scenario;
+  file: string;
+  /** the line of each step in the file, by step name (reports point CI annotations at it) */
+  stepLines: Record<string, number>;
+}
 
 export class ScenarioError extends InputError {
   override name = 'ScenarioError';
@@ -40,15 +45,39 @@ function stepNameAt(doc: unknown, pointer: string): string | undefined {
   return list?.[Number(m[2])]?.name;
 }
 
-/** the file parsed again with source positions, to find the line of a JSON pointer */
+/**
+ * The 1-based line where each step starts, by step name. A valid file needs no second parse for
+ * this: the items of a phase list are the lines that start with "- " at the list's indentation.
+ */
+function stepLinesOf(text: string, s: Scenario): Record<string, number> {
+  const lines = text.split('\n');
+  const out: Record<string, number> = {};
+  for (const phase of ['setup', 'steps', 'cleanup'] as const) {
+    const steps = s[phase] ?? [];
+    const start = lines.findIndex((l) => new RegExp(`^${phase}:`).test(l));
+    if (start < 0 || !steps.length) continue;
+    let indent: string | undefined;
+    let i = 0;
+    for (let n = start + 1; n < lines.length && i < steps.length; n++) {
+      if (/^\S/.test(lines[n]) && !lines[n].startsWith('-') && !lines[n].startsWith('#')) break; // the next top-level key
+      const m = /^(\s*)- /.exec(lines[n]);
+      if (!m) continue;
+      indent ??= m[1];
+      if (m[1] === indent) out[steps[i++].name] = n + 1;
+    }
+  }
+  return out;
+}
+
+/** the file parsed again with source positions, to find the line of a JSON pointer (loaded only for a wrong file) */
 async function located(text: string): Promise<{ doc: Document; lines: LineCounter }> {
-  const { parseDocument, LineCounter } = await import('yaml');
-  const lines = new LineCounter();
-  return { doc: parseDocument(text, { lineCounter: lines }), lines };
+  const { located: parse } = await import('./yaml-positions.js');
+  return parse(text);
 }
 
 export async function loadScenario(path: string, endpointIds?: Set<string>): Promise<LoadedScenario> {
-  const file = relative(process.cwd(), path) || path;
+  const rel = relative(process.cwd(), path);
+  const file = rel && !rel.startsWith('..') ? rel : path;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -67,9 +96,15 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
   if (errors.length) {
     const { doc, lines } = await located(text);
     // A step with none (or two) of the step kinds produces one error per oneOf branch; say it once.
-    const oneOf = errors.find((e) => e.rule === 'oneOf');
-    const first = oneOf ?? errors.find((e) => !/\/(request|file|openEvents|expectEvent|sleep)$/.test(e.pointer) || e.rule !== 'required') ?? errors[0];
-    const message = oneOf ? `a step needs exactly one of ${STEP_KINDS.join(', ')}` : `${first.pointer || '/'}: ${first.message}`;
+    const oneOf = errors.find((e) => e.rule === 'oneOf' && /^\/(setup|steps|cleanup)\/\d+$/.test(e.pointer));
+    const first = oneOf ?? errors.find((e) => e.rule !== 'oneOf' && (!/\/(request|file|openEvents|expectEvent|sleep)$/.test(e.pointer) || e.rule !== 'required')) ?? errors[0];
+    // A value with alternatives (status: a number or a list) fails each of them: say them together.
+    const types = errors.filter((e) => e.pointer === first.pointer && e.rule === 'type').map((e) => /^must be (\S+), (got .*)$/.exec(e.message)).filter((m) => m !== null);
+    const message = oneOf
+      ? `a step needs exactly one of ${STEP_KINDS.join(', ')}`
+      : types.length > 1
+        ? `${first.pointer}: must be ${types.map((m) => m[1]).join(' or ')}, ${types[0][2]}`
+        : `${first.pointer || '/'}: ${first.message}`;
     throw new ScenarioError(file, lineAt(doc, lines, first.pointer), message, stepNameAt(data, first.pointer));
   }
   const scenario = data as Scenario;
@@ -80,7 +115,7 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
     const { doc, lines } = await located(text);
     throw new ScenarioError(file, lineAt(doc, lines, e.pointer), e.cause_, e.step);
   }
-  return { scenario, file: relative(ROOT, path).startsWith('..') ? file : relative(ROOT, path) };
+  return { scenario, file: relative(ROOT, path).startsWith('..') ? file : relative(ROOT, path), stepLines: stepLinesOf(text, scenario) };
 }
 
 /** Rules the schema cannot say: unique step names, cursors opened before use, known endpoints. */

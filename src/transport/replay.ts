@@ -1,13 +1,12 @@
 // Replay: answers requests from cassettes. Identical requests get their recorded answers in
 // recorded order; a request the cassette lacks is a loud miss naming the closest recorded one.
 import type { Cassette, HarEntry } from '../schema/generated/types.js';
-import type { Exchange, ExchangeContext, OutgoingRequest, ReplayProblem, Transport } from './types.js';
-import { readCassette, requestKey, fromEntry, describeEntry, cassettePath, CassetteError } from './cassette.js';
+import { RECORDING_ENDS, REPLAY_MISS, type Exchange, type ExchangeContext, type OutgoingRequest, type ReplayProblem, type Transport } from './types.js';
+import { readCassette, requestKey, fromEntry, describeEntry, cassettePath, harRef, CassetteError } from './cassette.js';
 import { Matcher } from './matcher.js';
 import { Redactor } from './redact.js';
 
-export const RECORDING_ENDS = 'recording-ends';
-export const REPLAY_MISS = 'replay-miss';
+export { RECORDING_ENDS, REPLAY_MISS };
 
 interface Tape { cassette: Cassette; matcher: Matcher; }
 
@@ -38,7 +37,7 @@ export class ReplayTransport implements Transport {
     const key = requestKey(req, this.redactor);
     const played = tape.matcher.played(key);
     const entry = tape.matcher.take(key);
-    if (entry) return fromEntry(entry, req);
+    if (entry) return { ...fromEntry(entry, req), har: harRef(this.dir, ctx.scenario, tape.cassette.log.entries.indexOf(entry)) };
     const miss = (code: string, message: string): Exchange => ({ request: req, error: { code, message }, startedAt: new Date().toISOString(), durationMs: 0 });
     if (played) {
       // A repeated poll past the recorded ones: the live run stopped polling here.

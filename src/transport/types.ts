@@ -27,6 +27,8 @@ export interface Exchange {
   error?: { code: string; message: string };
   startedAt: string;
   durationMs: number;
+  /** where the exchange is kept when a cassette holds it (replayed or recorded): file and index in log.entries */
+  har?: { file: string; entry: number };
 }
 
 /** Context of an exchange: which scenario and step asked for it (recorded in cassettes). */
@@ -55,6 +57,11 @@ export interface Transport {
   unused?(): { scenario: string; request: string }[];
   close(): Promise<void>;
 }
+
+/** error code of a replay whose recording holds no further answer (a wait or poll ends there) */
+export const RECORDING_ENDS = 'recording-ends';
+/** error code of a request the recording lacks */
+export const REPLAY_MISS = 'replay-miss';
 
 /** refused or reset: the agent was not there (down, restarting, shut down); which of the two is timing */
 export function agentGone(error: Exchange['error']): boolean {

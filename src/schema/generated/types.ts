@@ -83,6 +83,12 @@ export type Verdict = "pass" | "fail" | "expected-fail" | "unexpected-pass" | "s
  * regression: conforms on the older version, deviates on the newer (listed or not); fixed: the reverse; version-change: an endpoint, step or field behind the check is gated by since/deprecated between the two; known: a listed deviation on both whose deviation changed; other: anything else (the note says what)
  */
 export type ChangeClass = "regression" | "fixed" | "version-change" | "known" | "other";
+export type FailOn = "fail" | "unexpected-pass" | "expected-fail" | "skip" | "new-failure" | "flaky";
+export type BaselineClass = "new-failure" | "fixed" | "still-failing" | "new-check" | "unchanged";
+/**
+ * the verdict in the baseline
+ */
+export type Verdict1 = "pass" | "fail" | "expected-fail" | "unexpected-pass" | "skip";
 export type Step = {
   [k: string]: unknown;
 } & {
@@ -1023,6 +1029,10 @@ export interface Matrix {
     known: number;
     other: number;
   };
+  /**
+   * undocumented members (report.json `undocumented`) across the runs: one that not every run has first (a version started or stopped sending it), then by endpoint and member
+   */
+  undocumented?: MatrixUndocumented[];
 }
 export interface MatrixColumn {
   /**
@@ -1090,6 +1100,14 @@ export interface MatrixChange {
    * one line: why this class
    */
   note: string;
+}
+export interface MatrixUndocumented {
+  endpoint: string;
+  member: string;
+  /**
+   * indexes of the columns whose run had it
+   */
+  columns: number[];
 }
 /**
  * The need list (GET /rest/db/need, and the response of POST /rest/db/prio). The spec does not show this shape; it is the one every agent version answers with: files being pulled (progress), the download queue in pull order (queued) and the other needed files (rest), each a list of FileInfo, paginated across the three lists.
@@ -1246,6 +1264,10 @@ export interface Report {
     expectations?: string | null;
     recordings?: string | null;
     /**
+     * what makes the exit code 1: verdicts, new-failure (against --baseline), flaky (with --repeat)
+     */
+    failOn?: FailOn[];
+    /**
      * --strict: an undocumented member fails the check of its exchange
      */
     strict?: boolean;
@@ -1290,6 +1312,45 @@ export interface Report {
     scenario: string;
     request: string;
   }[];
+  /**
+   * scenarios of the suite that --only left out: the endpoints they cover are not run, rather than not covered
+   */
+  notSelected?: {
+    id: string;
+    spec: string[];
+  }[];
+  /**
+   * --baseline: every check compared with a previous report.json
+   */
+  baseline?: {
+    file: string;
+    startedAt?: string;
+    agentVersion?: string | null;
+    counts: {
+      "new-failure": number;
+      fixed: number;
+      "still-failing": number;
+      "new-check": number;
+      gone: number;
+    };
+    /**
+     * checks of the baseline that this run did not have
+     */
+    gone: {
+      id: string;
+      verdict: Verdict;
+    }[];
+  };
+  /**
+   * --repeat N: the suite ran N times; a check's verdict is the worst of its runs
+   */
+  repeat?: {
+    runs: number;
+    /**
+     * ids of the checks whose verdict varied
+     */
+    flaky: string[];
+  };
   /**
    * members of responses that their schema does not name (notes; failures under --strict), once per endpoint and member
    */
@@ -1342,6 +1403,10 @@ export interface CheckResult {
   id: string;
   step: string;
   phase?: "setup" | "steps" | "cleanup";
+  /**
+   * line of the step in the scenario file
+   */
+  line?: number;
   kind:
     | "request"
     | "status"
@@ -1380,6 +1445,22 @@ export interface CheckResult {
   schemaErrors?: ValidationError[];
   evidence?: Evidence;
   durationMs?: number;
+  baseline?: {
+    class: BaselineClass;
+    verdict?: Verdict1;
+  };
+  /**
+   * --repeat: the verdict of each run, in order
+   */
+  runs?: Verdict[];
+  /**
+   * --repeat: the verdict varied between runs
+   */
+  flaky?: boolean;
+  /**
+   * --repeat: the run (1-based) whose evidence is shown, the odd one out
+   */
+  oddRun?: number;
 }
 /**
  * One schema violation found by synconf (the `synconf validate --json` output items and report schema errors).
@@ -1436,6 +1517,13 @@ export interface Evidence {
    */
   error?: string;
   attempts?: number;
+  /**
+   * the recorded exchange: cassette file and its index in log.entries
+   */
+  har?: {
+    file: string;
+    entry: number;
+  };
   elapsedMs?: number;
 }
 /**

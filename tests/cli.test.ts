@@ -1,0 +1,171 @@
+// The built command (dist/bin/synconf.js, what `synconf` runs once installed) as a user meets it: every bad
+// input answered in one clear line with its exit code and no stack trace. Run against the bundle, so a
+// bundling fault (a lazily loaded chunk that breaks) fails here.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../src/paths.js';
+import { copyRecording } from './support/recordings.js';
+
+const BIN = join(ROOT, 'dist', 'bin', 'synconf.js');
+
+function synconf(args: string[], env: NodeJS.ProcessEnv = { NO_COLOR: '1' }) {
+  const base = { ...process.env };
+  delete base.NO_COLOR; // Node warns when both are set
+  delete base.FORCE_COLOR;
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...base, ...env }, timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, out: r.stdout + r.stderr };
+}
+
+/** exit code, the message, at most `lines` lines on stderr, and never a stack trace */
+function assertOneLine(r: ReturnType<typeof synconf>, code: number, message: RegExp, lines = 1) {
+  assert.equal(r.code, code, r.out);
+  assert.match(r.stderr, message);
+  assert.ok(r.stderr.trim().split('\n').length <= lines, `at most ${lines} line(s) on stderr:\n${r.stderr}`);
+  assert.doesNotMatch(r.out, /\n\s+at .*[:(]\d+/, 'no stack trace');
+}
+
+describe('the built command: every bad input is one clear line', () => {
+  let work: string;
+  before(async () => { work = await mkdtemp(join(tmpdir(), 'synconf-cli-')); });
+  after(async () => { await rm(work, { recursive: true, force: true }); });
+
+  for (const [what, body, where] of [
+    ['an unknown key', 'statsu: 200', /bad\.yaml:8.*statsu/],
+    ['a wrong type', 'status: "two hundred"', /bad\.yaml:8.*status/],
+  ] as const) {
+    test(`a scenario with ${what}: file:line and cause, exit 2, and the report is written`, async () => {
+      const file = join(work, 'bad.yaml');
+      await writeFile(file, `id: my-bad\ntitle: a bad one\nspec: [GET /rest/system/ping]\nsteps:\n  - name: ping\n    request: { method: GET, path: /rest/system/ping }\n    expect:\n      ${body}\n`);
+      const r = synconf(['replay', '--suite', file, '--report-dir', join(work, 'r-bad')]);
+      assertOneLine(r, 2, where);
+      assert.ok(existsSync(join(work, 'r-bad', 'report.json')), 'report written');
+    });
+  }
+
+  test('a recordings folder after --only is the folder, not a second pattern; the final line names it', async () => {
+    const mine = await copyRecording(work, 'my-recordings');
+    const r = synconf(['replay', '--only', 'system-ping', mine, '--report-dir', join(work, 'r-only')]);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.stdout, /: 1 scenario, /, 'one scenario, singular');
+    assert.match(r.stdout.trim().split('\n').at(-1)!, /my-recordings/);
+  });
+
+  test('an --only pattern or a --suite path that matches nothing is an error naming it', () => {
+    assertOneLine(synconf(['replay', '--only', 'system-ping,no-such-*', '--report-dir', join(work, 'r-nomatch')]), 2, /--only.*"no-such-\*"/);
+    assertOneLine(synconf(['replay', '--suite', 'suites/system,/nonexistent/x.yaml', '--report-dir', join(work, 'r-nosuite')]), 2, /--suite.*\/nonexistent\/x\.yaml/);
+  });
+
+  for (const option of [['--report-dir', 'D'], ['--fail-on', 'fail'], ['--expectations', 'x.yaml']]) {
+    test(`drift rejects ${option[0]} (it writes no report)`, () => {
+      assertOneLine(synconf(['drift', ...option]), 2, new RegExp(`drift does not take ${option[0]}`));
+    });
+  }
+
+  test('--report-dir or report merge --out naming an existing file: one line, exit 2', async () => {
+    const file = join(work, 'a-file');
+    await writeFile(file, 'x');
+    assertOneLine(synconf(['replay', '--only', 'system-ping', '--report-dir', file]), 2, /--report-dir .*a-file: it is a file, not a folder/);
+    assertOneLine(synconf(['report', 'merge', join(ROOT, 'recordings', 'syncthing-1.19.2', 'recorded-report.json'), '--out', join(file, 'sub')]), 2, /--out .*a-file is a file, not a folder/);
+  });
+
+  test('replay --report-dir /proc/x ends at once with one line (no recursive mkdir under /proc)', () => {
+    const t0 = Date.now();
+    assertOneLine(synconf(['replay', '--only', 'system-ping', '--report-dir', '/proc/synconf-x']), 2, /--report-dir \/proc\/synconf-x: cannot create/);
+    assert.ok(Date.now() - t0 < 30_000);
+  });
+
+  test('--agent-version banana is a usage error naming the option', () => {
+    assertOneLine(synconf(['replay', '--agent-version', 'banana']), 2, /--agent-version "banana" is not a version/);
+  });
+
+  for (const [args, message] of [
+    [['repaly'], /unknown command "repaly" \(did you mean replay\?\)/],
+    [['replay', '--onyl', 'x'], /unknown option --onyl \(did you mean --only\?\)/],
+    [['replay', '--fail-on', 'bogus'], /--fail-on: "bogus" is not one of fail, unexpected-pass, expected-fail, skip/],
+    [['lab', 'upp'], /unknown command "upp" \(did you mean lab up\?\)/],
+    [['validate', 'config'], /missing argument <file>/],
+    [[], /no command given/],
+  ] as const) {
+    test(`synconf ${args.join(' ')}: one line, not the whole help`, () => {
+      assertOneLine(synconf([...args]), 2, message);
+    });
+  }
+
+  test('set-up fails before any scenario: a sensible totals line', () => {
+    const r = synconf(['run', '--agent', 'http://127.0.0.1:9', '--api-key', 'k', '--only', 'system-ping', '--report-dir', join(work, 'r-setup')]);
+    assert.equal(r.code, 2, r.out);
+    assert.doesNotMatch(r.out, /failing on: ;/);
+    assert.match(r.stdout, /HARNESS ERROR: no scenario ran/);
+    assert.doesNotMatch(r.out, /\n\s+at .*[:(]\d+/);
+  });
+
+  test('a corrupt cassette is counted as a harness error, not as a skip', async () => {
+    const dir = await copyRecording(work, 'corrupt');
+    await writeFile(join(dir, 'system-ping.har'), '{ not json');
+    const r = synconf(['replay', dir, '--only', 'system-ping', '--report-dir', join(work, 'r-corrupt')]);
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.stdout, /ERROR +system-ping/);
+    assert.doesNotMatch(r.stdout, /SKIP +system-ping/);
+    assert.match(r.stdout, /1 scenario \(1 not run: harness error\)/);
+  });
+
+  test('colour: FORCE_COLOR turns it on without a terminal, NO_COLOR keeps it off', () => {
+    const args = ['replay', '--only', 'system-ping', '--report-dir', join(work, 'r-colour')];
+    assert.match(synconf(args, { FORCE_COLOR: '1' }).stdout, /\x1b\[32m/);
+    assert.doesNotMatch(synconf(args, { NO_COLOR: '1' }).stdout, /\x1b\[/);
+    assert.doesNotMatch(synconf(args, { FORCE_COLOR: '0' }).stdout, /\x1b\[/);
+  });
+
+  test('--help of every command has examples and its exit codes; --version; completion', async () => {
+    for (const command of [[], ['run'], ['replay'], ['matrix'], ['drift'], ['validate'], ['lab'], ['lab', 'up'], ['lab', 'down'], ['agents'], ['agents', 'install'], ['agents', 'list'], ['report'], ['report', 'merge'], ['report', 'render']]) {
+      const r = synconf([...command, '--help']);
+      assert.equal(r.code, 0, `${command.join(' ')} --help: ${r.stderr}`);
+      assert.match(r.stdout, /Examples:/, `${command.join(' ')} --help has examples`);
+      assert.match(r.stdout, /Exit codes/, `${command.join(' ')} --help has its exit codes`);
+    }
+    assert.doesNotMatch(synconf(['replay', '--help']).stdout, /--(agent|lab|api-key|syncthing)\s/, 'replay --help carries no live-only options');
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+    assert.equal(synconf(['--version']).stdout.trim(), pkg.version);
+    assert.match(synconf(['completion']).stdout, /synconf.*completion/s);
+  });
+
+  test('validate scenario|expectations|cassette|report: a linter with the messages of a run', async () => {
+    const good = synconf(['validate', 'scenario', join(ROOT, 'suites', 'system', 'ping.yaml')]);
+    assert.equal(good.code, 0, good.out);
+    assert.match(good.stdout, /valid scenario: system-ping/);
+    const file = join(work, 'lint.yaml');
+    await writeFile(file, 'id: my-lint\ntitle: t\nspec: [GET /rest/system/ping]\nsteps:\n  - name: ping\n    request: { method: GET, path: /rest/system/ping }\n    expect:\n      statsu: 200\n');
+    const lint = synconf(['validate', 'scenario', file]);
+    const run = synconf(['replay', '--suite', file, '--report-dir', join(work, 'r-lint')]);
+    assert.equal(lint.code, 1, lint.out);
+    assert.equal(lint.stdout.split('\n')[0], run.stderr.trim().replace(/^synconf: /, ''), 'the same message as a run');
+    const exp = join(work, 'exp.yaml');
+    await writeFile(exp, 'agent: syncthing\nversions: ">=1.0.0"\ndescription: d\ndeviations:\n  - { check: a/b/c, observed: o, reason: r }\n  - { check: a/b/c, observed: o, reason: r }\n');
+    assert.match(synconf(['validate', 'expectations', exp]).stdout, /check "a\/b\/c" is listed twice/);
+    assert.equal(synconf(['validate', 'expectations', join(ROOT, 'bench', 'known-deviations-1.19.2.yaml')]).code, 0);
+    const dir = await copyRecording(work, 'lint-cassettes');
+    assert.equal(synconf(['validate', 'cassette', join(dir, 'system-ping.har')]).code, 0);
+    await writeFile(join(dir, 'system-ping.har'), '{ not json');
+    const cassette = synconf(['validate', 'cassette', join(dir, 'system-ping.har')]);
+    assert.equal(cassette.code, 1);
+    assert.match(cassette.stdout, /cassette .*system-ping\.har: /);
+    assert.equal(synconf(['validate', 'report', join(ROOT, 'recordings', 'syncthing-1.19.2', 'recorded-report.json')]).code, 0);
+    const report = synconf(['validate', 'report', join(dir, 'system-ping.har')]);
+    assert.equal(report.code, 1);
+    assertOneLine(synconf(['validate', 'scenario', join(work, 'nope.yaml')]), 2, /cannot read scenario ".*nope\.yaml": ENOENT/);
+  });
+
+  test('lists: repeated flags and comma-separated values are the same', () => {
+    const a = synconf(['replay', '--only', 'system-ping', '--only', 'system-status', '--report-dir', join(work, 'r-l1')]);
+    const b = synconf(['replay', '--only', 'system-ping,system-status', '--report-dir', join(work, 'r-l2')]);
+    assert.equal(a.code, 0, a.out);
+    assert.match(a.stdout, /: 2 scenarios, /);
+    assert.equal(a.stdout.replace(/\(\d+\.\d+s\)|r-l\d/g, ''), b.stdout.replace(/\(\d+\.\d+s\)|r-l\d/g, ''));
+  });
+});
+
