@@ -24,6 +24,7 @@ import { reportCommand } from './report.js';
 import { mutateCommand } from './mutate.js';
 import { matrixCommand } from './matrix.js';
 import { agentsCommand } from './agents.js';
+import { serveCommand } from './serve.js';
 import { usageMessage } from './usage.js';
 import { reportFault } from './fault.js';
 import { EXIT, SynconfError, UsageError, exitCodeOf } from '../errors.js';
@@ -41,7 +42,7 @@ const argv = hideBin(process.argv);
 const parser: Argv = yargs(argv)
   .scriptName('synconf')
   .usage('synconf: conformance test harness for the Syncthing REST management API\n\nUsage: synconf <command> [options]')
-  .command([runCommand, replayCommand, matrixCommand, driftCommand, validateCommand, labCommand, agentsCommand, reportCommand, mutateCommand])
+  .command([runCommand, replayCommand, matrixCommand, driftCommand, validateCommand, labCommand, agentsCommand, reportCommand, mutateCommand, serveCommand])
   .completion('completion', 'Print a bash/zsh completion script (synconf completion >> ~/.bashrc)')
   .demandCommand(1, 'no command given (synconf --help lists them)')
   .option('verbose', { type: 'boolean', global: true, describe: 'print the stack trace of an internal error' })

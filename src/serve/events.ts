@@ -1,0 +1,43 @@
+// Events as the agent serves them, from the events a recording holds: every event any recorded
+// GET /rest/events (or /rest/events/disk) answered, once each, in the order they happened. A
+// request with an `events` filter numbers the matching events 1, 2, … as the agent numbers a
+// filtered subscription; `since` and `limit` cut that list.
+import type { HarEntry } from '../schema/generated/types.js';
+
+interface AgentEvent { id: number; globalID?: number; time: string; type: string; [k: string]: unknown; }
+
+/** the agent's disk events are served by /rest/events/disk only */
+const DISK_TYPES = new Set(['LocalChangeDetected', 'RemoteChangeDetected']);
+
+/** time with nanoseconds as a sortable string (Go trims trailing zeros of the fraction) */
+const sortable = (time: string) => time.replace(/\.(\d+)/, (_, f: string) => '.' + f.padEnd(9, '0'));
+
+export class EventLog {
+  private readonly events: AgentEvent[];
+
+  constructor(entries: HarEntry[]) {
+    const seen = new Map<string, AgentEvent>();
+    for (const e of entries) {
+      if (e.request.method !== 'GET' || e.response.status !== 200 || !/^\/rest\/events(\/disk)?$/.test(new URL(e.request.url).pathname)) continue;
+      let list: unknown;
+      try { list = JSON.parse(e.response.content.text); } catch { continue; }
+      if (!Array.isArray(list)) continue;
+      for (const ev of list as AgentEvent[]) {
+        // a restart starts the agent's numbering anew: the time tells the events apart
+        const identity = `${ev.globalID ?? ev.id}|${ev.time}|${ev.type}`;
+        if (!seen.has(identity)) seen.set(identity, ev);
+      }
+    }
+    this.events = [...seen.values()].sort((a, b) => (Date.parse(a.time) - Date.parse(b.time)) || sortable(a.time).localeCompare(sortable(b.time)) || (a.globalID ?? 0) - (b.globalID ?? 0));
+  }
+
+  /** the events after `since` of the given types (none given: all but the disk events), at most the last `limit` */
+  query(opts: { disk: boolean; types?: string[]; since: number; limit?: number }): AgentEvent[] {
+    const wanted = opts.types?.length ? new Set(opts.types) : undefined;
+    const list = this.events
+      .filter((e) => (wanted ? wanted.has(e.type) : opts.disk === DISK_TYPES.has(e.type)))
+      .map((e, i) => ({ ...e, id: i + 1 }))
+      .filter((e) => e.id > opts.since);
+    return opts.limit && opts.limit > 0 ? list.slice(-opts.limit) : list;
+  }
+}

@@ -1,0 +1,83 @@
+// The one cassette matcher, shared by replay and serve (one per cassette in both):
+// recorded entries queued by match key (method, path, query order-free, API key, body), taken in
+// recorded order, and, for a request nothing answers, the closest recorded entry and what differs.
+import type { HarEntry } from '../schema/generated/types.js';
+import type { OutgoingRequest } from './types.js';
+import { entryKey, requestKey } from './cassette.js';
+import type { Redactor } from './redact.js';
+
+type KeyParts = [string, string, string, [string, string][], string | null, string];
+
+/** what differs between a request and a recorded entry, in words */
+export function difference(req: OutgoingRequest, e: HarEntry, r: Redactor): string {
+  const [target, method, path, query, key, body] = JSON.parse(requestKey(req, r)) as KeyParts;
+  const [rt, rm, rp, rq, rk, rb] = JSON.parse(entryKey(e)) as KeyParts;
+  const out: string[] = [];
+  if (target !== rt) out.push(`instance ${target} vs recorded ${rt}`);
+  if (method !== rm) out.push(`method ${method} vs recorded ${rm}`);
+  if (path !== rp) out.push(`path ${path} vs recorded ${rp}`);
+  const q = (list: [string, string][]) => list.map(([k, v]) => `${k}=${v}`).join('&') || '(none)';
+  if (q(query) !== q(rq)) out.push(`query ${q(query)} vs recorded ${q(rq)}`);
+  if (key !== rk) out.push(`API key ${key ?? '(none)'} vs recorded ${rk ?? '(none)'}`);
+  if (body !== rb) out.push(`body ${body.slice(0, 80) || '(none)'} vs recorded ${rb.slice(0, 80) || '(none)'}`);
+  return out.join('; ');
+}
+
+/** Levenshtein distance: how far a mistyped path is from a recorded one */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/** the recorded entry of `pool` that differs least from the request (fewest parts, then the nearest path), and how */
+export function closestEntry(req: OutgoingRequest, r: Redactor, pool: HarEntry[]): { entry: HarEntry; differs: string } | undefined {
+  const path = new URL(req.url, 'http://agent').pathname;
+  return pool
+    .map((entry) => ({ entry, differs: difference(req, entry, r), far: editDistance(path, new URL(entry.request.url).pathname) }))
+    .sort((a, b) => a.differs.split(';').length - b.differs.split(';').length || a.far - b.far || a.differs.length - b.differs.length)[0];
+}
+
+export class Matcher {
+  private readonly byKey = new Map<string, HarEntry[]>();
+  private readonly taken = new Map<string, number>();
+
+  constructor(readonly entries: HarEntry[]) {
+    for (const e of entries) {
+      const key = entryKey(e);
+      const list = this.byKey.get(key);
+      if (list) list.push(e); else this.byKey.set(key, [e]);
+    }
+  }
+
+  /** the next recorded answer to a request with this key: the n-th asking gets the n-th answer, none past the last */
+  take(key: string): HarEntry | undefined {
+    const list = this.byKey.get(key);
+    if (!list) return undefined;
+    const n = this.taken.get(key) ?? 0;
+    this.taken.set(key, n + 1);
+    return list[n];
+  }
+
+  /** the answer `take` would give next, without taking it (none past the last) */
+  peek(key: string): HarEntry | undefined {
+    return this.byKey.get(key)?.[this.taken.get(key) ?? 0];
+  }
+
+  /** some answer to this key was taken already */
+  played(key: string): boolean { return (this.taken.get(key) ?? 0) > 0; }
+
+  /** recorded entries never taken */
+  untaken(): HarEntry[] {
+    return [...this.byKey].flatMap(([key, list]) => list.slice(this.taken.get(key) ?? 0));
+  }
+
+  /** the recorded entry of `pool` that differs least from the request, and how */
+  closest(req: OutgoingRequest, r: Redactor, pool: HarEntry[] = this.entries) {
+    return closestEntry(req, r, pool);
+  }
+}
