@@ -10,12 +10,28 @@ http.request = function (...args) {
   n++;
   marks.firstRequest ??= performance.now();
   const req = orig.apply(this, args);
-  req.on('response', (res) => res.on('end', () => { marks.lastResponse = performance.now(); }));
+  req.on('response', (res) =>
+    res.on('end', () => {
+      marks.lastResponse = performance.now();
+    }),
+  );
   return req;
 };
-globalThis.fetch && (globalThis.fetch = ((f) => async (...a) => { n++; marks.firstRequest ??= performance.now(); const r = await f(...a); marks.lastResponse = performance.now(); return r; })(globalThis.fetch));
+globalThis.fetch &&
+  (globalThis.fetch = (
+    (f) =>
+    async (...a) => {
+      n++;
+      marks.firstRequest ??= performance.now();
+      const r = await f(...a);
+      marks.lastResponse = performance.now();
+      return r;
+    }
+  )(globalThis.fetch));
 process.on('exit', () => {
   marks.exit = performance.now();
   const f = (v) => (v === undefined ? '-' : v.toFixed(1).padStart(7));
-  process.stderr.write(`marks(ms since process start): preload ${f(marks.preload)}  first request ${f(marks.firstRequest)}  last response ${f(marks.lastResponse)}  exit ${f(marks.exit)}  requests ${n}\n`);
+  process.stderr.write(
+    `marks(ms since process start): preload ${f(marks.preload)}  first request ${f(marks.firstRequest)}  last response ${f(marks.lastResponse)}  exit ${f(marks.exit)}  requests ${n}\n`,
+  );
 });

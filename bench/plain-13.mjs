@@ -18,7 +18,11 @@ async function call(method, path, { auth = true } = {}) {
   const res = await fetch(url + path, { method, headers: auth ? { 'X-API-Key': key } : {} });
   const text = await res.text();
   let body;
-  try { body = JSON.parse(text); } catch { body = undefined; }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
   return { status: res.status, body };
 }
 

@@ -13,7 +13,9 @@ const LAZY_STRING_WIDTH = new URL('./lazy-string-width.mjs', import.meta.url).pa
 const lazyStringWidth = {
   name: 'lazy-string-width',
   setup(b) {
-    b.onResolve({ filter: /^string-width$/ }, (args) => (args.importer === LAZY_STRING_WIDTH ? undefined : { path: LAZY_STRING_WIDTH }));
+    b.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.importer === LAZY_STRING_WIDTH ? undefined : { path: LAZY_STRING_WIDTH },
+    );
   },
 };
 rmSync(outdir, { recursive: true, force: true });
@@ -27,7 +29,9 @@ await build({
   platform: 'node',
   target: 'node20',
   // CommonJS dependencies (ajv's runtime, yaml) call require(): give the ES module bundle one.
-  banner: { js: "import { createRequire as __synconfRequire } from 'node:module'; const require = __synconfRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __synconfRequire } from 'node:module'; const require = __synconfRequire(import.meta.url);",
+  },
   logLevel: 'warning',
   plugins: [lazyStringWidth],
 });

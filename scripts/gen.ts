@@ -40,13 +40,20 @@ async function typesModule(resources: string[]): Promise<string> {
 /** resources whose effective schema at `version` differs from the spec's, directly or through a $ref */
 function changedAt(version: string): Set<string> {
   const all = loadSchemas();
-  const changed = new Set(all.filter((s) => JSON.stringify(effectiveSchema(s.schema, version)) !== JSON.stringify(s.schema)).map((s) => s.name));
-  for (let grew = true; grew; ) {
+  const changed = new Set(
+    all
+      .filter((s) => JSON.stringify(effectiveSchema(s.schema, version)) !== JSON.stringify(s.schema))
+      .map((s) => s.name),
+  );
+  for (let grew = true; grew;) {
     grew = false;
     for (const s of all) {
       if (changed.has(s.name)) continue;
       const text = JSON.stringify(s.schema);
-      if ([...changed].some((name) => text.includes(`${name}.schema.json`))) { changed.add(s.name); grew = true; }
+      if ([...changed].some((name) => text.includes(`${name}.schema.json`))) {
+        changed.add(s.name);
+        grew = true;
+      }
     }
   }
   return changed;
@@ -71,21 +78,29 @@ function standaloneModule(schemas: object[], exportsMap: Record<string, string>)
 function validatorsModule(version: string | null): string {
   const schemas = loadSchemas().map((s) => (version ? { ...s, schema: effectiveSchema(s.schema, version) } : s));
   const wanted = version ? changedAt(version) : null;
-  const exportsMap = Object.fromEntries(schemas.filter((s) => !wanted || wanted.has(s.name)).map((s) => [exportName(s.name), s.id]));
-  const code = standaloneModule(schemas.map((s) => s.schema), exportsMap);
+  const exportsMap = Object.fromEntries(
+    schemas.filter((s) => !wanted || wanted.has(s.name)).map((s) => [exportName(s.name), s.id]),
+  );
+  const code = standaloneModule(
+    schemas.map((s) => s.schema),
+    exportsMap,
+  );
   return `${BANNER}// Agent-version bucket: ${version ? `versions before the next bucket, from ${version}` : 'the spec (every property required)'}\n// @ts-nocheck\n${code}\n`;
 }
 
 /** the agent's resources: responses and event data of schemas/endpoints.json, and what they use */
 function agentResources(): string[] {
   const all = loadSchemas();
-  const { endpoints } = JSON.parse(readFileSync(join(SCHEMAS_DIR, 'endpoints.json'), 'utf8')) as { endpoints: { response?: string | null; event?: { data: string } }[] };
+  const { endpoints } = JSON.parse(readFileSync(join(SCHEMAS_DIR, 'endpoints.json'), 'utf8')) as {
+    endpoints: { response?: string | null; event?: { data: string } }[];
+  };
   const found = new Set(endpoints.flatMap((e) => [e.response, e.event?.data].filter((r): r is string => !!r)));
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const s of all) {
       const ref = new RegExp(`"${s.name}\\.schema\\.json`); // a relative $ref to it
-      if (found.has(s.name) || ![...found].some((r) => ref.test(JSON.stringify(all.find((x) => x.name === r)!.schema)))) continue;
+      if (found.has(s.name) || ![...found].some((r) => ref.test(JSON.stringify(all.find((x) => x.name === r)!.schema))))
+        continue;
       found.add(s.name);
       grew = true;
     }
@@ -99,12 +114,17 @@ function agentResources(): string[] {
 function undocumentedModule(): string {
   const closed = closedSchemas(loadSchemas());
   const names = agentResources();
-  const code = standaloneModule(closed.map((s) => s.schema), Object.fromEntries(names.map((n) => [exportName(n), closed.find((s) => s.name === n)!.id])));
+  const code = standaloneModule(
+    closed.map((s) => s.schema),
+    Object.fromEntries(names.map((n) => [exportName(n), closed.find((s) => s.name === n)!.id])),
+  );
   const collections = Object.fromEntries(names.map((n) => [n, collectionPointers(closed, n)]));
   return `${BANNER}// Closed schemas (every documented object rejects undocumented members) of the agent's resources.\n// @ts-nocheck\n${code}\nexport const COLLECTIONS = ${JSON.stringify(collections)};\n`;
 }
 
-const resources = loadSchemas().map((s) => s.name).filter((n) => n !== 'common');
+const resources = loadSchemas()
+  .map((s) => s.name)
+  .filter((n) => n !== 'common');
 // Buckets: one validator module per x-since threshold below which a property is optional.
 const thresholds = sinceVersions(loadSchemas().map((s) => s.schema)).sort(semver.compare);
 const files: Record<string, string> = { 'types.ts': await typesModule(resources) };
@@ -126,14 +146,32 @@ files['index.ts'] =
   `export const RESOURCES: string[] = ${JSON.stringify(resources)};\n`;
 
 let stale = false;
-if (!check) { if (existsSync(OUT)) rmSync(OUT, { recursive: true }); mkdirSync(OUT, { recursive: true }); }
+if (!check) {
+  if (existsSync(OUT)) rmSync(OUT, { recursive: true });
+  mkdirSync(OUT, { recursive: true });
+}
 const present = existsSync(OUT) ? readdirSync(OUT) : [];
 for (const [name, content] of Object.entries(files)) {
   const path = join(OUT, name);
   if (check) {
-    if (!existsSync(path) || readFileSync(path, 'utf8') !== content) { console.error(`stale: src/schema/generated/${name}`); stale = true; }
+    if (!existsSync(path) || readFileSync(path, 'utf8') !== content) {
+      console.error(`stale: src/schema/generated/${name}`);
+      stale = true;
+    }
   } else writeFileSync(path, content);
 }
-if (check) for (const name of present) if (!(name in files)) { console.error(`stale: src/schema/generated/${name} (no longer generated)`); stale = true; }
-if (check && stale) { console.error('Generated files are stale: run `npm run gen` and commit src/schema/generated/.'); process.exit(1); }
-console.log(check ? 'generated files are up to date' : `wrote ${Object.keys(files).length} files to src/schema/generated/ (${resources.length} resources, buckets: ${bucketStarts.join(', ')}, spec)`);
+if (check)
+  for (const name of present)
+    if (!(name in files)) {
+      console.error(`stale: src/schema/generated/${name} (no longer generated)`);
+      stale = true;
+    }
+if (check && stale) {
+  console.error('Generated files are stale: run `npm run gen` and commit src/schema/generated/.');
+  process.exit(1);
+}
+console.log(
+  check
+    ? 'generated files are up to date'
+    : `wrote ${Object.keys(files).length} files to src/schema/generated/ (${resources.length} resources, buckets: ${bucketStarts.join(', ')}, spec)`,
+);

@@ -10,7 +10,8 @@ function findRoot(): string {
     const pkg = join(dir, 'package.json');
     if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).name === 'synconf') return dir;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('synconf: cannot find its own package.json above ' + fileURLToPath(import.meta.url));
+    if (parent === dir)
+      throw new Error('synconf: cannot find its own package.json above ' + fileURLToPath(import.meta.url));
     dir = parent;
   }
 }

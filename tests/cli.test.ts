@@ -17,7 +17,12 @@ function synconf(args: string[], env: NodeJS.ProcessEnv = { NO_COLOR: '1' }) {
   const base = { ...process.env };
   delete base.NO_COLOR; // Node warns when both are set
   delete base.FORCE_COLOR;
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...base, ...env }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...base, ...env },
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, out: r.stdout + r.stderr };
 }
 
@@ -31,8 +36,12 @@ function assertOneLine(r: ReturnType<typeof synconf>, code: number, message: Reg
 
 describe('the built command: every bad input is one clear line', () => {
   let work: string;
-  before(async () => { work = await mkdtemp(join(tmpdir(), 'synconf-cli-')); });
-  after(async () => { await rm(work, { recursive: true, force: true }); });
+  before(async () => {
+    work = await mkdtemp(join(tmpdir(), 'synconf-cli-'));
+  });
+  after(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
 
   for (const [what, body, where] of [
     ['an unknown key', 'statsu: 200', /bad\.yaml:8.*statsu/],
@@ -40,7 +49,10 @@ describe('the built command: every bad input is one clear line', () => {
   ] as const) {
     test(`a scenario with ${what}: file:line and cause, exit 2, and the report is written`, async () => {
       const file = join(work, 'bad.yaml');
-      await writeFile(file, `id: my-bad\ntitle: a bad one\nspec: [GET /rest/system/ping]\nsteps:\n  - name: ping\n    request: { method: GET, path: /rest/system/ping }\n    expect:\n      ${body}\n`);
+      await writeFile(
+        file,
+        `id: my-bad\ntitle: a bad one\nspec: [GET /rest/system/ping]\nsteps:\n  - name: ping\n    request: { method: GET, path: /rest/system/ping }\n    expect:\n      ${body}\n`,
+      );
       const r = synconf(['replay', '--suite', file, '--report-dir', join(work, 'r-bad')]);
       assertOneLine(r, 2, where);
       assert.ok(existsSync(join(work, 'r-bad', 'report.json')), 'report written');
@@ -56,11 +68,23 @@ describe('the built command: every bad input is one clear line', () => {
   });
 
   test('an --only pattern or a --suite path that matches nothing is an error naming it', () => {
-    assertOneLine(synconf(['replay', '--only', 'system-ping,no-such-*', '--report-dir', join(work, 'r-nomatch')]), 2, /--only.*"no-such-\*"/);
-    assertOneLine(synconf(['replay', '--suite', 'suites/system,/nonexistent/x.yaml', '--report-dir', join(work, 'r-nosuite')]), 2, /--suite.*\/nonexistent\/x\.yaml/);
+    assertOneLine(
+      synconf(['replay', '--only', 'system-ping,no-such-*', '--report-dir', join(work, 'r-nomatch')]),
+      2,
+      /--only.*"no-such-\*"/,
+    );
+    assertOneLine(
+      synconf(['replay', '--suite', 'suites/system,/nonexistent/x.yaml', '--report-dir', join(work, 'r-nosuite')]),
+      2,
+      /--suite.*\/nonexistent\/x\.yaml/,
+    );
   });
 
-  for (const option of [['--report-dir', 'D'], ['--fail-on', 'fail'], ['--expectations', 'x.yaml']]) {
+  for (const option of [
+    ['--report-dir', 'D'],
+    ['--fail-on', 'fail'],
+    ['--expectations', 'x.yaml'],
+  ]) {
     test(`drift rejects ${option[0]} (it writes no report)`, () => {
       assertOneLine(synconf(['drift', ...option]), 2, new RegExp(`drift does not take ${option[0]}`));
     });
@@ -69,13 +93,31 @@ describe('the built command: every bad input is one clear line', () => {
   test('--report-dir or report merge --out naming an existing file: one line, exit 2', async () => {
     const file = join(work, 'a-file');
     await writeFile(file, 'x');
-    assertOneLine(synconf(['replay', '--only', 'system-ping', '--report-dir', file]), 2, /--report-dir .*a-file: it is a file, not a folder/);
-    assertOneLine(synconf(['report', 'merge', join(ROOT, 'recordings', 'syncthing-1.19.2', 'recorded-report.json'), '--out', join(file, 'sub')]), 2, /--out .*a-file is a file, not a folder/);
+    assertOneLine(
+      synconf(['replay', '--only', 'system-ping', '--report-dir', file]),
+      2,
+      /--report-dir .*a-file: it is a file, not a folder/,
+    );
+    assertOneLine(
+      synconf([
+        'report',
+        'merge',
+        join(ROOT, 'recordings', 'syncthing-1.19.2', 'recorded-report.json'),
+        '--out',
+        join(file, 'sub'),
+      ]),
+      2,
+      /--out .*a-file is a file, not a folder/,
+    );
   });
 
   test('replay --report-dir /proc/x ends at once with one line (no recursive mkdir under /proc)', () => {
     const t0 = Date.now();
-    assertOneLine(synconf(['replay', '--only', 'system-ping', '--report-dir', '/proc/synconf-x']), 2, /--report-dir \/proc\/synconf-x: cannot create/);
+    assertOneLine(
+      synconf(['replay', '--only', 'system-ping', '--report-dir', '/proc/synconf-x']),
+      2,
+      /--report-dir \/proc\/synconf-x: cannot create/,
+    );
     assert.ok(Date.now() - t0 < 30_000);
   });
 
@@ -97,7 +139,17 @@ describe('the built command: every bad input is one clear line', () => {
   }
 
   test('set-up fails before any scenario: a sensible totals line', () => {
-    const r = synconf(['run', '--agent', 'http://127.0.0.1:9', '--api-key', 'k', '--only', 'system-ping', '--report-dir', join(work, 'r-setup')]);
+    const r = synconf([
+      'run',
+      '--agent',
+      'http://127.0.0.1:9',
+      '--api-key',
+      'k',
+      '--only',
+      'system-ping',
+      '--report-dir',
+      join(work, 'r-setup'),
+    ]);
     assert.equal(r.code, 2, r.out);
     assert.doesNotMatch(r.out, /failing on: ;/);
     assert.match(r.stdout, /HARNESS ERROR: no scenario ran/);
@@ -122,13 +174,33 @@ describe('the built command: every bad input is one clear line', () => {
   });
 
   test('--help of every command has examples and its exit codes; --version; completion', async () => {
-    for (const command of [[], ['run'], ['replay'], ['matrix'], ['drift'], ['validate'], ['lab'], ['lab', 'up'], ['lab', 'down'], ['agents'], ['agents', 'install'], ['agents', 'list'], ['report'], ['report', 'merge'], ['report', 'render']]) {
+    for (const command of [
+      [],
+      ['run'],
+      ['replay'],
+      ['matrix'],
+      ['drift'],
+      ['validate'],
+      ['lab'],
+      ['lab', 'up'],
+      ['lab', 'down'],
+      ['agents'],
+      ['agents', 'install'],
+      ['agents', 'list'],
+      ['report'],
+      ['report', 'merge'],
+      ['report', 'render'],
+    ]) {
       const r = synconf([...command, '--help']);
       assert.equal(r.code, 0, `${command.join(' ')} --help: ${r.stderr}`);
       assert.match(r.stdout, /Examples:/, `${command.join(' ')} --help has examples`);
       assert.match(r.stdout, /Exit codes/, `${command.join(' ')} --help has its exit codes`);
     }
-    assert.doesNotMatch(synconf(['replay', '--help']).stdout, /--(agent|lab|api-key|syncthing)\s/, 'replay --help carries no live-only options');
+    assert.doesNotMatch(
+      synconf(['replay', '--help']).stdout,
+      /--(agent|lab|api-key|syncthing)\s/,
+      'replay --help carries no live-only options',
+    );
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
     assert.equal(synconf(['--version']).stdout.trim(), pkg.version);
     assert.match(synconf(['completion']).stdout, /synconf.*completion/s);
@@ -139,13 +211,19 @@ describe('the built command: every bad input is one clear line', () => {
     assert.equal(good.code, 0, good.out);
     assert.match(good.stdout, /valid scenario: system-ping/);
     const file = join(work, 'lint.yaml');
-    await writeFile(file, 'id: my-lint\ntitle: t\nspec: [GET /rest/system/ping]\nsteps:\n  - name: ping\n    request: { method: GET, path: /rest/system/ping }\n    expect:\n      statsu: 200\n');
+    await writeFile(
+      file,
+      'id: my-lint\ntitle: t\nspec: [GET /rest/system/ping]\nsteps:\n  - name: ping\n    request: { method: GET, path: /rest/system/ping }\n    expect:\n      statsu: 200\n',
+    );
     const lint = synconf(['validate', 'scenario', file]);
     const run = synconf(['replay', '--suite', file, '--report-dir', join(work, 'r-lint')]);
     assert.equal(lint.code, 1, lint.out);
     assert.equal(lint.stdout.split('\n')[0], run.stderr.trim().replace(/^synconf: /, ''), 'the same message as a run');
     const exp = join(work, 'exp.yaml');
-    await writeFile(exp, 'agent: syncthing\nversions: ">=1.0.0"\ndescription: d\ndeviations:\n  - { check: a/b/c, observed: o, reason: r }\n  - { check: a/b/c, observed: o, reason: r }\n');
+    await writeFile(
+      exp,
+      'agent: syncthing\nversions: ">=1.0.0"\ndescription: d\ndeviations:\n  - { check: a/b/c, observed: o, reason: r }\n  - { check: a/b/c, observed: o, reason: r }\n',
+    );
     assert.match(synconf(['validate', 'expectations', exp]).stdout, /check "a\/b\/c" is listed twice/);
     assert.equal(synconf(['validate', 'expectations', join(ROOT, 'bench', 'known-deviations-1.19.2.yaml')]).code, 0);
     const dir = await copyRecording(work, 'lint-cassettes');
@@ -154,18 +232,32 @@ describe('the built command: every bad input is one clear line', () => {
     const cassette = synconf(['validate', 'cassette', join(dir, 'system-ping.har')]);
     assert.equal(cassette.code, 1);
     assert.match(cassette.stdout, /cassette .*system-ping\.har: /);
-    assert.equal(synconf(['validate', 'report', join(ROOT, 'recordings', 'syncthing-1.19.2', 'recorded-report.json')]).code, 0);
+    assert.equal(
+      synconf(['validate', 'report', join(ROOT, 'recordings', 'syncthing-1.19.2', 'recorded-report.json')]).code,
+      0,
+    );
     const report = synconf(['validate', 'report', join(dir, 'system-ping.har')]);
     assert.equal(report.code, 1);
-    assertOneLine(synconf(['validate', 'scenario', join(work, 'nope.yaml')]), 2, /cannot read scenario ".*nope\.yaml": ENOENT/);
+    assertOneLine(
+      synconf(['validate', 'scenario', join(work, 'nope.yaml')]),
+      2,
+      /cannot read scenario ".*nope\.yaml": ENOENT/,
+    );
   });
 
   test('lists: repeated flags and comma-separated values are the same', () => {
-    const a = synconf(['replay', '--only', 'system-ping', '--only', 'system-status', '--report-dir', join(work, 'r-l1')]);
+    const a = synconf([
+      'replay',
+      '--only',
+      'system-ping',
+      '--only',
+      'system-status',
+      '--report-dir',
+      join(work, 'r-l1'),
+    ]);
     const b = synconf(['replay', '--only', 'system-ping,system-status', '--report-dir', join(work, 'r-l2')]);
     assert.equal(a.code, 0, a.out);
     assert.match(a.stdout, /: 2 scenarios, /);
     assert.equal(a.stdout.replace(/\(\d+\.\d+s\)|r-l\d/g, ''), b.stdout.replace(/\(\d+\.\d+s\)|r-l\d/g, ''));
   });
 });
-

@@ -9,12 +9,17 @@ import { driftBetween } from '../src/transport/drift-dirs.js';
 import { cliAsync } from './support/cli.js';
 import { BUNDLED_1_19, copyRecording, editCassette, simulatedNewerRecording } from './support/recordings.js';
 
-const linesOf = (d: ReturnType<typeof driftBetween>, scenario: string) => d.scenarios.find((s) => s.scenario === scenario)?.lines ?? [];
+const linesOf = (d: ReturnType<typeof driftBetween>, scenario: string) =>
+  d.scenarios.find((s) => s.scenario === scenario)?.lines ?? [];
 
 describe('drift between two recordings folders', () => {
   let work: string;
-  before(async () => { work = await mkdtemp(join(tmpdir(), 'synconf-drift-dirs-')); });
-  after(async () => { await rm(work, { recursive: true, force: true }); });
+  before(async () => {
+    work = await mkdtemp(join(tmpdir(), 'synconf-drift-dirs-'));
+  });
+  after(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
 
   test('a folder against itself: 0 differences, exit 0', async () => {
     const d = driftBetween(BUNDLED_1_19, BUNDLED_1_19);
@@ -30,17 +35,22 @@ describe('drift between two recordings folders', () => {
     await editCassette(b, 'system-status', (e, body) => {
       if (e._step !== 'get-status') return undefined;
       const s = { ...(body as Record<string, unknown>) };
-      s.themes = ['default'];      // added
-      delete s.tilde;              // removed
+      s.themes = ['default']; // added
+      delete s.tilde; // removed
       s.uptime = String(s.uptime); // number → string
       return s;
     });
     await editCassette(b, 'system-ping', (e) => {
-      if (e._step === 'get-ping') { e.response.status = 404; }
+      if (e._step === 'get-ping') {
+        e.response.status = 404;
+      }
       return undefined;
     });
     await editCassette(b, 'system-ping', (e) => {
-      if (e._step === 'post-ping') e.response.headers = e.response.headers.map((h) => (h.name.toLowerCase() === 'content-type' ? { ...h, value: 'text/plain; charset=utf-8' } : h));
+      if (e._step === 'post-ping')
+        e.response.headers = e.response.headers.map((h) =>
+          h.name.toLowerCase() === 'content-type' ? { ...h, value: 'text/plain; charset=utf-8' } : h,
+        );
       return undefined;
     });
     await unlink(join(b, 'auth-no-key.har'));
@@ -48,11 +58,20 @@ describe('drift between two recordings folders', () => {
     const status = linesOf(d, 'system-status');
     assert.ok(status.includes('agent get-status: GET /rest/system/status: field /themes added'), status.join('\n'));
     assert.ok(status.includes('agent get-status: GET /rest/system/status: field /tilde removed'), status.join('\n'));
-    assert.ok(status.includes('agent get-status: GET /rest/system/status: field /uptime type number → string'), status.join('\n'));
+    assert.ok(
+      status.includes('agent get-status: GET /rest/system/status: field /uptime type number → string'),
+      status.join('\n'),
+    );
     assert.ok(!status.some((l) => l.includes('get-status-again')), 'the step not edited shows nothing');
     const ping = linesOf(d, 'system-ping');
-    assert.ok(ping.some((l) => /get-ping: GET \/rest\/system\/ping: status 200 → 404/.test(l)), ping.join('\n'));
-    assert.ok(ping.some((l) => /post-ping: POST \/rest\/system\/ping: media type application\/json → text\/plain/.test(l)), ping.join('\n'));
+    assert.ok(
+      ping.some((l) => /get-ping: GET \/rest\/system\/ping: status 200 → 404/.test(l)),
+      ping.join('\n'),
+    );
+    assert.ok(
+      ping.some((l) => /post-ping: POST \/rest\/system\/ping: media type application\/json → text\/plain/.test(l)),
+      ping.join('\n'),
+    );
     assert.deepEqual(linesOf(d, 'auth-no-key'), [`recorded only in ${BUNDLED_1_19}`]);
     assert.equal(d.differences, status.length + ping.length + 1, 'nothing else differs');
 
@@ -65,12 +84,22 @@ describe('drift between two recordings folders', () => {
     const newer = await simulatedNewerRecording(work);
     const r = await cliAsync(['drift', BUNDLED_1_19, newer]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stdout, /^system-browse:\n {2}agent subdirectories: GET \/rest\/system\/browse\?current=<tmp>\/browse\/: values at \/\[\] no longer match the spec's schema \(pattern \[\/\\\\\]\$\)$/m);
-    assert.match(r.stdout, /agent partial-name: GET \/rest\/system\/browse\?current=<tmp>\/browse\/al: values at \/\[\] no longer match/);
+    assert.match(
+      r.stdout,
+      /^system-browse:\n {2}agent subdirectories: GET \/rest\/system\/browse\?current=<tmp>\/browse\/: values at \/\[\] no longer match the spec's schema \(pattern \[\/\\\\\]\$\)$/m,
+    );
+    assert.match(
+      r.stdout,
+      /agent partial-name: GET \/rest\/system\/browse\?current=<tmp>\/browse\/al: values at \/\[\] no longer match/,
+    );
     assert.match(r.stdout, /^system-ping: no difference$/m);
     // and back: the older folder matches the schema where the newer did not
     const back = driftBetween(newer, BUNDLED_1_19);
-    assert.ok(linesOf(back, 'system-browse').every((l) => /match the spec's schema now/.test(l)) && linesOf(back, 'system-browse').length === 3, linesOf(back, 'system-browse').join('\n'));
+    assert.ok(
+      linesOf(back, 'system-browse').every((l) => /match the spec's schema now/.test(l)) &&
+        linesOf(back, 'system-browse').length === 3,
+      linesOf(back, 'system-browse').join('\n'),
+    );
   });
 
   test('input errors exit 2 naming the folder or cassette; three folders or --lab with two is a usage error', async () => {

@@ -41,109 +41,164 @@ async function startTime(inst: LabInstance): Promise<string | undefined> {
 const CONFIG_VERSION: Record<string, number> = { '1.12.1': 32, '1.19.2': 36, '1.29.5': 37 };
 
 for (const version of AGENT_VERSIONS) {
-  test(`${version}: two instances start, answer ping with their own key, run loopback-only, and stop leaving no process`, { timeout: 60_000 }, async (t) => {
-    const binary = agentBinary(version);
-    const t0 = performance.now();
-    const lab = await startLab({ instances: 2, binary: version });
-    const upMs = performance.now() - t0;
-    let downMs = 0;
-    try {
-      const [a, b] = lab.instances;
-      assert.deepEqual(lab.instances.map((i) => i.name), ['agent', 'peer']);
-      assert.equal(lab.ownsDir, true);
-      for (const key of ['url', 'apiKey', 'deviceId', 'syncAddress', 'pid'] as const) assert.notEqual(a[key], b[key], key);
-      for (const inst of lab.instances) {
-        assert.equal(inst.binary, binary);
-        assert.match(inst.version, new RegExp(`^v${version.replace(/\./g, '\\.')}(-ds1)?$`), 'the version as the agent prints it');
-        assert.match(inst.url, /^http:\/\/127\.0\.0\.1:\d+$/);
-        assert.match(inst.syncAddress, /^tcp:\/\/127\.0\.0\.1:\d+$/);
-        assert.match(inst.apiKey, /^[A-Za-z0-9_-]{32}$/);
-        const ping = await labFetch(inst, '/rest/system/ping');
-        assert.equal(ping.status, 200);
-        assert.deepEqual(await ping.json(), { ping: 'pong' });
-        const other = inst === a ? b : a;
-        const wrongKey = await fetch(`${inst.url}/rest/system/ping`, { headers: { 'X-API-Key': other.apiKey } });
-        assert.equal(wrongKey.status, 403);
-        await wrongKey.arrayBuffer();
-
-        const config = (await (await labFetch(inst, '/rest/config')).json()) as {
-          version: number;
-          folders: unknown[];
-          devices: { deviceID: string; name: string }[];
-          options: Record<string, unknown>;
-        };
-        assert.equal(config.version, CONFIG_VERSION[version]);
-        assert.deepEqual(config.folders, [], 'no default folder');
-        assert.deepEqual(config.devices.map((d) => [d.deviceID, d.name]), [[inst.deviceId, inst.name]]);
-        assert.deepEqual(config.options.listenAddresses, [inst.syncAddress]);
-        for (const off of ['globalAnnounceEnabled', 'localAnnounceEnabled', 'relaysEnabled', 'natEnabled', 'crashReportingEnabled', 'startBrowser']) {
-          assert.equal(config.options[off], false, off);
-        }
-        assert.equal(config.options.urAccepted, -1);
-        assert.equal(config.options.autoUpgradeIntervalH, 0);
-        assert.equal(config.options.reconnectionIntervalS, 5);
-        const v = (await (await labFetch(inst, '/rest/system/version')).json()) as { longVersion: string; tags: string[] | string };
-        assert.equal(v.tags.length, 0, 'no ST* variables leaked into the environment (1.12.1 has tags "", later ones [])');
-        assert.doesNotMatch(v.longVersion, /\[/);
-
-        // in force, not only configured: the only sockets are the GUI and sync listeners (and connections) on 127.0.0.1;
-        // no UDP at all (local discovery, QUIC), no relay listener
-        const pids = runningProcesses().filter((p) => p.pgid === inst.pid).map((p) => p.pid);
-        const sockets = socketsOf(pids);
-        assert.deepEqual(nonLoopback(sockets), [], 'every socket is on loopback');
-        assert.deepEqual(sockets.filter((s) => s.proto.startsWith('udp')), [], 'no UDP socket');
-        const listening = sockets.filter((s) => s.state === '0A').map((s) => s.port).sort();
-        assert.deepEqual(listening, [Number(new URL(inst.url).port), Number(new URL(inst.syncAddress).port)].sort());
-        const status = (await (await labFetch(inst, '/rest/system/status')).json()) as { connectionServiceStatus?: Record<string, unknown> };
-        assert.deepEqual(Object.keys(status.connectionServiceStatus ?? {}), [inst.syncAddress], 'one listener: TCP on loopback, no relay');
-
-        assert.deepEqual(readdirSync(inst.dataDir), []);
-        assert.ok(!(await readFile(inst.logFile, 'utf8')).includes(inst.apiKey), 'the API key is not logged');
-      }
-      const state = JSON.parse(await readFile(join(lab.dir, 'lab.json'), 'utf8')) as { instances: LabInstance[] };
-      assert.deepEqual(state.instances, lab.instances);
-    } finally {
-      const t1 = performance.now();
-      await lab.down();
-      downMs = performance.now() - t1;
-    }
-    t.diagnostic(`${version}: lab up (2 instances): ${upMs.toFixed(0)} ms, down: ${downMs.toFixed(0)} ms`);
-    for (const inst of lab.instances) assert.equal(isAlive(inst.pid), false, `${inst.name} pid ${inst.pid} is gone`);
-    assert.deepEqual(processesMentioning(lab.dir), []);
-    assert.equal(existsSync(lab.dir), false, 'the temp lab dir is removed');
-    await lab.down(); // idempotent
-  });
-
-  test(`${version}: POST /rest/system/restart comes back with a new startTime, and down still leaves nothing`, { timeout: 60_000 }, async (t) => {
-    let dir = '';
-    await withLab(1, async (lab) => {
-      dir = lab.dir;
-      const [agent] = lab.instances;
-      const childOf = (pid: number) => runningProcesses().filter((p) => p.pgid === pid && p.pid !== pid).map((p) => p.pid);
-      const before = await startTime(agent);
-      const childBefore = childOf(agent.pid);
-      assert.ok(before);
-      assert.equal(childBefore.length, 1, 'the monitor has one child, in its process group');
-
+  test(
+    `${version}: two instances start, answer ping with their own key, run loopback-only, and stop leaving no process`,
+    { timeout: 60_000 },
+    async (t) => {
+      const binary = agentBinary(version);
       const t0 = performance.now();
-      const res = await labFetch(agent, '/rest/system/restart', { method: 'POST' });
-      assert.equal(res.status, 200);
-      await res.arrayBuffer();
-      let after: string | undefined;
-      while (performance.now() - t0 < 15_000) {
-        after = await startTime(agent);
-        if (after && after !== before) break;
-        await sleep(100);
+      const lab = await startLab({ instances: 2, binary: version });
+      const upMs = performance.now() - t0;
+      let downMs = 0;
+      try {
+        const [a, b] = lab.instances;
+        assert.deepEqual(
+          lab.instances.map((i) => i.name),
+          ['agent', 'peer'],
+        );
+        assert.equal(lab.ownsDir, true);
+        for (const key of ['url', 'apiKey', 'deviceId', 'syncAddress', 'pid'] as const)
+          assert.notEqual(a[key], b[key], key);
+        for (const inst of lab.instances) {
+          assert.equal(inst.binary, binary);
+          assert.match(
+            inst.version,
+            new RegExp(`^v${version.replace(/\./g, '\\.')}(-ds1)?$`),
+            'the version as the agent prints it',
+          );
+          assert.match(inst.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+          assert.match(inst.syncAddress, /^tcp:\/\/127\.0\.0\.1:\d+$/);
+          assert.match(inst.apiKey, /^[A-Za-z0-9_-]{32}$/);
+          const ping = await labFetch(inst, '/rest/system/ping');
+          assert.equal(ping.status, 200);
+          assert.deepEqual(await ping.json(), { ping: 'pong' });
+          const other = inst === a ? b : a;
+          const wrongKey = await fetch(`${inst.url}/rest/system/ping`, { headers: { 'X-API-Key': other.apiKey } });
+          assert.equal(wrongKey.status, 403);
+          await wrongKey.arrayBuffer();
+
+          const config = (await (await labFetch(inst, '/rest/config')).json()) as {
+            version: number;
+            folders: unknown[];
+            devices: { deviceID: string; name: string }[];
+            options: Record<string, unknown>;
+          };
+          assert.equal(config.version, CONFIG_VERSION[version]);
+          assert.deepEqual(config.folders, [], 'no default folder');
+          assert.deepEqual(
+            config.devices.map((d) => [d.deviceID, d.name]),
+            [[inst.deviceId, inst.name]],
+          );
+          assert.deepEqual(config.options.listenAddresses, [inst.syncAddress]);
+          for (const off of [
+            'globalAnnounceEnabled',
+            'localAnnounceEnabled',
+            'relaysEnabled',
+            'natEnabled',
+            'crashReportingEnabled',
+            'startBrowser',
+          ]) {
+            assert.equal(config.options[off], false, off);
+          }
+          assert.equal(config.options.urAccepted, -1);
+          assert.equal(config.options.autoUpgradeIntervalH, 0);
+          assert.equal(config.options.reconnectionIntervalS, 5);
+          const v = (await (await labFetch(inst, '/rest/system/version')).json()) as {
+            longVersion: string;
+            tags: string[] | string;
+          };
+          assert.equal(
+            v.tags.length,
+            0,
+            'no ST* variables leaked into the environment (1.12.1 has tags "", later ones [])',
+          );
+          assert.doesNotMatch(v.longVersion, /\[/);
+
+          // in force, not only configured: the only sockets are the GUI and sync listeners (and connections) on 127.0.0.1;
+          // no UDP at all (local discovery, QUIC), no relay listener
+          const pids = runningProcesses()
+            .filter((p) => p.pgid === inst.pid)
+            .map((p) => p.pid);
+          const sockets = socketsOf(pids);
+          assert.deepEqual(nonLoopback(sockets), [], 'every socket is on loopback');
+          assert.deepEqual(
+            sockets.filter((s) => s.proto.startsWith('udp')),
+            [],
+            'no UDP socket',
+          );
+          const listening = sockets
+            .filter((s) => s.state === '0A')
+            .map((s) => s.port)
+            .sort();
+          assert.deepEqual(listening, [Number(new URL(inst.url).port), Number(new URL(inst.syncAddress).port)].sort());
+          const status = (await (await labFetch(inst, '/rest/system/status')).json()) as {
+            connectionServiceStatus?: Record<string, unknown>;
+          };
+          assert.deepEqual(
+            Object.keys(status.connectionServiceStatus ?? {}),
+            [inst.syncAddress],
+            'one listener: TCP on loopback, no relay',
+          );
+
+          assert.deepEqual(readdirSync(inst.dataDir), []);
+          assert.ok(!(await readFile(inst.logFile, 'utf8')).includes(inst.apiKey), 'the API key is not logged');
+        }
+        const state = JSON.parse(await readFile(join(lab.dir, 'lab.json'), 'utf8')) as { instances: LabInstance[] };
+        assert.deepEqual(state.instances, lab.instances);
+      } finally {
+        const t1 = performance.now();
+        await lab.down();
+        downMs = performance.now() - t1;
       }
-      t.diagnostic(`${version}: restart: new startTime after ${(performance.now() - t0).toFixed(0)} ms`);
-      assert.ok(after && after !== before, `startTime changed (${before} -> ${after})`);
-      assert.ok(isAlive(agent.pid), 'the monitor PID stays');
-      const childAfter = childOf(agent.pid);
-      assert.equal(childAfter.length, 1);
-      assert.notEqual(childAfter[0], childBefore[0], 'a new child');
-    }, { binary: agentBinary(version) });
-    assert.deepEqual(processesMentioning(dir), []);
-  });
+      t.diagnostic(`${version}: lab up (2 instances): ${upMs.toFixed(0)} ms, down: ${downMs.toFixed(0)} ms`);
+      for (const inst of lab.instances) assert.equal(isAlive(inst.pid), false, `${inst.name} pid ${inst.pid} is gone`);
+      assert.deepEqual(processesMentioning(lab.dir), []);
+      assert.equal(existsSync(lab.dir), false, 'the temp lab dir is removed');
+      await lab.down(); // idempotent
+    },
+  );
+
+  test(
+    `${version}: POST /rest/system/restart comes back with a new startTime, and down still leaves nothing`,
+    { timeout: 60_000 },
+    async (t) => {
+      let dir = '';
+      await withLab(
+        1,
+        async (lab) => {
+          dir = lab.dir;
+          const [agent] = lab.instances;
+          const childOf = (pid: number) =>
+            runningProcesses()
+              .filter((p) => p.pgid === pid && p.pid !== pid)
+              .map((p) => p.pid);
+          const before = await startTime(agent);
+          const childBefore = childOf(agent.pid);
+          assert.ok(before);
+          assert.equal(childBefore.length, 1, 'the monitor has one child, in its process group');
+
+          const t0 = performance.now();
+          const res = await labFetch(agent, '/rest/system/restart', { method: 'POST' });
+          assert.equal(res.status, 200);
+          await res.arrayBuffer();
+          let after: string | undefined;
+          while (performance.now() - t0 < 15_000) {
+            after = await startTime(agent);
+            if (after && after !== before) break;
+            await sleep(100);
+          }
+          t.diagnostic(`${version}: restart: new startTime after ${(performance.now() - t0).toFixed(0)} ms`);
+          assert.ok(after && after !== before, `startTime changed (${before} -> ${after})`);
+          assert.ok(isAlive(agent.pid), 'the monitor PID stays');
+          const childAfter = childOf(agent.pid);
+          assert.equal(childAfter.length, 1);
+          assert.notEqual(childAfter[0], childBefore[0], 'a new child');
+        },
+        { binary: agentBinary(version) },
+      );
+      assert.deepEqual(processesMentioning(dir), []);
+    },
+  );
 }
 
 test('the socket check sees a socket bound to all interfaces (what the loopback tests rule out)', async () => {
@@ -153,37 +208,44 @@ test('the socket check sees a socket bound to all interfaces (what the loopback 
   try {
     const port = (server.address() as { port: number }).port;
     const wide = nonLoopback(socketsOf([process.pid])).filter((s) => s.port === port);
-    assert.deepEqual(wide.map((s) => [s.proto, s.address, s.state]), [['tcp', '0.0.0.0', '0A']]);
+    assert.deepEqual(
+      wide.map((s) => [s.proto, s.address, s.state]),
+      [['tcp', '0.0.0.0', '0A']],
+    );
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
 });
 
-test('an instance whose API never answers fails within its bound, naming it, and is killed', { timeout: 30_000 }, async () => {
-  const fake = await fakeSyncthing('while :; do sleep 1; done');
-  const dir = await tempDir('synconf-labtest-');
-  try {
-    const t0 = performance.now();
-    await assert.rejects(startLab({ dir, binary: fake.binary, readyTimeoutMs: 1500 }), (err: Error) => {
-      assert.ok(err instanceof LabError, err.stack);
-      assert.match(err.message, /^agent: /);
-      assert.match(err.message, /within 1500 ms/);
-      assert.match(err.message, /http:\/\/127\.0\.0\.1:\d+/);
-      assert.match(err.message, /agent\.log/);
-      return true;
-    });
-    const elapsed = performance.now() - t0;
-    assert.ok(elapsed >= 1500 && elapsed < 1500 + 3000, `failed after ${elapsed.toFixed(0)} ms`);
-    assert.deepEqual(processesMentioning(dir), []);
-    assert.deepEqual(processesMentioning(fake.dir), []);
-    assert.equal(existsSync(join(dir, 'lab.json')), false, 'no state for a lab that did not start');
-    assert.equal(existsSync(join(dir, 'agent')), false, 'the home it made in the user dir is removed');
-    assert.ok(existsSync(join(dir, 'agent.log')), 'the log is kept');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-    await rm(fake.dir, { recursive: true, force: true });
-  }
-});
+test(
+  'an instance whose API never answers fails within its bound, naming it, and is killed',
+  { timeout: 30_000 },
+  async () => {
+    const fake = await fakeSyncthing('while :; do sleep 1; done');
+    const dir = await tempDir('synconf-labtest-');
+    try {
+      const t0 = performance.now();
+      await assert.rejects(startLab({ dir, binary: fake.binary, readyTimeoutMs: 1500 }), (err: Error) => {
+        assert.ok(err instanceof LabError, err.stack);
+        assert.match(err.message, /^agent: /);
+        assert.match(err.message, /within 1500 ms/);
+        assert.match(err.message, /http:\/\/127\.0\.0\.1:\d+/);
+        assert.match(err.message, /agent\.log/);
+        return true;
+      });
+      const elapsed = performance.now() - t0;
+      assert.ok(elapsed >= 1500 && elapsed < 1500 + 3000, `failed after ${elapsed.toFixed(0)} ms`);
+      assert.deepEqual(processesMentioning(dir), []);
+      assert.deepEqual(processesMentioning(fake.dir), []);
+      assert.equal(existsSync(join(dir, 'lab.json')), false, 'no state for a lab that did not start');
+      assert.equal(existsSync(join(dir, 'agent')), false, 'the home it made in the user dir is removed');
+      assert.ok(existsSync(join(dir, 'agent.log')), 'the log is kept');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await rm(fake.dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test('an instance that exits at once is reported with its exit code and log tail', { timeout: 30_000 }, async () => {
   const fake = await fakeSyncthing('echo "fake: cannot bind" >&2; exit 7');
@@ -210,7 +272,10 @@ test('a missing binary gives a LabError that says how to install it', async () =
     process.env.SYNCONF_SYNCTHING = '/nonexistent/syncthing';
     await assert.rejects(startLab(), (err: Error) => {
       assert.ok(err instanceof LabError);
-      assert.match(err.message, /\/nonexistent\/syncthing does not exist or is not executable \(from SYNCONF_SYNCTHING\)/);
+      assert.match(
+        err.message,
+        /\/nonexistent\/syncthing does not exist or is not executable \(from SYNCONF_SYNCTHING\)/,
+      );
       assert.match(err.message, /synconf agents install/);
       assert.match(err.message, /apt-get install -y syncthing/);
       return true;
@@ -218,12 +283,18 @@ test('a missing binary gives a LabError that says how to install it', async () =
     process.env.SYNCONF_AGENTS_DIR = emptyDir;
     await assert.rejects(startLab({ binary: '1.12.1' }), (err: Error) => {
       assert.ok(err instanceof LabError);
-      assert.match(err.message, new RegExp(`Syncthing 1\\.12\\.1 is not installed in ${emptyDir}: run \`synconf agents install 1\\.12\\.1\``));
+      assert.match(
+        err.message,
+        new RegExp(`Syncthing 1\\.12\\.1 is not installed in ${emptyDir}: run \`synconf agents install 1\\.12\\.1\``),
+      );
       assert.match(err.message, /npm run setup/);
       assert.match(err.message, /\(from --syncthing\)/);
       return true;
     });
-    await assert.rejects(startLab({ binary: '1.20.0' }), /synconf knows how to fetch only 1\.12\.1, 1\.19\.2, 1\.29\.5: give the PATH of a 1\.20\.0 binary/);
+    await assert.rejects(
+      startLab({ binary: '1.20.0' }),
+      /synconf knows how to fetch only 1\.12\.1, 1\.19\.2, 1\.29\.5: give the PATH of a 1\.20\.0 binary/,
+    );
     delete process.env.SYNCONF_SYNCTHING;
     process.env.PATH = emptyDir;
     await assert.rejects(startLab(), (err: Error) => {
@@ -235,7 +306,11 @@ test('a missing binary gives a LabError that says how to install it', async () =
       return true;
     });
   } finally {
-    for (const [name, value] of [['SYNCONF_SYNCTHING', saved.bin], ['PATH', saved.path], ['SYNCONF_AGENTS_DIR', saved.agents]] as const) {
+    for (const [name, value] of [
+      ['SYNCONF_SYNCTHING', saved.bin],
+      ['PATH', saved.path],
+      ['SYNCONF_AGENTS_DIR', saved.agents],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -243,41 +318,52 @@ test('a missing binary gives a LabError that says how to install it', async () =
   }
 });
 
-test('without --syncthing, SYNCONF_SYNCTHING or syncthing on PATH, the lab starts the newest installed agent', { timeout: 30_000 }, async () => {
-  const saved = process.env.PATH;
-  const newest = AGENT_VERSIONS.at(-1)!;
-  const binary = agentBinary(newest);
-  try {
-    process.env.PATH = '/nonexistent';
-    assert.equal(await resolveBinary(), binary);
-  } finally {
-    process.env.PATH = saved;
-  }
-});
+test(
+  'without --syncthing, SYNCONF_SYNCTHING or syncthing on PATH, the lab starts the newest installed agent',
+  { timeout: 30_000 },
+  async () => {
+    const saved = process.env.PATH;
+    const newest = AGENT_VERSIONS.at(-1)!;
+    const binary = agentBinary(newest);
+    try {
+      process.env.PATH = '/nonexistent';
+      assert.equal(await resolveBinary(), binary);
+    } finally {
+      process.env.PATH = saved;
+    }
+  },
+);
 
-test('an agent that does not take the loopback settings is caught through its REST config, and killed', { timeout: 30_000 }, async () => {
-  // a wrapper that turns global discovery back on in config.xml just before `serve`
-  const real = agentBinary('1.29.5');
-  const dir = await tempDir('synconf-leaky-');
-  const binary = join(dir, 'syncthing');
-  await writeFile(
-    binary,
-    `#!/bin/sh\nif [ "$1" = serve ]; then sed -i 's|<globalAnnounceEnabled>false<|<globalAnnounceEnabled>true<|' "$HOME/config.xml"; fi\nexec ${real} "$@"\n`,
-  );
-  await chmod(binary, 0o755);
-  try {
-    await assert.rejects(startLab({ binary, dir: join(dir, 'lab') }), (err: Error) => {
-      assert.ok(err instanceof LabError, err.stack);
-      assert.match(err.message, /agent: .* did not take the loopback-only settings of its config\.xml \(options\.globalAnnounceEnabled is true, not false\)/);
-      return true;
-    });
-    assert.deepEqual(processesMentioning(dir), []);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+test(
+  'an agent that does not take the loopback settings is caught through its REST config, and killed',
+  { timeout: 30_000 },
+  async () => {
+    // a wrapper that turns global discovery back on in config.xml just before `serve`
+    const real = agentBinary('1.29.5');
+    const dir = await tempDir('synconf-leaky-');
+    const binary = join(dir, 'syncthing');
+    await writeFile(
+      binary,
+      `#!/bin/sh\nif [ "$1" = serve ]; then sed -i 's|<globalAnnounceEnabled>false<|<globalAnnounceEnabled>true<|' "$HOME/config.xml"; fi\nexec ${real} "$@"\n`,
+    );
+    await chmod(binary, 0o755);
+    try {
+      await assert.rejects(startLab({ binary, dir: join(dir, 'lab') }), (err: Error) => {
+        assert.ok(err instanceof LabError, err.stack);
+        assert.match(
+          err.message,
+          /agent: .* did not take the loopback-only settings of its config\.xml \(options\.globalAnnounceEnabled is true, not false\)/,
+        );
+        return true;
+      });
+      assert.deepEqual(processesMentioning(dir), []);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);
 
-test('the command-line generation is read from each real binary\'s --help', async () => {
+test("the command-line generation is read from each real binary's --help", async () => {
   const { generationOfHelp } = await import('../src/lab/generation.js');
   const expected: Record<string, string> = { '1.12.1': 'flags', '1.19.2': 'subcommands', '1.29.5': 'subcommands' };
   for (const version of AGENT_VERSIONS) {
@@ -285,7 +371,12 @@ test('the command-line generation is read from each real binary\'s --help', asyn
     assert.equal(generationOfHelp(help.all ?? ''), expected[version], version);
   }
   // releases with a default `serve` command but no `generate` one take the (two-dash) flags
-  assert.equal(generationOfHelp('Usage: syncthing <command>\n\nCommands:\n  serve\n    Run Syncthing\n\n  cli\n\nRun "syncthing <command> --help"'), 'flags');
+  assert.equal(
+    generationOfHelp(
+      'Usage: syncthing <command>\n\nCommands:\n  serve\n    Run Syncthing\n\n  cli\n\nRun "syncthing <command> --help"',
+    ),
+    'flags',
+  );
   assert.equal(generationOfHelp('usage: frobnicate [-x]'), undefined);
 });
 
@@ -295,76 +386,108 @@ test('a binary that is not Syncthing is refused before anything starts', async (
   await writeFile(binary, '#!/bin/sh\necho "usage: frobnicate [-x]"\n');
   await chmod(binary, 0o755);
   try {
-    await assert.rejects(startLab({ binary }), /--help shows neither Syncthing's subcommands \(generate, serve\) nor its flags \(-generate, -home\): is it Syncthing\? \(usage: frobnicate/);
+    await assert.rejects(
+      startLab({ binary }),
+      /--help shows neither Syncthing's subcommands \(generate, serve\) nor its flags \(-generate, -home\): is it Syncthing\? \(usage: frobnicate/,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 });
 
-test('an interrupted or crashing test process leaves no syncthing behind (both command-line generations)', { timeout: 90_000 }, async () => {
-  const labModule = join(ROOT, 'src/lab/lab.ts');
-  // the default binary (generate/serve) ends one way, 1.12.1 (flags, -home=) the other, then the reverse
-  const runs = [['SIGINT', undefined], ['throw', '1.12.1'], ['SIGINT', '1.12.1'], ['throw', undefined]] as const;
-  for (const [ending, version] of runs) {
-    const binary = version === undefined ? undefined : agentBinary(version);
-    const script = `
+test(
+  'an interrupted or crashing test process leaves no syncthing behind (both command-line generations)',
+  { timeout: 90_000 },
+  async () => {
+    const labModule = join(ROOT, 'src/lab/lab.ts');
+    // the default binary (generate/serve) ends one way, 1.12.1 (flags, -home=) the other, then the reverse
+    const runs = [
+      ['SIGINT', undefined],
+      ['throw', '1.12.1'],
+      ['SIGINT', '1.12.1'],
+      ['throw', undefined],
+    ] as const;
+    for (const [ending, version] of runs) {
+      const binary = version === undefined ? undefined : agentBinary(version);
+      const script = `
       import { startLab } from ${JSON.stringify(labModule)};
       const lab = await startLab({ instances: 1, binary: ${JSON.stringify(binary)} });
       console.log(JSON.stringify({ dir: lab.dir, pid: lab.instances[0].pid }));
       ${ending === 'throw' ? "await new Promise((r) => setTimeout(r, 1000)); throw new Error('a failing test');" : 'setInterval(() => {}, 1000);'}
     `;
-    const child = execa('node', ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, reject: false, timeout: 30_000 });
-    const line = await new Promise<string>((resolve, reject) => {
-      child.stdout.once('data', (d: Buffer) => resolve(d.toString()));
-      void child.then((r) => reject(new Error(`child ended early: ${r.stderr}`)));
-    });
-    const { dir, pid } = JSON.parse(line) as { dir: string; pid: number };
+      const child = execa('node', ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: ROOT,
+        reject: false,
+        timeout: 30_000,
+      });
+      const line = await new Promise<string>((resolve, reject) => {
+        child.stdout.once('data', (d: Buffer) => resolve(d.toString()));
+        void child.then((r) => reject(new Error(`child ended early: ${r.stderr}`)));
+      });
+      const { dir, pid } = JSON.parse(line) as { dir: string; pid: number };
+      try {
+        assert.ok(isAlive(pid)); // the child throws only a second after saying it is up
+        if (ending === 'SIGINT') child.kill('SIGINT');
+        const result = await child;
+        if (ending === 'SIGINT') assert.equal(result.signal, 'SIGINT', 'the signal still ends the process');
+        else assert.equal(result.exitCode, 1);
+        // SIGKILLed by the exit handler; on a loaded machine its end can take a moment to show
+        for (const deadline = Date.now() + 3000; isAlive(pid) && Date.now() < deadline;) await sleep(20);
+        assert.equal(isAlive(pid), false, `${ending} (${version ?? 'default'}): monitor pid ${pid} is gone`);
+        assert.deepEqual(processesMentioning(dir), [], `${ending} (${version ?? 'default'})`);
+      } finally {
+        await rm(dir, { recursive: true, force: true }); // the killed process could not remove its temp dir
+      }
+    }
+  },
+);
+
+test(
+  'CLI: lab up --syncthing 1.12.1 --json prints the instances, lab down stops them, lab down on a folder without a lab exits 2',
+  { timeout: 60_000 },
+  async () => {
+    const cli = (...args: string[]) =>
+      execa('node', ['dist/bin/synconf.js', ...args], { cwd: ROOT, reject: false, timeout: 60_000 });
+    const dir = await tempDir('synconf-labcli-');
     try {
-      assert.ok(isAlive(pid)); // the child throws only a second after saying it is up
-      if (ending === 'SIGINT') child.kill('SIGINT');
-      const result = await child;
-      if (ending === 'SIGINT') assert.equal(result.signal, 'SIGINT', 'the signal still ends the process');
-      else assert.equal(result.exitCode, 1);
-      // SIGKILLed by the exit handler; on a loaded machine its end can take a moment to show
-      for (const deadline = Date.now() + 3000; isAlive(pid) && Date.now() < deadline; ) await sleep(20);
-      assert.equal(isAlive(pid), false, `${ending} (${version ?? 'default'}): monitor pid ${pid} is gone`);
-      assert.deepEqual(processesMentioning(dir), [], `${ending} (${version ?? 'default'})`);
+      const up = await cli('lab', 'up', '--syncthing', '1.12.1', '--json', '-n', '2', '--dir', dir);
+      assert.equal(up.exitCode, 0, up.stderr);
+      const instances = JSON.parse(up.stdout) as LabInstance[];
+      assert.equal(instances.length, 2);
+      for (const inst of instances) {
+        for (const key of [
+          'name',
+          'url',
+          'apiKey',
+          'deviceId',
+          'syncAddress',
+          'pid',
+          'home',
+          'dataDir',
+          'logFile',
+        ] as const)
+          assert.ok(inst[key], key);
+        assert.equal(inst.version, 'v1.12.1-ds1');
+        assert.equal(inst.binary, agentBinary('1.12.1'));
+        assert.equal((await labFetch(inst, '/rest/system/ping')).status, 200, 'still running after `lab up` exited');
+      }
+      assert.match(up.stderr, new RegExp(`synconf lab down --dir ${dir}`));
+
+      const down = await cli('lab', 'down', '--dir', dir);
+      assert.equal(down.exitCode, 0, down.stderr);
+      for (const inst of instances) assert.equal(isAlive(inst.pid), false);
+      assert.deepEqual(processesMentioning(dir), []);
+      assert.ok(existsSync(join(dir, 'agent.log')), 'a user-given dir keeps its logs');
+
+      const none = await cli('lab', 'down', '--dir', '/nonexistent');
+      assert.equal(none.exitCode, 2);
+      assert.match(none.stderr, /no lab in \/nonexistent: there is no \/nonexistent\/lab\.json/);
     } finally {
-      await rm(dir, { recursive: true, force: true }); // the killed process could not remove its temp dir
+      await stopLab(dir).catch(() => {}); // only does something if an assertion above failed
+      await rm(dir, { recursive: true, force: true });
     }
-  }
-});
-
-test('CLI: lab up --syncthing 1.12.1 --json prints the instances, lab down stops them, lab down on a folder without a lab exits 2', { timeout: 60_000 }, async () => {
-  const cli = (...args: string[]) => execa('node', ['dist/bin/synconf.js', ...args], { cwd: ROOT, reject: false, timeout: 60_000 });
-  const dir = await tempDir('synconf-labcli-');
-  try {
-    const up = await cli('lab', 'up', '--syncthing', '1.12.1', '--json', '-n', '2', '--dir', dir);
-    assert.equal(up.exitCode, 0, up.stderr);
-    const instances = JSON.parse(up.stdout) as LabInstance[];
-    assert.equal(instances.length, 2);
-    for (const inst of instances) {
-      for (const key of ['name', 'url', 'apiKey', 'deviceId', 'syncAddress', 'pid', 'home', 'dataDir', 'logFile'] as const) assert.ok(inst[key], key);
-      assert.equal(inst.version, 'v1.12.1-ds1');
-      assert.equal(inst.binary, agentBinary('1.12.1'));
-      assert.equal((await labFetch(inst, '/rest/system/ping')).status, 200, 'still running after `lab up` exited');
-    }
-    assert.match(up.stderr, new RegExp(`synconf lab down --dir ${dir}`));
-
-    const down = await cli('lab', 'down', '--dir', dir);
-    assert.equal(down.exitCode, 0, down.stderr);
-    for (const inst of instances) assert.equal(isAlive(inst.pid), false);
-    assert.deepEqual(processesMentioning(dir), []);
-    assert.ok(existsSync(join(dir, 'agent.log')), 'a user-given dir keeps its logs');
-
-    const none = await cli('lab', 'down', '--dir', '/nonexistent');
-    assert.equal(none.exitCode, 2);
-    assert.match(none.stderr, /no lab in \/nonexistent: there is no \/nonexistent\/lab\.json/);
-  } finally {
-    await stopLab(dir).catch(() => {}); // only does something if an assertion above failed
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+  },
+);
 
 test('CLI: lab --help lists up and down', async () => {
   const help = await execa('node', ['dist/bin/synconf.js', 'lab', '--help'], { cwd: ROOT, reject: false });

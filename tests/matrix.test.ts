@@ -24,16 +24,30 @@ function report(version: string, checks: CheckSpec[], mode: ScenarioResult['mode
   const scenarios = new Map<string, ScenarioResult>();
   for (const c of checks) {
     const [sid, step] = c.id.split('/');
-    const s = scenarios.get(sid) ?? { id: sid, title: sid, file: `${sid}.yaml`, spec: [], mode, verdict: 'pass', durationMs: 0, checks: [] };
+    const s = scenarios.get(sid) ?? {
+      id: sid,
+      title: sid,
+      file: `${sid}.yaml`,
+      spec: [],
+      mode,
+      verdict: 'pass',
+      durationMs: 0,
+      checks: [],
+    };
     s.checks.push({ step, kind: 'status', message: 'm', ...c });
     scenarios.set(sid, s);
   }
   const r: Report = {
-    format: 'synconf-report/1', synconf: { version: '0' },
+    format: 'synconf-report/1',
+    synconf: { version: '0' },
     run: { mode: 'replay', startedAt: '2026-01-01T00:00:00Z', durationMs: 0, target: 't', expectations: null },
     agent: { version: `v${version}`, os: 'linux', arch: 'amd64' },
     totals: { scenarios: 0, checks: 0, pass: 0, fail: 0, 'expected-fail': 0, 'unexpected-pass': 0, skip: 0 },
-    exitCode: 0, verdict: '', expensiveCalls: {}, harnessErrors: [], scenarios: [...scenarios.values()],
+    exitCode: 0,
+    verdict: '',
+    expensiveCalls: {},
+    harnessErrors: [],
+    scenarios: [...scenarios.values()],
   };
   return r;
 }
@@ -50,8 +64,18 @@ describe('classification of changes between versions', () => {
 
   test('regression: conforms on the older, deviates on the newer (listed or not); regressions sort first', () => {
     const m = mergeReports(
-      [report('1.29.5', [{ id: 'a/s/x', verdict: 'fail' }, { id: 'a/s/y', verdict: 'expected-fail', ...listed }, { id: 'a/s/z', verdict: 'pass' }]),
-       report('1.19.2', [{ id: 'a/s/x', verdict: 'pass' }, { id: 'a/s/y', verdict: 'pass' }, { id: 'a/s/z', verdict: 'pass' }])],
+      [
+        report('1.29.5', [
+          { id: 'a/s/x', verdict: 'fail' },
+          { id: 'a/s/y', verdict: 'expected-fail', ...listed },
+          { id: 'a/s/z', verdict: 'pass' },
+        ]),
+        report('1.19.2', [
+          { id: 'a/s/x', verdict: 'pass' },
+          { id: 'a/s/y', verdict: 'pass' },
+          { id: 'a/s/z', verdict: 'pass' },
+        ]),
+      ],
       { gates },
     );
     assert.deepEqual(m.order, [1, 0], 'oldest version first, whatever the order given');
@@ -59,82 +83,143 @@ describe('classification of changes between versions', () => {
     assert.equal(rowOf(m, 'a/s/y').class, 'regression');
     assert.match(rowOf(m, 'a/s/y').changes[0].note, /listed as a known deviation of 1\.29\.5/);
     assert.equal(rowOf(m, 'a/s/z').class, null, 'unchanged');
-    assert.deepEqual(m.rows.slice(0, 2).map((r) => r.class), ['regression', 'regression']);
+    assert.deepEqual(
+      m.rows.slice(0, 2).map((r) => r.class),
+      ['regression', 'regression'],
+    );
     assert.deepEqual(m.classes, { regression: 2, fixed: 0, 'version-change': 0, known: 0, other: 0 });
-    assert.deepEqual(m.columns.map((c) => c.label), ['1.29.5', '1.19.2'], 'columns are agent versions');
+    assert.deepEqual(
+      m.columns.map((c) => c.label),
+      ['1.29.5', '1.19.2'],
+      'columns are agent versions',
+    );
     assert.deepEqual(validate('matrix', JSON.parse(JSON.stringify(m))).map(formatError), []);
   });
 
   test('fixed: deviates on the older, conforms on the newer (an entry still listed is named)', () => {
-    const m = mergeReports([
-      report('1.19.2', [{ id: 'a/s/x', verdict: 'expected-fail', ...listed }, { id: 'a/s/y', verdict: 'fail' }]),
-      report('1.29.5', [{ id: 'a/s/x', verdict: 'unexpected-pass', ...listed }, { id: 'a/s/y', verdict: 'pass' }]),
-    ], { gates });
+    const m = mergeReports(
+      [
+        report('1.19.2', [
+          { id: 'a/s/x', verdict: 'expected-fail', ...listed },
+          { id: 'a/s/y', verdict: 'fail' },
+        ]),
+        report('1.29.5', [
+          { id: 'a/s/x', verdict: 'unexpected-pass', ...listed },
+          { id: 'a/s/y', verdict: 'pass' },
+        ]),
+      ],
+      { gates },
+    );
     assert.equal(rowOf(m, 'a/s/x').class, 'fixed');
     assert.match(rowOf(m, 'a/s/x').changes[0].note, /still listed for 1\.29\.5/);
     assert.equal(rowOf(m, 'a/s/y').class, 'fixed');
   });
 
   test('known: a listed deviation on both whose deviation changed; the same change unlisted on one side is not', () => {
-    const errs = (...p: string[]) => p.map((pointer) => ({ resource: 'system-status', pointer, rule: 'required', message: 'm' }));
-    const m = mergeReports([
-      report('1.19.2', [
-        { id: 'a/s/x', verdict: 'expected-fail', ...listed, schemaErrors: errs('/themes', '/discoveryEnabled') },
-        { id: 'a/s/y', verdict: 'expected-fail', ...listed },
-        { id: 'a/s/z', verdict: 'expected-fail', ...listed },
-        { id: 'a/s/same', verdict: 'expected-fail', ...listed, schemaErrors: errs('/themes') },
-        { id: 'a/s/where', verdict: 'expected-fail', ...listed, schemaErrors: errs('/progress/6/flags') },
-      ]),
-      report('1.29.5', [
-        { id: 'a/s/x', verdict: 'expected-fail', ...listed, schemaErrors: errs('/discoveryEnabled') },
-        { id: 'a/s/y', verdict: 'fail', ...listed },
-        { id: 'a/s/z', verdict: 'fail' },
-        { id: 'a/s/same', verdict: 'expected-fail', ...listed, schemaErrors: errs('/themes') },
-        { id: 'a/s/where', verdict: 'expected-fail', ...listed, schemaErrors: errs('/queued/13/flags') },
-      ]),
-    ], { gates });
+    const errs = (...p: string[]) =>
+      p.map((pointer) => ({ resource: 'system-status', pointer, rule: 'required', message: 'm' }));
+    const m = mergeReports(
+      [
+        report('1.19.2', [
+          { id: 'a/s/x', verdict: 'expected-fail', ...listed, schemaErrors: errs('/themes', '/discoveryEnabled') },
+          { id: 'a/s/y', verdict: 'expected-fail', ...listed },
+          { id: 'a/s/z', verdict: 'expected-fail', ...listed },
+          { id: 'a/s/same', verdict: 'expected-fail', ...listed, schemaErrors: errs('/themes') },
+          { id: 'a/s/where', verdict: 'expected-fail', ...listed, schemaErrors: errs('/progress/6/flags') },
+        ]),
+        report('1.29.5', [
+          { id: 'a/s/x', verdict: 'expected-fail', ...listed, schemaErrors: errs('/discoveryEnabled') },
+          { id: 'a/s/y', verdict: 'fail', ...listed },
+          { id: 'a/s/z', verdict: 'fail' },
+          { id: 'a/s/same', verdict: 'expected-fail', ...listed, schemaErrors: errs('/themes') },
+          { id: 'a/s/where', verdict: 'expected-fail', ...listed, schemaErrors: errs('/queued/13/flags') },
+        ]),
+      ],
+      { gates },
+    );
     assert.equal(rowOf(m, 'a/s/x').class, 'known');
     assert.match(rowOf(m, 'a/s/x').changes[0].note, /no longer themes required/);
     assert.equal(rowOf(m, 'a/s/y').class, 'known');
     assert.equal(rowOf(m, 'a/s/z').class, 'other', 'listed on one side only');
     assert.match(rowOf(m, 'a/s/z').changes[0].note, /listed only for 1\.19\.2/);
     assert.equal(rowOf(m, 'a/s/same').changed, false, 'the same listed errors: no change');
-    assert.equal(rowOf(m, 'a/s/where').changed, false, 'the same deviation in another entry of a list (it varies from run to run): no change');
+    assert.equal(
+      rowOf(m, 'a/s/where').changed,
+      false,
+      'the same deviation in another entry of a list (it varies from run to run): no change',
+    );
   });
 
   test('version change: an endpoint gated between the versions (pending DELETE since 1.18.0), not one gated before both', () => {
     const absent = 'pending-devices/absent/DELETE /rest/cluster/pending/devices';
-    const m = mergeReports([
-      report('1.12.1', [{ id: absent, verdict: 'pass', kind: 'version-gate' }], 'absent'),
-      report('1.19.2', [{ id: 'pending-devices/delete/status', verdict: 'pass' }]),
-      report('1.29.5', [{ id: 'pending-devices/delete/status', verdict: 'fail' }]),
-    ], { gates });
+    const m = mergeReports(
+      [
+        report('1.12.1', [{ id: absent, verdict: 'pass', kind: 'version-gate' }], 'absent'),
+        report('1.19.2', [{ id: 'pending-devices/delete/status', verdict: 'pass' }]),
+        report('1.29.5', [{ id: 'pending-devices/delete/status', verdict: 'fail' }]),
+      ],
+      { gates },
+    );
     assert.equal(rowOf(m, absent).class, 'version-change');
     assert.match(rowOf(m, absent).changes[0].note, /since 1\.18\.0/);
     const del = rowOf(m, 'pending-devices/delete/status');
-    assert.deepEqual(del.changes.map((c) => [m.columns[c.from].label, m.columns[c.to].label, c.class]), [['1.12.1', '1.19.2', 'version-change'], ['1.19.2', '1.29.5', 'regression']]);
+    assert.deepEqual(
+      del.changes.map((c) => [m.columns[c.from].label, m.columns[c.to].label, c.class]),
+      [
+        ['1.12.1', '1.19.2', 'version-change'],
+        ['1.19.2', '1.29.5', 'regression'],
+      ],
+    );
     assert.equal(del.class, 'regression', 'the row shows its most urgent change');
     // without the gates, a check missing on one side is no change at all
-    const plain = mergeReports([report('1.12.1', [{ id: absent, verdict: 'pass', kind: 'version-gate' }], 'absent'), report('1.19.2', [{ id: 'pending-devices/delete/status', verdict: 'pass' }])]);
+    const plain = mergeReports([
+      report('1.12.1', [{ id: absent, verdict: 'pass', kind: 'version-gate' }], 'absent'),
+      report('1.19.2', [{ id: 'pending-devices/delete/status', verdict: 'pass' }]),
+    ]);
     assert.equal(plain.changed, 0);
   });
 
   test('version change: a field gated by x-since between the versions; the same change on an ungated field is fixed', () => {
-    const schemaFail = (pointer: string) => ({ verdict: 'fail' as const, kind: 'schema' as const, schemaErrors: [{ resource: 'system-status', pointer, rule: 'type', message: 'm' }] });
-    const m = mergeReports([
-      report('1.1.0', [{ id: 'system-status/get-status/schema', ...schemaFail('/lastDialStatus') }, { id: 'system-status/get-status-again/schema', ...schemaFail('/uptime') }]),
-      report('1.19.2', [{ id: 'system-status/get-status/schema', verdict: 'pass', kind: 'schema' }, { id: 'system-status/get-status-again/schema', verdict: 'pass', kind: 'schema' }]),
-    ], { gates });
+    const schemaFail = (pointer: string) => ({
+      verdict: 'fail' as const,
+      kind: 'schema' as const,
+      schemaErrors: [{ resource: 'system-status', pointer, rule: 'type', message: 'm' }],
+    });
+    const m = mergeReports(
+      [
+        report('1.1.0', [
+          { id: 'system-status/get-status/schema', ...schemaFail('/lastDialStatus') },
+          { id: 'system-status/get-status-again/schema', ...schemaFail('/uptime') },
+        ]),
+        report('1.19.2', [
+          { id: 'system-status/get-status/schema', verdict: 'pass', kind: 'schema' },
+          { id: 'system-status/get-status-again/schema', verdict: 'pass', kind: 'schema' },
+        ]),
+      ],
+      { gates },
+    );
     assert.equal(rowOf(m, 'system-status/get-status/schema').class, 'version-change');
-    assert.match(rowOf(m, 'system-status/get-status/schema').changes[0].note, /system-status field lastDialStatus: since 1\.2\.0/);
+    assert.match(
+      rowOf(m, 'system-status/get-status/schema').changes[0].note,
+      /system-status field lastDialStatus: since 1\.2\.0/,
+    );
     assert.equal(rowOf(m, 'system-status/get-status-again/schema').class, 'fixed');
   });
 
   test('version change: a check the agent ran as a version gate; other: skipped on one side for a missing capability', () => {
-    const m = mergeReports([
-      report('1.19.2', [{ id: 'a/s/gate', verdict: 'skip', kind: 'version-gate', skipReason: 'agent 1.19.2 predates 1.20.0' }, { id: 'a/s/cap', verdict: 'skip', skipReason: 'no peer' }]),
-      report('1.29.5', [{ id: 'a/s/gate', verdict: 'pass', kind: 'version-gate' }, { id: 'a/s/cap', verdict: 'pass' }]),
-    ], { gates });
+    const m = mergeReports(
+      [
+        report('1.19.2', [
+          { id: 'a/s/gate', verdict: 'skip', kind: 'version-gate', skipReason: 'agent 1.19.2 predates 1.20.0' },
+          { id: 'a/s/cap', verdict: 'skip', skipReason: 'no peer' },
+        ]),
+        report('1.29.5', [
+          { id: 'a/s/gate', verdict: 'pass', kind: 'version-gate' },
+          { id: 'a/s/cap', verdict: 'pass' },
+        ]),
+      ],
+      { gates },
+    );
     assert.equal(rowOf(m, 'a/s/gate').class, 'version-change');
     assert.equal(rowOf(m, 'a/s/cap').class, 'other');
     assert.match(rowOf(m, 'a/s/cap').changes[0].note, /skipped on 1\.19\.2: no peer/);
@@ -143,72 +228,143 @@ describe('classification of changes between versions', () => {
 
 describe('synconf matrix on the real agents', () => {
   let work: string;
-  before(async () => { work = await mkdtemp(join(tmpdir(), 'synconf-matrix-live-')); });
-  after(async () => { await rm(work, { recursive: true, force: true }); });
+  before(async () => {
+    work = await mkdtemp(join(tmpdir(), 'synconf-matrix-live-'));
+  });
+  after(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
 
   test('every known version in its own lab at once: absent endpoints a version change, the browse change a regression', async () => {
     for (const v of AGENT_VERSIONS) agentBinary(v); // each installed, or this test fails saying how to install it
     const out = join(work, 'live');
-    const r = await cliAsync(['matrix', ...AGENT_VERSIONS.flatMap((v) => ['--syncthing', v]), '--only', 'system-browse,pending-devices', '--jobs', String(AGENT_VERSIONS.length), '--report-dir', out]);
+    const r = await cliAsync([
+      'matrix',
+      ...AGENT_VERSIONS.flatMap((v) => ['--syncthing', v]),
+      '--only',
+      'system-browse,pending-devices',
+      '--jobs',
+      String(AGENT_VERSIONS.length),
+      '--report-dir',
+      out,
+    ]);
     const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
     assert.deepEqual(validate('matrix', m).map(formatError), []);
-    assert.deepEqual(m.order.map((i: number) => m.columns[i].label), [...AGENT_VERSIONS], r.stdout + r.stderr);
+    assert.deepEqual(
+      m.order.map((i: number) => m.columns[i].label),
+      [...AGENT_VERSIONS],
+      r.stdout + r.stderr,
+    );
     assert.ok(m.columns.every((c: { mode: string }) => c.mode === 'live'));
-    assert.equal(r.code, Math.max(...m.columns.map((c: { exitCode: number }) => c.exitCode)), 'exit code: the worst of the versions');
-    for (const v of AGENT_VERSIONS) for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md']) assert.ok(existsSync(join(out, v, f)), `${v}/${f}`);
+    assert.equal(
+      r.code,
+      Math.max(...m.columns.map((c: { exitCode: number }) => c.exitCode)),
+      'exit code: the worst of the versions',
+    );
+    for (const v of AGENT_VERSIONS)
+      for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md'])
+        assert.ok(existsSync(join(out, v, f)), `${v}/${f}`);
     const row = (id: string) => m.rows.find((x: { id: string }) => x.id === id);
     const label = (i: number) => m.columns[i].label;
     // 1.12.1 predates the pending endpoints: it answers 404 (absent mode), the newer ones have them
     const absent = m.rows.filter((x: { id: string }) => x.id.startsWith('pending-devices/absent/'));
     assert.ok(absent.length >= 2, 'absent-mode checks on 1.12.1');
-    for (const x of absent) assert.deepEqual(x.changes.map((c: { from: number; to: number; class: string }) => [label(c.from), label(c.to), c.class]), [['1.12.1', '1.19.2', 'version-change']], x.id);
+    for (const x of absent)
+      assert.deepEqual(
+        x.changes.map((c: { from: number; to: number; class: string }) => [label(c.from), label(c.to), c.class]),
+        [['1.12.1', '1.19.2', 'version-change']],
+        x.id,
+      );
     // 1.29.5 lists directories without the trailing separator: conforms on 1.19.2, deviates on 1.29.5
     const browse = row('system-browse/subdirectories/schema');
-    assert.deepEqual(browse.changes.map((c: { from: number; to: number; class: string }) => [label(c.from), label(c.to), c.class]), [['1.19.2', '1.29.5', 'regression']], JSON.stringify(browse));
-    assert.match(r.stdout, /regression system-browse\/subdirectories\/schema: conforms on 1\.19\.2, deviates on 1\.29\.5/);
+    assert.deepEqual(
+      browse.changes.map((c: { from: number; to: number; class: string }) => [label(c.from), label(c.to), c.class]),
+      [['1.19.2', '1.29.5', 'regression']],
+      JSON.stringify(browse),
+    );
+    assert.match(
+      r.stdout,
+      /regression system-browse\/subdirectories\/schema: conforms on 1\.19\.2, deviates on 1\.29\.5/,
+    );
   });
 });
 
 describe('synconf matrix --replay', () => {
   let work: string;
-  before(async () => { work = await mkdtemp(join(tmpdir(), 'synconf-matrix-')); });
-  after(async () => { await rm(work, { recursive: true, force: true }); });
+  before(async () => {
+    work = await mkdtemp(join(tmpdir(), 'synconf-matrix-'));
+  });
+  after(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
 
   test('every bundled recording is a column, each replaying to its recorded verdicts; the matrix is valid', async () => {
-    const bundled = readdirSync(RECORDINGS_DIR).filter((f) => f.startsWith('syncthing-') && existsSync(join(RECORDINGS_DIR, f, '_run.har')));
+    const bundled = readdirSync(RECORDINGS_DIR).filter(
+      (f) => f.startsWith('syncthing-') && existsSync(join(RECORDINGS_DIR, f, '_run.har')),
+    );
     assert.ok(bundled.length >= 1);
     const out = join(work, 'bundled');
     const r = await cliAsync(['matrix', '--replay', '--report-dir', out]);
-    const reports = await Promise.all((await readdir(out, { withFileTypes: true })).filter((d) => d.isDirectory()).map(async (d) => JSON.parse(await readFile(join(out, d.name, 'report.json'), 'utf8')) as Report));
+    const reports = await Promise.all(
+      (await readdir(out, { withFileTypes: true }))
+        .filter((d) => d.isDirectory())
+        .map(async (d) => JSON.parse(await readFile(join(out, d.name, 'report.json'), 'utf8')) as Report),
+    );
     assert.equal(reports.length, bundled.length, r.stdout + r.stderr);
     for (const folder of bundled) {
-      const recorded = JSON.parse(await readFile(join(RECORDINGS_DIR, folder, 'recorded-report.json'), 'utf8')) as Report;
+      const recorded = JSON.parse(
+        await readFile(join(RECORDINGS_DIR, folder, 'recorded-report.json'), 'utf8'),
+      ) as Report;
       const replayed = reports.find((x) => x.agent.version === recorded.agent.version)!;
-      const verdicts = (x: Report) => Object.fromEntries(x.scenarios.flatMap((s) => s.checks.map((c) => [c.id, c.verdict])));
+      const verdicts = (x: Report) =>
+        Object.fromEntries(x.scenarios.flatMap((s) => s.checks.map((c) => [c.id, c.verdict])));
       assert.deepEqual(verdicts(replayed), verdicts(recorded), `${folder}: replay gives the recorded verdicts`);
-      for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md']) assert.ok(existsSync(join(out, folder.replace('syncthing-', ''), f)), `${folder}: ${f}`);
+      for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md'])
+        assert.ok(existsSync(join(out, folder.replace('syncthing-', ''), f)), `${folder}: ${f}`);
     }
     assert.equal(r.code, Math.max(...reports.map((x) => x.exitCode)), 'exit code: the worst of the versions');
     const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
     assert.deepEqual(validate('matrix', m).map(formatError), []);
-    assert.deepEqual(m.columns.map((c: { label: string }) => c.label), bundled.map((f) => f.replace('syncthing-', '')).sort());
+    assert.deepEqual(
+      m.columns.map((c: { label: string }) => c.label),
+      bundled.map((f) => f.replace('syncthing-', '')).sort(),
+    );
   });
 
   test('a newer version whose browse lists directories without the trailing separator: classified regressions, exit 1', async () => {
     const newer = await simulatedNewerRecording(work);
     const out = join(work, 'two');
-    const r = await cliAsync(['matrix', '--recordings', newer, '--recordings', join(RECORDINGS_DIR, 'syncthing-1.19.2'), '--only', 'system-browse,system-ping', '--no-expectations', '--report-dir', out]);
+    const r = await cliAsync([
+      'matrix',
+      '--recordings',
+      newer,
+      '--recordings',
+      join(RECORDINGS_DIR, 'syncthing-1.19.2'),
+      '--only',
+      'system-browse,system-ping',
+      '--no-expectations',
+      '--report-dir',
+      out,
+    ]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
-    assert.deepEqual(m.order.map((i: number) => m.columns[i].label), ['1.19.2', '1.29.5']);
-    const regressions = m.rows.filter((x: { class: string }) => x.class === 'regression').map((x: { id: string }) => x.id);
+    assert.deepEqual(
+      m.order.map((i: number) => m.columns[i].label),
+      ['1.19.2', '1.29.5'],
+    );
+    const regressions = m.rows
+      .filter((x: { class: string }) => x.class === 'regression')
+      .map((x: { id: string }) => x.id);
     assert.ok(regressions.includes('system-browse/subdirectories/schema'), regressions.join('\n'));
     assert.ok(regressions.includes('system-browse/subdirectories/assert:alpha listed'));
     assert.ok(!regressions.some((id: string) => id.startsWith('system-ping/')), 'ping did not change');
     assert.equal(m.rows[0].class, 'regression', 'regressions first');
     const md = await readFile(join(out, 'matrix.md'), 'utf8');
     assert.match(md, /### Regressions \(\d+\)/);
-    assert.match(r.stdout, /regression system-browse\/subdirectories\/schema: conforms on 1\.19\.2, deviates on 1\.29\.5/);
+    assert.match(
+      r.stdout,
+      /regression system-browse\/subdirectories\/schema: conforms on 1\.19\.2, deviates on 1\.29\.5/,
+    );
     assert.ok(existsSync(join(out, '1.29.5', 'report.html')) && existsSync(join(out, '1.19.2', 'report.html')));
   });
 
@@ -218,7 +374,9 @@ describe('synconf matrix --replay', () => {
     // a PATH with node and no syncthing
     const bin = await mkdtemp(join(work, 'bin-'));
     await symlink(process.execPath, join(bin, 'node'));
-    const r = await cliAsync(['matrix', '--only', 'system-ping', '--report-dir', out], { env: { PATH: bin, SYNCONF_SYNCTHING: '', SYNCONF_AGENTS_DIR: empty } });
+    const r = await cliAsync(['matrix', '--only', 'system-ping', '--report-dir', out], {
+      env: { PATH: bin, SYNCONF_SYNCTHING: '', SYNCONF_AGENTS_DIR: empty },
+    });
     assert.match(r.stderr, /REPLAYING the bundled recordings/);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
@@ -234,4 +392,3 @@ describe('synconf matrix --replay', () => {
     assert.match(none.stderr, /no recordings of 0\.9\.1 \(found: /);
   });
 });
-

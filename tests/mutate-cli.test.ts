@@ -11,23 +11,36 @@ import { validate } from '../src/schema/registry.js';
 
 const BIN = join(ROOT, 'dist', 'bin', 'synconf.js');
 const synconf = (...args: string[]) => {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' }, timeout: 300_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' },
+    timeout: 300_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
 describe('synconf mutate (the built command)', () => {
   let work: string;
-  before(() => { work = mkdtempSync(join(tmpdir(), 'synconf-mutate-cli-')); });
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'synconf-mutate-cli-'));
+  });
   after(() => rmSync(work, { recursive: true, force: true }));
 
   test('writes mutation.json (valid), mutation.html and mutation.md, and says the score', () => {
     const dir = join(work, 'ping');
     const r = synconf('mutate', '--only', 'system-ping,system-error-clear', '--report-dir', dir, '--min-score', '100%');
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /synconf mutate: score 100\.0% \(\d+ mutants: \d+ killed, 0 survived, \d+ equivalent\); at least --min-score 100\.0% \(exit 0\)/);
+    assert.match(
+      r.stdout,
+      /synconf mutate: score 100\.0% \(\d+ mutants: \d+ killed, 0 survived, \d+ equivalent\); at least --min-score 100\.0% \(exit 0\)/,
+    );
     const report = JSON.parse(readFileSync(join(dir, 'mutation.json'), 'utf8'));
     assert.deepEqual(validate('mutation-report', report), []);
-    assert.deepEqual(report.byScenario.map((s: { scenario: string }) => s.scenario).sort(), ['system-error-clear', 'system-ping']);
+    assert.deepEqual(report.byScenario.map((s: { scenario: string }) => s.scenario).sort(), [
+      'system-error-clear',
+      'system-ping',
+    ]);
     const html = readFileSync(join(dir, 'mutation.html'), 'utf8');
     assert.match(html, /<h1>synconf mutate: 100\.0%<\/h1>/);
     assert.match(html, /Content-Security-Policy/);
@@ -36,15 +49,24 @@ describe('synconf mutate (the built command)', () => {
 
   test('a weakened scenario fails the gate (exit 1) and the survivor is printed with its file and line', () => {
     const text = readFileSync(join(ROOT, 'suites', 'db', 'db-need-prio.yaml'), 'utf8');
-    const removed = '        - { path: /queued/-1/name, name: prioritised file still not last, notEquals: "{{last}}" }\n';
+    const removed =
+      '        - { path: /queued/-1/name, name: prioritised file still not last, notEquals: "{{last}}" }\n';
     assert.ok(text.includes(removed), 'the scenario changed: update this test');
     const weak = join(work, 'db-need-prio.yaml');
     writeFileSync(weak, text.replace(removed, ''));
     const dir = join(work, 'weak');
     const r = synconf('mutate', '--suite', weak, '--report-dir', dir, '--min-score', '1');
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    const line = readFileSync(weak, 'utf8').split('\n').findIndex((l) => l.includes('- name: need-after-prio')) + 1;
-    assert.match(r.stdout, new RegExp(`survived db-need-prio#\\d+ \\S*db-need-prio\\.yaml:${line} step need-after-prio: side-effect of answers after POST /rest/db/prio`));
+    const line =
+      readFileSync(weak, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('- name: need-after-prio')) + 1;
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `survived db-need-prio#\\d+ \\S*db-need-prio\\.yaml:${line} step need-after-prio: side-effect of answers after POST /rest/db/prio`,
+      ),
+    );
     assert.match(r.stdout, /below --min-score 100\.0% \(exit 1\)/);
     assert.ok(existsSync(join(dir, 'mutation.json')), 'the report is written also when the gate fails');
   });

@@ -16,7 +16,9 @@ const PRIO = join(ROOT, 'suites', 'db', 'db-need-prio.yaml');
 
 describe('synconf mutate on the bundled 1.19.2 recordings', () => {
   let report: MutationReport;
-  before(async () => { report = await mutate({ dir: BUNDLED }); });
+  before(async () => {
+    report = await mutate({ dir: BUNDLED });
+  });
 
   test('the unmutated replay conforms, and the report is a valid mutation-report', () => {
     assert.deepEqual(report.baselineProblems ?? [], []);
@@ -25,7 +27,9 @@ describe('synconf mutate on the bundled 1.19.2 recordings', () => {
   });
 
   test('our suite kills every mutant that is not equivalent', () => {
-    const survivors = report.mutants.filter((m) => m.outcome === 'survived').map((m) => `${m.file}:${m.line} ${m.step}: ${m.operator} ${m.pointer ?? ''} ${m.description}`);
+    const survivors = report.mutants
+      .filter((m) => m.outcome === 'survived')
+      .map((m) => `${m.file}:${m.line} ${m.step}: ${m.operator} ${m.pointer ?? ''} ${m.description}`);
     assert.deepEqual(survivors, [], 'blind spots: fix the scenario, or explain why in its description');
     assert.equal(report.totals.score, 1);
   });
@@ -34,39 +38,85 @@ describe('synconf mutate on the bundled 1.19.2 recordings', () => {
     for (const m of report.mutants) {
       if (m.outcome === 'killed') assert.ok(m.killedBy?.length, m.id);
       // a kill by a request the recording cannot answer would be an artefact of the replay, not a check
-      if (m.outcome === 'killed') assert.ok(m.killedBy!.some((k) => !/replay-miss|recording holds no further answer/.test(k.message)), `${m.id} killed only by replay misses`);
-      if (m.outcome === 'equivalent') assert.match(m.equivalentBecause ?? '', /schema admits|changes no|changes nothing|already breaks|masked: .* known deviation/, m.id);
+      if (m.outcome === 'killed')
+        assert.ok(
+          m.killedBy!.some((k) => !/replay-miss|recording holds no further answer/.test(k.message)),
+          `${m.id} killed only by replay misses`,
+        );
+      if (m.outcome === 'equivalent')
+        assert.match(
+          m.equivalentBecause ?? '',
+          /schema admits|changes no|changes nothing|already breaks|masked: .* known deviation/,
+          m.id,
+        );
     }
   });
 
   test('the requests with a side effect each get a mutant that replays later answers without the effect, and it is killed', () => {
-    const sideEffects = new Map(report.mutants.filter((m) => m.operator === 'side-effect' && m.outcome !== 'equivalent').map((m) => [m.endpoint, m]));
-    for (const endpoint of ['POST /rest/system/restart', 'POST /rest/system/shutdown', 'POST /rest/system/error/clear', 'DELETE /rest/cluster/pending/devices', 'DELETE /rest/cluster/pending/folders', 'POST /rest/db/prio', 'POST /rest/folder/versions']) {
+    const sideEffects = new Map(
+      report.mutants
+        .filter((m) => m.operator === 'side-effect' && m.outcome !== 'equivalent')
+        .map((m) => [m.endpoint, m]),
+    );
+    for (const endpoint of [
+      'POST /rest/system/restart',
+      'POST /rest/system/shutdown',
+      'POST /rest/system/error/clear',
+      'DELETE /rest/cluster/pending/devices',
+      'DELETE /rest/cluster/pending/folders',
+      'POST /rest/db/prio',
+      'POST /rest/folder/versions',
+    ]) {
       const m = sideEffects.get(endpoint);
       assert.ok(m, `no side-effect mutant of ${endpoint}`);
       assert.equal(m.outcome, 'killed', `${endpoint}: ${m.description}`);
     }
     const restart = sideEffects.get('POST /rest/system/restart')!;
-    assert.ok(restart.killedBy!.some((k) => k.check === 'system-restart/restarted/assert:startTime changed'), JSON.stringify(restart.killedBy));
+    assert.ok(
+      restart.killedBy!.some((k) => k.check === 'system-restart/restarted/assert:startTime changed'),
+      JSON.stringify(restart.killedBy),
+    );
   });
 
   test('every mutation operator is used, the score is given per scenario and per endpoint', () => {
     const ops = new Set(report.mutants.map((m) => m.operator));
-    for (const op of ['status', 'media-type', 'drop-required', 'type', 'format', 'pattern', 'enum', 'const', 'empty-array', 'assertion', 'text', 'drop-events', 'event-assertion', 'side-effect']) assert.ok(ops.has(op as never), `operator ${op} never used`);
+    for (const op of [
+      'status',
+      'media-type',
+      'drop-required',
+      'type',
+      'format',
+      'pattern',
+      'enum',
+      'const',
+      'empty-array',
+      'assertion',
+      'text',
+      'drop-events',
+      'event-assertion',
+      'side-effect',
+    ])
+      assert.ok(ops.has(op as never), `operator ${op} never used`);
     assert.equal(report.byScenario.length, 19);
     assert.ok(report.byEndpoint.some((e) => e.endpoint === 'GET /rest/system/status' && e.mutants > 0));
-    assert.equal(report.byScenario.reduce((n, s) => n + s.mutants, 0), report.totals.mutants);
+    assert.equal(
+      report.byScenario.reduce((n, s) => n + s.mutants, 0),
+      report.totals.mutants,
+    );
   });
 });
 
 describe('a weakened scenario', () => {
   let work: string;
-  before(() => { work = mkdtempSync(join(tmpdir(), 'synconf-mutate-')); });
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'synconf-mutate-'));
+  });
   after(() => rmSync(work, { recursive: true, force: true }));
 
   test('with the assertion that sees the prio effect removed, the score drops and the survivor is named at its line', async () => {
     const text = readFileSync(PRIO, 'utf8');
-    const assertion = '        - { path: /queued/-1/name, name: prioritised file still not last, notEquals: "{{last}}" }\n';
+    const assertion =
+      '        - { path: /queued/-1/name, name: prioritised file still not last, notEquals: "{{last}}" }\n';
     assert.ok(text.includes(assertion), 'the scenario changed: update this test');
     const weak = join(work, 'db-need-prio.yaml');
     writeFileSync(weak, text.replace(assertion, ''));
@@ -79,7 +129,10 @@ describe('a weakened scenario', () => {
     assert.ok(prio, JSON.stringify(survivors, null, 1));
     assert.equal(prio.scenario, 'db-need-prio');
     assert.equal(prio.step, 'need-after-prio');
-    const line = readFileSync(weak, 'utf8').split('\n').findIndex((l) => l.includes('- name: need-after-prio')) + 1;
+    const line =
+      readFileSync(weak, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('- name: need-after-prio')) + 1;
     assert.equal(prio.line, line);
     assert.ok(join(ROOT, prio.file) === weak || prio.file === weak, prio.file);
   });
@@ -93,7 +146,10 @@ describe('live mode (a real lab agent behind the fault injector)', () => {
     const clear = report.mutants.find((m) => m.endpoint === 'POST /rest/system/error/clear');
     assert.ok(clear, JSON.stringify(report.mutants.map((m) => m.endpoint)));
     assert.equal(clear.outcome, 'killed');
-    assert.ok(clear.killedBy!.some((k) => k.check === 'system-error-clear/errors-empty/assert:the added error is gone'), JSON.stringify(clear.killedBy));
+    assert.ok(
+      clear.killedBy!.some((k) => k.check === 'system-error-clear/errors-empty/assert:the added error is gone'),
+      JSON.stringify(clear.killedBy),
+    );
     assert.ok(report.mutants.every((m) => m.operator === 'side-effect'));
   });
 });

@@ -17,8 +17,12 @@ import { freePorts } from '../src/lab/ports.js';
 
 describe('the lab waits for the API to answer, not for a right answer', () => {
   let fake: FakeAgent;
-  before(async () => { fake = await startFakeAgent(); });
-  after(async () => { await fake.close(); });
+  before(async () => {
+    fake = await startFakeAgent();
+  });
+  after(async () => {
+    await fake.close();
+  });
   const inst = () => ({ name: 'agent', url: fake.url, apiKey: fake.apiKey, logFile: '/nonexistent' });
 
   test('a ping that answers 500 is an answer: ready', async () => {
@@ -29,23 +33,46 @@ describe('the lab waits for the API to answer, not for a right answer', () => {
 
   test('no answer at all is not ready: a lab error naming the URL', async () => {
     const url = `http://127.0.0.1:${(await freePorts(1))[0]}`;
-    await assert.rejects(waitReady({ ...inst(), url }, 300), (e: Error) => e.name === 'LabError' && e.message.includes(`the API at ${url} did not answer within 300 ms`));
+    await assert.rejects(
+      waitReady({ ...inst(), url }, 300),
+      (e: Error) => e.name === 'LabError' && e.message.includes(`the API at ${url} did not answer within 300 ms`),
+    );
   });
 });
 
 describe('a run against an agent whose ping is broken', () => {
   const shared = useLab(1);
   let work: string;
-  before(() => { work = mkdtempSync(join(tmpdir(), 'synconf-ready-')); });
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'synconf-ready-'));
+  });
   after(() => rmSync(work, { recursive: true, force: true }));
 
   /** `synconf run --agent PROXY --only system-ping` with the built command, through a proxy breaking `broken` */
-  async function runThrough(broken: Broken, name: string): Promise<{ code: number | null; out: string; report: Report }> {
+  async function runThrough(
+    broken: Broken,
+    name: string,
+  ): Promise<{ code: number | null; out: string; report: Report }> {
     const agent = shared.lab.instances[0];
     const proxy = await startBreakingProxy(agent.url, broken);
     try {
       const dir = join(work, name);
-      const child = spawn(process.execPath, [join(ROOT, 'dist', 'bin', 'synconf.js'), 'run', '--agent', proxy.url, '--api-key', agent.apiKey, '--only', 'system-ping', '--report-dir', dir], { env: { ...process.env, NO_COLOR: '1' } });
+      const child = spawn(
+        process.execPath,
+        [
+          join(ROOT, 'dist', 'bin', 'synconf.js'),
+          'run',
+          '--agent',
+          proxy.url,
+          '--api-key',
+          agent.apiKey,
+          '--only',
+          'system-ping',
+          '--report-dir',
+          dir,
+        ],
+        { env: { ...process.env, NO_COLOR: '1' } },
+      );
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));
@@ -64,10 +91,13 @@ describe('a run against an agent whose ping is broken', () => {
   });
 
   test('GET /rest/system/ping (and the status the set-up reads) broken: failing ping checks, exit 1, no harness error', async () => {
-    const { code, out, report } = await runThrough({
-      'GET /rest/system/ping': { status: 500, body: '{"ping":"broken"}' },
-      'GET /rest/system/status': { status: 500, body: 'internal error', contentType: 'text/plain' },
-    }, 'broken');
+    const { code, out, report } = await runThrough(
+      {
+        'GET /rest/system/ping': { status: 500, body: '{"ping":"broken"}' },
+        'GET /rest/system/status': { status: 500, body: 'internal error', contentType: 'text/plain' },
+      },
+      'broken',
+    );
     assert.equal(code, 1, out);
     assert.deepEqual(report.harnessErrors, []);
     assert.equal(verdictOf(report, 'system-ping/get-ping/status'), 'fail');

@@ -7,13 +7,20 @@ import { redactionRules } from '../src/transport/recorder.js';
 test('API keys, the GUI key and password hash of a config body become <API_KEY> and <PASSWORD_HASH>', () => {
   const r = new Redactor(['k3y-of-the-lab']);
   assert.equal(r.text('/rest/x?apikey=k3y-of-the-lab'), '/rest/x?apikey=<API_KEY>');
-  const config = JSON.stringify({ gui: { apiKey: 'other-key-42', password: '$2a$10$abcdefghijklmnopqrstuv' }, folders: [] }, null, 2);
+  const config = JSON.stringify(
+    { gui: { apiKey: 'other-key-42', password: '$2a$10$abcdefghijklmnopqrstuv' }, folders: [] },
+    null,
+    2,
+  );
   r.learnFrom(config);
   const out = r.text(`${config} and again other-key-42 $2a$10$abcdefghijklmnopqrstuv`);
   assert.doesNotMatch(out, /other-key-42|\$2a\$10\$/);
   assert.match(out, /"apiKey": "<API_KEY>"/);
   assert.match(out, /"password": "<PASSWORD_HASH>"/);
-  assert.deepEqual(r.headers({ 'X-API-Key': 'k3y-of-the-lab', Accept: '*/*' }), { 'X-API-Key': '<API_KEY>', Accept: '*/*' });
+  assert.deepEqual(r.headers({ 'X-API-Key': 'k3y-of-the-lab', Accept: '*/*' }), {
+    'X-API-Key': '<API_KEY>',
+    Accept: '*/*',
+  });
 });
 
 test('a password set through a request body is redacted too', () => {
@@ -24,7 +31,10 @@ test('a password set through a request body is redacted too', () => {
 
 test('user rules: header names, JSON pointers and regular expressions', () => {
   const r = new Redactor([], redactionRules(['header:Authorization', 'json:/token', 're:secret-[0-9]+']));
-  assert.deepEqual(r.headers({ authorization: 'Bearer x', 'x-other': 'secret-123' }), { authorization: '<REDACTED>', 'x-other': '<REDACTED>' });
+  assert.deepEqual(r.headers({ authorization: 'Bearer x', 'x-other': 'secret-123' }), {
+    authorization: '<REDACTED>',
+    'x-other': '<REDACTED>',
+  });
   assert.equal(r.text('{"token":"t0k","n":1}'), '{"token":"<REDACTED>","n":1}');
   assert.throws(() => redactionRules(['cookie:x']), /use header:<name>, json:<pointer> or re:<regexp>/);
   assert.throws(() => redactionRules(['re:(']), /--redact re:\(/);

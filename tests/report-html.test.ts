@@ -16,7 +16,15 @@ import { ROOT } from '../src/paths.js';
 import { FakeAgent, json } from './support/fake-agent.js';
 import { selectScenarios, runScenarios } from '../src/runner/run.js';
 import { liveTarget } from '../src/runner/targets.js';
-import { hostileReport, readFixture, SCRIPT_TAG, IMG_ATTR, BREAKOUT, QUOTES, LONG } from './fixtures/reports/hostile.js';
+import {
+  hostileReport,
+  readFixture,
+  SCRIPT_TAG,
+  IMG_ATTR,
+  BREAKOUT,
+  QUOTES,
+  LONG,
+} from './fixtures/reports/hostile.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { DROPPED, expectationsWithout, replayReport } from './support/replay-run.js';
@@ -30,7 +38,14 @@ let base: string;
 before(async () => {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   server = createServer((req, res) => {
     const html = pages.get(req.url ?? '');
@@ -47,7 +62,10 @@ after(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-interface Session { page: Page; close(): Promise<void>; }
+interface Session {
+  page: Page;
+  close(): Promise<void>;
+}
 
 /** serves `html`, opens it, and on close asserts: no other request, no dialog, no console error */
 async function open(name: string, html: string, javaScriptEnabled = true): Promise<Session> {
@@ -64,10 +82,17 @@ async function open(name: string, html: string, javaScriptEnabled = true): Promi
   });
   const page = await context.newPage();
   page.setDefaultTimeout(5000);
-  page.on('request', (r) => { if (r.url() !== url) requests.add(r.url()); });
+  page.on('request', (r) => {
+    if (r.url() !== url) requests.add(r.url());
+  });
   page.on('websocket', (ws) => requests.add(ws.url()));
-  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url, { waitUntil: 'load' });
   return {
@@ -84,7 +109,8 @@ async function open(name: string, html: string, javaScriptEnabled = true): Promi
 
 const visibleChecks = (page: Page) => page.locator('li.check:visible').count();
 const verdictBox = (page: Page, verdict: string) => page.locator(`#filters input[name=verdict][value="${verdict}"]`);
-const checkItem = (page: Page, id: string) => page.locator('li.check').filter({ has: page.locator('.id', { hasText: id }) });
+const checkItem = (page: Page, id: string) =>
+  page.locator('li.check').filter({ has: page.locator('.id', { hasText: id }) });
 
 describe('report.html', () => {
   test('a passing run: verdict, totals, coverage with uncovered endpoints marked', async () => {
@@ -111,7 +137,11 @@ describe('report.html', () => {
     const spec = endpoints.filter((ep) => !ep.related);
     const covered = spec.filter((ep) => named.has(ep.id)).length;
     assert.ok(covered < spec.length, 'the fixture leaves endpoints uncovered');
-    assert.ok((await page.locator('#coverage > p').first().innerText()).includes(`${covered} of ${spec.length} spec endpoints are covered`));
+    assert.ok(
+      (await page.locator('#coverage > p').first().innerText()).includes(
+        `${covered} of ${spec.length} spec endpoints are covered`,
+      ),
+    );
 
     await page.screenshot({ path: join(ARTIFACTS, 'report-pass.png'), fullPage: true });
     await s.close();
@@ -124,7 +154,11 @@ describe('report.html', () => {
     assert.equal(await page.locator('#failures li').count(), 4);
     assert.equal(await page.locator('details.scenario').first().getAttribute('data-verdict'), 'fail');
     const passing = page.locator('details.scenario[data-verdict="pass"]');
-    assert.equal(await passing.evaluate((d) => (d as HTMLDetailsElement).open), false, 'a passing scenario is collapsed');
+    assert.equal(
+      await passing.evaluate((d) => (d as HTMLDetailsElement).open),
+      false,
+      'a passing scenario is collapsed',
+    );
 
     const form = page.locator('#filters');
     assert.ok(await form.isVisible(), 'the script shows the filters');
@@ -141,7 +175,11 @@ describe('report.html', () => {
     assert.equal(await page.locator('details.scenario:visible').count(), 1);
     await form.getByLabel('Endpoint').selectOption('');
     assert.equal(await page.locator('#shown').innerText(), 'showing 15 of 15 checks');
-    assert.equal(await passing.evaluate((d) => (d as HTMLDetailsElement).open), false, 'collapsed again without a filter');
+    assert.equal(
+      await passing.evaluate((d) => (d as HTMLDetailsElement).open),
+      false,
+      'collapsed again without a filter',
+    );
 
     await page.screenshot({ path: join(ARTIFACTS, 'report-fail.png'), fullPage: true });
     await s.close();
@@ -180,7 +218,10 @@ describe('report.html', () => {
     const { page } = s;
     assert.ok(await page.locator('#filters').isHidden());
     assert.equal(await page.locator('#failures li:visible').count(), 4);
-    assert.ok(await page.locator('#failures pre.curl-text').first().isVisible(), 'the curl command can be selected by hand');
+    assert.ok(
+      await page.locator('#failures pre.curl-text').first().isVisible(),
+      'the curl command can be selected by hand',
+    );
     assert.equal(await page.locator('button.copy:visible').count(), 0, 'no button that would do nothing');
     assert.equal(await page.locator('li.check').count(), 15);
     const passing = page.locator('details.scenario[data-verdict="pass"]');
@@ -208,10 +249,17 @@ describe('report.html', () => {
     const message = await item.locator('.msg').innerText();
     assert.ok(message.length < 1000 && /more characters/.test(message), `message cut to ${message.length}`);
     const body = item.locator('pre.body');
-    const box = await body.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight, right: el.getBoundingClientRect().right }));
+    const box = await body.evaluate((el) => ({
+      scroll: el.scrollHeight,
+      client: el.clientHeight,
+      right: el.getBoundingClientRect().right,
+    }));
     assert.ok(box.scroll > box.client, 'the long body scrolls inside its box');
     assert.ok(box.right <= 1280, 'the body stays within the viewport');
-    const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    const width = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
     assert.ok(width.scroll <= width.client, `no horizontal scroll: ${width.scroll} > ${width.client}`);
     assert.ok((await page.content()).length < LONG.length, 'the page does not carry the value whole');
 
@@ -224,8 +272,12 @@ describe('report.html', () => {
 
 describe('report.html of the full 1.19.2 run', () => {
   let dir: string;
-  before(async () => { dir = await mkdtemp(join(tmpdir(), 'synconf-html-')); });
-  after(async () => { await rm(dir, { recursive: true, force: true }); });
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'synconf-html-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   test('a failing run at 1280×800: the failure, its reason and copy-as-curl on the first screen; search finds a known deviation by endpoint', async () => {
     const report = await replayReport(expectationsWithout(DROPPED, dir));
@@ -236,7 +288,10 @@ describe('report.html of the full 1.19.2 run', () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     const inFirstScreen = async (loc: ReturnType<Page['locator']>, what: string) => {
       const box = await loc.boundingBox();
-      assert.ok(box && box.y >= 0 && box.y + box.height <= 800, `${what} is on the first screen: ${JSON.stringify(box)}`);
+      assert.ok(
+        box && box.y >= 0 && box.y + box.height <= 800,
+        `${what} is on the first screen: ${JSON.stringify(box)}`,
+      );
     };
     assert.match(await page.locator('h1').innerText(), /agent v1\.19\.2\S* does not conform/);
     const failure = page.locator('#failures li.problem').first();
@@ -248,15 +303,23 @@ describe('report.html of the full 1.19.2 run', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'report-first-screen-1280x800.png') });
     await copy.click();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
-    assert.match(copied, /^curl -sS -i -H "X-API-Key: \$SYNCTHING_API_KEY" "\$\{SYNCTHING_URL:-http:\/\/127\.0\.0\.1:8384\}"'\/rest\/system\/status'$/);
+    assert.match(
+      copied,
+      /^curl -sS -i -H "X-API-Key: \$SYNCTHING_API_KEY" "\$\{SYNCTHING_URL:-http:\/\/127\.0\.0\.1:8384\}"'\/rest\/system\/status'$/,
+    );
 
     // the known deviations: one table, grouped by endpoint; the search box narrows it (and the checks)
     const known = page.locator('table.known tbody tr:not(.group)');
     assert.equal(await known.count(), 26);
     await page.locator('#filters input[name=q]').fill('get /rest/db/status');
-    assert.deepEqual(await page.locator('table.known tbody tr:not(.group):visible .id').allInnerTexts(), ['db-status/status/schema']);
+    assert.deepEqual(await page.locator('table.known tbody tr:not(.group):visible .id').allInnerTexts(), [
+      'db-status/status/schema',
+    ]);
     assert.equal(await page.locator('table.known tr.group:visible').count(), 1);
-    assert.ok(await checkItem(page, 'db-status/status/schema').isVisible(), 'the check itself is shown, its scenario opened');
+    assert.ok(
+      await checkItem(page, 'db-status/status/schema').isVisible(),
+      'the check itself is shown, its scenario opened',
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'report-search-db-status.png') });
     await page.locator('#filters input[name=q]').fill('');
     assert.equal(await known.locator('visible=true').count(), 26);
@@ -276,13 +339,22 @@ describe('matrix.html', () => {
     await agent.up();
     try {
       const selection = await selectScenarios([join(ROOT, 'tests', 'fixtures', 'hostile', 'hostile.yaml')], undefined);
-      const target = liveTarget('live', agent.url, { agent: { url: agent.url, apiKey: agent.apiKey } }, { peer: 'n/a', files: 'n/a', restart: 'n/a', shutdown: 'n/a' }, { agent: { deviceId: agent.deviceId } }, []);
+      const target = liveTarget(
+        'live',
+        agent.url,
+        { agent: { url: agent.url, apiKey: agent.apiKey } },
+        { peer: 'n/a', files: 'n/a', restart: 'n/a', shutdown: 'n/a' },
+        { agent: { deviceId: agent.deviceId } },
+        [],
+      );
       const report = await runScenarios(selection, target, { expectations: false });
       await target.close();
       assert.ok(report.totals.fail >= 3, report.verdict);
       const s = await open('hostile-run', toHtml(report));
       const { page } = s;
-      await page.evaluate(() => document.querySelectorAll('details').forEach((d) => ((d as HTMLDetailsElement).open = true)));
+      await page.evaluate(() =>
+        document.querySelectorAll('details').forEach((d) => ((d as HTMLDetailsElement).open = true)),
+      );
       await page.waitForTimeout(200);
       assert.ok(!(await page.content()).includes(agent.apiKey), 'the real API key is nowhere in the page');
       assert.match(await page.locator('pre.curl-text').first().innerText(), /"X-API-Key: \$SYNCTHING_API_KEY"/);
@@ -291,7 +363,10 @@ describe('matrix.html', () => {
       const text = await page.locator('body').innerText();
       assert.ok(text.includes(label), 'the folder label is shown as text');
       assert.ok(text.includes(script), 'the script tag is shown as text');
-      const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      const width = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
       assert.ok(width.scroll <= width.client, `no horizontal scroll: ${width.scroll} > ${width.client}`);
       await page.screenshot({ path: join(ARTIFACTS, 'report-hostile-run.png'), fullPage: false });
       await s.close();
@@ -308,7 +383,11 @@ describe('matrix.html', () => {
     assert.equal(await rows.count(), m.rows.length);
     assert.equal(await rows.first().getAttribute('class'), 'row changed');
     assert.equal(await rows.nth(m.changed).getAttribute('class'), 'row');
-    const bg = await rows.first().locator('td').first().evaluate((td) => getComputedStyle(td).backgroundColor);
+    const bg = await rows
+      .first()
+      .locator('td')
+      .first()
+      .evaluate((td) => getComputedStyle(td).backgroundColor);
     assert.equal(bg, 'rgb(255, 248, 197)', 'highlighted');
     await page.getByLabel('only changed rows').check();
     assert.equal(await page.locator('tbody tr.row:visible').count(), m.changed);

@@ -25,7 +25,11 @@ import { escapeMarkdown } from '../src/report/text.js';
 import { replayReport } from './support/replay-run.js';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'reports');
-const fixtures = (): [string, Report][] => [['pass', readFixture('pass')], ['fail', readFixture('fail')], ['hostile', hostileReport()]];
+const fixtures = (): [string, Report][] => [
+  ['pass', readFixture('pass')],
+  ['fail', readFixture('fail')],
+  ['hostile', hostileReport()],
+];
 const checksOf = (r: Report) => r.scenarios.flatMap((s) => s.checks);
 const count = (r: Report, ...vs: Verdict[]) => checksOf(r).filter((c) => vs.includes(c.verdict)).length;
 
@@ -36,15 +40,27 @@ describe('fixture reports', () => {
       const t = report.totals;
       assert.equal(t.scenarios, report.scenarios.length);
       assert.equal(t.checks, checksOf(report).length);
-      for (const v of ['pass', 'fail', 'expected-fail', 'unexpected-pass', 'skip'] as const) assert.equal(t[v], count(report, v), v);
+      for (const v of ['pass', 'fail', 'expected-fail', 'unexpected-pass', 'skip'] as const)
+        assert.equal(t[v], count(report, v), v);
     });
   }
 });
 
 describe('JUnit XML', () => {
   // isArray: one <testsuite> or <testcase> must still come back as a list
-  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) });
-  type Case = { classname: string; name: string; failure?: { message: string; type: string; '#text'?: string }; skipped?: { message: string }; error?: unknown; 'system-out'?: string };
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name),
+  });
+  type Case = {
+    classname: string;
+    name: string;
+    failure?: { message: string; type: string; '#text'?: string };
+    skipped?: { message: string };
+    error?: unknown;
+    'system-out'?: string;
+  };
   type Suite = { name: string; tests: string; failures: string; errors: string; skipped: string; testcase?: Case[] };
 
   for (const [name, report] of fixtures()) {
@@ -85,7 +101,9 @@ describe('JUnit XML', () => {
 
   test('a failure carries its evidence as text', () => {
     const doc = parser.parse(toJUnit(readFixture('fail'))) as { testsuites: { testsuite: Suite[] } };
-    const tc = doc.testsuites.testsuite.flatMap((s) => s.testcase ?? []).find((c) => c.name === 'system-status/get/schema');
+    const tc = doc.testsuites.testsuite
+      .flatMap((s) => s.testcase ?? [])
+      .find((c) => c.name === 'system-status/get/schema');
     assert.match(tc?.failure?.['#text'] ?? '', /\/lastDialStatus \[required\]/);
     assert.match(tc?.failure?.['#text'] ?? '', /request: GET \/rest\/system\/status/);
   });
@@ -96,7 +114,9 @@ describe('JUnit XML', () => {
     assert.ok(!/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(xml), 'no character XML 1.0 forbids');
     assert.ok(xml.length < LONG.length, `bounded: ${xml.length} characters`);
     const doc = parser.parse(xml) as { testsuites: { testsuite: Suite[] } };
-    const failure = doc.testsuites.testsuite.flatMap((s) => s.testcase ?? []).find((c) => c.failure && c.name.startsWith('system-browse/sub/'))?.failure;
+    const failure = doc.testsuites.testsuite
+      .flatMap((s) => s.testcase ?? [])
+      .find((c) => c.failure && c.name.startsWith('system-browse/sub/'))?.failure;
     assert.ok(failure?.message.includes(IMG_ATTR), 'the message reads back as the original text');
     assert.ok(failure.message.length < 1200, 'the message attribute is cut');
   });
@@ -107,7 +127,12 @@ describe('Markdown summary', () => {
     const report = readFixture('fail');
     const md = toMarkdown(report);
     const t = report.totals;
-    assert.ok(md.includes(`| ${t.scenarios} | ${t.checks} | ${t.fail} | ${t['unexpected-pass']} | ${t['expected-fail']} | ${t.skip} | ${t.pass} |`), md);
+    assert.ok(
+      md.includes(
+        `| ${t.scenarios} | ${t.checks} | ${t.fail} | ${t['unexpected-pass']} | ${t['expected-fail']} | ${t.skip} | ${t.pass} |`,
+      ),
+      md,
+    );
     assert.match(md, /does not conform/);
     assert.match(md, /### Failures \(4\)/);
     assert.match(md, /system-status\/get\/schema: body is not a valid system-status/);
@@ -124,7 +149,8 @@ describe('Markdown summary', () => {
     const md = toMarkdown(hostileReport());
     assert.doesNotMatch(md, /<script|<img|<svg/i);
     assert.ok(md.length < 20_000, `bounded: ${md.length} characters`);
-    for (const line of md.split('\n').filter((l) => l.startsWith('| system-browse'))) assert.equal(line.split(/(?<!\\)\|/).length, 11, line);
+    for (const line of md.split('\n').filter((l) => l.startsWith('| system-browse')))
+      assert.equal(line.split(/(?<!\\)\|/).length, 11, line);
   });
 });
 
@@ -135,14 +161,24 @@ describe('version matrix', () => {
     const target = b.scenarios[1].checks[1];
     target.verdict = 'fail';
     const m = mergeReports([a, b], ['a/report.json', 'b/report.json']);
-    assert.deepEqual(m.rows.filter((r) => r.changed).map((r) => r.id), [target.id]);
+    assert.deepEqual(
+      m.rows.filter((r) => r.changed).map((r) => r.id),
+      [target.id],
+    );
     assert.equal(m.changed, 1);
     assert.equal(m.rows[0].id, target.id, 'changed rows come first');
     assert.deepEqual(m.rows[0].cells, ['pass', 'fail']);
     assert.equal(m.rows.length, a.totals.checks);
     // same agent version and platform: the file names tell the columns apart
-    assert.deepEqual(m.columns.map((c) => c.label), ['a/report.json', 'b/report.json']);
-    assert.deepEqual(validate('matrix', JSON.parse(JSON.stringify(m))).map(formatError), [], 'matrix.json follows schemas/matrix.schema.json');
+    assert.deepEqual(
+      m.columns.map((c) => c.label),
+      ['a/report.json', 'b/report.json'],
+    );
+    assert.deepEqual(
+      validate('matrix', JSON.parse(JSON.stringify(m))).map(formatError),
+      [],
+      'matrix.json follows schemas/matrix.schema.json',
+    );
   });
 
   test('a check one run lacks is a missing cell, not a change', () => {
@@ -160,12 +196,24 @@ describe('version matrix', () => {
     const pass = readFixture('pass');
     const fail = readFixture('fail');
     const m = mergeReports([pass, fail], ['pass.json', 'fail.json']);
-    assert.deepEqual(m.columns.map((c) => c.label), ['1.27.0', '2.1.0']);
+    assert.deepEqual(
+      m.columns.map((c) => c.label),
+      ['1.27.0', '2.1.0'],
+    );
     const verdictOf = (r: Report) => new Map(checksOf(r).map((c) => [c.id, c.verdict]));
     const [p, f] = [verdictOf(pass), verdictOf(fail)];
     const expected = [...p.keys()].filter((id) => f.has(id) && p.get(id) !== f.get(id));
-    assert.deepEqual(m.rows.filter((r) => r.changed).map((r) => r.id).sort(), expected.sort());
-    assert.ok(m.rows.slice(0, expected.length).every((r) => r.changed), 'changed first');
+    assert.deepEqual(
+      m.rows
+        .filter((r) => r.changed)
+        .map((r) => r.id)
+        .sort(),
+      expected.sort(),
+    );
+    assert.ok(
+      m.rows.slice(0, expected.length).every((r) => r.changed),
+      'changed first',
+    );
 
     const md = matrixToMarkdown(m);
     assert.match(md, new RegExp(`\\*\\*${expected.length}\\*\\* of ${m.rows.length} checks changed`));
@@ -178,8 +226,12 @@ describe('version matrix', () => {
 
 describe('writeReports', () => {
   let dir: string;
-  before(async () => { dir = await mkdtemp(join(tmpdir(), 'synconf-report-')); });
-  after(async () => { await rm(dir, { recursive: true, force: true }); });
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'synconf-report-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   test('writes the four files and appends the summary to GITHUB_STEP_SUMMARY', async () => {
     const report = readFixture('fail');
@@ -194,7 +246,10 @@ describe('writeReports', () => {
       if (saved === undefined) delete process.env.GITHUB_STEP_SUMMARY;
       else process.env.GITHUB_STEP_SUMMARY = saved;
     }
-    assert.deepEqual(paths.map((p) => p.slice(join(dir, 'nested', 'out').length + 1)), ['report.json', 'junit.xml', 'report.html', 'summary.md']);
+    assert.deepEqual(
+      paths.map((p) => p.slice(join(dir, 'nested', 'out').length + 1)),
+      ['report.json', 'junit.xml', 'report.html', 'summary.md'],
+    );
     assert.deepEqual(JSON.parse(await readFile(paths[0], 'utf8')), report);
     assert.equal(await readFile(paths[3], 'utf8'), toMarkdown(report));
     const appended = await readFile(summary, 'utf8');
@@ -205,13 +260,21 @@ describe('writeReports', () => {
 
 describe('synconf report (CLI)', () => {
   let dir: string;
-  before(async () => { dir = await mkdtemp(join(tmpdir(), 'synconf-cli-')); });
-  after(async () => { await rm(dir, { recursive: true, force: true }); });
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'synconf-cli-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   const run = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: '' } }, (err, stdout, stderr) =>
-        resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...args],
+        { cwd: ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: '' } },
+        (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+      );
     });
 
   test('merge writes matrix.html, matrix.json and matrix.md', async () => {
@@ -230,7 +293,11 @@ describe('synconf report (CLI)', () => {
     const notReport = join(dir, 'not-a-report.json');
     await writeFile(notJson, '{ this is not json');
     await writeFile(notReport, JSON.stringify({ format: 'synconf-report/1', scenarios: [] }));
-    for (const [file, why] of [[join(dir, 'missing.json'), /cannot read/], [notJson, /is not JSON/], [notReport, /is not a valid synconf report/]] as const) {
+    for (const [file, why] of [
+      [join(dir, 'missing.json'), /cannot read/],
+      [notJson, /is not JSON/],
+      [notReport, /is not a valid synconf report/],
+    ] as const) {
       const r = await run('report', 'merge', join(FIXTURES, 'pass.json'), file, '--out', join(dir, 'never'));
       assert.equal(r.code, 2, `${file}: ${r.stderr}`);
       assert.ok(r.stderr.includes(file), r.stderr);
@@ -250,7 +317,9 @@ describe('synconf report (CLI)', () => {
 
 describe('the reports of the full 1.19.2 run (bundled recordings replayed)', () => {
   let report: Report;
-  before(async () => { report = await replayReport(); });
+  before(async () => {
+    report = await replayReport();
+  });
 
   test('summary.md: all known deviations in one table, nothing cut mid-sentence, under 64 KiB', () => {
     const md = toMarkdown(report);
@@ -261,16 +330,26 @@ describe('the reports of the full 1.19.2 run (bundled recordings replayed)', () 
     const rows = table.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| check |'));
     const idOf = (row: string) => row.split(' | ')[0].slice(2).replace(/\\(.)/g, '$1');
     assert.deepEqual(rows.map(idOf).sort(), expected.map((c) => c.id).sort());
-    for (const c of expected) assert.ok(rows.find((r) => idOf(r) === c.id)!.includes(escapeMarkdown(c.deviation!.reason)), `the whole reason of ${c.id}`);
+    for (const c of expected)
+      assert.ok(
+        rows.find((r) => idOf(r) === c.id)!.includes(escapeMarkdown(c.deviation!.reason)),
+        `the whole reason of ${c.id}`,
+      );
     assert.doesNotMatch(md, /more characters/, 'nothing cut');
     assert.match(md, /<details><summary>Scenarios and coverage<\/summary>/);
   });
 
   test('junit.xml: every testcase names the scenario file and the line of its step', () => {
-    const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => ['testsuite', 'testcase'].includes(n) });
-    const doc = parser.parse(toJUnit(report)) as { testsuites: { testsuite: { testcase: { name: string; file: string; line: string }[] }[] } };
+    const parser = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      isArray: (n) => ['testsuite', 'testcase'].includes(n),
+    });
+    const doc = parser.parse(toJUnit(report)) as {
+      testsuites: { testsuite: { testcase: { name: string; file: string; line: string }[] }[] };
+    };
     const cases = doc.testsuites.testsuite.flatMap((s) => s.testcase);
-    assert.equal(cases.length, report.totals.checks, "one testcase per check");
+    assert.equal(cases.length, report.totals.checks, 'one testcase per check');
     const files = new Map<string, string[]>();
     for (const c of cases) {
       assert.match(c.file, /^suites\/.+\.yaml$/, c.name);
@@ -278,7 +357,11 @@ describe('the reports of the full 1.19.2 run (bundled recordings replayed)', () 
       files.set(c.file, lines);
       const step = c.name.split('/')[1];
       const at = lines[Number(c.line) - 1] ?? '';
-      assert.match(at, new RegExp(`^\\s*- (\\{ )?name: "?${step.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?\\b`), `${c.name} → ${c.file}:${c.line}: ${at}`);
+      assert.match(
+        at,
+        new RegExp(`^\\s*- (\\{ )?name: "?${step.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?\\b`),
+        `${c.name} → ${c.file}:${c.line}: ${at}`,
+      );
     }
   });
 });
@@ -301,9 +384,19 @@ describe('one view of a run', () => {
     assert.equal(failsRun({ verdict: 'expected-fail' }), false);
     assert.equal(failsRun({ verdict: 'pass', flaky: true }), true, 'flaky fails by default');
     assert.equal(failsRun({ verdict: 'fail', flaky: true }, ['fail']), false, 'unless --fail-on leaves flaky out');
-    assert.equal(failsRun({ verdict: 'fail', baseline: { class: 'still-failing', verdict: 'fail' } }, ['new-failure']), false);
-    assert.equal(failsRun({ verdict: 'fail', baseline: { class: 'new-failure', verdict: 'pass' } }, ['new-failure']), true);
-    assert.equal(failsRun({ verdict: 'fail', baseline: { class: 'new-check' } }, ['new-failure']), true, 'a failing new check is new');
+    assert.equal(
+      failsRun({ verdict: 'fail', baseline: { class: 'still-failing', verdict: 'fail' } }, ['new-failure']),
+      false,
+    );
+    assert.equal(
+      failsRun({ verdict: 'fail', baseline: { class: 'new-failure', verdict: 'pass' } }, ['new-failure']),
+      true,
+    );
+    assert.equal(
+      failsRun({ verdict: 'fail', baseline: { class: 'new-check' } }, ['new-failure']),
+      true,
+      'a failing new check is new',
+    );
     assert.equal(failsRun({ verdict: 'skip' }, ['skip']), true);
   });
 

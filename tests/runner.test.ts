@@ -15,16 +15,31 @@ import { liveTarget } from '../src/runner/targets.js';
 import { ROOT } from '../src/paths.js';
 import { viewOf } from '../src/report/view.js';
 import {
-  startFakeAgent, systemStatus, json, text, garbage, hang, reset, truncated, stall, restart, shutdown,
-  type FakeAgent, type FakeEvent,
+  startFakeAgent,
+  systemStatus,
+  json,
+  text,
+  garbage,
+  hang,
+  reset,
+  truncated,
+  stall,
+  restart,
+  shutdown,
+  type FakeAgent,
+  type FakeEvent,
 } from './support/fake-agent.js';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'scenarios');
 const fixture = (name: string) => join(FIXTURES, name);
 
 let fake: FakeAgent;
-before(async () => { fake = await startFakeAgent(); });
-after(async () => { await fake.close(); });
+before(async () => {
+  fake = await startFakeAgent();
+});
+after(async () => {
+  await fake.close();
+});
 beforeEach(async () => {
   fake.reset();
   await fake.up(); // a test may have left it down
@@ -34,11 +49,21 @@ beforeEach(async () => {
 async function run(files: string | string[], opts: Partial<RunOptions> = {}): Promise<Report> {
   const selection = await selectScenarios((Array.isArray(files) ? files : [files]).map(fixture), undefined);
   assert.deepEqual(selection.errors, [], 'the fixture scenarios load');
-  const target = liveTarget('live', `fake agent at ${fake.url}`, { agent: { url: fake.url, apiKey: fake.apiKey } },
+  const target = liveTarget(
+    'live',
+    `fake agent at ${fake.url}`,
+    { agent: { url: fake.url, apiKey: fake.apiKey } },
     { files: true, restart: true, shutdown: true, peer: 'no peer in these tests' },
-    { agent: { deviceId: fake.deviceId, syncAddress: null, dataDir: null } }, []);
+    { agent: { deviceId: fake.deviceId, syncAddress: null, dataDir: null } },
+    [],
+  );
   try {
-    return await runScenarios(selection, target, { expectations: false, requestTimeoutMs: 2000, expensiveIntervalMs: 0, ...opts });
+    return await runScenarios(selection, target, {
+      expectations: false,
+      requestTimeoutMs: 2000,
+      expensiveIntervalMs: 0,
+      ...opts,
+    });
   } finally {
     await target.close();
   }
@@ -66,7 +91,10 @@ function assertFail(report: Report, id: string, message: RegExp): CheckResult {
 }
 
 /** evidence of a failed check: the request as sent (API key redacted) and the response or the transport error */
-function assertEvidence(c: CheckResult, want: { url: string | RegExp; status?: number; body?: RegExp; error?: RegExp }): void {
+function assertEvidence(
+  c: CheckResult,
+  want: { url: string | RegExp; status?: number; body?: RegExp; error?: RegExp },
+): void {
   const ev = c.evidence;
   assert.ok(ev, `${c.id} has evidence`);
   if (typeof want.url === 'string') assert.equal(ev.request?.url, want.url);
@@ -125,7 +153,10 @@ describe('schema', () => {
     fake.route('GET /rest/system/status', json(noId));
     const r = await run('checks/schema.yaml');
     const c = assertFail(r, 'check-schema/status/schema', /not a valid system-status: 1 error \(\/myID required\)/);
-    assert.deepEqual(c.schemaErrors?.map((e) => [e.pointer, e.rule]), [['/myID', 'required']]);
+    assert.deepEqual(
+      c.schemaErrors?.map((e) => [e.pointer, e.rule]),
+      [['/myID', 'required']],
+    );
     assertEvidence(c, { url: '/rest/system/status', status: 200, body: /"uptime"/ });
   });
 
@@ -140,7 +171,10 @@ describe('assertions', () => {
   const right = {
     version: 37,
     gui: { enabled: true, address: '127.0.0.1:8384' },
-    folders: [{ id: 'abcd-1234', type: 'sendreceive', paused: false }, { id: 'xyz-789', type: 'receiveonly', paused: false, label: 'x' }],
+    folders: [
+      { id: 'abcd-1234', type: 'sendreceive', paused: false },
+      { id: 'xyz-789', type: 'receiveonly', paused: false, label: 'x' },
+    ],
     options: { listenAddresses: ['tcp://127.0.0.1:22000', 'tcp://127.0.0.1:22001'] },
   };
   const ops = ['equals', 'exists', 'absent', 'type', 'matches', 'contains', 'length', 'every', 'last', 'header'];
@@ -156,7 +190,11 @@ describe('assertions', () => {
       version: '37',
       gui: { address: '0.0.0.0:8384' },
       removedField: 1,
-      folders: [{ id: 'abcd-1234', type: 'sendreceive' }, { id: 'xyz-789', type: 'sendreceive' }, { id: 'other', type: 'receiveonly' }],
+      folders: [
+        { id: 'abcd-1234', type: 'sendreceive' },
+        { id: 'xyz-789', type: 'sendreceive' },
+        { id: 'other', type: 'receiveonly' },
+      ],
       options: { listenAddresses: ['tcp://127.0.0.1:22000', 'quic://127.0.0.1:22000', 7] },
     };
     fake.route('GET /rest/config', json(wrong, { headers: { 'X-Syncthing-Id': 'not-a-device-id' } }));
@@ -169,7 +207,8 @@ describe('assertions', () => {
       matches: /^\/gui\/address "0\.0\.0\.0:8384" does not match \/\^127/,
       contains: /^\/folders .* does not contain \{"id":"xyz-789","type":"receiveonly"\}$/,
       length: /^\/folders has length 3, expected 2$/,
-      every: /^\/options\/listenAddresses \[1\] "quic:\/\/127\.0\.0\.1:22000" does not match \/\^tcp:\/\/\/; \[2\] is of type integer, expected string; \[2\] 7 does not match/,
+      every:
+        /^\/options\/listenAddresses \[1\] "quic:\/\/127\.0\.0\.1:22000" does not match \/\^tcp:\/\/\/; \[2\] is of type integer, expected string; \[2\] 7 does not match/,
       last: /^\/folders\/-1\/id is "other", expected "xyz-789"$/,
       header: /^header:X-Syncthing-Id "not-a-device-id" does not match/,
     };
@@ -181,7 +220,7 @@ describe('assertions', () => {
 });
 
 describe('capture', () => {
-  test('a captured value flows into a later request\'s path and query', async () => {
+  test("a captured value flows into a later request's path and query", async () => {
     fake.route('GET /rest/config', json({ version: 37, folders: [{ id: 'cap-7q2x' }] }));
     fake.route('GET /rest/config/folders/cap-7q2x', json({ id: 'cap-7q2x' }));
     fake.route('GET /rest/db/status', json({ state: 'idle' }));
@@ -190,7 +229,11 @@ describe('capture', () => {
     assertPass(r, 'check-capture/folder/status');
     assertPass(r, 'check-capture/status/status');
     assert.equal(fake.received('GET /rest/config/folders/cap-7q2x').length, 1, 'the path carried the captured id');
-    assert.deepEqual(fake.received('GET /rest/db/status').map((q) => q.query.get('folder')), ['cap-7q2x'], 'the query carried the captured id');
+    assert.deepEqual(
+      fake.received('GET /rest/db/status').map((q) => q.query.get('folder')),
+      ['cap-7q2x'],
+      'the query carried the captured id',
+    );
   });
 
   test('a pointer that finds nothing fails the capture, and the steps that need the value are not sent', async () => {
@@ -202,7 +245,14 @@ describe('capture', () => {
       assert.equal(c.verdict, 'skip');
       assert.match(c.skipReason ?? '', /\{\{folderId\}\} has no value/);
     }
-    assert.deepEqual(fake.received().map((q) => `${q.method} ${q.path}`).filter((k) => k !== 'GET /rest/system/version'), ['GET /rest/config'], 'nothing else was sent');
+    assert.deepEqual(
+      fake
+        .received()
+        .map((q) => `${q.method} ${q.path}`)
+        .filter((k) => k !== 'GET /rest/system/version'),
+      ['GET /rest/config'],
+      'nothing else was sent',
+    );
   });
 
   test('a captured value and a run variable flow into later assertions', async () => {
@@ -213,31 +263,53 @@ describe('capture', () => {
   });
 
   test('a later answer that differs from the captured value fails, showing both', async () => {
-    fake.route('GET /rest/system/status', [json(systemStatus()), json({ ...systemStatus(), startTime: '2026-11-22T05:00:00Z' })]);
+    fake.route('GET /rest/system/status', [
+      json(systemStatus()),
+      json({ ...systemStatus(), startTime: '2026-11-22T05:00:00Z' }),
+    ]);
     const r = await run('checks/capture-in-assert.yaml');
-    assertFail(r, 'check-capture-in-assert/again/assert:startTime is stable', /^\/startTime is "2026-11-22T05:00:00Z", expected "2026-11-22T04:16:51Z"$/);
+    assertFail(
+      r,
+      'check-capture-in-assert/again/assert:startTime is stable',
+      /^\/startTime is "2026-11-22T05:00:00Z", expected "2026-11-22T04:16:51Z"$/,
+    );
   });
 });
 
 describe('events', () => {
   const removed = (folderID: string, extra: Record<string, unknown> = {}) => ({ removed: [{ folderID, ...extra }] });
   /** DELETE /rest/cluster/pending/folders answers 200 (no body, as Syncthing) and runs `then` */
-  const onDelete = (then: () => void = () => {}) => fake.route('DELETE /rest/cluster/pending/folders', () => { then(); return text('', { contentType: null }); });
+  const onDelete = (then: () => void = () => {}) =>
+    fake.route('DELETE /rest/cluster/pending/folders', () => {
+      then();
+      return text('', { contentType: null });
+    });
   const expectPolls = () => fake.events.polls.filter((p) => p.since > 0 || p.timeoutS > 0 || p.n > 1);
 
   test('a matching event passes (and its data schema is checked)', async () => {
     onDelete(() => fake.events.emit('PendingFoldersChanged', removed('xyz-789')));
     const r = await run('checks/event.yaml');
-    assert.match(assertPass(r, 'check-event/changed/event:PendingFoldersChanged').message, /^PendingFoldersChanged event 1 after \d+ ms$/);
+    assert.match(
+      assertPass(r, 'check-event/changed/event:PendingFoldersChanged').message,
+      /^PendingFoldersChanged event 1 after \d+ ms$/,
+    );
     assertPass(r, 'check-event/changed/event-schema');
-    assert.deepEqual(fake.events.polls[0].types, ['PendingFoldersChanged', 'PendingDevicesChanged'], 'the cursor asks for its event types');
+    assert.deepEqual(
+      fake.events.polls[0].types,
+      ['PendingFoldersChanged', 'PendingDevicesChanged'],
+      'the cursor asks for its event types',
+    );
   });
 
   test('an event from before the cursor was opened does not count', async () => {
     fake.events.emit('PendingFoldersChanged', removed('xyz-789'));
     onDelete();
     const r = await run('checks/event.yaml');
-    assertFail(r, 'check-event/changed/event:PendingFoldersChanged', /^no PendingFoldersChanged event matching the assertions within 400ms \(0 of that type seen\)$/);
+    assertFail(
+      r,
+      'check-event/changed/event:PendingFoldersChanged',
+      /^no PendingFoldersChanged event matching the assertions within 400ms \(0 of that type seen\)$/,
+    );
   });
 
   test('an event of the wrong type fails within the bound', async (t) => {
@@ -245,10 +317,17 @@ describe('events', () => {
     const t0 = performance.now();
     const r = await run('checks/event.yaml');
     const ms = performance.now() - t0;
-    const c = assertFail(r, 'check-event/changed/event:PendingFoldersChanged', /^no PendingFoldersChanged event matching the assertions within 400ms \(0 of that type seen\)$/);
+    const c = assertFail(
+      r,
+      'check-event/changed/event:PendingFoldersChanged',
+      /^no PendingFoldersChanged event matching the assertions within 400ms \(0 of that type seen\)$/,
+    );
     assert.ok((c.evidence?.elapsedMs ?? Infinity) < 1000, `ended within the bound (${c.evidence?.elapsedMs} ms)`);
     assert.ok(ms < 3000, `the run took ${Math.round(ms)} ms`);
-    assert.match(c.evidence?.request?.url ?? '', /^\/rest\/events\?events=PendingFoldersChanged%2CPendingDevicesChanged&since=\d+&timeout=0$/);
+    assert.match(
+      c.evidence?.request?.url ?? '',
+      /^\/rest\/events\?events=PendingFoldersChanged%2CPendingDevicesChanged&since=\d+&timeout=0$/,
+    );
     assert.ok((c.evidence?.attempts ?? 0) >= 1);
     t.diagnostic(`expectEvent within 400ms: ${expectPolls().length} polls of GET /rest/events while waiting`);
   });
@@ -264,16 +343,30 @@ describe('events', () => {
   test('an event with data that does not match fails, showing the event', async () => {
     onDelete(() => fake.events.emit('PendingFoldersChanged', removed('other-1')));
     const r = await run('checks/event.yaml');
-    const c = assertFail(r, 'check-event/changed/event:PendingFoldersChanged', /\(1 of that type seen; last: \/data\/removed \[\{"folderID":"other-1"\}\] does not contain \{"folderID":"xyz-789"\}\)$/);
-    assert.deepEqual((c.actual as FakeEvent[]).map((e) => e.data), [removed('other-1')]);
+    const c = assertFail(
+      r,
+      'check-event/changed/event:PendingFoldersChanged',
+      /\(1 of that type seen; last: \/data\/removed \[\{"folderID":"other-1"\}\] does not contain \{"folderID":"xyz-789"\}\)$/,
+    );
+    assert.deepEqual(
+      (c.actual as FakeEvent[]).map((e) => e.data),
+      [removed('other-1')],
+    );
   });
 
   test('a matching event whose data breaks its schema fails the event schema check with the pointer', async () => {
     onDelete(() => fake.events.emit('PendingFoldersChanged', removed('xyz-789', { deviceID: 'not-a-device-id' })));
     const r = await run('checks/event.yaml');
     assertPass(r, 'check-event/changed/event:PendingFoldersChanged');
-    const c = assertFail(r, 'check-event/changed/event-schema', /^event data is not a valid pending-folders-changed: \/removed\/0\/deviceID pattern$/);
-    assert.deepEqual(c.schemaErrors?.map((e) => e.pointer), ['/removed/0/deviceID']);
+    const c = assertFail(
+      r,
+      'check-event/changed/event-schema',
+      /^event data is not a valid pending-folders-changed: \/removed\/0\/deviceID pattern$/,
+    );
+    assert.deepEqual(
+      c.schemaErrors?.map((e) => e.pointer),
+      ['/removed/0/deviceID'],
+    );
   });
 
   test('events split across two polls: the cursor moves on and the match in the second poll passes', async () => {
@@ -283,8 +376,15 @@ describe('events', () => {
       if (poll.n === 3) stream.emit('PendingFoldersChanged', removed('xyz-789'));
     };
     const r = await run('checks/event.yaml');
-    assert.match(assertPass(r, 'check-event/changed/event:PendingFoldersChanged').message, /^PendingFoldersChanged event 2 /);
-    assert.deepEqual(fake.events.polls.map((p) => p.since), [0, 0, 1], 'opened at 0, then polled from the last id seen');
+    assert.match(
+      assertPass(r, 'check-event/changed/event:PendingFoldersChanged').message,
+      /^PendingFoldersChanged event 2 /,
+    );
+    assert.deepEqual(
+      fake.events.polls.map((p) => p.since),
+      [0, 0, 1],
+      'opened at 0, then polled from the last id seen',
+    );
   });
 
   test('event ids that start again at 1 after the agent restarted (refused in between) are still seen', async () => {
@@ -292,11 +392,16 @@ describe('events', () => {
     for (let i = 0; i < 5; i++) fake.events.emit('PendingFoldersChanged', removed('before-restart'));
     fake.route('POST /rest/system/restart', restart({ downMs: 150 }));
     // after the restart: Starting (1), StartupComplete (2), then on the second poll of the new life the event (3 < 5)
-    fake.events.onPoll = (poll, stream) => { if (poll.generation === 1 && poll.n === 2) stream.emit('PendingFoldersChanged', removed('after-restart')); };
+    fake.events.onPoll = (poll, stream) => {
+      if (poll.generation === 1 && poll.n === 2) stream.emit('PendingFoldersChanged', removed('after-restart'));
+    };
     const r = await run('checks/event-restart.yaml');
     assertPass(r, 'check-event-restart/gone/unreachable');
     assertPass(r, 'check-event-restart/back/wait');
-    assert.match(assertPass(r, 'check-event-restart/changed/event:PendingFoldersChanged').message, /^PendingFoldersChanged event 3 /);
+    assert.match(
+      assertPass(r, 'check-event-restart/changed/event:PendingFoldersChanged').message,
+      /^PendingFoldersChanged event 3 /,
+    );
     const first = fake.events.polls.find((p) => p.generation === 1);
     assert.equal(first?.since, 0, 'the cursor was opened again on the new agent');
   });
@@ -304,13 +409,21 @@ describe('events', () => {
 
 describe('wait', () => {
   test('a condition that holds only on the 3rd poll passes, polled at the interval', async () => {
-    fake.route('GET /rest/db/status', [json({ state: 'syncing' }), json({ state: 'syncing' }), json({ state: 'idle' })]);
+    fake.route('GET /rest/db/status', [
+      json({ state: 'syncing' }),
+      json({ state: 'syncing' }),
+      json({ state: 'idle' }),
+    ]);
     const r = await run('checks/wait.yaml');
     assert.match(assertPass(r, 'check-wait/idle/wait').message, /^held after 3 attempts \(\d+ ms\)$/);
     assertPass(r, 'check-wait/idle/assert:/state equals');
     const polls = fake.received('GET /rest/db/status');
     assert.equal(polls.length, 3);
-    for (let i = 1; i < polls.length; i++) assert.ok(polls[i].at - polls[i - 1].at >= 45, `poll ${i + 1} came ${Math.round(polls[i].at - polls[i - 1].at)} ms after the one before (interval 50ms)`);
+    for (let i = 1; i < polls.length; i++)
+      assert.ok(
+        polls[i].at - polls[i - 1].at >= 45,
+        `poll ${i + 1} came ${Math.round(polls[i].at - polls[i - 1].at)} ms after the one before (interval 50ms)`,
+      );
   });
 
   test('a condition that never holds fails after the timeout, with the attempts', async () => {
@@ -334,14 +447,25 @@ describe('version gates', () => {
     const r = await run('checks/absent.yaml');
     assert.equal(r.agent.version, 'v9.9.9');
     assert.equal(r.scenarios[0].mode, 'absent');
-    assert.match(assertPass(r, 'check-absent/absent/GET /rest/system/debug').message, /absent \(404\) on agent v9\.9\.9, as expected before 10\.0\.0/);
-    assert.equal(fake.received('GET /rest/system/debug').filter((q) => q.query.has('probe')).length, 0, 'the normal steps are not sent');
+    assert.match(
+      assertPass(r, 'check-absent/absent/GET /rest/system/debug').message,
+      /absent \(404\) on agent v9\.9\.9, as expected before 10\.0\.0/,
+    );
+    assert.equal(
+      fake.received('GET /rest/system/debug').filter((q) => q.query.has('probe')).length,
+      0,
+      'the normal steps are not sent',
+    );
   });
 
   test('in absent mode the endpoint answering 200 fails', async () => {
     fake.route('GET /rest/system/debug', json({ enabled: [], facilities: {} }));
     const r = await run('checks/absent.yaml');
-    const c = assertFail(r, 'check-absent/absent/GET /rest/system/debug', /^GET \/rest\/system\/debug answered 200 on agent v9\.9\.9; an endpoint added in 10\.0\.0 must answer 404$/);
+    const c = assertFail(
+      r,
+      'check-absent/absent/GET /rest/system/debug',
+      /^GET \/rest\/system\/debug answered 200 on agent v9\.9\.9; an endpoint added in 10\.0\.0 must answer 404$/,
+    );
     assertEvidence(c, { url: '/rest/system/debug', status: 200 });
   });
 
@@ -374,19 +498,35 @@ describe('version gates', () => {
 describe('version gates per endpoint (schemas/endpoints.json)', () => {
   // the real scenario files: their endpoints' gates are GET 1.13.0, DELETE 1.18.0 (Syncthing's documentation)
   const PENDING = ['../../../suites/cluster/pending-devices.yaml', '../../../suites/cluster/pending-folders.yaml'];
-  const ALL_FOUR = ['GET', 'DELETE'].flatMap((m) => ['devices', 'folders'].map((w) => `${m} /rest/cluster/pending/${w}`));
+  const ALL_FOUR = ['GET', 'DELETE'].flatMap((m) =>
+    ['devices', 'folders'].map((w) => `${m} /rest/cluster/pending/${w}`),
+  );
   const scenarioOf = (endpoint: string) => `pending-${endpoint.split('/').at(-1)}`;
 
   test('1.12.1 (Debian: v1.12.1-ds1): all four pending operations are absent, four passing checks, nothing skipped', async () => {
     fake.reset({ version: 'v1.12.1-ds1' });
     const r = await run(PENDING);
     assert.equal(r.agent.version, 'v1.12.1-ds1', 'the report keeps the raw version');
-    assert.deepEqual(r.scenarios.map((s) => s.mode), ['absent', 'absent']);
-    for (const e of ALL_FOUR) assert.match(assertPass(r, `${scenarioOf(e)}/absent/${e}`).message, new RegExp(`absent \\(404\\) on agent v1\\.12\\.1-ds1, as expected before 1\\.1[38]\\.0$`));
+    assert.deepEqual(
+      r.scenarios.map((s) => s.mode),
+      ['absent', 'absent'],
+    );
+    for (const e of ALL_FOUR)
+      assert.match(
+        assertPass(r, `${scenarioOf(e)}/absent/${e}`).message,
+        new RegExp(`absent \\(404\\) on agent v1\\.12\\.1-ds1, as expected before 1\\.1[38]\\.0$`),
+      );
     assert.equal(r.totals.checks, 4);
     assert.equal(r.totals.skip, 0);
     assert.equal(r.exitCode, 0);
-    assert.deepEqual(fake.received().filter((q) => q.path.startsWith('/rest/cluster/')).map((q) => q.headers['x-api-key']), Array(4).fill(fake.apiKey), 'probed with the API key');
+    assert.deepEqual(
+      fake
+        .received()
+        .filter((q) => q.path.startsWith('/rest/cluster/'))
+        .map((q) => q.headers['x-api-key']),
+      Array(4).fill(fake.apiKey),
+      'probed with the API key',
+    );
   });
 
   test('an agent between 1.13 and 1.17 has the GETs and not the DELETEs', async () => {
@@ -394,11 +534,20 @@ describe('version gates per endpoint (schemas/endpoints.json)', () => {
     fake.route('GET /rest/cluster/pending/devices', json({}));
     fake.route('GET /rest/cluster/pending/folders', json({}));
     const r = await run(PENDING);
-    assert.deepEqual(r.scenarios.map((s) => s.mode), ['absent', 'absent']);
+    assert.deepEqual(
+      r.scenarios.map((s) => s.mode),
+      ['absent', 'absent'],
+    );
     for (const w of ['devices', 'folders']) {
-      assert.match(assertPass(r, `pending-${w}/present/GET /rest/cluster/pending/${w}`).message, /^GET \/rest\/cluster\/pending\/\w+ is present \(200\) on agent v1\.15\.0, which is past its gate$/);
+      assert.match(
+        assertPass(r, `pending-${w}/present/GET /rest/cluster/pending/${w}`).message,
+        /^GET \/rest\/cluster\/pending\/\w+ is present \(200\) on agent v1\.15\.0, which is past its gate$/,
+      );
       assertPass(r, `pending-${w}/absent/DELETE /rest/cluster/pending/${w}`);
-      assert.match(r.scenarios.find((s) => s.id === `pending-${w}`)!.notes!.join(' '), new RegExp(`predates DELETE /rest/cluster/pending/${w} \\(since 1\\.18\\.0\\)`));
+      assert.match(
+        r.scenarios.find((s) => s.id === `pending-${w}`)!.notes!.join(' '),
+        new RegExp(`predates DELETE /rest/cluster/pending/${w} \\(since 1\\.18\\.0\\)`),
+      );
     }
     assert.equal(r.exitCode, 0);
   });
@@ -408,30 +557,57 @@ describe('version gates per endpoint (schemas/endpoints.json)', () => {
     fake.route('GET /rest/cluster/pending/devices', json({}));
     fake.route('DELETE /rest/cluster/pending/devices', text('device ID missing', { status: 400 }));
     const r = await run(PENDING);
-    assertFail(r, 'pending-devices/absent/DELETE /rest/cluster/pending/devices', /^DELETE \/rest\/cluster\/pending\/devices answered 400 on agent v1\.15\.0; an endpoint added in 1\.18\.0 must answer 404$/);
-    assertFail(r, 'pending-folders/present/GET /rest/cluster/pending/folders', /^GET \/rest\/cluster\/pending\/folders answered 404 on agent v1\.15\.0; it must be present \(not 404\) from its version on$/);
+    assertFail(
+      r,
+      'pending-devices/absent/DELETE /rest/cluster/pending/devices',
+      /^DELETE \/rest\/cluster\/pending\/devices answered 400 on agent v1\.15\.0; an endpoint added in 1\.18\.0 must answer 404$/,
+    );
+    assertFail(
+      r,
+      'pending-folders/present/GET /rest/cluster/pending/folders',
+      /^GET \/rest\/cluster\/pending\/folders answered 404 on agent v1\.15\.0; it must be present \(not 404\) from its version on$/,
+    );
     assert.equal(r.exitCode, 1);
     fake.reset({ version: 'v1.12.1-ds1' });
     fake.route('GET /rest/cluster/pending/folders', json({}));
-    assertFail(await run(PENDING), 'pending-folders/absent/GET /rest/cluster/pending/folders', /answered 200 on agent v1\.12\.1-ds1; an endpoint added in 1\.13\.0 must answer 404$/);
+    assertFail(
+      await run(PENDING),
+      'pending-folders/absent/GET /rest/cluster/pending/folders',
+      /answered 200 on agent v1\.12\.1-ds1; an endpoint added in 1\.13\.0 must answer 404$/,
+    );
   });
 
   test('from 1.18.0 on, the scenarios run normally (here skipped: the fake has no peer, and says so)', async () => {
     fake.reset({ version: 'v1.18.0' });
     const r = await run(PENDING);
-    assert.deepEqual(r.scenarios.map((s) => [s.mode, s.skipReason]), [['skipped', 'needs peer: no peer in these tests'], ['skipped', 'needs peer: no peer in these tests']]);
+    assert.deepEqual(
+      r.scenarios.map((s) => [s.mode, s.skipReason]),
+      [
+        ['skipped', 'needs peer: no peer in these tests'],
+        ['skipped', 'needs peer: no peer in these tests'],
+      ],
+    );
   });
 
   test('a step calling an endpoint the agent predates must answer 404; without the API key it is an ordinary check', async () => {
     fake.reset({ version: 'v1.12.1-ds1' });
-    fake.route('GET /rest/cluster/pending/devices', (req) => (req.headers['x-api-key'] ? text('404 page not found', { status: 404 }) : text('Forbidden', { status: 403 })));
+    fake.route('GET /rest/cluster/pending/devices', (req) =>
+      req.headers['x-api-key'] ? text('404 page not found', { status: 404 }) : text('Forbidden', { status: 403 }),
+    );
     let r = await run('checks/step-endpoint-gate.yaml');
-    assert.match(assertPass(r, 'check-step-endpoint-gate/dismiss/version-gate').message, /^DELETE \/rest\/cluster\/pending\/devices is absent \(404\) on agent v1\.12\.1-ds1, as expected before 1\.18\.0$/);
+    assert.match(
+      assertPass(r, 'check-step-endpoint-gate/dismiss/version-gate').message,
+      /^DELETE \/rest\/cluster\/pending\/devices is absent \(404\) on agent v1\.12\.1-ds1, as expected before 1\.18\.0$/,
+    );
     assertPass(r, 'check-step-endpoint-gate/ping/status');
     assertPass(r, 'check-step-endpoint-gate/no-key/status');
     fake.route('DELETE /rest/cluster/pending/devices', json({}));
     r = await run('checks/step-endpoint-gate.yaml');
-    assertFail(r, 'check-step-endpoint-gate/dismiss/version-gate', /answered 200 on agent v1\.12\.1-ds1; an endpoint added in 1\.18\.0 must answer 404$/);
+    assertFail(
+      r,
+      'check-step-endpoint-gate/dismiss/version-gate',
+      /answered 200 on agent v1\.12\.1-ds1; an endpoint added in 1\.18\.0 must answer 404$/,
+    );
     assert.equal(check(r, 'check-step-endpoint-gate/ping/step').verdict, 'skip', 'a failed set-up skips the steps');
     fake.reset({ version: 'v1.18.0' });
     fake.route('DELETE /rest/cluster/pending/devices', text(''));
@@ -445,7 +621,10 @@ describe('unreachable', () => {
   test('holds when the connection is refused (after a shutdown)', async () => {
     fake.route('POST /rest/system/shutdown', shutdown());
     const r = await run('checks/unreachable.yaml');
-    assert.match(assertPass(r, 'check-unreachable/gone/unreachable').message, /^no HTTP response \(refused\), as expected$/);
+    assert.match(
+      assertPass(r, 'check-unreachable/gone/unreachable').message,
+      /^no HTTP response \(refused\), as expected$/,
+    );
   });
 
   test('fails when the agent still answers', async () => {
@@ -459,7 +638,11 @@ describe('unreachable', () => {
     fake.route('POST /rest/system/shutdown', json({ ok: 'shutting down' }));
     fake.route('GET /rest/system/ping', hang());
     const r = await run('checks/unreachable.yaml');
-    const c = assertFail(r, 'check-unreachable/gone/unreachable', /^no response, but timeout rather than refused or reset$/);
+    const c = assertFail(
+      r,
+      'check-unreachable/gone/unreachable',
+      /^no response, but timeout rather than refused or reset$/,
+    );
     assertEvidence(c, { url: '/rest/system/ping', error: /^timeout: no complete response within 300 ms$/ });
   });
 
@@ -483,18 +666,35 @@ describe('agent faults', () => {
     const t0 = performance.now();
     const r = await run('faults', {
       // the agent comes back for the scenarios after the refused one
-      onScenario: (s) => { if (s.id === 'fault-refused') void fake.up(); },
+      onScenario: (s) => {
+        if (s.id === 'fault-refused') void fake.up();
+      },
     });
     const ms = performance.now() - t0;
     assert.deepEqual(r.harnessErrors, [], 'no fault is a harness error');
-    assert.deepEqual(r.scenarios.map((s) => s.id), ['fault-refused', 'fault-reset', 'fault-hang', 'fault-garbage', 'fault-truncated', 'fault-stall', 'fault-none']);
+    assert.deepEqual(
+      r.scenarios.map((s) => s.id),
+      ['fault-refused', 'fault-reset', 'fault-hang', 'fault-garbage', 'fault-truncated', 'fault-stall', 'fault-none'],
+    );
     const faults: [string, string, RegExp][] = [
-      ['fault-refused/ping/request', '/rest/system/ping', /^no response: refused: connect ECONNREFUSED 127\.0\.0\.1:\d+$/],
+      [
+        'fault-refused/ping/request',
+        '/rest/system/ping',
+        /^no response: refused: connect ECONNREFUSED 127\.0\.0\.1:\d+$/,
+      ],
       ['fault-reset/debug/request', '/rest/system/debug', /^no response: reset: socket hang up$/],
-      ['fault-hang/browse/request', '/rest/system/browse', /^no response: timeout: no complete response within 200 ms$/],
+      [
+        'fault-hang/browse/request',
+        '/rest/system/browse',
+        /^no response: timeout: no complete response within 200 ms$/,
+      ],
       ['fault-garbage/errors/request', '/rest/system/error', /^no response: garbage: Parse Error: /],
       ['fault-truncated/config/request', '/rest/system/config', /^no response: reset: response broke off: aborted$/],
-      ['fault-stall/post-ping/request', '/rest/system/ping', /^no response: timeout: no complete response within 200 ms$/],
+      [
+        'fault-stall/post-ping/request',
+        '/rest/system/ping',
+        /^no response: timeout: no complete response within 200 ms$/,
+      ],
     ];
     for (const [id, url, message] of faults) {
       const c = assertFail(r, id, message);
@@ -503,7 +703,8 @@ describe('agent faults', () => {
       assert.equal(c.evidence?.response, undefined);
     }
     // within each scenario the next step still ran, and the last scenario passed entirely
-    for (const s of ['fault-reset', 'fault-hang', 'fault-garbage', 'fault-truncated', 'fault-stall']) assertPass(r, `${s}/ping/status`);
+    for (const s of ['fault-reset', 'fault-hang', 'fault-garbage', 'fault-truncated', 'fault-stall'])
+      assertPass(r, `${s}/ping/status`);
     assert.equal(r.scenarios.at(-1)?.verdict, 'pass');
     assert.equal(r.exitCode, 1);
     assert.ok(ms < 3000, `the faults run took ${Math.round(ms)} ms (the hangs end at their 200 ms timeout)`);
@@ -535,7 +736,8 @@ async function withReportDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-const readReport = async (dir: string): Promise<Report> => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
+const readReport = async (dir: string): Promise<Report> =>
+  JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
 
 describe('malformed scenario files', () => {
   const loadError = async (name: string) => {
@@ -595,12 +797,26 @@ describe('malformed scenario files', () => {
 
   test('synconf run exits 2, runs nothing, and still writes report.json with every harness error', async () => {
     await withReportDir(async (dir) => {
-      const out = await synconf(['run', '--agent', fake.url, '--api-key', fake.apiKey, '--suite', fixture('malformed'), '--report-dir', dir, '--no-expectations']);
+      const out = await synconf([
+        'run',
+        '--agent',
+        fake.url,
+        '--api-key',
+        fake.apiKey,
+        '--suite',
+        fixture('malformed'),
+        '--report-dir',
+        dir,
+        '--no-expectations',
+      ]);
       assert.equal(out.code, 2, out.stderr);
       const report = await readReport(dir);
       assert.equal(report.exitCode, 2);
       assert.deepEqual(report.scenarios, []);
-      assert.deepEqual(report.harnessErrors.map((e) => e.file?.replace(/:\d+$/, '')).sort(), ['bad-yaml', 'duplicate-step', 'unknown-key', 'unknown-schema', 'unopened-cursor'].map(file));
+      assert.deepEqual(
+        report.harnessErrors.map((e) => e.file?.replace(/:\d+$/, '')).sort(),
+        ['bad-yaml', 'duplicate-step', 'unknown-key', 'unknown-schema', 'unopened-cursor'].map(file),
+      );
       for (const e of report.harnessErrors) assert.ok(out.stderr.includes(e.message), `stderr names: ${e.message}`);
       assert.match(out.stdout, /HARNESS ERROR/);
       assert.equal(fake.received().length, 0, 'nothing was sent to the agent');
@@ -610,7 +826,18 @@ describe('malformed scenario files', () => {
 
 describe('exit codes of synconf run --agent (against the fake)', () => {
   const runCli = (dir: string, suite: string, ...more: string[]) =>
-    synconf(['run', '--agent', fake.url, '--api-key', fake.apiKey, '--suite', fixture(suite), '--report-dir', dir, ...more]);
+    synconf([
+      'run',
+      '--agent',
+      fake.url,
+      '--api-key',
+      fake.apiKey,
+      '--suite',
+      fixture(suite),
+      '--report-dir',
+      dir,
+      ...more,
+    ]);
 
   test('0 when every check conforms', async () => {
     await withReportDir(async (dir) => {
@@ -636,7 +863,15 @@ describe('exit codes of synconf run --agent (against the fake)', () => {
 
   test('2 for --agent without --api-key (a usage error); the report says why', async () => {
     await withReportDir(async (dir) => {
-      const out = await synconf(['run', '--agent', fake.url, '--suite', fixture('checks/status.yaml'), '--report-dir', dir]);
+      const out = await synconf([
+        'run',
+        '--agent',
+        fake.url,
+        '--suite',
+        fixture('checks/status.yaml'),
+        '--report-dir',
+        dir,
+      ]);
       assert.equal(out.code, 2, out.stderr);
       assert.match(out.stderr, /--agent needs --api-key/);
       assert.match((await readReport(dir)).harnessErrors[0].message, /--agent needs --api-key/);
@@ -646,7 +881,17 @@ describe('exit codes of synconf run --agent (against the fake)', () => {
 
   test('2 when the agent refuses the API key', async () => {
     await withReportDir(async (dir) => {
-      const out = await synconf(['run', '--agent', fake.url, '--api-key', 'wrong-key', '--suite', fixture('checks/status.yaml'), '--report-dir', dir]);
+      const out = await synconf([
+        'run',
+        '--agent',
+        fake.url,
+        '--api-key',
+        'wrong-key',
+        '--suite',
+        fixture('checks/status.yaml'),
+        '--report-dir',
+        dir,
+      ]);
       assert.equal(out.code, 2, out.stderr);
       assert.match(out.stderr, /refuses the API key \(403 Forbidden\)/);
     });
@@ -677,8 +922,11 @@ describe('known deviations', () => {
     const c = check(r, 'check-status/ping/status');
     assert.equal(c.verdict, 'unexpected-pass');
     assert.equal(c.deviation?.file, 'tests/fixtures/scenarios/expectations/status-known.yaml');
-    assert.doesNotMatch(c.message, /remove the entry/, 'the hint is the reports\' (view.ts), not the message\'s');
-    assert.match(viewOf(r).problems[0].hint ?? '', /listed as a known deviation in tests\/fixtures\/scenarios\/expectations\/status-known\.yaml .*but the agent conforms now: remove the entry/);
+    assert.doesNotMatch(c.message, /remove the entry/, "the hint is the reports' (view.ts), not the message's");
+    assert.match(
+      viewOf(r).problems[0].hint ?? '',
+      /listed as a known deviation in tests\/fixtures\/scenarios\/expectations\/status-known\.yaml .*but the agent conforms now: remove the entry/,
+    );
     assert.equal(r.exitCode, 1);
   });
 
@@ -687,7 +935,13 @@ describe('known deviations', () => {
     fake.route('GET /rest/system/status', json(broken));
     const r = await run('checks/schema.yaml', { expectations: fixture('expectations/schema-some.yaml') });
     const c = assertFail(r, 'check-schema/status/schema', /1 error\(s\) not listed as known: \/uptime required$/);
-    assert.deepEqual(c.schemaErrors?.map((e) => [e.pointer, e.known]), [['/myID', true], ['/uptime', false]]);
+    assert.deepEqual(
+      c.schemaErrors?.map((e) => [e.pointer, e.known]),
+      [
+        ['/myID', true],
+        ['/uptime', false],
+      ],
+    );
     assert.equal(r.exitCode, 1);
   });
 

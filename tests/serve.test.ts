@@ -21,12 +21,24 @@ const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
 const SYNCTHING = process.env.SYNCONF_SYNCTHING ?? 'syncthing';
 let work: string;
 
-interface Serving { child: ChildProcess; url: string; host: string; port: number; key: string; startupMs: number; stdout: () => string; stderr: () => string; }
+interface Serving {
+  child: ChildProcess;
+  url: string;
+  host: string;
+  port: number;
+  key: string;
+  startupMs: number;
+  stdout: () => string;
+  stderr: () => string;
+}
 
 /** start `synconf serve` and wait for the URL it prints */
 function serve(args: string[]): Promise<Serving> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: work, env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    cwd: work,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
@@ -39,7 +51,16 @@ function serve(args: string[]): Promise<Serving> {
       if (url && key && /Stop with Ctrl-C/.test(out)) {
         child.removeAllListeners('exit');
         const u = new URL(url);
-        resolve({ child, url, host: u.hostname, port: Number(u.port), key, startupMs: performance.now() - t0, stdout: () => out, stderr: () => err });
+        resolve({
+          child,
+          url,
+          host: u.hostname,
+          port: Number(u.port),
+          key,
+          startupMs: performance.now() - t0,
+          stdout: () => out,
+          stderr: () => err,
+        });
       }
     });
   });
@@ -54,27 +75,58 @@ async function stop(s: Serving): Promise<{ code: number | null; ms: number }> {
   return { code, ms: performance.now() - t0 };
 }
 
-const get = (s: Serving, path: string, key: string | null = s.key) => fetch(s.url + path, { headers: key === null ? {} : { 'X-API-Key': key } });
+const get = (s: Serving, path: string, key: string | null = s.key) =>
+  fetch(s.url + path, { headers: key === null ? {} : { 'X-API-Key': key } });
 
 function stcli(s: Serving, key: string, ...command: string[]) {
-  return spawnSync(SYNCTHING, ['cli', `--gui-address=${s.host}:${s.port}`, `--gui-apikey=${key}`, ...command], { encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(SYNCTHING, ['cli', `--gui-address=${s.host}:${s.port}`, `--gui-apikey=${key}`, ...command], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
 }
 
 const cassette = (name: string): Cassette => JSON.parse(readFileSync(join(REC, `${name}.har`), 'utf8'));
-const verdicts = (dir: string) => (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report).scenarios.flatMap((sc) => sc.checks.map((c) => `${c.id} ${c.verdict}`));
-const readLog = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { log: { entries: { request: { method: string; url: string }; response: { status: number }; _step: string; _served: string; _miss?: string }[] } };
+const verdicts = (dir: string) =>
+  (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report).scenarios.flatMap((sc) =>
+    sc.checks.map((c) => `${c.id} ${c.verdict}`),
+  );
+const readLog = (file: string) =>
+  JSON.parse(readFileSync(file, 'utf8')) as {
+    log: {
+      entries: {
+        request: { method: string; url: string };
+        response: { status: number };
+        _step: string;
+        _served: string;
+        _miss?: string;
+      }[];
+    };
+  };
 
-before(() => { work = mkdtempSync(join(tmpdir(), 'synconf-serve-')); });
+before(() => {
+  work = mkdtempSync(join(tmpdir(), 'synconf-serve-'));
+});
 after(() => rmSync(work, { recursive: true, force: true }));
 
 describe('synconf serve', () => {
-  test('the real syncthing cli gets the recorded answers; with a wrong key the agent\'s 403', async () => {
+  test("the real syncthing cli gets the recorded answers; with a wrong key the agent's 403", async () => {
     const log = join(work, 'cli.har');
     const s = await serve([REC, '--api-key', 'client-test-key', '--log', log, '--strict']);
     const recorded = cassette('cli-client').log.entries;
-    const body = (step: string) => JSON.parse(recorded.find((e) => e._step === step)!.response.content.text.replaceAll('<API_KEY>', s.key));
+    const body = (step: string) =>
+      JSON.parse(recorded.find((e) => e._step === step)!.response.content.text.replaceAll('<API_KEY>', s.key));
     try {
-      const commands = [['show', 'version'], ['show', 'system'], ['config', 'folders', 'list'], ['errors', 'show'], ['show', 'connections'], ['show', 'usage'], ['show', 'pending', 'devices'], ['show', 'pending', 'folders'], ['config', 'devices', 'list']];
+      const commands = [
+        ['show', 'version'],
+        ['show', 'system'],
+        ['config', 'folders', 'list'],
+        ['errors', 'show'],
+        ['show', 'connections'],
+        ['show', 'usage'],
+        ['show', 'pending', 'devices'],
+        ['show', 'pending', 'folders'],
+        ['config', 'devices', 'list'],
+      ];
       const outputs = commands.map((c) => {
         const r = stcli(s, s.key, ...c);
         assert.equal(r.status, 0, `syncthing cli ${c.join(' ')}: ${r.stdout}${r.stderr}`);
@@ -84,7 +136,9 @@ describe('synconf serve', () => {
       assert.deepEqual(JSON.parse(outputs[1]), body('show-system'));
       assert.deepEqual(JSON.parse(outputs[3]), body('errors-show'));
       assert.deepEqual(JSON.parse(outputs[5]), body('show-usage'));
-      const devices = (body('config-devices-list') as { devices: { deviceID: string }[] }).devices.map((d) => d.deviceID);
+      const devices = (body('config-devices-list') as { devices: { deviceID: string }[] }).devices.map(
+        (d) => d.deviceID,
+      );
       assert.deepEqual(outputs[8].trim().split('\n'), devices);
       const wrong = stcli(s, 'not-the-key', 'show', 'version');
       assert.notEqual(wrong.status, 0);
@@ -96,15 +150,48 @@ describe('synconf serve', () => {
     // what the client asked (the log is complete once serve has ended), every request answered
     // from the scenario recorded for it, then the refused one
     const entries = readLog(log).log.entries;
-    assert.deepEqual(entries.map((e) => e._step), [...recorded.map((e) => `cli-client/${e._step}`), 'auth-no-key/system-config', 'auth-no-key/system-version']);
+    assert.deepEqual(
+      entries.map((e) => e._step),
+      [...recorded.map((e) => `cli-client/${e._step}`), 'auth-no-key/system-config', 'auth-no-key/system-version'],
+    );
   });
 
   test('synconf run against it gives the same verdicts as synconf replay, check by check', async () => {
-    const only = ['auth-no-key', 'auth-wrong-key', 'auth-wrong-method', 'cli-client', 'svc-report', 'system-config', 'system-debug', 'system-error-clear', 'system-ping', 'system-status'];
+    const only = [
+      'auth-no-key',
+      'auth-wrong-key',
+      'auth-wrong-method',
+      'cli-client',
+      'svc-report',
+      'system-config',
+      'system-debug',
+      'system-error-clear',
+      'system-ping',
+      'system-status',
+    ];
     const s = await serve([REC, '--log', join(work, 'run.har')]);
     try {
-      const run = spawnSync(process.execPath, [BIN, 'run', '--agent', s.url, '--api-key', s.key, '--only', only.join(','), '--report-dir', join(work, 'served')], { encoding: 'utf8', cwd: work });
-      const replay = spawnSync(process.execPath, [BIN, 'replay', REC, '--only', only.join(','), '--report-dir', join(work, 'replayed')], { encoding: 'utf8', cwd: work });
+      const run = spawnSync(
+        process.execPath,
+        [
+          BIN,
+          'run',
+          '--agent',
+          s.url,
+          '--api-key',
+          s.key,
+          '--only',
+          only.join(','),
+          '--report-dir',
+          join(work, 'served'),
+        ],
+        { encoding: 'utf8', cwd: work },
+      );
+      const replay = spawnSync(
+        process.execPath,
+        [BIN, 'replay', REC, '--only', only.join(','), '--report-dir', join(work, 'replayed')],
+        { encoding: 'utf8', cwd: work },
+      );
       assert.equal(replay.status, 0, replay.stdout + replay.stderr);
       assert.equal(run.status, replay.status, run.stdout + run.stderr);
       const served = verdicts(join(work, 'served'));
@@ -119,20 +206,38 @@ describe('synconf serve', () => {
   test('events: recorded ones at once; a long poll with nothing new waits for its timeout without spinning', async () => {
     const s = await serve([REC, '--log', join(work, 'events.har')]);
     try {
-      const all = await (await get(s, '/rest/events?since=0&timeout=0')).json() as { id: number; type: string }[];
-      assert.ok(all.some((e) => e.type === 'PendingFoldersChanged'), JSON.stringify(all));
-      assert.deepEqual(all.map((e) => e.id), all.map((_, i) => i + 1), 'ids count 1, 2, … as the agent numbers a subscription');
-      const folders = await (await get(s, '/rest/events?events=PendingFoldersChanged&since=1&timeout=0')).json() as { id: number; type: string }[];
-      assert.ok(folders.length > 0 && folders.every((e) => e.type === 'PendingFoldersChanged' && e.id > 1), JSON.stringify(folders));
+      const all = (await (await get(s, '/rest/events?since=0&timeout=0')).json()) as { id: number; type: string }[];
+      assert.ok(
+        all.some((e) => e.type === 'PendingFoldersChanged'),
+        JSON.stringify(all),
+      );
+      assert.deepEqual(
+        all.map((e) => e.id),
+        all.map((_, i) => i + 1),
+        'ids count 1, 2, … as the agent numbers a subscription',
+      );
+      const folders = (await (await get(s, '/rest/events?events=PendingFoldersChanged&since=1&timeout=0')).json()) as {
+        id: number;
+        type: string;
+      }[];
+      assert.ok(
+        folders.length > 0 && folders.every((e) => e.type === 'PendingFoldersChanged' && e.id > 1),
+        JSON.stringify(folders),
+      );
 
-      const cpu = () => { const f = readFileSync(`/proc/${s.child.pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+      const cpu = () => {
+        const f = readFileSync(`/proc/${s.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return Number(f[11]) + Number(f[12]);
+      };
       const ticks0 = cpu();
       const t0 = performance.now();
       const res = await get(s, `/rest/events?since=${all.length}&timeout=2`);
       const waited = performance.now() - t0;
       assert.deepEqual(await res.json(), []);
       const ticks = cpu() - ticks0;
-      console.log(`# long poll with nothing new, timeout=2: answered [] after ${Math.round(waited)} ms, ${ticks} CPU ticks meanwhile`);
+      console.log(
+        `# long poll with nothing new, timeout=2: answered [] after ${Math.round(waited)} ms, ${ticks} CPU ticks meanwhile`,
+      );
       assert.ok(waited >= 1950 && waited < 3500, `waited ${waited} ms`);
       assert.ok(ticks < 30, `the wait used ${ticks} CPU ticks: it spins`);
     } finally {
@@ -140,7 +245,7 @@ describe('synconf serve', () => {
     }
   });
 
-  test('misses are 404 naming the closest recorded request; a missing key gets the agent\'s 403; --strict exits 1', async () => {
+  test("misses are 404 naming the closest recorded request; a missing key gets the agent's 403; --strict exits 1", async () => {
     const s = await serve([REC, '--api-key', 'k1', '--log', join(work, 'miss.har'), '--strict']);
     const miss = await get(s, '/rest/system/statsu');
     assert.equal(miss.status, 404);
@@ -150,7 +255,10 @@ describe('synconf serve', () => {
     assert.match(text, /closest recorded: GET \/rest\/system\/status \(/);
     assert.match(text, /differs in: path \/rest\/system\/statsu vs recorded \/rest\/system\/status/);
     const query = await (await get(s, '/rest/db/status?folder=no-such-folder-recorded')).text();
-    assert.match(query, /closest recorded: GET \/rest\/db\/status\S* \(db-status\/.*\n.*differs in: query folder=no-such-folder-recorded vs recorded /);
+    assert.match(
+      query,
+      /closest recorded: GET \/rest\/db\/status\S* \(db-status\/.*\n.*differs in: query folder=no-such-folder-recorded vs recorded /,
+    );
 
     const noKey = await get(s, '/rest/system/connections', null);
     assert.equal(noKey.status, 403);
@@ -166,7 +274,13 @@ describe('synconf serve', () => {
     const file = join(work, 'logs', 'requests.har');
     const s = await serve([REC, '--api-key', 'secret-key-4711', '--log', file]);
     await get(s, '/rest/system/version');
-    await (await fetch(s.url + '/rest/system/error', { method: 'POST', headers: { 'X-API-Key': s.key }, body: 'not recorded' })).text();
+    await (
+      await fetch(s.url + '/rest/system/error', {
+        method: 'POST',
+        headers: { 'X-API-Key': s.key },
+        body: 'not recorded',
+      })
+    ).text();
     await get(s, '/rest/system/ping', 'wrong');
     await stop(s);
     const require = createRequire(import.meta.url);
@@ -179,7 +293,12 @@ describe('synconf serve', () => {
     const text = readFileSync(file, 'utf8');
     const har = JSON.parse(text);
     assert.ok(validate(har), JSON.stringify(validate.errors));
-    assert.deepEqual(har.log.entries.map((e: { _served: string; response: { status: number } }) => `${e._served} ${e.response.status}`), ['recorded 200', 'miss 404', 'refusal 403']);
+    assert.deepEqual(
+      har.log.entries.map(
+        (e: { _served: string; response: { status: number } }) => `${e._served} ${e.response.status}`,
+      ),
+      ['recorded 200', 'miss 404', 'refusal 403'],
+    );
     assert.ok(!text.includes('secret-key-4711'), 'the key is redacted');
     // the validator catches what it exists for: a log entry without its response is not HAR
     delete har.log.entries[0].response;
@@ -188,7 +307,10 @@ describe('synconf serve', () => {
 
   test('Ctrl-C ends it at once with a long poll open: no process and no open port left', async () => {
     const s = await serve([REC, '--log', join(work, 'ctrlc.har')]);
-    const poll = get(s, '/rest/events?since=100000&timeout=60').then(() => 'answered', () => 'closed');
+    const poll = get(s, '/rest/events?since=100000&timeout=60').then(
+      () => 'answered',
+      () => 'closed',
+    );
     await new Promise((r) => setTimeout(r, 200));
     const { code, ms } = await stop(s);
     console.log(`# Ctrl-C with a long poll open: ended in ${Math.round(ms)} ms`);
@@ -197,7 +319,10 @@ describe('synconf serve', () => {
     assert.equal(await poll, 'closed', 'the open long poll is closed, not left hanging');
     assert.throws(() => process.kill(s.child.pid!, 0), /ESRCH/, 'the process is gone');
     const refused = await new Promise<boolean>((resolve) => {
-      const c = connect(s.port, s.host, () => { c.destroy(); resolve(false); });
+      const c = connect(s.port, s.host, () => {
+        c.destroy();
+        resolve(false);
+      });
       c.on('error', () => resolve(true));
     });
     assert.ok(refused, `port ${s.port} still accepts connections`);
@@ -208,21 +333,30 @@ describe('synconf serve', () => {
     const s = await serve([REC, '--log', join(work, 'busy.har')]);
     console.log(`# synconf serve start-up (spawn to URL printed): ${Math.round(s.startupMs)} ms`);
     try {
-      const busy = spawnSync(process.execPath, [BIN, 'serve', REC, '--port', String(s.port), '--log', join(work, 'b2.har')], { encoding: 'utf8', cwd: work, timeout: 20_000 });
+      const busy = spawnSync(
+        process.execPath,
+        [BIN, 'serve', REC, '--port', String(s.port), '--log', join(work, 'b2.har')],
+        { encoding: 'utf8', cwd: work, timeout: 20_000 },
+      );
       assert.equal(busy.status, 2);
       assert.match(busy.stderr, /127\.0\.0\.1:\d+ is in use/);
     } finally {
       await stop(s);
     }
     mkdirSync(join(work, 'empty'));
-    const empty = spawnSync(process.execPath, [BIN, 'serve', join(work, 'empty')], { encoding: 'utf8', cwd: work, timeout: 20_000 });
+    const empty = spawnSync(process.execPath, [BIN, 'serve', join(work, 'empty')], {
+      encoding: 'utf8',
+      cwd: work,
+      timeout: 20_000,
+    });
     assert.equal(empty.status, 2);
     assert.match(empty.stderr, /no cassettes/);
   });
 
   test('the default recordings are those of the newest version by semver, not by name', () => {
     const root = join(work, 'recordings');
-    for (const v of ['1.9.0', '1.19.2', '1.12.1']) cpSync(join(REC, '_run.har'), join(root, `syncthing-${v}`, '_run.har'));
+    for (const v of ['1.9.0', '1.19.2', '1.12.1'])
+      cpSync(join(REC, '_run.har'), join(root, `syncthing-${v}`, '_run.har'));
     writeFileSync(join(root, 'notes.txt'), '');
     assert.equal(newestRecordings(root), join(root, 'syncthing-1.19.2'));
     assert.throws(() => newestRecordings(join(work, 'nowhere')), /no recordings/);

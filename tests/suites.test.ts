@@ -15,7 +15,9 @@ import type { Report } from '../src/schema/generated/types.js';
 import { AGENT_VERSIONS, agentBinary } from './support/agents.js';
 
 let work: string;
-before(() => { work = mkdtempSync(join(tmpdir(), 'synconf-suites-')); });
+before(() => {
+  work = mkdtempSync(join(tmpdir(), 'synconf-suites-'));
+});
 after(() => rmSync(work, { recursive: true, force: true }));
 
 const readReport = (dir: string): Report => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
@@ -31,42 +33,82 @@ describe('the bundled suites', () => {
 
   test('every endpoint of the spec is exercised by at least one scenario', async () => {
     const { scenarios } = await selectScenarios(undefined, undefined);
-    const endpoints: { id: string; related?: boolean }[] = JSON.parse(readFileSync(join(SCHEMAS_DIR, 'endpoints.json'), 'utf8')).endpoints;
+    const endpoints: { id: string; related?: boolean }[] = JSON.parse(
+      readFileSync(join(SCHEMAS_DIR, 'endpoints.json'), 'utf8'),
+    ).endpoints;
     const covered = new Set(scenarios.flatMap((s) => s.scenario.spec));
-    assert.deepEqual(endpoints.filter((e) => !e.related && !covered.has(e.id)).map((e) => e.id), []);
+    assert.deepEqual(
+      endpoints.filter((e) => !e.related && !covered.has(e.id)).map((e) => e.id),
+      [],
+    );
   });
 
   // Each real agent version (from the agents cache: `npm run setup`), the whole suite live in its own lab: exit 0, every
   // deviation listed with its reason (expectations/syncthing-<line>.yaml). 1.19.2 runs twice in a row.
-  const live: [version: string, raw: string, round: number][] = [['1.12.1', 'v1.12.1-ds1', 1], ['1.19.2', 'v1.19.2-ds1', 1], ['1.19.2', 'v1.19.2-ds1', 2], ['1.29.5', 'v1.29.5', 1]];
+  const live: [version: string, raw: string, round: number][] = [
+    ['1.12.1', 'v1.12.1-ds1', 1],
+    ['1.19.2', 'v1.19.2-ds1', 1],
+    ['1.19.2', 'v1.19.2-ds1', 2],
+    ['1.29.5', 'v1.29.5', 1],
+  ];
   for (const [version, raw, round] of live) {
     test(`the whole suite conforms live against a lab Syncthing ${version}, with its known deviations${version === '1.19.2' ? ` (run ${round} of 2)` : ''}`, async () => {
       agentBinary(version); // a missing agent fails here, saying how to install it
       const dir = join(work, `live-${version}-${round}`);
       const r = await cliAsync(['run', '--syncthing', version, '--report-dir', dir]);
       const report = readReport(dir);
-      const failing = report.scenarios.flatMap((s) => s.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass').map((c) => `${c.id}: ${c.message}`));
+      const failing = report.scenarios.flatMap((s) =>
+        s.checks
+          .filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass')
+          .map((c) => `${c.id}: ${c.message}`),
+      );
       assert.equal(r.code, 0, `${report.verdict}\n${failing.join('\n')}\n${r.stderr}`);
       assert.equal(report.totals.fail, 0);
       assert.ok(report.totals['expected-fail'] > 0, `the known deviations of ${version} show as expected failures`);
       assert.equal(report.agent.version, raw, 'the report keeps the version as the agent reports it');
-      assert.ok(report.scenarios.every((s) => s.mode !== 'skipped'), `skipped: ${report.scenarios.filter((s) => s.mode === 'skipped').map((s) => `${s.id} (${s.skipReason})`).join(', ')}`);
+      assert.ok(
+        report.scenarios.every((s) => s.mode !== 'skipped'),
+        `skipped: ${report.scenarios
+          .filter((s) => s.mode === 'skipped')
+          .map((s) => `${s.id} (${s.skipReason})`)
+          .join(', ')}`,
+      );
       assert.deepEqual(report.staleExpectations ?? [], [], 'every listed deviation matched a check');
       const checks = report.scenarios.flatMap((s) => s.checks);
       const skipped = checks.filter((c) => c.verdict === 'skip').map((c) => `${c.id}: ${c.skipReason}`);
-      const pending = ['devices', 'folders'].flatMap((w) => [`GET /rest/cluster/pending/${w}`, `DELETE /rest/cluster/pending/${w}`].map((e) => `pending-${w}/absent/${e}`));
+      const pending = ['devices', 'folders'].flatMap((w) =>
+        [`GET /rest/cluster/pending/${w}`, `DELETE /rest/cluster/pending/${w}`].map((e) => `pending-${w}/absent/${e}`),
+      );
       if (version === '1.12.1') {
         // before 1.13.0 neither pending endpoint exists: four passing absent checks, and no other check of those scenarios
-        assert.deepEqual(report.scenarios.filter((s) => s.mode === 'absent').map((s) => s.id).sort(), ['pending-devices', 'pending-folders']);
-        assert.deepEqual(checks.filter((c) => c.id.startsWith('pending-')).map((c) => `${c.id} ${c.verdict}`).sort(), pending.map((id) => `${id} pass`).sort());
+        assert.deepEqual(
+          report.scenarios
+            .filter((s) => s.mode === 'absent')
+            .map((s) => s.id)
+            .sort(),
+          ['pending-devices', 'pending-folders'],
+        );
+        assert.deepEqual(
+          checks
+            .filter((c) => c.id.startsWith('pending-'))
+            .map((c) => `${c.id} ${c.verdict}`)
+            .sort(),
+          pending.map((id) => `${id} pass`).sort(),
+        );
         // /rest/config has no defaults to compare with: that one step is not sent, and says why
-        assert.deepEqual(skipped, ['system-config/same-defaults/request: {{defaults}} has no value (not captured by an earlier step, and not a run variable)']);
+        assert.deepEqual(skipped, [
+          'system-config/same-defaults/request: {{defaults}} has no value (not captured by an earlier step, and not a run variable)',
+        ]);
       } else {
         assert.ok(report.scenarios.every((s) => s.mode === 'normal'));
         assert.deepEqual(skipped, []);
       }
       // db-need-prio arranges its state without the pending endpoints: it runs in full on every version
-      assert.ok(checks.filter((c) => c.id.startsWith('db-need-prio/')).every((c) => c.verdict === 'pass' || c.verdict === 'expected-fail'));
+      assert.ok(
+        checks
+          .filter((c) => c.id.startsWith('db-need-prio/'))
+          .every((c) => c.verdict === 'pass' || c.verdict === 'expected-fail'),
+      );
     });
   }
 
@@ -86,24 +128,52 @@ describe('the bundled suites', () => {
     });
   }
 
-  test('Ctrl-C during a live run still writes the report (exit 2) and leaves no syncthing behind', { timeout: 60_000 }, async () => {
-    // the lab's homes go under this run's own TMPDIR: other labs on a shared machine do not count
-    const labTmp = mkdtempSync(join(work, 'tmp-'));
-    const syncthings = () => runningProcesses().filter((p) => p.args.some((a) => a.endsWith('syncthing')) && p.args.some((a) => a.includes(labTmp))).map((p) => p.pid);
-    const before = syncthings();
-    const dir = join(work, 'interrupted');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'run', '--lab', '--only', 'system-restart', '--report-dir', dir], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', TMPDIR: labTmp } });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    // the lab is up after ~2 s and the restart scenario takes ~4 s: interrupt it in the middle
-    await new Promise((r) => setTimeout(r, 4000));
-    child.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    assert.equal(code, 2, stderr);
-    const report = readReport(dir);
-    assert.equal(report.exitCode, 2);
-    assert.ok(report.harnessErrors.some((e) => /interrupted by SIGINT/.test(e.message)), JSON.stringify(report.harnessErrors));
-    await new Promise((r) => setTimeout(r, 1000));
-    assert.deepEqual(syncthings().filter((pid) => !before.includes(pid)), [], 'no syncthing left running');
-  });
+  test(
+    'Ctrl-C during a live run still writes the report (exit 2) and leaves no syncthing behind',
+    { timeout: 60_000 },
+    async () => {
+      // the lab's homes go under this run's own TMPDIR: other labs on a shared machine do not count
+      const labTmp = mkdtempSync(join(work, 'tmp-'));
+      const syncthings = () =>
+        runningProcesses()
+          .filter((p) => p.args.some((a) => a.endsWith('syncthing')) && p.args.some((a) => a.includes(labTmp)))
+          .map((p) => p.pid);
+      const before = syncthings();
+      const dir = join(work, 'interrupted');
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join(ROOT, 'src', 'cli', 'main.ts'),
+          'run',
+          '--lab',
+          '--only',
+          'system-restart',
+          '--report-dir',
+          dir,
+        ],
+        { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', TMPDIR: labTmp } },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      // the lab is up after ~2 s and the restart scenario takes ~4 s: interrupt it in the middle
+      await new Promise((r) => setTimeout(r, 4000));
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      assert.equal(code, 2, stderr);
+      const report = readReport(dir);
+      assert.equal(report.exitCode, 2);
+      assert.ok(
+        report.harnessErrors.some((e) => /interrupted by SIGINT/.test(e.message)),
+        JSON.stringify(report.harnessErrors),
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.deepEqual(
+        syncthings().filter((pid) => !before.includes(pid)),
+        [],
+        'no syncthing left running',
+      );
+    },
+  );
 });

@@ -26,8 +26,12 @@ import { startFakeAgent, systemStatus, json, type FakeAgent } from './support/fa
 function recorded(path: string): unknown {
   const dir = join(RECORDINGS_DIR, 'syncthing-1.19.2');
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.har'))) {
-    const har = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { log: { entries: { request: { url: string }; response: { status: number; content: { text?: string } } }[] } };
-    const hit = har.log.entries.find((e) => new URL(e.request.url).pathname === path && e.response.status === 200 && e.response.content.text);
+    const har = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+      log: { entries: { request: { url: string }; response: { status: number; content: { text?: string } } }[] };
+    };
+    const hit = har.log.entries.find(
+      (e) => new URL(e.request.url).pathname === path && e.response.status === 200 && e.response.content.text,
+    );
     if (hit) return JSON.parse(hit.response.content.text!);
   }
   throw new Error(`no recorded 200 answer of ${path}`);
@@ -58,13 +62,22 @@ describe('undocumented members, from the schemas', () => {
     assert.deepEqual(undocumentedMembers('system-status', status), [], 'the fake status documents every member');
     (status.connectionServiceStatus as Record<string, Record<string, unknown>>)['tcp://127.0.0.1:28001'].extra = true;
     status.alsoNew = 1;
-    assert.deepEqual(undocumentedMembers('system-status', status).sort(), ['alsoNew', 'connectionServiceStatus/*/extra']);
+    assert.deepEqual(undocumentedMembers('system-status', status).sort(), [
+      'alsoNew',
+      'connectionServiceStatus/*/extra',
+    ]);
   });
 
   test('members documented through allOf and $ref ($defs shared by folders and their template) are not notes', () => {
-    const config = recorded('/rest/config') as { folders: Record<string, unknown>[]; defaults: { folder: Record<string, unknown> } };
+    const config = recorded('/rest/config') as {
+      folders: Record<string, unknown>[];
+      defaults: { folder: Record<string, unknown> };
+    };
     const before = undocumentedMembers('config', config);
-    assert.ok(!before.some((m) => /^(folders\/\*|defaults\/folder)\/(id|label|path|type|devices)$/.test(m)), before.join(', '));
+    assert.ok(
+      !before.some((m) => /^(folders\/\*|defaults\/folder)\/(id|label|path|type|devices)$/.test(m)),
+      before.join(', '),
+    );
     config.defaults.folder.newField = 1;
     assert.ok(undocumentedMembers('config', config).includes('defaults/folder/newField'));
   });
@@ -78,14 +91,23 @@ describe('undocumented members, from the schemas', () => {
   });
 
   test('on the real 1.19.2 answers, removing exactly the named members leaves none, and the document stays valid', () => {
-    for (const [path, resource] of [['/rest/config', 'config'], ['/rest/system/status', 'system-status'], ['/rest/svc/report', 'usage-report'], ['/rest/db/need', 'need']] as const) {
+    for (const [path, resource] of [
+      ['/rest/config', 'config'],
+      ['/rest/system/status', 'system-status'],
+      ['/rest/svc/report', 'usage-report'],
+      ['/rest/db/need', 'need'],
+    ] as const) {
       const doc = recorded(path);
       const members = undocumentedMembers(resource, doc);
       assert.ok(members.length > 0, `${path}: 1.19.2 sends members the spec does not name`);
       const clean = members.reduce(without, doc);
       assert.deepEqual(undocumentedMembers(resource, clean), [], path);
       // None of them was required: the schema check gives the same errors with or without them.
-      assert.deepEqual(validate(resource, clean, '1.19.2').map((e) => e.pointer), validate(resource, doc, '1.19.2').map((e) => e.pointer), path);
+      assert.deepEqual(
+        validate(resource, clean, '1.19.2').map((e) => e.pointer),
+        validate(resource, doc, '1.19.2').map((e) => e.pointer),
+        path,
+      );
     }
   });
 
@@ -96,14 +118,27 @@ describe('undocumented members, from the schemas', () => {
 
 describe('undocumented members in a run', () => {
   let fake: FakeAgent;
-  before(async () => { fake = await startFakeAgent(); });
-  after(async () => { await fake.close(); });
+  before(async () => {
+    fake = await startFakeAgent();
+  });
+  after(async () => {
+    await fake.close();
+  });
   beforeEach(() => fake.reset());
 
   async function run(opts: Partial<RunOptions> = {}): Promise<Report> {
-    const selection = await selectScenarios([join(ROOT, 'tests', 'fixtures', 'scenarios', 'checks', 'schema.yaml')], undefined);
-    const target = liveTarget('live', 'fake', { agent: { url: fake.url, apiKey: fake.apiKey } },
-      { files: true, restart: true, shutdown: true, peer: 'none' }, { agent: { deviceId: fake.deviceId, syncAddress: null, dataDir: null } }, []);
+    const selection = await selectScenarios(
+      [join(ROOT, 'tests', 'fixtures', 'scenarios', 'checks', 'schema.yaml')],
+      undefined,
+    );
+    const target = liveTarget(
+      'live',
+      'fake',
+      { agent: { url: fake.url, apiKey: fake.apiKey } },
+      { files: true, restart: true, shutdown: true, peer: 'none' },
+      { agent: { deviceId: fake.deviceId, syncAddress: null, dataDir: null } },
+      [],
+    );
     try {
       return await runScenarios(selection, target, { expectations: false, requestTimeoutMs: 2000, ...opts });
     } finally {
@@ -115,10 +150,16 @@ describe('undocumented members in a run', () => {
   test('a response with an extra member is reported as a note and counted; the schema check still passes', async () => {
     extra();
     const r = await run();
-    assert.deepEqual(r.undocumented, [{ endpoint: 'GET /rest/system/status', resource: 'system-status', member: 'extra', scenarios: ['check-schema'] }]);
+    assert.deepEqual(r.undocumented, [
+      { endpoint: 'GET /rest/system/status', resource: 'system-status', member: 'extra', scenarios: ['check-schema'] },
+    ]);
     assert.equal(r.exitCode, 0);
     assert.match(r.verdict, /; 1 undocumented member \(/);
-    assert.equal(r.scenarios[0].checks.find((c) => c.id.endsWith('/undocumented')), undefined, 'no check without --strict');
+    assert.equal(
+      r.scenarios[0].checks.find((c) => c.id.endsWith('/undocumented')),
+      undefined,
+      'no check without --strict',
+    );
   });
 
   test('--strict makes it a failing check of its exchange (exit 1); without members the check passes', async () => {
@@ -140,9 +181,16 @@ describe('undocumented members in a run', () => {
     extra();
     const r = await run();
     const line = 'GET /rest/system/status: undocumented member "extra"';
-    assert.match(toMarkdown(r), /### Undocumented members \(1, agent v9\.9\.9; notes; --strict makes them failures\)\n\n- GET \/rest\/system\/status: undocumented member "extra" \(check-schema\)/);
-    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(toJUnit(r)) as { testsuites: { testsuite: { properties: { property: { name: string; value: string }[] } } } };
-    assert.ok(junit.testsuites.testsuite.properties.property.some((p) => p.name === 'undocumented' && p.value === line));
+    assert.match(
+      toMarkdown(r),
+      /### Undocumented members \(1, agent v9\.9\.9; notes; --strict makes them failures\)\n\n- GET \/rest\/system\/status: undocumented member "extra" \(check-schema\)/,
+    );
+    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(toJUnit(r)) as {
+      testsuites: { testsuite: { properties: { property: { name: string; value: string }[] } } };
+    };
+    assert.ok(
+      junit.testsuites.testsuite.properties.property.some((p) => p.name === 'undocumented' && p.value === line),
+    );
     const html = toHtml(r, []);
     assert.match(html, /<section id="undocumented"><h2>Undocumented members \(1\)<\/h2>/);
     assert.match(html, /<code>extra<\/code>/);
@@ -151,34 +199,58 @@ describe('undocumented members in a run', () => {
 
 describe('synconf replay (the built command) and --strict', () => {
   let work: string;
-  before(() => { work = mkdtempSync(join(tmpdir(), 'synconf-undocumented-')); });
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'synconf-undocumented-'));
+  });
   after(() => rmSync(work, { recursive: true, force: true }));
   const replay = (name: string, ...extra: string[]) => {
     const dir = join(work, name);
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'synconf.js'), 'replay', '--only', 'system-status', '--report-dir', dir, ...extra], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-    return { code: r.status, out: r.stdout + r.stderr, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report };
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, 'dist', 'bin', 'synconf.js'), 'replay', '--only', 'system-status', '--report-dir', dir, ...extra],
+      { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
+    );
+    return {
+      code: r.status,
+      out: r.stdout + r.stderr,
+      report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report,
+    };
   };
 
   test('the bundled 1.19.2 status has members the spec does not name: notes (exit 0), failures with --strict (exit 1)', () => {
     const notes = replay('notes');
     assert.equal(notes.code, 0, notes.out);
-    const members = notes.report.undocumented?.filter((n) => n.endpoint === 'GET /rest/system/status').map((n) => n.member);
+    const members = notes.report.undocumented
+      ?.filter((n) => n.endpoint === 'GET /rest/system/status')
+      .map((n) => n.member);
     assert.deepEqual(members, ['guiAddressOverridden', 'guiAddressUsed', 'urVersionMax']);
     assert.match(notes.out, /; 3 undocumented members \(/);
     const strict = replay('strict', '--strict');
     assert.equal(strict.code, 1, strict.out);
     assert.deepEqual(strict.report.undocumented, notes.report.undocumented);
     const failed = strict.report.scenarios.flatMap((s) => s.checks).filter((c) => c.verdict === 'fail');
-    assert.ok(failed.length > 0 && failed.every((c) => c.id.endsWith('/undocumented')), failed.map((c) => c.id).join(', '));
+    assert.ok(
+      failed.length > 0 && failed.every((c) => c.id.endsWith('/undocumented')),
+      failed.map((c) => c.id).join(', '),
+    );
   });
 });
 
 describe('undocumented members across versions (matrix)', () => {
-  const fixture = (): Report => JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'reports', 'pass.json'), 'utf8')) as Report;
+  const fixture = (): Report =>
+    JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'reports', 'pass.json'), 'utf8')) as Report;
   const note = (endpoint: string, member: string) => ({ endpoint, resource: 'x', member, scenarios: ['s'] });
   test('a member only the newer version sends is listed first, with the versions that send it, in matrix.json, .md and .html', () => {
-    const older = { ...fixture(), agent: { ...fixture().agent, version: 'v1.19.2' }, undocumented: [note('GET /rest/system/status', 'urVersionMax'), note('GET /rest/config', 'gone')] };
-    const newer = { ...fixture(), agent: { ...fixture().agent, version: 'v1.29.5' }, undocumented: [note('GET /rest/system/status', 'urVersionMax'), note('GET /rest/system/version', 'extra')] };
+    const older = {
+      ...fixture(),
+      agent: { ...fixture().agent, version: 'v1.19.2' },
+      undocumented: [note('GET /rest/system/status', 'urVersionMax'), note('GET /rest/config', 'gone')],
+    };
+    const newer = {
+      ...fixture(),
+      agent: { ...fixture().agent, version: 'v1.29.5' },
+      undocumented: [note('GET /rest/system/status', 'urVersionMax'), note('GET /rest/system/version', 'extra')],
+    };
     const m = mergeReports([newer, older]);
     assert.deepEqual(m.undocumented, [
       { endpoint: 'GET /rest/config', member: 'gone', columns: [1] },
@@ -187,7 +259,11 @@ describe('undocumented members across versions (matrix)', () => {
     ]);
     const md = matrixToMarkdown(m);
     assert.match(md, /### Undocumented members \(3; 2 not in every version\)/);
-    assert.match(md, /\| GET \/rest\/system\/version \| extra \| – \| sent \|/, 'oldest version first: 1.19.2 does not send it, 1.29.5 does');
+    assert.match(
+      md,
+      /\| GET \/rest\/system\/version \| extra \| – \| sent \|/,
+      'oldest version first: 1.19.2 does not send it, 1.29.5 does',
+    );
     assert.match(md, /1 undocumented member is sent by every version/);
     assert.match(matrixToHtml(m), /<h2 id="undocumented">Undocumented members \(3; 2 not in every version\)<\/h2>/);
     assert.equal(mergeReports([fixture(), fixture()]).undocumented, undefined, 'no notes, no section');

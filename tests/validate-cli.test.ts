@@ -11,7 +11,9 @@ import { ROOT } from '../src/paths.js';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'syncthing-1.19.2');
 let dir: string;
-before(() => { dir = mkdtempSync(join(tmpdir(), 'synconf-validate-')); });
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'synconf-validate-'));
+});
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('synconf validate', () => {
@@ -37,7 +39,13 @@ describe('synconf validate', () => {
     const r = cli(['validate', 'ping', '-', '--json'], { input: '{"ping": 1}' });
     assert.equal(r.code, 1);
     const errors = JSON.parse(r.stdout);
-    assert.deepEqual(errors.map((e: { pointer: string; rule: string }) => [e.pointer, e.rule]), [['/ping', 'type'], ['/ping', 'const']]);
+    assert.deepEqual(
+      errors.map((e: { pointer: string; rule: string }) => [e.pointer, e.rule]),
+      [
+        ['/ping', 'type'],
+        ['/ping', 'const'],
+      ],
+    );
     assert.deepEqual(Object.keys(errors[0]).sort(), ['actual', 'expected', 'message', 'pointer', 'resource', 'rule']);
   });
 
@@ -57,14 +65,28 @@ describe('synconf validate', () => {
     const older = cli(['validate', 'system-status', file, '--agent-version', '1.1.0', '--json']);
     const newer = cli(['validate', 'system-status', file, '--agent-version', '1.2.0', '--json']);
     assert.ok(!JSON.parse(older.stdout).some((e: { pointer: string }) => e.pointer === '/lastDialStatus'));
-    assert.ok(JSON.parse(newer.stdout).some((e: { pointer: string; rule: string }) => e.pointer === '/lastDialStatus' && e.rule === 'required'));
+    assert.ok(
+      JSON.parse(newer.stdout).some(
+        (e: { pointer: string; rule: string }) => e.pointer === '/lastDialStatus' && e.rule === 'required',
+      ),
+    );
   });
 
   for (const [what, args, input, message] of [
     ['an unknown resource', ['validate', 'nope', '-'], '{}', /unknown resource "nope"; known resources: .*config/],
-    ['an unreadable file', ['validate', 'config', '/nonexistent/x.json'], undefined, /cannot read "\/nonexistent\/x.json"/],
+    [
+      'an unreadable file',
+      ['validate', 'config', '/nonexistent/x.json'],
+      undefined,
+      /cannot read "\/nonexistent\/x.json"/,
+    ],
     ['input that is not JSON', ['validate', 'config', '-'], 'config: yes', /standard input is not JSON/],
-    ['an HTTP capture whose body is not JSON', ['validate', 'config', '-'], 'HTTP/1.1 403 Forbidden\r\n\r\nCSRF Error\n', /the body of the HTTP capture in standard input is not JSON/],
+    [
+      'an HTTP capture whose body is not JSON',
+      ['validate', 'config', '-'],
+      'HTTP/1.1 403 Forbidden\r\n\r\nCSRF Error\n',
+      /the body of the HTTP capture in standard input is not JSON/,
+    ],
     ['a bad --agent-version', ['validate', 'config', '-', '--agent-version', 'soon'], '{}', /"soon" is not a version/],
     ['a missing argument', ['validate', 'config'], undefined, /missing argument <file>/],
   ] as const) {
@@ -76,7 +98,18 @@ describe('synconf validate', () => {
   }
 
   test('every command has --help', () => {
-    for (const command of [[], ['run'], ['replay'], ['drift'], ['validate'], ['lab'], ['lab', 'up'], ['lab', 'down'], ['report'], ['report', 'merge']]) {
+    for (const command of [
+      [],
+      ['run'],
+      ['replay'],
+      ['drift'],
+      ['validate'],
+      ['lab'],
+      ['lab', 'up'],
+      ['lab', 'down'],
+      ['report'],
+      ['report', 'merge'],
+    ]) {
       const r = cli([...command, '--help']);
       assert.equal(r.code, 0, `${command.join(' ')} --help: ${r.stderr}`);
       assert.match(r.stdout, /Options:/);
@@ -85,6 +118,9 @@ describe('synconf validate', () => {
 });
 
 test('the generated types and validators are what `npm run gen` writes from schemas/ (not stale)', () => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'gen.ts'), '--check'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'gen.ts'), '--check'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
 });

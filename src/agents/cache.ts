@@ -55,7 +55,8 @@ export function isVersionSpec(spec: string): boolean {
   return semver.valid(spec) !== null && !spec.includes('/');
 }
 
-const INSTALL_HINT = (v: string) => `run \`synconf agents install ${v}\` (\`npm run setup\` installs every known version: ${KNOWN_VERSIONS.join(', ')})`;
+const INSTALL_HINT = (v: string) =>
+  `run \`synconf agents install ${v}\` (\`npm run setup\` installs every known version: ${KNOWN_VERSIONS.join(', ')})`;
 
 /**
  * The binary for a --syncthing spec: a VERSION (looked up in the cache) or a PATH (a file, or a command name on PATH).
@@ -66,7 +67,8 @@ export function resolveSyncthing(given: string): string {
   if (isVersionSpec(spec)) {
     const path = agentPath(spec);
     if (isExecutable(path)) return path;
-    if (KNOWN_VERSIONS.includes(spec)) throw new InputError(`Syncthing ${spec} is not installed in ${agentsDir()}: ${INSTALL_HINT(spec)}`);
+    if (KNOWN_VERSIONS.includes(spec))
+      throw new InputError(`Syncthing ${spec} is not installed in ${agentsDir()}: ${INSTALL_HINT(spec)}`);
     throw new InputError(
       `Syncthing ${spec} is not installed in ${agentsDir()}, and synconf knows how to fetch only ${KNOWN_VERSIONS.join(', ')}: ` +
         `give the PATH of a ${spec} binary instead, or put it at ${path}`,
@@ -79,5 +81,7 @@ export function resolveSyncthing(given: string): string {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (dir && isExecutable(join(dir, spec))) return join(dir, spec);
   }
-  throw new InputError(`"${spec}" is neither a version (like ${KNOWN_VERSIONS[0]}) nor an executable file or command on PATH`);
+  throw new InputError(
+    `"${spec}" is neither a version (like ${KNOWN_VERSIONS[0]}) nor an executable file or command on PATH`,
+  );
 }

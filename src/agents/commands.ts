@@ -4,7 +4,10 @@ import { listAgents } from './list.js';
 import { agentsDir } from './cache.js';
 
 export async function agentsInstall(versions: string[], force: boolean): Promise<void> {
-  const results = await installAgents(versions, { force, log: (line) => console.error(`synconf agents install: ${line}`) });
+  const results = await installAgents(versions, {
+    force,
+    log: (line) => console.error(`synconf agents install: ${line}`),
+  });
   for (const r of results) console.log(`${r.version} → ${r.path}`);
 }
 
@@ -17,6 +20,10 @@ export async function agentsList(json: boolean): Promise<void> {
   console.log(`Agents cache: ${agentsDir()}`);
   for (const a of list) {
     const from = a.debian ? `Debian ${a.debian.suite} ${a.debian.version}` : 'not a known version';
-    console.log(a.installed ? `${a.version}  ${a.printed}  ${a.path}` : `${a.version}  missing (${from}): synconf agents install ${a.version}`);
+    console.log(
+      a.installed
+        ? `${a.version}  ${a.printed}  ${a.path}`
+        : `${a.version}  missing (${from}): synconf agents install ${a.version}`,
+    );
   }
 }

@@ -23,7 +23,8 @@ export function sourceFiles(): string[] {
   if (explicit) return explicit.split(':').filter(Boolean);
   const files = ['/etc/apt/sources.list'];
   const parts = '/etc/apt/sources.list.d';
-  if (existsSync(parts)) for (const f of readdirSync(parts).sort()) if (/\.(sources|list)$/.test(f)) files.push(join(parts, f));
+  if (existsSync(parts))
+    for (const f of readdirSync(parts).sort()) if (/\.(sources|list)$/.test(f)) files.push(join(parts, f));
   return files.filter((f) => existsSync(f));
 }
 
@@ -34,7 +35,8 @@ function parseDeb822(text: string): SourceEntry[] {
     let last = '';
     for (const line of stanza.split('\n')) {
       if (line.startsWith('#')) continue;
-      if (/^\s/.test(line) && last) fields[last] += '\n' + line.trim(); // continuation (e.g. an inline key)
+      if (/^\s/.test(line) && last)
+        fields[last] += '\n' + line.trim(); // continuation (e.g. an inline key)
       else {
         const m = /^([A-Za-z-]+):\s*(.*)$/.exec(line);
         if (m) fields[(last = m[1].toLowerCase())] = m[2].trim();
@@ -43,7 +45,13 @@ function parseDeb822(text: string): SourceEntry[] {
     if (!fields.uris || fields.enabled === 'no') continue;
     const words = (k: string) => (fields[k] ?? '').split(/\s+/).filter(Boolean);
     const signedBy = fields['signed-by'];
-    out.push({ types: words('types'), uris: words('uris'), suites: words('suites'), components: words('components'), signedBy: signedBy && !signedBy.includes('\n') ? signedBy : undefined });
+    out.push({
+      types: words('types'),
+      uris: words('uris'),
+      suites: words('suites'),
+      components: words('components'),
+      signedBy: signedBy && !signedBy.includes('\n') ? signedBy : undefined,
+    });
   }
   return out;
 }
@@ -70,7 +78,9 @@ export function parseSources(file: string, text: string): SourceEntry[] {
  */
 export function debianArchives(files = sourceFiles()): DebianArchive[] {
   const entries = files.flatMap((f) => parseSources(f, readFileSync(f, 'utf8')));
-  const main = entries.filter((e) => e.types.includes('deb') && e.components.includes('main') && e.suites.some((s) => /^[a-z]+$/.test(s)));
+  const main = entries.filter(
+    (e) => e.types.includes('deb') && e.components.includes('main') && e.suites.some((s) => /^[a-z]+$/.test(s)),
+  );
   const byKeyring = main.filter((e) => e.signedBy?.includes('debian-archive-keyring'));
   const chosen = byKeyring.length > 0 ? byKeyring : main;
   const seen = new Set<string>();

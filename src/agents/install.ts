@@ -38,7 +38,10 @@ function onPath(command: string): boolean {
 
 function manualHint(agents: readonly KnownAgent[], dir: string): string {
   return agents
-    .map((a) => `syncthing_${a.debianVersion}_<arch>.deb (Debian ${a.suite}): put its usr/bin/syncthing at ${agentPath(a.version, dir)}`)
+    .map(
+      (a) =>
+        `syncthing_${a.debianVersion}_<arch>.deb (Debian ${a.suite}): put its usr/bin/syncthing at ${agentPath(a.version, dir)}`,
+    )
     .join('; ');
 }
 
@@ -47,7 +50,10 @@ export function selectAgents(versions: string[]): KnownAgent[] {
   if (versions.length === 0) return [...KNOWN_AGENTS];
   return [...new Set(versions)].map((v) => {
     const agent = knownAgent(v.replace(/^v/, ''));
-    if (!agent) throw new UsageError(`synconf does not know how to fetch Syncthing ${v}; known versions: ${KNOWN_VERSIONS.join(', ')}`);
+    if (!agent)
+      throw new UsageError(
+        `synconf does not know how to fetch Syncthing ${v}; known versions: ${KNOWN_VERSIONS.join(', ')}`,
+      );
     return agent;
   });
 }
@@ -78,8 +84,13 @@ function aptComplaints(output: string): string {
 async function alreadyInstalled(agent: KnownAgent, dir: string): Promise<InstallResult | undefined> {
   const path = agentPath(agent.version, dir);
   if (!existsSync(path)) return undefined;
-  const printed = await binaryVersion(path).then((v) => v.printed, () => undefined);
-  return printed && sameRelease(printed, agent.version) ? { version: agent.version, path, printed, fetched: false } : undefined;
+  const printed = await binaryVersion(path).then(
+    (v) => v.printed,
+    () => undefined,
+  );
+  return printed && sameRelease(printed, agent.version)
+    ? { version: agent.version, path, printed, fetched: false }
+    : undefined;
 }
 
 /** Installs the named known versions (all when none is named); the ones already installed are kept unless force. */
@@ -96,7 +107,8 @@ export async function installAgents(versions: string[], opts: InstallOptions = {
       log(`${agent.version}: already installed (${found.printed}); --force fetches it again`);
     } else agents.push(agent);
   }
-  const inOrder = (fetched: InstallResult[]) => selected.map((a) => [...kept, ...fetched].find((r) => r.version === a.version)!);
+  const inOrder = (fetched: InstallResult[]) =>
+    selected.map((a) => [...kept, ...fetched].find((r) => r.version === a.version)!);
   if (agents.length === 0) return inOrder([]);
 
   const missing = TOOLS.filter((t) => !onPath(t.command));
@@ -118,14 +130,22 @@ export async function installAgents(versions: string[], opts: InstallOptions = {
   const work = await mkdtemp(join(dir, '.install-'));
   try {
     const suites = [...new Set(agents.map((a) => a.suite))];
-    const lines = archives.flatMap((a) => suites.map((s) => `deb ${a.signedBy ? `[signed-by=${a.signedBy}] ` : ''}${a.uri} ${s} main`));
+    const lines = archives.flatMap((a) =>
+      suites.map((s) => `deb ${a.signedBy ? `[signed-by=${a.signedBy}] ` : ''}${a.uri} ${s} main`),
+    );
     await writeFile(join(work, 'sources.list'), lines.join('\n') + '\n');
-    for (const sub of ['lists/partial', 'cache/archives/partial', 'debs']) await mkdir(join(work, sub), { recursive: true });
+    for (const sub of ['lists/partial', 'cache/archives/partial', 'debs'])
+      await mkdir(join(work, sub), { recursive: true });
     const apt = privateApt(work);
     const where = archives.map((a) => a.uri).join(', ');
 
     log(`apt-get update: ${suites.join(', ')} from ${where}`);
-    const update = await execa('apt-get', [...apt, 'update'], { reject: false, all: true, timeout: 300_000, env: { LC_ALL: 'C' } });
+    const update = await execa('apt-get', [...apt, 'update'], {
+      reject: false,
+      all: true,
+      timeout: 300_000,
+      env: { LC_ALL: 'C' },
+    });
     if (update.failed) {
       throw new InputError(
         `apt-get update of ${suites.join(', ')} from ${where} failed (is the archive reachable?):\n${aptComplaints(update.all ?? '')}\n` +
@@ -135,7 +155,13 @@ export async function installAgents(versions: string[], opts: InstallOptions = {
 
     const pkgs = agents.map((a) => `syncthing=${a.debianVersion}`);
     log(`apt-get download ${pkgs.join(' ')}`);
-    const download = await execa('apt-get', [...apt, 'download', ...pkgs], { cwd: join(work, 'debs'), reject: false, all: true, timeout: 600_000, env: { LC_ALL: 'C' } });
+    const download = await execa('apt-get', [...apt, 'download', ...pkgs], {
+      cwd: join(work, 'debs'),
+      reject: false,
+      all: true,
+      timeout: 600_000,
+      env: { LC_ALL: 'C' },
+    });
     if (download.failed) {
       throw new InputError(
         `apt-get download ${pkgs.join(' ')} from ${where} failed (offline, or the archive no longer has that package version?):\n` +
@@ -146,15 +172,25 @@ export async function installAgents(versions: string[], opts: InstallOptions = {
 
     const results: InstallResult[] = [];
     for (const agent of agents) {
-      const deb = debs.find((f) => f.startsWith(`syncthing_${agent.debianVersion.replace(/^\d+:/, '')}_`) && f.endsWith('.deb'));
-      if (!deb) throw new InputError(`apt-get download left no syncthing_${agent.debianVersion}_*.deb in ${join(work, 'debs')}`);
+      const deb = debs.find(
+        (f) => f.startsWith(`syncthing_${agent.debianVersion.replace(/^\d+:/, '')}_`) && f.endsWith('.deb'),
+      );
+      if (!deb)
+        throw new InputError(
+          `apt-get download left no syncthing_${agent.debianVersion}_*.deb in ${join(work, 'debs')}`,
+        );
       const unpacked = join(work, `x-${agent.version}`);
-      const x = await execa('dpkg-deb', ['-x', join(work, 'debs', deb), unpacked], { reject: false, all: true, timeout: 120_000 });
+      const x = await execa('dpkg-deb', ['-x', join(work, 'debs', deb), unpacked], {
+        reject: false,
+        all: true,
+        timeout: 120_000,
+      });
       if (x.failed) throw new InputError(`dpkg-deb -x ${deb} failed: ${x.all}`);
       const binary = join(unpacked, 'usr', 'bin', 'syncthing');
       if (!existsSync(binary)) throw new InputError(`${deb} has no usr/bin/syncthing`);
       const { printed } = await binaryVersion(binary);
-      if (!sameRelease(printed, agent.version)) throw new InputError(`${deb}: usr/bin/syncthing --version prints ${printed}, not ${agent.version}`);
+      if (!sameRelease(printed, agent.version))
+        throw new InputError(`${deb}: usr/bin/syncthing --version prints ${printed}, not ${agent.version}`);
 
       // swap the cached version folder by renames (work is inside dir: one file system), so a reader never sees
       // half a binary; the old folder goes into work, removed with it

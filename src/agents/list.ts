@@ -21,7 +21,12 @@ export async function listAgents(dir = agentsDir()): Promise<AgentListing[]> {
     versions.map(async (version) => {
       const known = KNOWN_AGENTS.find((a) => a.version === version);
       const isInstalled = installed.some((a) => a.version === version);
-      const printed = isInstalled ? await binaryVersion(agentPath(version, dir)).then((v) => v.printed, (e: Error) => `does not run: ${e.message}`) : undefined;
+      const printed = isInstalled
+        ? await binaryVersion(agentPath(version, dir)).then(
+            (v) => v.printed,
+            (e: Error) => `does not run: ${e.message}`,
+          )
+        : undefined;
       return {
         version,
         path: agentPath(version, dir),

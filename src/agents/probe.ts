@@ -13,11 +13,18 @@ export interface BinaryVersion {
 
 export async function binaryVersion(binary: string): Promise<BinaryVersion> {
   // no ST* variables; 1.12.1 refuses to run without a HOME (it only reads it for --version)
-  const res = await execa(binary, ['--version'], { reject: false, timeout: 10_000, env: { TZ: 'UTC', HOME: tmpdir() }, extendEnv: false });
+  const res = await execa(binary, ['--version'], {
+    reject: false,
+    timeout: 10_000,
+    env: { TZ: 'UTC', HOME: tmpdir() },
+    extendEnv: false,
+  });
   const long = res.stdout.split('\n')[0]?.trim() ?? '';
   const printed = /^syncthing (v\S+)/.exec(long)?.[1];
   if (res.failed || !printed) {
-    throw new InputError(`${binary} --version did not print a Syncthing version (${res.failed ? res.shortMessage : JSON.stringify(long)})`);
+    throw new InputError(
+      `${binary} --version did not print a Syncthing version (${res.failed ? res.shortMessage : JSON.stringify(long)})`,
+    );
   }
   return { printed, long };
 }

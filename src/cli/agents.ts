@@ -1,15 +1,20 @@
 // `synconf agents install|list`: the real Syncthing versions synconf fetches from Debian's archive into its cache.
 import type { CommandModule } from 'yargs';
 
-const AGENTS_EXIT_CODES = 'Exit codes: 0 done, 2 usage or input error (an unknown version, no apt-get or dpkg-deb, a download that fails), 3 a fault of synconf itself.';
+const AGENTS_EXIT_CODES =
+  'Exit codes: 0 done, 2 usage or input error (an unknown version, no apt-get or dpkg-deb, a download that fails), 3 a fault of synconf itself.';
 
 const install: CommandModule = {
   command: 'install [versions..]',
-  describe: 'Download and unpack the syncthing package of each VERSION (default: every version synconf knows) into the agents cache; prints version → path',
+  describe:
+    'Download and unpack the syncthing package of each VERSION (default: every version synconf knows) into the agents cache; prints version → path',
   builder: (y) =>
     y
       .positional('versions', { type: 'string', describe: 'versions to install, e.g. 1.12.1 1.29.5' })
-      .option('force', { type: 'boolean', describe: 'fetch again the versions already installed (by default one that runs is kept)' })
+      .option('force', {
+        type: 'boolean',
+        describe: 'fetch again the versions already installed (by default one that runs is kept)',
+      })
       .example('synconf agents install', 'every known version')
       .example('synconf agents install 1.29.5', 'one of them')
       .example('synconf run --syncthing 1.12.1', 'then run against it')
@@ -40,7 +45,8 @@ const list: CommandModule = {
 
 export const agentsCommand: CommandModule = {
   command: 'agents',
-  describe: "Fetch real Syncthing versions from Debian's archive into synconf's cache, and list them (agents install | agents list)",
+  describe:
+    "Fetch real Syncthing versions from Debian's archive into synconf's cache, and list them (agents install | agents list)",
   builder: (y) =>
     y
       .command(install)

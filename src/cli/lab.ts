@@ -3,19 +3,51 @@ import type { CommandModule } from 'yargs';
 import { wholeNumber, oneSyncthing } from './options.js';
 import type { LabUpOptions } from '../lab/commands.js';
 
-const LAB_EXIT_CODES = 'Exit codes: 0 done, 2 usage or input error (no Syncthing binary, an instance that never answers, no lab in --dir), 3 a fault of synconf itself.';
+const LAB_EXIT_CODES =
+  'Exit codes: 0 done, 2 usage or input error (no Syncthing binary, an instance that never answers, no lab in --dir), 3 a fault of synconf itself.';
 
 const up: CommandModule = {
   command: 'up',
-  describe: 'Start N loopback-only Syncthing instances and print their URL, API key, device ID, sync address and PID; they keep running until `synconf lab down`',
+  describe:
+    'Start N loopback-only Syncthing instances and print their URL, API key, device ID, sync address and PID; they keep running until `synconf lab down`',
   builder: (y) =>
     y
-      .option('instances', { alias: 'n', type: 'string', coerce: wholeNumber('instances', 1), default: '1', defaultDescription: '1', describe: 'how many instances (named agent, peer, peer2, ...)' })
-      .option('dir', { type: 'string', describe: 'lab folder (kept by `lab down`); default a new temp dir that `lab down` removes' })
-      .option('syncthing', { type: 'string', coerce: oneSyncthing, describe: 'a VERSION installed by `synconf agents install` (e.g. 1.29.5) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent)' })
-      .option('json', { type: 'boolean', describe: 'print the instances as a JSON array (the stop command goes to stderr)' })
-      .option('reconnect-interval', { type: 'string', coerce: wholeNumber('reconnect-interval', 1), default: '5', defaultDescription: '5', describe: 'options.reconnectionIntervalS in seconds (Syncthing clamps values below 5)' })
-      .option('ready-timeout', { type: 'string', coerce: wholeNumber('ready-timeout', 1), default: '20000', defaultDescription: '20000', describe: 'ms to wait for each instance to answer GET /rest/system/ping' })
+      .option('instances', {
+        alias: 'n',
+        type: 'string',
+        coerce: wholeNumber('instances', 1),
+        default: '1',
+        defaultDescription: '1',
+        describe: 'how many instances (named agent, peer, peer2, ...)',
+      })
+      .option('dir', {
+        type: 'string',
+        describe: 'lab folder (kept by `lab down`); default a new temp dir that `lab down` removes',
+      })
+      .option('syncthing', {
+        type: 'string',
+        coerce: oneSyncthing,
+        describe:
+          'a VERSION installed by `synconf agents install` (e.g. 1.29.5) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent)',
+      })
+      .option('json', {
+        type: 'boolean',
+        describe: 'print the instances as a JSON array (the stop command goes to stderr)',
+      })
+      .option('reconnect-interval', {
+        type: 'string',
+        coerce: wholeNumber('reconnect-interval', 1),
+        default: '5',
+        defaultDescription: '5',
+        describe: 'options.reconnectionIntervalS in seconds (Syncthing clamps values below 5)',
+      })
+      .option('ready-timeout', {
+        type: 'string',
+        coerce: wholeNumber('ready-timeout', 1),
+        default: '20000',
+        defaultDescription: '20000',
+        describe: 'ms to wait for each instance to answer GET /rest/system/ping',
+      })
       .example('synconf lab up -n 2 --dir /tmp/lab', 'start agent and peer in /tmp/lab')
       .example('synconf lab up -n 2 --json', 'the same as a JSON array, for scripts')
       .example('synconf lab up --syncthing 1.12.1', 'one instance of Syncthing 1.12.1 (synconf agents install 1.12.1)')
@@ -28,7 +60,8 @@ const up: CommandModule = {
 
 const down: CommandModule = {
   command: 'down',
-  describe: 'Stop the instances of the lab in --dir (by PID, from its lab.json); removes the folder only if `lab up` created it',
+  describe:
+    'Stop the instances of the lab in --dir (by PID, from its lab.json); removes the folder only if `lab up` created it',
   builder: (y) =>
     y
       .option('dir', { type: 'string', demandOption: true, describe: 'the lab folder printed by `synconf lab up`' })

@@ -41,8 +41,21 @@ const EXIT_CODES = `Exit codes:
 const argv = hideBin(process.argv);
 const parser: Argv = yargs(argv)
   .scriptName('synconf')
-  .usage('synconf: conformance test harness for the Syncthing REST management API\n\nUsage: synconf <command> [options]')
-  .command([runCommand, replayCommand, matrixCommand, driftCommand, validateCommand, labCommand, agentsCommand, reportCommand, mutateCommand, serveCommand])
+  .usage(
+    'synconf: conformance test harness for the Syncthing REST management API\n\nUsage: synconf <command> [options]',
+  )
+  .command([
+    runCommand,
+    replayCommand,
+    matrixCommand,
+    driftCommand,
+    validateCommand,
+    labCommand,
+    agentsCommand,
+    reportCommand,
+    mutateCommand,
+    serveCommand,
+  ])
   .completion('completion', 'Print a bash/zsh completion script (synconf completion >> ~/.bashrc)')
   .demandCommand(1, 'no command given (synconf --help lists them)')
   .option('verbose', { type: 'boolean', global: true, describe: 'print the stack trace of an internal error' })
@@ -66,7 +79,9 @@ const parser: Argv = yargs(argv)
 
 // yargs lays out a command's whole help before running it, in case the handler shows it: text measured with
 // string-width, ~20 ms of every run (bench/). No handler shows help, so skip that; --help lays it out as ever.
-const usage = (parser as unknown as { getInternalMethods(): { getUsageInstance(): { cacheHelpMessage?: () => void } } }).getInternalMethods().getUsageInstance();
+const usage = (parser as unknown as { getInternalMethods(): { getUsageInstance(): { cacheHelpMessage?: () => void } } })
+  .getInternalMethods()
+  .getUsageInstance();
 if (typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 
 try {

@@ -19,25 +19,80 @@ interface MatrixOptions {
 
 export const matrixCommand: CommandModule = {
   command: 'matrix',
-  describe: 'Run the scenarios against several agent versions, each in its own lab (or replay their recordings), and write one report per version plus the version matrix that classifies every change between versions; exit code: the worst of the versions',
+  describe:
+    'Run the scenarios against several agent versions, each in its own lab (or replay their recordings), and write one report per version plus the version matrix that classifies every change between versions; exit code: the worst of the versions',
   builder: (y) =>
     y
-      .option('syncthing', { type: 'string', coerce: list, describe: 'agent versions (installed) or syncthing binaries to run; repeat or comma-separate (default: every installed agent)' })
-      .option('replay', { type: 'boolean', describe: 'offline: replay the bundled recordings (recordings/syncthing-*/) instead of starting agents; --syncthing then picks versions' })
-      .option('recordings', { type: 'string', coerce: list, describe: 'offline: replay these recordings folders (implies --replay); repeat or comma-separate' })
-      .option('jobs', { type: 'string', coerce: (v: unknown) => (v === undefined ? undefined : wholeNumber('jobs', 1)(v)), describe: 'how many versions run at once (default: the number of cores + 1, at most the number of versions: the labs mostly wait)' })
-      .option('suite', { type: 'string', coerce: list, describe: 'scenario files, folders or globs; repeat or comma-separate (default: every suites/**/*.yaml)' })
-      .option('only', { type: 'string', coerce: list, describe: 'run only these scenario ids (globs allowed, e.g. "pending-*"); repeat or comma-separate' })
-      .option('report-dir', { type: 'string', default: 'reports/matrix', describe: 'where <version>/ (the four report files of each version) and matrix.json, matrix.html, matrix.md go' })
-      .option('expectations', { type: 'string', describe: 'one known-deviations file for every version (default: each version its own expectations/*.yaml); --no-expectations applies none' })
-      .option('fail-on', { type: 'string', coerce: list, choices: VERDICTS, default: 'fail,unexpected-pass', describe: "verdicts that make a version's exit code 1; repeat or comma-separate" })
-      .option('timeout', { type: 'string', coerce: wholeNumber('timeout', 1), default: '10', defaultDescription: '10', describe: 'seconds a single request may take' })
+      .option('syncthing', {
+        type: 'string',
+        coerce: list,
+        describe:
+          'agent versions (installed) or syncthing binaries to run; repeat or comma-separate (default: every installed agent)',
+      })
+      .option('replay', {
+        type: 'boolean',
+        describe:
+          'offline: replay the bundled recordings (recordings/syncthing-*/) instead of starting agents; --syncthing then picks versions',
+      })
+      .option('recordings', {
+        type: 'string',
+        coerce: list,
+        describe: 'offline: replay these recordings folders (implies --replay); repeat or comma-separate',
+      })
+      .option('jobs', {
+        type: 'string',
+        coerce: (v: unknown) => (v === undefined ? undefined : wholeNumber('jobs', 1)(v)),
+        describe:
+          'how many versions run at once (default: the number of cores + 1, at most the number of versions: the labs mostly wait)',
+      })
+      .option('suite', {
+        type: 'string',
+        coerce: list,
+        describe: 'scenario files, folders or globs; repeat or comma-separate (default: every suites/**/*.yaml)',
+      })
+      .option('only', {
+        type: 'string',
+        coerce: list,
+        describe: 'run only these scenario ids (globs allowed, e.g. "pending-*"); repeat or comma-separate',
+      })
+      .option('report-dir', {
+        type: 'string',
+        default: 'reports/matrix',
+        describe: 'where <version>/ (the four report files of each version) and matrix.json, matrix.html, matrix.md go',
+      })
+      .option('expectations', {
+        type: 'string',
+        describe:
+          'one known-deviations file for every version (default: each version its own expectations/*.yaml); --no-expectations applies none',
+      })
+      .option('fail-on', {
+        type: 'string',
+        coerce: list,
+        choices: VERDICTS,
+        default: 'fail,unexpected-pass',
+        describe: "verdicts that make a version's exit code 1; repeat or comma-separate",
+      })
+      .option('timeout', {
+        type: 'string',
+        coerce: wholeNumber('timeout', 1),
+        default: '10',
+        defaultDescription: '10',
+        describe: 'seconds a single request may take',
+      })
       .option('strict', { type: 'boolean', describe: STRICT })
       .example('synconf matrix', 'every installed agent, each in its own lab')
-      .example("synconf matrix --syncthing 1.19.2 --syncthing /opt/st/syncthing --only 'system-*'", 'an installed version and a binary of your own')
+      .example(
+        "synconf matrix --syncthing 1.19.2 --syncthing /opt/st/syncthing --only 'system-*'",
+        'an installed version and a binary of your own',
+      )
       .example('synconf matrix --replay', 'offline, from the bundled recordings')
-      .example('synconf matrix --recordings recordings/syncthing-1.19.2,my-recordings/syncthing-1.29.5', 'offline, from these recordings')
-      .epilogue('Exit codes: the worst of the versions: 0 only when every version conforms or deviates only as listed, 1 a check of some version does not conform, 2 usage or input error, 3 a fault of synconf itself.'),
+      .example(
+        'synconf matrix --recordings recordings/syncthing-1.19.2,my-recordings/syncthing-1.29.5',
+        'offline, from these recordings',
+      )
+      .epilogue(
+        'Exit codes: the worst of the versions: 0 only when every version conforms or deviates only as listed, 1 a check of some version does not conform, 2 usage or input error, 3 a fault of synconf itself.',
+      ),
   handler: async (argv) => {
     const opts = argv as unknown as MatrixOptions;
     const { resolve } = await import('node:path');
@@ -46,14 +101,33 @@ export const matrixCommand: CommandModule = {
     const { matrixProgress } = await import('../matrix/progress.js');
     const { prepareDir } = await import('../report/prepare-dir.js');
     await prepareDir(opts.reportDir, '--report-dir');
-    const { agents, offline, notice } = await chooseAgents({ syncthing: opts.syncthing ?? [], replay: opts.replay ?? false, recordings: opts.recordings ?? [] });
-    if (notice) console.error(notice.split('\n').map((l) => `synconf: ${l}`).join('\n'));
+    const { agents, offline, notice } = await chooseAgents({
+      syncthing: opts.syncthing ?? [],
+      replay: opts.replay ?? false,
+      recordings: opts.recordings ?? [],
+    });
+    if (notice)
+      console.error(
+        notice
+          .split('\n')
+          .map((l) => `synconf: ${l}`)
+          .join('\n'),
+      );
     const jobs = opts.jobs ?? defaultJobs(agents.length);
     const out = matrixProgress(agents, jobs, offline);
     const result = await runMatrix({
-      agents, jobs, suites: opts.suite, only: opts.only, reportDir: resolve(opts.reportDir),
-      expectations: opts.expectations, failOn: opts.failOn as never, strict: opts.strict, requestTimeoutMs: opts.timeout * 1000,
-      onVersionStart: out.start, onScenario: out.scenario, onVersionEnd: out.end,
+      agents,
+      jobs,
+      suites: opts.suite,
+      only: opts.only,
+      reportDir: resolve(opts.reportDir),
+      expectations: opts.expectations,
+      failOn: opts.failOn as never,
+      strict: opts.strict,
+      requestTimeoutMs: opts.timeout * 1000,
+      onVersionStart: out.start,
+      onScenario: out.scenario,
+      onVersionEnd: out.end,
     });
     out.done(result);
     process.exitCode = result.exitCode;

@@ -8,21 +8,29 @@ import { isVersion } from '../schema/version.js';
 
 /** `--x a --x b,c` → ['a', 'b', 'c'] */
 export function list(value: unknown): string[] {
-  return ([] as unknown[]).concat(value ?? []).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean);
+  return ([] as unknown[])
+    .concat(value ?? [])
+    .flatMap((v) => String(v).split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 /** a whole number of at least `min`, named by its option in the error */
 export function wholeNumber(option: string, min: number) {
   return (value: unknown): number => {
     const n = Number(value);
-    if (typeof value === 'boolean' || !Number.isInteger(n) || n < min) throw new UsageError(`--${option} "${value}" is not a whole number ≥ ${min}`);
+    if (typeof value === 'boolean' || !Number.isInteger(n) || n < min)
+      throw new UsageError(`--${option} "${value}" is not a whole number ≥ ${min}`);
     return n;
   };
 }
 
 /** --syncthing of a single lab: given twice is a mistake (the matrix runs several versions), not "the last one wins" */
 export function oneSyncthing(value: unknown): string | undefined {
-  if (Array.isArray(value)) throw new UsageError(`--syncthing given twice (${value.join(', ')}): one lab runs one Syncthing; \`synconf matrix --syncthing A --syncthing B\` runs several`);
+  if (Array.isArray(value))
+    throw new UsageError(
+      `--syncthing given twice (${value.join(', ')}): one lab runs one Syncthing; \`synconf matrix --syncthing A --syncthing B\` runs several`,
+    );
   return value === undefined ? undefined : String(value);
 }
 
@@ -30,7 +38,8 @@ export function oneSyncthing(value: unknown): string | undefined {
 export function version(option: string) {
   return (value: unknown): string | undefined => {
     if (value === undefined) return undefined;
-    if (typeof value !== 'string' || !isVersion(value)) throw new UsageError(`--${option} "${value}" is not a version (expected e.g. 1.19.2)`);
+    if (typeof value !== 'string' || !isVersion(value))
+      throw new UsageError(`--${option} "${value}" is not a version (expected e.g. 1.19.2)`);
     return value;
   };
 }
@@ -42,34 +51,93 @@ export const FAIL_ON = [...VERDICTS, 'new-failure', 'flaky'];
 /** the scenario selection, agent version and request timeout: every running command (run, replay, drift) */
 export function selectionOptions<T>(y: Argv<T>) {
   return y
-    .option('suite', { type: 'string', coerce: list, describe: 'scenario files, folders or globs; repeat or comma-separate (default: every suites/**/*.yaml)' })
-    .option('only', { type: 'string', coerce: list, describe: 'run only these scenario ids (globs allowed, e.g. "pending-*"); repeat or comma-separate' })
-    .option('agent-version', { type: 'string', coerce: version('agent-version'), describe: 'use this agent version for version gates and schema overlays instead of the one the agent reports' })
-    .option('timeout', { type: 'string', coerce: wholeNumber('timeout', 1), default: '10', defaultDescription: '10', describe: 'seconds a single request may take (GET /rest/svc/report takes over 1 s on 1.19.2)' });
+    .option('suite', {
+      type: 'string',
+      coerce: list,
+      describe: 'scenario files, folders or globs; repeat or comma-separate (default: every suites/**/*.yaml)',
+    })
+    .option('only', {
+      type: 'string',
+      coerce: list,
+      describe: 'run only these scenario ids (globs allowed, e.g. "pending-*"); repeat or comma-separate',
+    })
+    .option('agent-version', {
+      type: 'string',
+      coerce: version('agent-version'),
+      describe: 'use this agent version for version gates and schema overlays instead of the one the agent reports',
+    })
+    .option('timeout', {
+      type: 'string',
+      coerce: wholeNumber('timeout', 1),
+      default: '10',
+      defaultDescription: '10',
+      describe: 'seconds a single request may take (GET /rest/svc/report takes over 1 s on 1.19.2)',
+    });
 }
 
 /** the verdict options of the commands that write a report (run, replay) */
 export function reportOptions<T>(y: Argv<T>) {
   return y
-    .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where report.json, junit.xml, report.html and summary.md are written' })
-    .option('expectations', { type: 'string', describe: 'known-deviations file to apply (default: the expectations/*.yaml whose version range holds the agent version); --no-expectations applies none: every deviation fails' })
-    .option('fail-on', { type: 'string', coerce: list, choices: FAIL_ON, default: 'fail,unexpected-pass,flaky', describe: 'what makes the exit code 1: verdicts; new-failure, a problem the --baseline did not have (alone: gate on regressions only); flaky, a verdict that varied under --repeat. Repeat or comma-separate' })
-    .option('baseline', { type: 'string', describe: 'a previous report.json: every check is classified new failure, fixed, still failing, new check or gone, in every report format' })
+    .option('report-dir', {
+      type: 'string',
+      default: DEFAULT_REPORT_DIR,
+      describe: 'where report.json, junit.xml, report.html and summary.md are written',
+    })
+    .option('expectations', {
+      type: 'string',
+      describe:
+        'known-deviations file to apply (default: the expectations/*.yaml whose version range holds the agent version); --no-expectations applies none: every deviation fails',
+    })
+    .option('fail-on', {
+      type: 'string',
+      coerce: list,
+      choices: FAIL_ON,
+      default: 'fail,unexpected-pass,flaky',
+      describe:
+        'what makes the exit code 1: verdicts; new-failure, a problem the --baseline did not have (alone: gate on regressions only); flaky, a verdict that varied under --repeat. Repeat or comma-separate',
+    })
+    .option('baseline', {
+      type: 'string',
+      describe:
+        'a previous report.json: every check is classified new failure, fixed, still failing, new check or gone, in every report format',
+    })
     .option('strict', { type: 'boolean', describe: STRICT });
 }
 
 /** --strict of the commands that judge responses (run, replay, matrix) */
-export const STRICT = 'an undocumented member of a response (one its schema does not name) fails the check of its exchange; without --strict each is a note in the reports';
+export const STRICT =
+  'an undocumented member of a response (one its schema does not name) fails the check of its exchange; without --strict each is a note in the reports';
 
 /** how to reach a live agent (run, drift) */
 export function targetOptions<T>(y: Argv<T>) {
   return y
-    .option('agent', { type: 'string', conflicts: 'lab', describe: 'URL of an agent already running on this machine, e.g. http://127.0.0.1:8384 (needs --api-key)' })
-    .option('api-key', { type: 'string', default: process.env.SYNCONF_API_KEY, defaultDescription: '$SYNCONF_API_KEY', describe: 'the API key of --agent' })
-    .option('lab', { type: 'boolean', describe: 'start the agent (and a peer) with the lab; the default without --agent' })
-    .option('syncthing', { type: 'string', coerce: oneSyncthing, describe: 'the Syncthing the lab starts: a VERSION installed by `synconf agents install` (e.g. 1.12.1) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent); implies --lab unless --agent is given' })
-    .option('allow-destructive', { type: 'boolean', describe: 'let scenarios shut down an agent synconf did not start' });
+    .option('agent', {
+      type: 'string',
+      conflicts: 'lab',
+      describe: 'URL of an agent already running on this machine, e.g. http://127.0.0.1:8384 (needs --api-key)',
+    })
+    .option('api-key', {
+      type: 'string',
+      default: process.env.SYNCONF_API_KEY,
+      defaultDescription: '$SYNCONF_API_KEY',
+      describe: 'the API key of --agent',
+    })
+    .option('lab', {
+      type: 'boolean',
+      describe: 'start the agent (and a peer) with the lab; the default without --agent',
+    })
+    .option('syncthing', {
+      type: 'string',
+      coerce: oneSyncthing,
+      describe:
+        'the Syncthing the lab starts: a VERSION installed by `synconf agents install` (e.g. 1.12.1) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent); implies --lab unless --agent is given',
+    })
+    .option('allow-destructive', {
+      type: 'boolean',
+      describe: 'let scenarios shut down an agent synconf did not start',
+    });
 }
 
 /** the exit codes of a running command, for its --help */
-export const runExitCodes = (inputs: string) => `Exit codes: 0 every check conforms (or is a known deviation), 1 a check does not conform (see --fail-on), 2 usage or input error (${inputs}), 3 a fault of synconf itself.`;
+export const runExitCodes = (inputs: string) =>
+  `Exit codes: 0 every check conforms (or is a known deviation), 1 a check does not conform (see --fail-on), 2 usage or input error (${inputs}), 3 a fault of synconf itself.`;

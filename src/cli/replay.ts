@@ -5,19 +5,32 @@ import type { CommonRunOptions } from '../runner/execute.js';
 
 export const replayCommand: CommandModule = {
   command: 'replay [dir]',
-  describe: 'Run the scenarios against recorded cassettes (no agent needed); same checks and verdicts as the live run that recorded them',
+  describe:
+    'Run the scenarios against recorded cassettes (no agent needed); same checks and verdicts as the live run that recorded them',
   builder: (y) =>
     reportOptions(selectionOptions(y))
-      .positional('dir', { type: 'string', describe: 'folder of cassettes (default: the bundled recordings/syncthing-1.19.2)' })
+      .positional('dir', {
+        type: 'string',
+        describe: 'folder of cassettes (default: the bundled recordings/syncthing-1.19.2)',
+      })
       .example('synconf replay', 'the bundled Syncthing 1.19.2 recordings')
       .example('synconf replay recordings/my-agent --only "pending-*"', 'some scenarios of another recording')
       .example('synconf replay --strict', 'members the spec does not name fail their checks')
-      .epilogue(runExitCodes('a bad option, a malformed scenario, expectations file or cassette, a recordings folder that is missing')),
+      .epilogue(
+        runExitCodes(
+          'a bad option, a malformed scenario, expectations file or cassette, a recordings folder that is missing',
+        ),
+      ),
   handler: async (argv) => {
     const opts = argv as unknown as CommonRunOptions & { dir?: string };
     const { executeRun } = await import('../runner/execute.js');
     const { replayTarget } = await import('../runner/replay-target.js');
     const { DEFAULT_RECORDINGS } = await import('../paths.js');
-    process.exitCode = await executeRun(opts, async () => replayTarget(opts.dir ?? DEFAULT_RECORDINGS), undefined, 'replay');
+    process.exitCode = await executeRun(
+      opts,
+      async () => replayTarget(opts.dir ?? DEFAULT_RECORDINGS),
+      undefined,
+      'replay',
+    );
   },
 };

@@ -3,15 +3,24 @@
 import type { CommandModule } from 'yargs';
 import { join } from 'node:path';
 
-const REPORT_EXIT_CODES = 'Exit codes: 0 written, 2 usage or input error (a report that is missing, not JSON or not a synconf report), 3 a fault of synconf itself.';
+const REPORT_EXIT_CODES =
+  'Exit codes: 0 written, 2 usage or input error (a report that is missing, not JSON or not a synconf report), 3 a fault of synconf itself.';
 
 const merge: CommandModule = {
   command: 'merge <reports..>',
   describe: 'Merge the report.json of several runs into a version matrix (matrix.html, matrix.json, matrix.md)',
   builder: (y) =>
     y
-      .positional('reports', { type: 'string', array: true, describe: 'report.json files, one per run (agent version, platform)' })
-      .option('out', { type: 'string', default: join('reports', 'matrix'), describe: 'folder to write the matrix files into' })
+      .positional('reports', {
+        type: 'string',
+        array: true,
+        describe: 'report.json files, one per run (agent version, platform)',
+      })
+      .option('out', {
+        type: 'string',
+        default: join('reports', 'matrix'),
+        describe: 'folder to write the matrix files into',
+      })
       .example('synconf report merge v1/report.json v2/report.json', 'compare two agent versions')
       .epilogue(REPORT_EXIT_CODES),
   handler: async (argv) => {

@@ -4,28 +4,68 @@ import { join } from 'node:path';
 import { wholeNumber } from './options.js';
 import type { ServeRun } from '../serve/run-serve.js';
 
-const SERVE_EXIT_CODES = 'Exit codes (when stopped with Ctrl-C or SIGTERM): 0 stopped, 1 with --strict: a request had no recorded answer, 2 usage or input error (port in use, no recordings), 3 a fault of synconf itself.';
+const SERVE_EXIT_CODES =
+  'Exit codes (when stopped with Ctrl-C or SIGTERM): 0 stopped, 1 with --strict: a request had no recorded answer, 2 usage or input error (port in use, no recordings), 3 a fault of synconf itself.';
 
 export const serveCommand: CommandModule = {
   command: 'serve [dir]',
-  describe: 'Serve a recordings folder over HTTP as the agent it recorded, for the tests of API clients; runs until Ctrl-C',
+  describe:
+    'Serve a recordings folder over HTTP as the agent it recorded, for the tests of API clients; runs until Ctrl-C',
   builder: (y) =>
     y
-      .positional('dir', { type: 'string', describe: 'recordings folder (default: the bundled recordings of the newest agent version)' })
-      .option('port', { alias: 'p', type: 'string', coerce: wholeNumber('port', 0), default: '8384', defaultDescription: '8384', describe: 'TCP port (0: any free port)' })
+      .positional('dir', {
+        type: 'string',
+        describe: 'recordings folder (default: the bundled recordings of the newest agent version)',
+      })
+      .option('port', {
+        alias: 'p',
+        type: 'string',
+        coerce: wholeNumber('port', 0),
+        default: '8384',
+        defaultDescription: '8384',
+        describe: 'TCP port (0: any free port)',
+      })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on' })
-      .option('api-key', { type: 'string', describe: 'the API key clients must send (X-API-Key); it stands for the recorded <API_KEY> (default: a new random key, printed)' })
-      .option('log', { type: 'string', default: join('reports', 'serve', 'requests.har'), describe: 'request log: every request asked, answered or missed, as HAR' })
-      .option('strict', { type: 'boolean', describe: 'exit 1 when stopped if any request had no recorded answer (for a client\'s CI)' })
+      .option('api-key', {
+        type: 'string',
+        describe:
+          'the API key clients must send (X-API-Key); it stands for the recorded <API_KEY> (default: a new random key, printed)',
+      })
+      .option('log', {
+        type: 'string',
+        default: join('reports', 'serve', 'requests.har'),
+        describe: 'request log: every request asked, answered or missed, as HAR',
+      })
+      .option('strict', {
+        type: 'boolean',
+        describe: "exit 1 when stopped if any request had no recorded answer (for a client's CI)",
+      })
       .example('synconf serve --port 8384 --api-key test-key', 'the newest bundled recordings')
-      .example('synconf serve recordings/syncthing-1.19.2 --strict', 'Syncthing 1.19.2; exit 1 if the client asked anything unrecorded')
+      .example(
+        'synconf serve recordings/syncthing-1.19.2 --strict',
+        'Syncthing 1.19.2; exit 1 if the client asked anything unrecorded',
+      )
       .example('syncthing cli --gui-address=127.0.0.1:8384 --gui-apikey=test-key show version', 'a client asking it')
-      .epilogue('The n-th identical request gets the n-th recorded answer (then the last again); where several recorded scenarios asked it, the one whose preceding requests match the client\'s latest ones answers. A missing or wrong API key gets the agent\'s recorded 403; GET /rest/events answers from the recorded events (since, events, limit, and a long poll that waits its timeout); any other unrecorded request gets a 404 naming the closest recorded one.\n\n' + SERVE_EXIT_CODES),
+      .epilogue(
+        "The n-th identical request gets the n-th recorded answer (then the last again); where several recorded scenarios asked it, the one whose preceding requests match the client's latest ones answers. A missing or wrong API key gets the agent's recorded 403; GET /rest/events answers from the recorded events (since, events, limit, and a long poll that waits its timeout); any other unrecorded request gets a 404 naming the closest recorded one.\n\n" +
+          SERVE_EXIT_CODES,
+      ),
   handler: async (argv) => {
-    const opts = argv as unknown as Omit<ServeRun, 'dir' | 'strict'> & { dir?: string; apiKey?: string; strict?: boolean };
+    const opts = argv as unknown as Omit<ServeRun, 'dir' | 'strict'> & {
+      dir?: string;
+      apiKey?: string;
+      strict?: boolean;
+    };
     const { runServe } = await import('../serve/run-serve.js');
     const { newestRecordings } = await import('../serve/recordings.js');
     const { RECORDINGS_DIR } = await import('../paths.js');
-    process.exitCode = await runServe({ dir: opts.dir ?? newestRecordings(RECORDINGS_DIR), host: opts.host, port: opts.port, apiKey: opts.apiKey, log: opts.log, strict: opts.strict ?? false });
+    process.exitCode = await runServe({
+      dir: opts.dir ?? newestRecordings(RECORDINGS_DIR),
+      host: opts.host,
+      port: opts.port,
+      apiKey: opts.apiKey,
+      log: opts.log,
+      strict: opts.strict ?? false,
+    });
   },
 };

@@ -9,7 +9,8 @@ function distance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   return d[a.length][b.length];
 }
@@ -27,7 +28,10 @@ export function closest(word: string, known: string[]): string | undefined {
 
 interface Introspect {
   getOptions(): { key: Record<string, unknown> };
-  getInternalMethods(): { getCommandInstance(): { getCommands(): string[] }; getContext(): { commands: string[]; fullCommands: string[] } };
+  getInternalMethods(): {
+    getCommandInstance(): { getCommands(): string[] };
+    getContext(): { commands: string[]; fullCommands: string[] };
+  };
 }
 
 export function usageMessage(msg: string | undefined, argv: string[], y: Argv): string {
@@ -46,7 +50,8 @@ export function usageMessage(msg: string | undefined, argv: string[], y: Argv): 
     const parts = names.map((name) => {
       if (positionals.includes(name)) {
         const guess = closest(name, commands);
-        if (commands.length) return `unknown command "${name}"${guess ? ` (did you mean ${where ? `${where} ` : ''}${guess}?)` : ` (${where ? `${where} ` : ''}commands: ${commands.join(', ')})`}`;
+        if (commands.length)
+          return `unknown command "${name}"${guess ? ` (did you mean ${where ? `${where} ` : ''}${guess}?)` : ` (${where ? `${where} ` : ''}commands: ${commands.join(', ')})`}`;
         return `unexpected argument "${name}"`;
       }
       const flag = `${name.length === 1 ? '-' : '--'}${name}`;
@@ -58,7 +63,11 @@ export function usageMessage(msg: string | undefined, argv: string[], y: Argv): 
   const invalid = /^Invalid values?:\s*Argument: (\S+), Given: (.*), Choices: (.*)$/s.exec(text);
   if (invalid) return `--${invalid[1]}: ${invalid[2]} is not one of ${invalid[3].replace(/"/g, '')}`;
   const missingOption = /^Missing required arguments?: (.*)$/s.exec(text);
-  if (missingOption) return `missing required option ${missingOption[1].split(', ').map((o) => `--${o}`).join(', ')}; see ${help}`;
+  if (missingOption)
+    return `missing required option ${missingOption[1]
+      .split(', ')
+      .map((o) => `--${o}`)
+      .join(', ')}; see ${help}`;
   const few = /^Not enough non-option arguments: got (\d+)/.exec(text);
   if (few) {
     const usage = yi.getInternalMethods().getContext().fullCommands.at(-1) ?? '';
@@ -66,7 +75,8 @@ export function usageMessage(msg: string | undefined, argv: string[], y: Argv): 
     const missing = required.slice(Number(few[1])).join(' ');
     return `missing argument${missing ? ` ${missing}` : ''} (synconf ${[...yi.getInternalMethods().getContext().commands.slice(0, -1), usage].join(' ')}); see ${help}`;
   }
-  if (/^Too many non-option arguments/.test(text)) return `too many arguments: ${text.replace(/^Too many non-option arguments: /, '')}; see ${help}`;
+  if (/^Too many non-option arguments/.test(text))
+    return `too many arguments: ${text.replace(/^Too many non-option arguments: /, '')}; see ${help}`;
   const exclusive = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(text);
   if (exclusive) return `--${exclusive[1]} and --${exclusive[2]} cannot be given together`;
   return text.replace(/\s*\n\s*/g, '; ');

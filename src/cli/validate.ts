@@ -6,20 +6,51 @@ import type { ValidateDocumentOptions } from '../schema/validate-document.js';
 
 export const validateCommand: CommandModule = {
   command: 'validate <resource> <file>',
-  describe: 'Validate a JSON document (a response body) against a resource schema, or lint a scenario, expectations file, cassette or report with the messages a run would give',
+  describe:
+    'Validate a JSON document (a response body) against a resource schema, or lint a scenario, expectations file, cassette or report with the messages a run would give',
   builder: (y) =>
     y
-      .positional('resource', { type: 'string', describe: 'resource name, e.g. config, system-status, folder-status (an unknown name lists the known ones); or scenario, expectations, cassette, report to lint that file' })
-      .positional('file', { type: 'string', describe: 'a JSON file, or a full HTTP capture (status line, headers, body: the body is checked); - for standard input' })
-      .option('agent-version', { type: 'string', coerce: version('agent-version'), describe: 'apply the version overlay of this agent version (fields added later are not required)' })
-      .option('json', { type: 'boolean', describe: 'print the errors as a JSON array of {resource, pointer, rule, expected, actual, message}' })
+      .positional('resource', {
+        type: 'string',
+        describe:
+          'resource name, e.g. config, system-status, folder-status (an unknown name lists the known ones); or scenario, expectations, cassette, report to lint that file',
+      })
+      .positional('file', {
+        type: 'string',
+        describe:
+          'a JSON file, or a full HTTP capture (status line, headers, body: the body is checked); - for standard input',
+      })
+      .option('agent-version', {
+        type: 'string',
+        coerce: version('agent-version'),
+        describe: 'apply the version overlay of this agent version (fields added later are not required)',
+      })
+      .option('json', {
+        type: 'boolean',
+        describe: 'print the errors as a JSON array of {resource, pointer, rule, expected, actual, message}',
+      })
       .example('synconf validate config config.json', 'check a GET /rest/system/config body')
-      .example('synconf validate scenario suites/system/ping.yaml', 'lint a scenario before running it: file:line, step and cause')
-      .example('synconf validate cassette recordings/syncthing-1.19.2/system-ping.har', 'a cassette, as replay reads it')
-      .example('curl -s -H "X-API-Key: $KEY" $URL/rest/system/status | synconf validate system-status - --agent-version 1.19.2', 'a live answer, for that version')
-      .epilogue('Exit codes: 0 valid, 1 invalid (for a linted file: the message a run would give), 2 unknown resource, unreadable file or not JSON, 3 a fault of synconf itself.'),
+      .example(
+        'synconf validate scenario suites/system/ping.yaml',
+        'lint a scenario before running it: file:line, step and cause',
+      )
+      .example(
+        'synconf validate cassette recordings/syncthing-1.19.2/system-ping.har',
+        'a cassette, as replay reads it',
+      )
+      .example(
+        'curl -s -H "X-API-Key: $KEY" $URL/rest/system/status | synconf validate system-status - --agent-version 1.19.2',
+        'a live answer, for that version',
+      )
+      .epilogue(
+        'Exit codes: 0 valid, 1 invalid (for a linted file: the message a run would give), 2 unknown resource, unreadable file or not JSON, 3 a fault of synconf itself.',
+      ),
   handler: async (argv) => {
-    const { resource, file: given, ...opts } = argv as unknown as ValidateDocumentOptions & { resource: string; file: string };
+    const {
+      resource,
+      file: given,
+      ...opts
+    } = argv as unknown as ValidateDocumentOptions & { resource: string; file: string };
     // yargs turns a positional "-" into "" (it parses it as the value of --file): take it back.
     const file = given === '' && process.argv.slice(2).includes('-') ? '-' : given;
     if (['scenario', 'expectations', 'cassette', 'report'].includes(resource)) {

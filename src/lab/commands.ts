@@ -2,7 +2,14 @@
 import { InputError } from '../errors.js';
 import { startLab, readState, stopLab } from './lab.js';
 
-export interface LabUpOptions { instances: number; dir?: string; json?: boolean; reconnectInterval: number; readyTimeout: number; syncthing?: string; }
+export interface LabUpOptions {
+  instances: number;
+  dir?: string;
+  json?: boolean;
+  reconnectInterval: number;
+  readyTimeout: number;
+  syncthing?: string;
+}
 
 export async function labUp(opts: LabUpOptions): Promise<void> {
   const started = await startLab({
@@ -24,17 +31,26 @@ export async function labUp(opts: LabUpOptions): Promise<void> {
     ...started.instances.map((i) => [i.name, i.version, i.url, i.apiKey, i.deviceId, i.syncAddress, String(i.pid)]),
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());
+  for (const r of rows)
+    console.log(
+      r
+        .map((cell, c) => cell.padEnd(widths[c]))
+        .join('  ')
+        .trimEnd(),
+    );
   console.log(`\nLab folder: ${started.dir} (homes, data folders, logs, lab.json)`);
   console.log(`Stop them with: ${stop}`);
 }
 
 export async function labDown(dir: string): Promise<void> {
   const state = await readState(dir);
-  if (!state) throw new InputError(`no lab in ${dir}: there is no ${dir}/lab.json (start one with: synconf lab up --dir ${dir})`);
+  if (!state)
+    throw new InputError(`no lab in ${dir}: there is no ${dir}/lab.json (start one with: synconf lab up --dir ${dir})`);
   await stopLab(dir);
   const names = state.instances.map((i) => i.name).join(', ');
-  console.log(`Stopped ${names}. ${state.ownsDir ? `Removed ${state.dir}.` : `Kept ${state.dir} (homes, data folders, logs).`}`);
+  console.log(
+    `Stopped ${names}. ${state.ownsDir ? `Removed ${state.dir}.` : `Kept ${state.dir} (homes, data folders, logs).`}`,
+  );
 }
 
 function shellQuote(s: string): string {

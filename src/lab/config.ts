@@ -57,7 +57,8 @@ export function loopbackConfig(xml: string, s: LoopbackSettings): string {
   });
   // The device name defaults to the host name; the instance name makes pending records and recordings stable.
   const own = new RegExp(`(<device id="${s.deviceId}"[^>]*? name=")[^"]*(")`);
-  if (!own.test(out)) throw new LabError(`config.xml has no <device id="${s.deviceId}" name="…"> entry for the instance itself`);
+  if (!own.test(out))
+    throw new LabError(`config.xml has no <device id="${s.deviceId}" name="…"> entry for the instance itself`);
   out = out.replace(own, (_m, a: string, b: string) => a + escapeXml(s.name) + b);
   return out;
 }
@@ -70,7 +71,9 @@ function editSection(xml: string, section: string, values: Record<string, string
   for (const [tag, value] of Object.entries(values)) {
     const element = new RegExp(`<${tag}>[^<]*</${tag}>`);
     const text = `<${tag}>${escapeXml(value)}</${tag}>`;
-    body = element.test(body) ? body.replace(element, () => text) : body.replace(new RegExp(`(\\s*)</${section}>$`), (_m, ws: string) => `${ws}    ${text}${ws}</${section}>`);
+    body = element.test(body)
+      ? body.replace(element, () => text)
+      : body.replace(new RegExp(`(\\s*)</${section}>$`), (_m, ws: string) => `${ws}    ${text}${ws}</${section}>`);
   }
   return xml.slice(0, match.index) + body + xml.slice(match.index + match[0].length);
 }
@@ -90,9 +93,11 @@ export function loopbackViolations(config: unknown, s: Pick<LoopbackSettings, 'g
   const gui = `127.0.0.1:${s.guiPort}`;
   if (!same(c.gui?.address, gui)) out.push(`gui.address is ${JSON.stringify(c.gui?.address)}, not "${gui}"`);
   const listen = [`tcp://127.0.0.1:${s.syncPort}`];
-  if (!same(c.options?.listenAddresses, listen)) out.push(`options.listenAddresses is ${JSON.stringify(c.options?.listenAddresses)}, not ${JSON.stringify(listen)}`);
+  if (!same(c.options?.listenAddresses, listen))
+    out.push(`options.listenAddresses is ${JSON.stringify(c.options?.listenAddresses)}, not ${JSON.stringify(listen)}`);
   for (const [key, value] of Object.entries(OFF)) {
-    if (c.options && key in c.options && !same(c.options[key], value)) out.push(`options.${key} is ${JSON.stringify(c.options[key])}, not ${JSON.stringify(value)}`);
+    if (c.options && key in c.options && !same(c.options[key], value))
+      out.push(`options.${key} is ${JSON.stringify(c.options[key])}, not ${JSON.stringify(value)}`);
   }
   return out;
 }

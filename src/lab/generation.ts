@@ -57,7 +57,13 @@ export function cliArgsOf(binary: string): Promise<CliArgs> {
 
 async function detect(binary: string): Promise<CliArgs> {
   // 1.12.1 needs a HOME even for --help; nothing is written there
-  const res = await execa(binary, ['--help'], { reject: false, all: true, timeout: 10_000, env: { HOME: tmpdir(), TZ: 'UTC' }, extendEnv: false });
+  const res = await execa(binary, ['--help'], {
+    reject: false,
+    all: true,
+    timeout: 10_000,
+    env: { HOME: tmpdir(), TZ: 'UTC' },
+    extendEnv: false,
+  });
   const help = res.all ?? '';
   const generation = generationOfHelp(help);
   if (generation === 'subcommands') return SUBCOMMANDS;

@@ -55,11 +55,15 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
     timeout: 30_000,
     all: true,
   });
-  if (gen.failed) throw new LabError(`${spec.name}: "${spec.binary} ${generate.args.join(' ')}" failed (${gen.shortMessage})\n${gen.all ?? ''}`);
+  if (gen.failed)
+    throw new LabError(
+      `${spec.name}: "${spec.binary} ${generate.args.join(' ')}" failed (${gen.shortMessage})\n${gen.all ?? ''}`,
+    );
   const configFile = join(home, 'config.xml');
   const xml = await readFile(configFile, 'utf8');
   const deviceId = /Device ID: (\S+)/.exec(gen.stdout)?.[1] ?? /<device id="([^"]+)"/.exec(xml)?.[1];
-  if (!deviceId) throw new LabError(`${spec.name}: could not read the device ID from "${spec.binary} generate" or ${configFile}`);
+  if (!deviceId)
+    throw new LabError(`${spec.name}: could not read the device ID from "${spec.binary} generate" or ${configFile}`);
 
   // url-safe so it can go into a header, a shell line or a URL as is; written only to config.xml and lab.json
   const apiKey = randomBytes(24).toString('base64url');
@@ -95,7 +99,8 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
   sub.once('exit', (code, signal) => (exited = signal ? `signal ${signal}` : `exit code ${code}`));
   const spawnError = new Promise<Error>((resolve) => sub.once('error', resolve));
   const pid = sub.pid;
-  if (pid === undefined) throw new LabError(`${spec.name}: could not start ${spec.binary} (${(await spawnError).message})`);
+  if (pid === undefined)
+    throw new LabError(`${spec.name}: could not start ${spec.binary} (${(await spawnError).message})`);
   sub.unref(); // the instance must not keep the caller alive; the exit handlers or `down` stop it
 
   const inst: LabInstance = {
@@ -133,13 +138,19 @@ function cleanEnv(home: string): Record<string, string> {
  * Resolves once the API answers GET /rest/system/ping with any HTTP response: ready means the API
  * is served, not that it answers right (a broken ping is the ping scenario's finding, not a lab fault).
  */
-export async function waitReady(inst: Pick<LabInstance, 'name' | 'url' | 'apiKey' | 'logFile'>, timeoutMs: number, exited: () => string | undefined = () => undefined): Promise<void> {
+export async function waitReady(
+  inst: Pick<LabInstance, 'name' | 'url' | 'apiKey' | 'logFile'>,
+  timeoutMs: number,
+  exited: () => string | undefined = () => undefined,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   for (;;) {
     const how = exited();
     if (how) {
-      throw new LabError(`${inst.name}: syncthing exited (${how}) before its API at ${inst.url} answered.\n${await logTail(inst.logFile)}`);
+      throw new LabError(
+        `${inst.name}: syncthing exited (${how}) before its API at ${inst.url} answered.\n${await logTail(inst.logFile)}`,
+      );
     }
     const left = deadline - Date.now();
     if (left <= 0) break;
@@ -164,14 +175,20 @@ export async function waitReady(inst: Pick<LabInstance, 'name' | 'url' | 'apiKey
 /** Checks through the REST config API that the loopback settings are in force; returns the agent's version. */
 async function checkRunning(inst: LabInstance, spec: InstanceSpec): Promise<string> {
   const get = async (path: string): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${inst.url}${path}`, { headers: { 'X-API-Key': inst.apiKey }, signal: AbortSignal.timeout(5000) });
-    if (res.status !== 200) throw new LabError(`${inst.name}: GET ${inst.url}${path} answered ${res.status} right after start`);
+    const res = await fetch(`${inst.url}${path}`, {
+      headers: { 'X-API-Key': inst.apiKey },
+      signal: AbortSignal.timeout(5000),
+    });
+    if (res.status !== 200)
+      throw new LabError(`${inst.name}: GET ${inst.url}${path} answered ${res.status} right after start`);
     return (await res.json()) as Record<string, unknown>;
   };
   const [config, version] = await Promise.all([get('/rest/config'), get('/rest/system/version')]);
   const wrong = loopbackViolations(config, spec);
   if (wrong.length > 0) {
-    throw new LabError(`${inst.name}: ${spec.binary} did not take the loopback-only settings of its config.xml (${wrong.join('; ')}); the process was killed`);
+    throw new LabError(
+      `${inst.name}: ${spec.binary} did not take the loopback-only settings of its config.xml (${wrong.join('; ')}); the process was killed`,
+    );
   }
   return String(version.version);
 }
@@ -212,7 +229,9 @@ export async function stopInstance(inst: Pick<LabInstance, 'name' | 'url' | 'api
     signalOwned(inst, 'SIGKILL');
     if (await waitGone(inst, 2000)) return;
     const left = ownedProcesses(inst).map((p) => p.pid);
-    throw new LabError(`${inst.name}: processes ${left.join(', ')} still run after SIGKILL; check them with: ps -p ${left.join(',')}`);
+    throw new LabError(
+      `${inst.name}: processes ${left.join(', ')} still run after SIGKILL; check them with: ps -p ${left.join(',')}`,
+    );
   } finally {
     untrack(inst.pid);
   }

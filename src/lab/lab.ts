@@ -63,7 +63,7 @@ const STATE_FILE = 'lab.json';
 const TEMP_PREFIX = 'synconf-lab-';
 const INSTALL_HINT =
   'Install the known versions with `synconf agents install` (or `npm run setup`) and pick one with --syncthing VERSION, ' +
-  'or install Debian\'s with `apt-get install -y syncthing`, or set SYNCONF_SYNCTHING=VERSION|/path/to/syncthing.';
+  "or install Debian's with `apt-get install -y syncthing`, or set SYNCONF_SYNCTHING=VERSION|/path/to/syncthing.";
 
 /** The binary: explicit VERSION|PATH, else $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent. */
 export async function resolveBinary(explicit?: string): Promise<string> {
@@ -73,7 +73,9 @@ export async function resolveBinary(explicit?: string): Promise<string> {
       return resolveSyncthing(chosen);
     } catch (err) {
       const from = explicit ? '--syncthing' : 'SYNCONF_SYNCTHING';
-      throw new LabError(`${(err as Error).message} (from ${from}). ${isVersionSpec(chosen) ? '' : INSTALL_HINT}`.trimEnd());
+      throw new LabError(
+        `${(err as Error).message} (from ${from}). ${isVersionSpec(chosen) ? '' : INSTALL_HINT}`.trimEnd(),
+      );
     }
   }
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -96,7 +98,8 @@ async function isExecutable(file: string): Promise<boolean> {
 export function instanceNames(n: number, names: string[] = []): string[] {
   const out = Array.from({ length: n }, (_, i) => names[i] ?? (i === 0 ? 'agent' : i === 1 ? 'peer' : `peer${i}`));
   for (const name of out) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) throw new LabError(`instance name "${name}" must be letters, digits, - and _ (it names folders)`);
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name))
+      throw new LabError(`instance name "${name}" must be letters, digits, - and _ (it names folders)`);
   }
   if (new Set(out).size !== out.length) throw new LabError(`instance names must be distinct: ${out.join(', ')}`);
   return out;
@@ -176,7 +179,8 @@ async function stopAll(state: LabState): Promise<void> {
 
 /** Removes a lab-created temp dir; the name check guards against an edited lab.json pointing elsewhere. */
 async function removeOwnedDir(dir: string): Promise<void> {
-  if (!basename(dir).startsWith(TEMP_PREFIX)) throw new LabError(`refusing to remove ${dir}: not a ${TEMP_PREFIX}* folder made by the lab`);
+  if (!basename(dir).startsWith(TEMP_PREFIX))
+    throw new LabError(`refusing to remove ${dir}: not a ${TEMP_PREFIX}* folder made by the lab`);
   await rm(dir, { recursive: true, force: true });
 }
 
@@ -192,14 +196,16 @@ async function prepareUserDir(dir: string, names: string[]): Promise<void> {
       );
     }
     for (const i of previous.instances) {
-      for (const path of [i.home, i.dataDir, i.logFile]) if (path.startsWith(dir + '/')) await rm(path, { recursive: true, force: true });
+      for (const path of [i.home, i.dataDir, i.logFile])
+        if (path.startsWith(dir + '/')) await rm(path, { recursive: true, force: true });
     }
     await rm(join(dir, STATE_FILE), { force: true });
   }
   for (const name of names) {
     // a stray <name>.log is simply appended to; a home or data folder in the way is not ours to replace
     for (const path of [join(dir, name), join(dir, `${name}-data`)]) {
-      if (existsSync(path)) throw new LabError(`${path} already exists and is not from a previous lab; use an empty --dir or remove it`);
+      if (existsSync(path))
+        throw new LabError(`${path} already exists and is not from a previous lab; use an empty --dir or remove it`);
     }
   }
 }

@@ -23,7 +23,13 @@ export interface MatrixAgent {
 /** one name per agent: the version, numbered when two share it */
 function named(agents: Omit<MatrixAgent, 'name'>[]): MatrixAgent[] {
   const base = agents.map((a) => a.version ?? 'unknown');
-  return agents.map((a, i) => ({ ...a, name: base.filter((b) => b === base[i]).length > 1 ? `${base[i]}-${base.slice(0, i).filter((b) => b === base[i]).length + 1}` : base[i] }));
+  return agents.map((a, i) => ({
+    ...a,
+    name:
+      base.filter((b) => b === base[i]).length > 1
+        ? `${base[i]}-${base.slice(0, i).filter((b) => b === base[i]).length + 1}`
+        : base[i],
+  }));
 }
 
 /** oldest first */
@@ -35,9 +41,15 @@ export type ResolveBinary = (spec: string) => Promise<{ version: string; path: s
 export type InstalledAgents = () => Promise<{ version: string; path: string }[]>;
 
 /** a PATH given as --syncthing: an executable file; anything else that looks like a version is looked up */
-export async function liveAgents(specs: string[], lookup: { resolve: ResolveBinary; installed: InstalledAgents }): Promise<MatrixAgent[]> {
+export async function liveAgents(
+  specs: string[],
+  lookup: { resolve: ResolveBinary; installed: InstalledAgents },
+): Promise<MatrixAgent[]> {
   const found = specs.length ? await Promise.all(specs.map((s) => lookup.resolve(s))) : await lookup.installed();
-  if (found.length === 0) throw new UsageError('no agent to run the matrix against: none is installed (synconf agents install) and no --syncthing was given');
+  if (found.length === 0)
+    throw new UsageError(
+      'no agent to run the matrix against: none is installed (synconf agents install) and no --syncthing was given',
+    );
   return sorted(named(found.map((a) => ({ version: releaseOf(a.version), binary: a.path }))));
 }
 
@@ -54,20 +66,33 @@ export function recordedAgents(dirs: string[], versions: string[], root = RECORD
   let folders = dirs.map((d) => resolve(d));
   for (const d of folders) {
     if (!existsSync(d) || !statSync(d).isDirectory()) throw new InputError(`recordings folder ${d} does not exist`);
-    if (!existsSync(join(d, `${RUN_CASSETTE}.har`))) throw new InputError(`recordings folder ${d} holds no recorded run (${RUN_CASSETTE}.har)`);
+    if (!existsSync(join(d, `${RUN_CASSETTE}.har`)))
+      throw new InputError(`recordings folder ${d} holds no recorded run (${RUN_CASSETTE}.har)`);
   }
   if (!folders.length) {
-    folders = existsSync(root) ? readdirSync(root).filter((f) => f.startsWith('syncthing-')).map((f) => join(root, f)).filter((d) => existsSync(join(d, `${RUN_CASSETTE}.har`))) : [];
-    if (!folders.length) throw new InputError(`no recordings in ${root} (expected folders syncthing-<version>/ with ${RUN_CASSETTE}.har)`);
+    folders = existsSync(root)
+      ? readdirSync(root)
+          .filter((f) => f.startsWith('syncthing-'))
+          .map((f) => join(root, f))
+          .filter((d) => existsSync(join(d, `${RUN_CASSETTE}.har`)))
+      : [];
+    if (!folders.length)
+      throw new InputError(`no recordings in ${root} (expected folders syncthing-<version>/ with ${RUN_CASSETTE}.har)`);
   }
   let agents = folders.map((d) => ({ version: recordedVersion(d), recordings: d }));
   if (versions.length) {
     const wanted = versions.map((v) => {
-      if (!isVersion(v)) throw new UsageError(`--syncthing ${v}: with --replay, name a version of the recordings (found: ${agents.map((a) => a.version).join(', ')})`);
+      if (!isVersion(v))
+        throw new UsageError(
+          `--syncthing ${v}: with --replay, name a version of the recordings (found: ${agents.map((a) => a.version).join(', ')})`,
+        );
       return releaseOf(v);
     });
     const missing = wanted.filter((v) => !agents.some((a) => a.version === v));
-    if (missing.length) throw new InputError(`no recordings of ${missing.join(', ')} (found: ${agents.map((a) => a.version ?? basename(a.recordings)).join(', ')})`);
+    if (missing.length)
+      throw new InputError(
+        `no recordings of ${missing.join(', ')} (found: ${agents.map((a) => a.version ?? basename(a.recordings)).join(', ')})`,
+      );
     agents = agents.filter((a) => a.version && wanted.includes(a.version));
   }
   return sorted(named(agents));
@@ -99,20 +124,32 @@ async function versionOf(binary: string): Promise<string> {
   return releaseOf((await binaryVersion(binary)).printed);
 }
 
-export interface AgentChoice { agents: MatrixAgent[]; offline: boolean; /** said to the user when synconf chose for them */ notice?: string; }
+export interface AgentChoice {
+  agents: MatrixAgent[];
+  offline: boolean;
+  /** said to the user when synconf chose for them */ notice?: string;
+}
 
 /**
  * The agents of a matrix from the command's options. Offline with --replay or --recordings. Live otherwise; with
  * nothing named and no agent to run at all, the bundled recordings are replayed instead, and the notice says so
  * (as `synconf run` does), so a newcomer still sees a matrix.
  */
-export async function chooseAgents(opts: { syncthing: string[]; replay: boolean; recordings: string[] }, lookup = defaultLookup): Promise<AgentChoice> {
-  if (opts.replay || opts.recordings.length) return { agents: recordedAgents(opts.recordings, opts.syncthing), offline: true };
+export async function chooseAgents(
+  opts: { syncthing: string[]; replay: boolean; recordings: string[] },
+  lookup = defaultLookup,
+): Promise<AgentChoice> {
+  if (opts.replay || opts.recordings.length)
+    return { agents: recordedAgents(opts.recordings, opts.syncthing), offline: true };
   if (opts.syncthing.length) return { agents: await liveAgents(opts.syncthing, lookup), offline: false };
   try {
     return { agents: await liveAgents([], lookup), offline: false };
   } catch (e) {
     if (!(e instanceof InputError || e instanceof UsageError)) throw e;
-    return { agents: recordedAgents([], []), offline: true, notice: `no agent to run against (${e.message})\nREPLAYING the bundled recordings instead; the reports say mode "replay". Give --syncthing to insist on live agents.` };
+    return {
+      agents: recordedAgents([], []),
+      offline: true,
+      notice: `no agent to run against (${e.message})\nREPLAYING the bundled recordings instead; the reports say mode "replay". Give --syncthing to insist on live agents.`,
+    };
   }
 }

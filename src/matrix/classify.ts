@@ -42,9 +42,11 @@ export const CHANGE_HEADING: Record<ChangeClass, string> = {
 export const CHANGE_MEANING: Record<ChangeClass, string> = {
   regression: 'Conforms on the older version, deviates on the newer one (listed or not).',
   fixed: 'Deviates on the older version, conforms on the newer one.',
-  'version-change': 'An endpoint, step or field behind the check was added or deprecated between the two versions (`since`/`deprecated`).',
+  'version-change':
+    'An endpoint, step or field behind the check was added or deprecated between the two versions (`since`/`deprecated`).',
   known: 'A listed known deviation on both versions, but what deviates changed.',
-  other: 'The verdict changed for another reason (a capability missing on one side, a listing on one side only); the note says which.',
+  other:
+    'The verdict changed for another reason (a capability missing on one side, a listing on one side only); the note says which.',
 };
 
 /** one cell of the matrix with what classification needs */
@@ -65,7 +67,13 @@ const deviates = (v: Verdict) => v === 'fail' || v === 'expected-fail';
 
 /** a pointer without the parts that change from run to run (addresses, device IDs, paths as keys) */
 function stablePointer(pointer: string): string {
-  return pointer.split('/').slice(1).map((seg) => `/${/^\d+$/.test(seg) ? '*' : normalKey(seg.replace(/~1/g, '/').replace(/~0/g, '~'))}`).join('') || '/';
+  return (
+    pointer
+      .split('/')
+      .slice(1)
+      .map((seg) => `/${/^\d+$/.test(seg) ? '*' : normalKey(seg.replace(/~1/g, '/').replace(/~0/g, '~'))}`)
+      .join('') || '/'
+  );
 }
 
 export function cellOf(c: CheckResult, s: ScenarioResult): Cell {
@@ -86,41 +94,80 @@ const namesIn = (pointer: string) => pointer.split('/').filter((seg) => seg && !
  * what a schema error says is wrong, without where: "<field> <rule>" ("flags required"). Where can change from run to
  * run (a file entry in the progress or in the queued list), what deviates does not.
  */
-const deviationsOf = (c: Cell) => [...new Set(c.errors.map((e) => `${namesIn(e.split(' ')[0]).at(-1) ?? '/'} ${e.split(' ')[1]}`))].sort();
+const deviationsOf = (c: Cell) =>
+  [...new Set(c.errors.map((e) => `${namesIn(e.split(' ')[0]).at(-1) ?? '/'} ${e.split(' ')[1]}`))].sort();
 
 /** a gate whose since or deprecated version lies after `older` and at or before `newer` */
 function gateBetween(gates: Gate[], older: string, newer: string, a: Cell, b: Cell): Gate | undefined {
   const errorNames = new Set([...a.errors, ...b.errors].flatMap((e) => namesIn(e.split(' ')[0])));
   const inRange = (v: string | undefined) => v !== undefined && gt(releaseOf(v), older) && lte(releaseOf(v), newer);
-  return gates.find((g) => (inRange(g.since) || inRange(g.deprecated)) && (g.field === undefined || errorNames.has(g.field)));
+  return gates.find(
+    (g) => (inRange(g.since) || inRange(g.deprecated)) && (g.field === undefined || errorNames.has(g.field)),
+  );
 }
 
-const gateNote = (g: Gate) => `${g.what}: ${[g.since && `since ${g.since}`, g.deprecated && `deprecated in ${g.deprecated}`].filter(Boolean).join(', ')}`;
+const gateNote = (g: Gate) =>
+  `${g.what}: ${[g.since && `since ${g.since}`, g.deprecated && `deprecated in ${g.deprecated}`].filter(Boolean).join(', ')}`;
 
 const VERSION_SKIP = /predates|version/i;
 
-function classifyStep(a: Cell, b: Cell, olderName: string, newerName: string, older: string | null, newer: string | null, gates: Gate[]): { class: ChangeClass; note: string } {
+function classifyStep(
+  a: Cell,
+  b: Cell,
+  olderName: string,
+  newerName: string,
+  older: string | null,
+  newer: string | null,
+  gates: Gate[],
+): { class: ChangeClass; note: string } {
   const gate = older && newer ? gateBetween(gates, older, newer, a, b) : undefined;
   if (gate) return { class: 'version-change', note: gateNote(gate) };
-  const gated = [a, b].find((c) => c.kind === 'version-gate' || c.scenarioMode === 'absent' || (c.verdict === 'skip' && VERSION_SKIP.test(c.skipReason ?? '')));
-  if (gated) return { class: 'version-change', note: `${gated === a ? olderName : newerName} ${gated.scenarioMode === 'absent' ? 'predates the endpoint (absent mode)' : `ran it as a version gate${gated.skipReason ? `: ${gated.skipReason}` : ''}`}` };
-  if (conforms(a.verdict) && deviates(b.verdict)) return { class: 'regression', note: `conforms on ${olderName}, deviates on ${newerName}${b.listed ? ` (listed as a known deviation of ${newerName})` : ''}` };
-  if (deviates(a.verdict) && conforms(b.verdict)) return { class: 'fixed', note: `deviates on ${olderName}, conforms on ${newerName}${b.listed ? ` (still listed for ${newerName}: remove the entry)` : ''}` };
+  const gated = [a, b].find(
+    (c) =>
+      c.kind === 'version-gate' ||
+      c.scenarioMode === 'absent' ||
+      (c.verdict === 'skip' && VERSION_SKIP.test(c.skipReason ?? '')),
+  );
+  if (gated)
+    return {
+      class: 'version-change',
+      note: `${gated === a ? olderName : newerName} ${gated.scenarioMode === 'absent' ? 'predates the endpoint (absent mode)' : `ran it as a version gate${gated.skipReason ? `: ${gated.skipReason}` : ''}`}`,
+    };
+  if (conforms(a.verdict) && deviates(b.verdict))
+    return {
+      class: 'regression',
+      note: `conforms on ${olderName}, deviates on ${newerName}${b.listed ? ` (listed as a known deviation of ${newerName})` : ''}`,
+    };
+  if (deviates(a.verdict) && conforms(b.verdict))
+    return {
+      class: 'fixed',
+      note: `deviates on ${olderName}, conforms on ${newerName}${b.listed ? ` (still listed for ${newerName}: remove the entry)` : ''}`,
+    };
   if (deviates(a.verdict) && deviates(b.verdict) && a.listed && b.listed) {
     const [da, db] = [deviationsOf(a), deviationsOf(b)];
     const gone = da.filter((e) => !db.includes(e));
     const added = db.filter((e) => !da.includes(e));
-    const what = [added.length && `newly ${added.join(', ')}`, gone.length && `no longer ${gone.join(', ')}`].filter(Boolean).join('; ');
+    const what = [added.length && `newly ${added.join(', ')}`, gone.length && `no longer ${gone.join(', ')}`]
+      .filter(Boolean)
+      .join('; ');
     return { class: 'known', note: `listed as a known deviation on both${what ? `; ${what}` : ''}` };
   }
-  if (deviates(a.verdict) && deviates(b.verdict)) return { class: 'other', note: `deviates on both; listed only for ${a.listed ? olderName : newerName}` };
-  if (conforms(a.verdict) && conforms(b.verdict)) return { class: 'other', note: `conforms on both; listed only for ${a.listed ? olderName : newerName}` };
+  if (deviates(a.verdict) && deviates(b.verdict))
+    return { class: 'other', note: `deviates on both; listed only for ${a.listed ? olderName : newerName}` };
+  if (conforms(a.verdict) && conforms(b.verdict))
+    return { class: 'other', note: `conforms on both; listed only for ${a.listed ? olderName : newerName}` };
   const skipped = a.verdict === 'skip' ? a : b;
-  return { class: 'other', note: `skipped on ${skipped === a ? olderName : newerName}${skipped.skipReason ? `: ${skipped.skipReason}` : ''}` };
+  return {
+    class: 'other',
+    note: `skipped on ${skipped === a ? olderName : newerName}${skipped.skipReason ? `: ${skipped.skipReason}` : ''}`,
+  };
 }
 
 /** both cells are expected failures, but the listed errors differ */
-const knownShift = (a: Cell, b: Cell) => a.verdict === 'expected-fail' && b.verdict === 'expected-fail' && deviationsOf(a).join('\n') !== deviationsOf(b).join('\n');
+const knownShift = (a: Cell, b: Cell) =>
+  a.verdict === 'expected-fail' &&
+  b.verdict === 'expected-fail' &&
+  deviationsOf(a).join('\n') !== deviationsOf(b).join('\n');
 
 /**
  * The changes of one row. `order` lists column indexes from the oldest version to the newest; `names` and
@@ -128,7 +175,14 @@ const knownShift = (a: Cell, b: Cell) => a.verdict === 'expected-fail' && b.verd
  * skipped over, unless a version gate lies between it and its neighbour (the check exists only from, or until,
  * that version: a version change).
  */
-export function classifyRow(checkId: string, cells: (Cell | null)[], order: number[], names: string[], versions: (string | null)[], gates: GateIndex): Change[] {
+export function classifyRow(
+  checkId: string,
+  cells: (Cell | null)[],
+  order: number[],
+  names: string[],
+  versions: (string | null)[],
+  gates: GateIndex,
+): Change[] {
   const changes: Change[] = [];
   const present = order.filter((i) => cells[i] !== null);
   for (let k = 1; k < present.length; k++) {
@@ -136,7 +190,11 @@ export function classifyRow(checkId: string, cells: (Cell | null)[], order: numb
     const a = cells[i]!;
     const b = cells[j]!;
     if (a.verdict === b.verdict && !knownShift(a, b)) continue;
-    changes.push({ from: i, to: j, ...classifyStep(a, b, names[i], names[j], versions[i], versions[j], gates(checkId)) });
+    changes.push({
+      from: i,
+      to: j,
+      ...classifyStep(a, b, names[i], names[j], versions[i], versions[j], gates(checkId)),
+    });
   }
   for (let k = 1; k < order.length; k++) {
     const [i, j] = [order[k - 1], order[k]];
@@ -144,7 +202,13 @@ export function classifyRow(checkId: string, cells: (Cell | null)[], order: numb
     if ((a === null) === (b === null) || !versions[i] || !versions[j]) continue;
     const only = (a ?? b)!;
     const gate = gateBetween(gates(checkId), versions[i]!, versions[j]!, only, only);
-    if (gate) changes.push({ from: i, to: j, class: 'version-change', note: `${a ? `not run on ${names[j]}` : `not run on ${names[i]}`}; ${gateNote(gate)}` });
+    if (gate)
+      changes.push({
+        from: i,
+        to: j,
+        class: 'version-change',
+        note: `${a ? `not run on ${names[j]}` : `not run on ${names[i]}`}; ${gateNote(gate)}`,
+      });
   }
   return changes.sort((x, y) => order.indexOf(x.from) - order.indexOf(y.from));
 }

@@ -26,7 +26,9 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 function endpointGate(e: EndpointEntry | undefined): Gate[] {
   if (!e || (!e.since && !e.deprecated)) return [];
-  return [{ what: e.id, ...(e.since ? { since: e.since } : {}), ...(e.deprecated ? { deprecated: e.deprecated } : {}) }];
+  return [
+    { what: e.id, ...(e.since ? { since: e.since } : {}), ...(e.deprecated ? { deprecated: e.deprecated } : {}) },
+  ];
 }
 
 const schemaCache = new Map<string, Gate[]>();
@@ -76,14 +78,21 @@ export function gateIndex(scenarios: LoadedScenario[], endpoints: EndpointEntry[
   const stepGates = new Map<string, Gate[]>();
   for (const { scenario: s } of scenarios) {
     const own: Gate[] = [];
-    if (s.since || s.deprecated) own.push({ what: `scenario ${s.id}`, ...(s.since ? { since: s.since } : {}), ...(s.deprecated ? { deprecated: s.deprecated } : {}) });
+    if (s.since || s.deprecated)
+      own.push({
+        what: `scenario ${s.id}`,
+        ...(s.since ? { since: s.since } : {}),
+        ...(s.deprecated ? { deprecated: s.deprecated } : {}),
+      });
     scenarioGates.set(s.id, own);
     // absent mode probes every endpoint of `spec` against its gate: checks absent/<endpoint id> or present/<endpoint id>
-    for (const id of s.spec) for (const probe of ['absent', 'present']) stepGates.set(`${s.id}/${probe}/${id}`, endpointGate(byId.get(id)));
+    for (const id of s.spec)
+      for (const probe of ['absent', 'present']) stepGates.set(`${s.id}/${probe}/${id}`, endpointGate(byId.get(id)));
     for (const step of [...(s.setup ?? []), ...(s.steps ?? []), ...(s.cleanup ?? [])]) {
       const gates: Gate[] = [];
       if (step.since) gates.push({ what: `step ${step.name}`, since: step.since });
-      if (step.request) gates.push(...endpointGate(byId.get(`${step.request.method} ${step.request.path.split('?')[0]}`)));
+      if (step.request)
+        gates.push(...endpointGate(byId.get(`${step.request.method} ${step.request.path.split('?')[0]}`)));
       if (step.expect?.schema) gates.push(...schemaGates(step.expect.schema));
       stepGates.set(`${s.id}/${step.name}`, gates);
     }

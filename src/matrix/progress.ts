@@ -18,32 +18,54 @@ const REGRESSION_LINES = 20;
 export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boolean) {
   const width = Math.max(...agents.map((a) => a.name.length));
   const tag = (a: MatrixAgent) => `[${a.name.padEnd(width)}]`;
-  console.log(`synconf matrix: ${versions(agents.length)} (${agents.map((a) => a.name).join(', ')}), ${offline ? 'replayed from recordings' : 'each in its own lab'}, ${jobs} at a time`);
+  console.log(
+    `synconf matrix: ${versions(agents.length)} (${agents.map((a) => a.name).join(', ')}), ${offline ? 'replayed from recordings' : 'each in its own lab'}, ${jobs} at a time`,
+  );
   return {
     start(a: MatrixAgent) {
       console.log(`${tag(a)} ${offline ? `replaying ${rel(a.recordings!)}` : `starting a lab with ${a.binary}`}`);
     },
     scenario(a: MatrixAgent, s: ScenarioResult, i: number, total: number) {
       const failing = s.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass');
-      console.log(`${tag(a)} [${i + 1}/${total}] ${s.verdict.toUpperCase().padEnd(15)} ${s.id}${s.mode === 'absent' ? ' (absent)' : ''} (${(s.durationMs / 1000).toFixed(1)}s)`);
+      console.log(
+        `${tag(a)} [${i + 1}/${total}] ${s.verdict.toUpperCase().padEnd(15)} ${s.id}${s.mode === 'absent' ? ' (absent)' : ''} (${(s.durationMs / 1000).toFixed(1)}s)`,
+      );
       for (const c of failing) console.log(`${tag(a)}       ✗ ${c.id}: ${c.message}`);
     },
     end(a: MatrixAgent, r: Report, dir: string) {
-      for (const e of r.harnessErrors) console.error(`${tag(a)} synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`);
+      for (const e of r.harnessErrors)
+        console.error(
+          `${tag(a)} synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`,
+        );
       console.log(`${tag(a)} ${r.verdict} → ${rel(dir)}/`);
     },
     done(result: MatrixResult) {
       const m = result.matrix;
-      console.log(`\nversion matrix: ${m.changed} of ${m.rows.length} checks changed across ${versions(m.columns.length)} (${CHANGE_CLASSES.map((c) => `${CHANGE_LABEL[c]}: ${m.classes[c]}`).join(', ')})`);
+      console.log(
+        `\nversion matrix: ${m.changed} of ${m.rows.length} checks changed across ${versions(m.columns.length)} (${CHANGE_CLASSES.map((c) => `${CHANGE_LABEL[c]}: ${m.classes[c]}`).join(', ')})`,
+      );
       const regressions = m.rows.filter((x) => x.class === 'regression');
-      for (const r of regressions.slice(0, REGRESSION_LINES)) console.log(`  regression ${r.id}: ${r.changes.filter((c) => c.class === 'regression').map((c) => c.note).join('; ')}`);
-      if (regressions.length > REGRESSION_LINES) console.log(`  …and ${regressions.length - REGRESSION_LINES} more regressions (matrix.md)`);
+      for (const r of regressions.slice(0, REGRESSION_LINES))
+        console.log(
+          `  regression ${r.id}: ${r.changes
+            .filter((c) => c.class === 'regression')
+            .map((c) => c.note)
+            .join('; ')}`,
+        );
+      if (regressions.length > REGRESSION_LINES)
+        console.log(`  …and ${regressions.length - REGRESSION_LINES} more regressions (matrix.md)`);
       for (const i of m.order) {
         const c = m.columns[i];
-        console.log(`  ${c.label.padEnd(width)}  exit ${c.exitCode}: ${c.totals.pass} pass, ${c.totals.fail} fail, ${c.totals['expected-fail']} expected fail, ${c.totals['unexpected-pass']} unexpected pass, ${c.totals.skip} skip`);
+        console.log(
+          `  ${c.label.padEnd(width)}  exit ${c.exitCode}: ${c.totals.pass} pass, ${c.totals.fail} fail, ${c.totals['expected-fail']} expected fail, ${c.totals['unexpected-pass']} unexpected pass, ${c.totals.skip} skip`,
+        );
       }
-      console.log(`reports: ${result.dirs.map((d) => `${rel(d)}/`).join(', ')}; matrix: ${result.matrixFiles.map(rel).join(', ')}`);
-      console.log(`synconf matrix: ${result.exitCode === 0 ? 'CONFORMS' : result.exitCode === 1 ? 'DOES NOT CONFORM' : 'HARNESS ERROR'} (worst of ${versions(m.columns.length)}; exit ${result.exitCode}) in ${(result.wallMs / 1000).toFixed(1)} s`);
+      console.log(
+        `reports: ${result.dirs.map((d) => `${rel(d)}/`).join(', ')}; matrix: ${result.matrixFiles.map(rel).join(', ')}`,
+      );
+      console.log(
+        `synconf matrix: ${result.exitCode === 0 ? 'CONFORMS' : result.exitCode === 1 ? 'DOES NOT CONFORM' : 'HARNESS ERROR'} (worst of ${versions(m.columns.length)}; exit ${result.exitCode}) in ${(result.wallMs / 1000).toFixed(1)} s`,
+      );
     },
   };
 }

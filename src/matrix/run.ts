@@ -60,12 +60,22 @@ async function targetFor(agent: MatrixAgent, needsPeer: boolean): Promise<Target
 
 /** a report of a version that did not run still names the version (known from the binary or the recordings) */
 function withVersion(report: Report, agent: MatrixAgent): Report {
-  if (agent.version) report.agent = { ...report.agent, version: agent.version, versionSource: agent.recordings ? 'recording' : 'option' };
+  if (agent.version)
+    report.agent = {
+      ...report.agent,
+      version: agent.version,
+      versionSource: agent.recordings ? 'recording' : 'option',
+    };
   return report;
 }
 
 /** one version: its target, its run, its report (a target that cannot be set up is a report with a harness error) */
-async function runVersion(agent: MatrixAgent, selection: Selection, opts: MatrixRunOptions, partial: Map<MatrixAgent, Report>): Promise<Report> {
+async function runVersion(
+  agent: MatrixAgent,
+  selection: Selection,
+  opts: MatrixRunOptions,
+  partial: Map<MatrixAgent, Report>,
+): Promise<Report> {
   const mode = agent.recordings ? 'replay' : 'live';
   const description = agent.recordings ?? `lab (${agent.binary})`;
   if (selection.errors.length) {
@@ -112,7 +122,14 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
         report = await runVersion(agent, selection, opts, partial);
       } catch (e) {
         // A defect of synconf itself: this version's report says so, the others go on.
-        report = withVersion(emptyReport(agent.recordings ? 'replay' : 'live', agent.recordings ?? agent.binary ?? 'unknown', `internal error: ${(e as Error).stack ?? e}`), agent);
+        report = withVersion(
+          emptyReport(
+            agent.recordings ? 'replay' : 'live',
+            agent.recordings ?? agent.binary ?? 'unknown',
+            `internal error: ${(e as Error).stack ?? e}`,
+          ),
+          agent,
+        );
       }
       if (interrupted) return;
       reports.set(agent, report);
@@ -125,9 +142,20 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
     const done = opts.agents.filter((a) => reports.has(a));
     const ordered = done.map((a) => reports.get(a)!);
     const doneDirs = done.map((a) => dirs[opts.agents.indexOf(a)]);
-    const matrix = mergeReports(ordered, { files: doneDirs, labels: done.map((a) => a.name), gates: gateIndex(selection.scenarios) });
+    const matrix = mergeReports(ordered, {
+      files: doneDirs,
+      labels: done.map((a) => a.name),
+      gates: gateIndex(selection.scenarios),
+    });
     const matrixFiles = await writeMatrix(matrix, opts.reportDir);
-    return { matrix, reports: ordered, dirs: doneDirs, matrixFiles, exitCode: worstExit(ordered.map((r) => r.exitCode)), wallMs: Math.round(performance.now() - t0) };
+    return {
+      matrix,
+      reports: ordered,
+      dirs: doneDirs,
+      matrixFiles,
+      exitCode: worstExit(ordered.map((r) => r.exitCode)),
+      wallMs: Math.round(performance.now() - t0),
+    };
   };
   // Ctrl-C: the versions under way get the report of what they did so far, and the matrix of those is written.
   let interrupted = false;

@@ -9,7 +9,10 @@ import { resolvePointer, MISSING, jsonType } from '../json.js';
 import { changeAt, DROP, type ValueMutation, type Operator } from './schema-mutations.js';
 import { assertionLabel } from '../runner/assertions.js';
 
-const show = (v: unknown) => { const t = JSON.stringify(v) ?? 'undefined'; return t.length > 50 ? `${t.slice(0, 49)}…` : t; };
+const show = (v: unknown) => {
+  const t = JSON.stringify(v) ?? 'undefined';
+  return t.length > 50 ? `${t.slice(0, 49)}…` : t;
+};
 
 /** a value of the same JSON type as `v` that differs from it (another type when there is none) */
 function different(v: unknown): unknown {
@@ -23,13 +26,30 @@ function different(v: unknown): unknown {
 
 function otherTypeThan(type: string, v: unknown): unknown {
   const candidates: unknown[] = [typeof v === 'number' ? String(v) : 1, 'mutant', true, null, {}, []];
-  return candidates.find((c) => { const t = jsonType(c); return !(t === type || (type === 'number' && t === 'integer')); });
+  return candidates.find((c) => {
+    const t = jsonType(c);
+    return !(t === type || (type === 'number' && t === 'integer'));
+  });
 }
 
 function stripContained(v: unknown, x: unknown): unknown {
-  if (Array.isArray(v)) return v.filter((item) => !(isDeepStrictEqual(item, x) || (x !== null && typeof x === 'object' && item !== null && typeof item === 'object' && Object.entries(x).every(([k, y]) => isDeepStrictEqual((item as Record<string, unknown>)[k], y)))));
+  if (Array.isArray(v))
+    return v.filter(
+      (item) =>
+        !(
+          isDeepStrictEqual(item, x) ||
+          (x !== null &&
+            typeof x === 'object' &&
+            item !== null &&
+            typeof item === 'object' &&
+            Object.entries(x).every(([k, y]) => isDeepStrictEqual((item as Record<string, unknown>)[k], y)))
+        ),
+    );
   if (typeof v === 'string' && typeof x === 'string' && x) return v.split(x).join('');
-  if (v !== null && typeof v === 'object' && typeof x === 'string') { const { [x]: _gone, ...rest } = v as Record<string, unknown>; return rest; }
+  if (v !== null && typeof v === 'object' && typeof x === 'string') {
+    const { [x]: _gone, ...rest } = v as Record<string, unknown>;
+    return rest;
+  }
   return v;
 }
 
@@ -45,7 +65,10 @@ function negations(ops: Operators, v: unknown, present: boolean): [string, unkno
     out.push([`${show(v)} → ${show(x)} (equals)`, x]);
   }
   if ('notEquals' in ops) out.push([`→ ${show(ops.notEquals)} (notEquals)`, ops.notEquals]);
-  if (ops.type !== undefined) { const x = otherTypeThan(ops.type, v); out.push([`→ ${show(x)} (type ${ops.type})`, x]); }
+  if (ops.type !== undefined) {
+    const x = otherTypeThan(ops.type, v);
+    out.push([`→ ${show(x)} (type ${ops.type})`, x]);
+  }
   if (ops.matches !== undefined) {
     const re = new RegExp(ops.matches);
     const x = ['', 'mutant value', '0', '-'].find((c) => !re.test(c));
@@ -54,7 +77,13 @@ function negations(ops: Operators, v: unknown, present: boolean): [string, unkno
   if ('contains' in ops) out.push([`without ${show(ops.contains)} (contains)`, stripContained(v, ops.contains)]);
   if ('notContains' in ops) {
     const x = ops.notContains;
-    const added = Array.isArray(v) ? [...v, x] : typeof v === 'string' ? `${v}${x}` : v !== null && typeof v === 'object' && typeof x === 'string' ? { ...v, [x]: 'mutant' } : v;
+    const added = Array.isArray(v)
+      ? [...v, x]
+      : typeof v === 'string'
+        ? `${v}${x}`
+        : v !== null && typeof v === 'object' && typeof x === 'string'
+          ? { ...v, [x]: 'mutant' }
+          : v;
     out.push([`with ${show(x)} added (notContains)`, added]);
   }
   if (ops.has !== undefined && v !== null && typeof v === 'object' && !Array.isArray(v)) {
@@ -64,10 +93,15 @@ function negations(ops: Operators, v: unknown, present: boolean): [string, unkno
   if (ops.min !== undefined) out.push([`→ ${ops.min - 1} (min ${ops.min})`, ops.min - 1]);
   if (ops.max !== undefined) out.push([`→ ${ops.max + 1} (max ${ops.max})`, ops.max + 1]);
   const emptyOf = Array.isArray(v) ? [] : typeof v === 'string' ? '' : {};
-  if (ops.length !== undefined) out.push([ops.length === 0 ? 'one item longer (length 0)' : `emptied (length ${ops.length})`, ops.length === 0 ? (Array.isArray(v) ? ['mutant'] : typeof v === 'string' ? 'x' : { mutant: 1 }) : emptyOf]);
+  if (ops.length !== undefined)
+    out.push([
+      ops.length === 0 ? 'one item longer (length 0)' : `emptied (length ${ops.length})`,
+      ops.length === 0 ? (Array.isArray(v) ? ['mutant'] : typeof v === 'string' ? 'x' : { mutant: 1 }) : emptyOf,
+    ]);
   if (ops.minLength !== undefined && ops.minLength > 0) out.push([`emptied (minLength ${ops.minLength})`, emptyOf]);
   if (ops.every !== undefined && Array.isArray(v) && v.length) {
-    for (const [d, x] of negations(ops.every as Operators, v[0], true)) out.push([`first item ${d} (every)`, x === DROP ? v.slice(1) : [x, ...v.slice(1)]]);
+    for (const [d, x] of negations(ops.every as Operators, v[0], true))
+      out.push([`first item ${d} (every)`, x === DROP ? v.slice(1) : [x, ...v.slice(1)]]);
   }
   return out;
 }
@@ -88,7 +122,13 @@ export function assertionMutations(assertions: Assertion[], doc: unknown, operat
     const found = resolvePointer(doc, path);
     const present = found !== MISSING;
     for (const [description, value] of negations(ops, found, present)) {
-      out.push({ operator, pointer: path, aims, description: `${name ? `"${name}": ` : ''}${path || 'body'} ${description}`, apply: (d) => changeAt(d, path, () => value) });
+      out.push({
+        operator,
+        pointer: path,
+        aims,
+        description: `${name ? `"${name}": ` : ''}${path || 'body'} ${description}`,
+        apply: (d) => changeAt(d, path, () => value),
+      });
     }
     // The nearest array on the way to what the assertion reads: an agent that answers [] there.
     const segs = path.split('/');
@@ -97,7 +137,13 @@ export function assertionMutations(assertions: Assertion[], doc: unknown, operat
       const v = resolvePointer(doc, p);
       if (Array.isArray(v) && v.length && !emptied.has(p)) {
         emptied.add(p);
-        out.push({ operator: 'empty-array', pointer: p, aims, description: `${p || 'body'} emptied (${v.length} items → [])`, apply: (d) => changeAt(d, p, () => []) });
+        out.push({
+          operator: 'empty-array',
+          pointer: p,
+          aims,
+          description: `${p || 'body'} emptied (${v.length} items → [])`,
+          apply: (d) => changeAt(d, p, () => []),
+        });
         break;
       }
     }
@@ -107,5 +153,10 @@ export function assertionMutations(assertions: Assertion[], doc: unknown, operat
 
 /** header assertions: the header dropped */
 export function headerMutations(assertions: Assertion[]): { header: string; description: string }[] {
-  return assertions.filter((a) => a.path.startsWith('header:')).map((a) => ({ header: a.path.slice('header:'.length).toLowerCase(), description: `header ${a.path.slice('header:'.length)} dropped` }));
+  return assertions
+    .filter((a) => a.path.startsWith('header:'))
+    .map((a) => ({
+      header: a.path.slice('header:'.length).toLowerCase(),
+      description: `header ${a.path.slice('header:'.length)} dropped`,
+    }));
 }

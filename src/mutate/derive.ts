@@ -28,8 +28,12 @@ export interface ScenarioInput {
 }
 
 const serialize = (doc: unknown) => JSON.stringify(doc, null, 2);
-const liveRewrite = (steps: string[] | '*', rewrite: (r: IncomingResponse, q: OutgoingRequest) => IncomingResponse): LiveFault => ({ kind: 'rewrite', steps, rewrite });
-const errorKeys = (resource: string, doc: unknown, version: string | null) => new Set(validate(resource, doc, version ?? undefined).map((e) => `${e.pointer} ${e.rule}`));
+const liveRewrite = (
+  steps: string[] | '*',
+  rewrite: (r: IncomingResponse, q: OutgoingRequest) => IncomingResponse,
+): LiveFault => ({ kind: 'rewrite', steps, rewrite });
+const errorKeys = (resource: string, doc: unknown, version: string | null) =>
+  new Set(validate(resource, doc, version ?? undefined).map((e) => `${e.pointer} ${e.rule}`));
 
 /**
  * Equivalent when the schema rejects nothing new: either it admits the changed value (a change the spec
@@ -41,7 +45,9 @@ function schemaAdmits(resource: string, before: unknown, after: unknown, version
   const now = errorKeys(resource, after, version);
   if (![...now].every((k) => was.has(k))) return undefined;
   const schema = `${resource}${version ? ` for agent ${version}` : ''}`;
-  return now.size ? `the recorded answer already breaks the same rule of the schema (${schema}): a deviation of the agent` : `the schema admits it (${schema})`;
+  return now.size
+    ? `the recorded answer already breaks the same rule of the schema (${schema}): a deviation of the agent`
+    : `the schema admits it (${schema})`;
 }
 
 const isEvents = (e: HarEntry) => new URL(e.request.url).pathname === '/rest/events';
@@ -52,17 +58,49 @@ export function deriveMutants(input: ScenarioInput): Mutant[] {
   const entries = cassette.log.entries;
   const out: Mutant[] = [];
   const add = (m: Add) => {
-    const equivalentBecause = m.equivalentBecause ?? (changesNothing(entries, m.replace) ? 'the mutation changes no recorded answer' : undefined);
-    out.push({ id: `${scenario}#${out.length + 1}`, scenario, file, ...(m.line ?? lineOf(m.step) ? { line: m.line ?? lineOf(m.step) } : {}), ...m, ...(equivalentBecause ? { equivalentBecause } : {}) });
+    const equivalentBecause =
+      m.equivalentBecause ??
+      (changesNothing(entries, m.replace) ? 'the mutation changes no recorded answer' : undefined);
+    out.push({
+      id: `${scenario}#${out.length + 1}`,
+      scenario,
+      file,
+      ...((m.line ?? lineOf(m.step)) ? { line: m.line ?? lineOf(m.step) } : {}),
+      ...m,
+      ...(equivalentBecause ? { equivalentBecause } : {}),
+    });
   };
   const aim = (step: string, check: string) => [`${scenario}/${step}/${check}`];
-  const bodyMutants = (step: string, index: number, mutations: ValueMutation[], doc: unknown, target: string, admits?: (after: unknown) => string | undefined) => {
+  const bodyMutants = (
+    step: string,
+    index: number,
+    mutations: ValueMutation[],
+    doc: unknown,
+    target: string,
+    admits?: (after: unknown) => string | undefined,
+  ) => {
     const e = entries[index];
     for (const m of mutations) {
       const after = m.apply(doc);
-      const unchanged = isDeepStrictEqual(after, doc) ? 'the mutation changes nothing in the recorded answer' : undefined;
-      const live = liveRewrite([step], (r) => { const d = isJsonBody(r.body); return d === undefined ? r : { ...r, body: serialize(m.apply(d)) }; });
-      add({ step, endpoint: endpointOf(e), operator: m.operator, target, pointer: m.pointer, description: m.description, replace: new Map([[index, answered(e, { body: serialize(after) })]]), equivalentBecause: unchanged ?? admits?.(after), live, ...(m.aims ? { aims: aim(step, m.aims) } : {}) });
+      const unchanged = isDeepStrictEqual(after, doc)
+        ? 'the mutation changes nothing in the recorded answer'
+        : undefined;
+      const live = liveRewrite([step], (r) => {
+        const d = isJsonBody(r.body);
+        return d === undefined ? r : { ...r, body: serialize(m.apply(d)) };
+      });
+      add({
+        step,
+        endpoint: endpointOf(e),
+        operator: m.operator,
+        target,
+        pointer: m.pointer,
+        description: m.description,
+        replace: new Map([[index, answered(e, { body: serialize(after) })]]),
+        equivalentBecause: unchanged ?? admits?.(after),
+        live,
+        ...(m.aims ? { aims: aim(step, m.aims) } : {}),
+      });
     }
   };
 
@@ -74,31 +112,77 @@ export function deriveMutants(input: ScenarioInput): Mutant[] {
     const endpoint = endpointOf(e);
     const target = `response to ${e.request.method} ${new URL(e.request.url).pathname} (step ${step})`;
     const status = ok(e) ? 500 : 200;
-    add({ step, endpoint, operator: 'status', target, aims: aim(step, 'status'), description: `status ${e.response.status} → ${status}`, replace: new Map([[o.entryIndex, answered(e, { status })]]), live: liveRewrite([step], (r) => ({ ...r, status })) });
+    add({
+      step,
+      endpoint,
+      operator: 'status',
+      target,
+      aims: aim(step, 'status'),
+      description: `status ${e.response.status} → ${status}`,
+      replace: new Map([[o.entryIndex, answered(e, { status })]]),
+      live: liveRewrite([step], (r) => ({ ...r, status })),
+    });
     const text = e.response.content.text;
     const doc = isJsonBody(text);
     const expect = o.expect ?? {};
     if (doc !== undefined && expect.schema) {
       const resource = expect.schema;
-      bodyMutants(step, o.entryIndex, schemaMutations(schemaFileOf(resource), doc), doc, target, (after) => schemaAdmits(resource, doc, after, agentVersion));
+      bodyMutants(step, o.entryIndex, schemaMutations(schemaFileOf(resource), doc), doc, target, (after) =>
+        schemaAdmits(resource, doc, after, agentVersion),
+      );
     }
-    if (doc !== undefined && expect.assert?.length) bodyMutants(step, o.entryIndex, assertionMutations(expect.assert, doc, 'assertion'), doc, target);
+    if (doc !== undefined && expect.assert?.length)
+      bodyMutants(step, o.entryIndex, assertionMutations(expect.assert, doc, 'assertion'), doc, target);
     for (const h of headerMutations(expect.assert ?? [])) {
       const { [h.header]: _gone, ...rest } = headersOf(e);
-      const live = liveRewrite([step], (r) => { const { [h.header]: _drop, ...others } = r.headers; return { ...r, headers: others }; });
-      add({ step, endpoint, operator: 'assertion', target, pointer: `header:${h.header}`, description: h.description, replace: new Map([[o.entryIndex, answered(e, { headers: rest })]]), live });
+      const live = liveRewrite([step], (r) => {
+        const { [h.header]: _drop, ...others } = r.headers;
+        return { ...r, headers: others };
+      });
+      add({
+        step,
+        endpoint,
+        operator: 'assertion',
+        target,
+        pointer: `header:${h.header}`,
+        description: h.description,
+        replace: new Map([[o.entryIndex, answered(e, { headers: rest })]]),
+        live,
+      });
     }
     const t = expect.text;
-    const textMutant = (description: string, body: string, check: string, liveBody: (b: string) => string = () => body) =>
-      add({ step, endpoint, operator: 'text', target, aims: aim(step, check), description, replace: new Map([[o.entryIndex!, answered(e, { body })]]), live: liveRewrite([step], (r) => ({ ...r, body: liveBody(r.body) })) });
+    const textMutant = (
+      description: string,
+      body: string,
+      check: string,
+      liveBody: (b: string) => string = () => body,
+    ) =>
+      add({
+        step,
+        endpoint,
+        operator: 'text',
+        target,
+        aims: aim(step, check),
+        description,
+        replace: new Map([[o.entryIndex!, answered(e, { body })]]),
+        live: liveRewrite([step], (r) => ({ ...r, body: liveBody(r.body) })),
+      });
     const contains = t?.contains;
-    if (contains) textMutant(`body without ${JSON.stringify(contains)} (text contains)`, text.split(contains).join(''), 'text', (b) => b.split(contains).join(''));
-    if (t?.equals !== undefined) textMutant('body with a trailing space (text equals)', `${text} `, 'text', (b) => `${b} `);
+    if (contains)
+      textMutant(
+        `body without ${JSON.stringify(contains)} (text contains)`,
+        text.split(contains).join(''),
+        'text',
+        (b) => b.split(contains).join(''),
+      );
+    if (t?.equals !== undefined)
+      textMutant('body with a trailing space (text equals)', `${text} `, 'text', (b) => `${b} `);
     if (t?.matches !== undefined) {
       // A body the pattern rejects, when one of a few plain ones is (a negative pattern may admit them all).
       const re = new RegExp(t.matches);
       const body = ['', 'mutant', '{}', '[]', text.replace(/\S/g, ' ')].find((b) => !re.test(b));
-      if (body !== undefined) textMutant(`body ${JSON.stringify(body.slice(0, 20))} (text matches /${t.matches}/)`, body, 'text');
+      if (body !== undefined)
+        textMutant(`body ${JSON.stringify(body.slice(0, 20))} (text matches /${t.matches}/)`, body, 'text');
     }
     if (expect.emptyBody === true) textMutant('body {} (emptyBody)', '{}', 'body');
     if (expect.emptyBody === false) textMutant('empty body (a body expected)', '', 'body');
@@ -113,7 +197,13 @@ export function deriveMutants(input: ScenarioInput): Mutant[] {
 type Add = Omit<Mutant, 'id' | 'scenario' | 'file' | 'line'> & { line?: number };
 
 /** one mutant per endpoint: every 2xx answer of it in the scenario with another media type (an agent changes it for all) */
-function mediaTypeMutants(scenario: string, entries: HarEntry[], observations: Observation[], covers: string[], add: (m: Add) => void): void {
+function mediaTypeMutants(
+  scenario: string,
+  entries: HarEntry[],
+  observations: Observation[],
+  covers: string[],
+  add: (m: Add) => void,
+): void {
   const byEndpoint = new Map<string, { step: string; indexes: number[]; type: string }>();
   const stepOf = new Map(observations.filter((o) => o.entryIndex !== undefined).map((o) => [o.entryIndex!, o.step]));
   entries.forEach((e, i) => {
@@ -126,42 +216,109 @@ function mediaTypeMutants(scenario: string, entries: HarEntry[], observations: O
   });
   for (const [endpoint, { step, indexes, type }] of byEndpoint) {
     const other = type.startsWith('application/json') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
-    const replace = new Map(indexes.map((i) => [i, answered(entries[i], { headers: { ...headersOf(entries[i]), 'content-type': other } })]));
+    const replace = new Map(
+      indexes.map((i) => [i, answered(entries[i], { headers: { ...headersOf(entries[i]), 'content-type': other } })]),
+    );
     const steps = [...new Set(indexes.map((i) => entries[i]._step))];
-    const live = liveRewrite(steps, (r, q) => (r.status >= 200 && r.status < 300 && `${q.method} ${q.url.split('?')[0]}`.startsWith(endpoint.replace(/\/\{id\}.*$/, '')) ? { ...r, headers: { ...r.headers, 'content-type': other } } : r));
-    add({ step, endpoint, live, operator: 'media-type', aims: [...new Set(indexes.map((i) => `${entries[i]._step}`))].map((st) => `${scenario}/${st}/media-type`), target: `every 2xx answer of ${endpoint} (${indexes.length})`, description: `Content-Type ${type} → ${other}`, replace });
+    const live = liveRewrite(steps, (r, q) =>
+      r.status >= 200 &&
+      r.status < 300 &&
+      `${q.method} ${q.url.split('?')[0]}`.startsWith(endpoint.replace(/\/\{id\}.*$/, ''))
+        ? { ...r, headers: { ...r.headers, 'content-type': other } }
+        : r,
+    );
+    add({
+      step,
+      endpoint,
+      live,
+      operator: 'media-type',
+      aims: [...new Set(indexes.map((i) => `${entries[i]._step}`))].map((st) => `${scenario}/${st}/media-type`),
+      target: `every 2xx answer of ${endpoint} (${indexes.length})`,
+      description: `Content-Type ${type} → ${other}`,
+      replace,
+    });
   }
 }
 
 /** the events of a type a step waits for never come; the events' members it asserts on or validates are broken */
-function eventMutants(scenario: string, entries: HarEntry[], observations: Observation[], agentVersion: string | null, add: (m: Add) => void): void {
+function eventMutants(
+  scenario: string,
+  entries: HarEntry[],
+  observations: Observation[],
+  agentVersion: string | null,
+  add: (m: Add) => void,
+): void {
   for (const o of observations) {
     if (o.kind !== 'event') continue;
     const spec = o.expectEvent;
-    const polls = entries.map((e, i) => [e, i] as const).filter(([e]) => isEvents(e) && e._target === o.target && ok(e));
-    const ofType = (e: HarEntry) => ((isJsonBody(e.response.content.text) as Record<string, unknown>[] | undefined) ?? []);
+    const polls = entries
+      .map((e, i) => [e, i] as const)
+      .filter(([e]) => isEvents(e) && e._target === o.target && ok(e));
+    const ofType = (e: HarEntry) =>
+      (isJsonBody(e.response.content.text) as Record<string, unknown>[] | undefined) ?? [];
     const changeAll = (text: string, change: (ev: Record<string, unknown>) => Record<string, unknown> | undefined) => {
       const events = isJsonBody(text);
-      return Array.isArray(events) ? serialize(events.flatMap((ev) => (ev?.type === spec.type ? [change(ev)].filter((x): x is Record<string, unknown> => x !== undefined) : [ev]))) : text;
+      return Array.isArray(events)
+        ? serialize(
+            events.flatMap((ev) =>
+              ev?.type === spec.type ? [change(ev)].filter((x): x is Record<string, unknown> => x !== undefined) : [ev],
+            ),
+          )
+        : text;
     };
-    const rewrite = (change: (ev: Record<string, unknown>) => Record<string, unknown> | undefined) => new Map(polls.map(([e, i]) => [i, answered(e, { body: changeAll(e.response.content.text, change) })]));
+    const rewrite = (change: (ev: Record<string, unknown>) => Record<string, unknown> | undefined) =>
+      new Map(polls.map(([e, i]) => [i, answered(e, { body: changeAll(e.response.content.text, change) })]));
     // live: every answer of GET /rest/events on the instance the step watches
     const live = (change: (ev: Record<string, unknown>) => Record<string, unknown> | undefined): LiveFault =>
-      liveRewrite('*', (r, q) => (q.target === o.target && q.url.startsWith('/rest/events?') && r.status === 200 ? { ...r, body: changeAll(r.body, change) } : r));
+      liveRewrite('*', (r, q) =>
+        q.target === o.target && q.url.startsWith('/rest/events?') && r.status === 200
+          ? { ...r, body: changeAll(r.body, change) }
+          : r,
+      );
     const endpoint = 'GET /rest/events';
     const target = `${spec.type} events (step ${o.step})`;
     const aims = [`${scenario}/${o.step}/event:${spec.type}`];
-    add({ step: o.step, endpoint, operator: 'drop-events', target, aims, description: `no ${spec.type} event comes`, replace: rewrite(() => undefined), live: live(() => undefined) });
+    add({
+      step: o.step,
+      endpoint,
+      operator: 'drop-events',
+      target,
+      aims,
+      description: `no ${spec.type} event comes`,
+      replace: rewrite(() => undefined),
+      live: live(() => undefined),
+    });
     const first = polls.flatMap(([e]) => ofType(e)).find((ev) => ev?.type === spec.type);
     if (!first) continue;
     for (const m of assertionMutations(spec.assert ?? [], first, 'event-assertion')) {
-      add({ step: o.step, endpoint, operator: m.operator, target, aims, pointer: m.pointer, description: `in every ${spec.type} event: ${m.description}`, replace: rewrite((ev) => m.apply(ev) as Record<string, unknown>), live: live((ev) => m.apply(ev) as Record<string, unknown>) });
+      add({
+        step: o.step,
+        endpoint,
+        operator: m.operator,
+        target,
+        aims,
+        pointer: m.pointer,
+        description: `in every ${spec.type} event: ${m.description}`,
+        replace: rewrite((ev) => m.apply(ev) as Record<string, unknown>),
+        live: live((ev) => m.apply(ev) as Record<string, unknown>),
+      });
     }
     if (spec.schema) {
       const resource = spec.schema;
       for (const m of schemaMutations(schemaFileOf(resource), first.data)) {
         const after = m.apply(first.data);
-        add({ step: o.step, endpoint, operator: m.operator, target, aims: [`${scenario}/${o.step}/event-schema`], pointer: `/data${m.pointer}`, description: `in every ${spec.type} event: ${m.description}`, replace: rewrite((ev) => ({ ...ev, data: m.apply(ev.data) })), live: live((ev) => ({ ...ev, data: m.apply(ev.data) })), equivalentBecause: schemaAdmits(resource, first.data, after, agentVersion) });
+        add({
+          step: o.step,
+          endpoint,
+          operator: m.operator,
+          target,
+          aims: [`${scenario}/${o.step}/event-schema`],
+          pointer: `/data${m.pointer}`,
+          description: `in every ${spec.type} event: ${m.description}`,
+          replace: rewrite((ev) => ({ ...ev, data: m.apply(ev.data) })),
+          live: live((ev) => ({ ...ev, data: m.apply(ev.data) })),
+          equivalentBecause: schemaAdmits(resource, first.data, after, agentVersion),
+        });
       }
     }
   }
@@ -186,12 +343,19 @@ function sideEffectMutants(entries: HarEntry[], covers: string[], add: (m: Add) 
     const changed = [...replace.keys()];
     const steps = [...new Set(changed.map((j) => entries[j]._step))];
     add({
-      step: steps[0], endpoint: endpointOf(e), operator: 'side-effect',
+      step: steps[0],
+      endpoint: endpointOf(e),
+      operator: 'side-effect',
       target: `answers after ${e.request.method} ${new URL(e.request.url).pathname} (step ${e._step})`,
       description: `${endpointOf(e)} answered as recorded but without effect: ${changed.length} later answer${changed.length > 1 ? 's' : ''} (steps ${steps.join(', ')}) replayed from before it`,
       replace,
       // live: the request never reaches the agent, and gets its recorded answer
-      live: { kind: 'suppress', step: e._step, occurrence: entries.slice(0, i + 1).filter((x) => x._step === e._step).length, answer: { status: e.response.status, headers: headersOf(e), body: e.response.content.text } },
+      live: {
+        kind: 'suppress',
+        step: e._step,
+        occurrence: entries.slice(0, i + 1).filter((x) => x._step === e._step).length,
+        answer: { status: e.response.status, headers: headersOf(e), body: e.response.content.text },
+      },
     });
   });
 }

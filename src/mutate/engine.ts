@@ -16,26 +16,43 @@ import type { Target } from '../runner/run.js';
 import { deriveMutants, type Observation } from './derive.js';
 import type { Mutant } from './mutants.js';
 
-export interface Outcome { outcome: 'killed' | 'survived' | 'equivalent'; killedBy?: { check: string; message: string }[]; equivalentBecause?: string; }
+export interface Outcome {
+  outcome: 'killed' | 'survived' | 'equivalent';
+  killedBy?: { check: string; message: string }[];
+  equivalentBecause?: string;
+}
 
 const FAILING = new Set<CheckResult['verdict']>(['fail', 'unexpected-pass']);
 
 export class MutationEngine {
   private readonly cassettes = new Map<string, Cassette>();
-  constructor(private readonly dir: string, private readonly target: Target, private readonly agentVersion: string | null, private readonly deviations: DeviationIndex) {}
+  constructor(
+    private readonly dir: string,
+    private readonly target: Target,
+    private readonly agentVersion: string | null,
+    private readonly deviations: DeviationIndex,
+  ) {}
 
   cassette(scenario: string): Cassette {
     let c = this.cassettes.get(scenario);
     if (!c) {
       c = readCassette(this.dir, scenario);
-      if (!c) throw new CassetteError(cassettePath(this.dir, scenario), `missing: scenario "${scenario}" was never recorded here`);
+      if (!c)
+        throw new CassetteError(
+          cassettePath(this.dir, scenario),
+          `missing: scenario "${scenario}" was never recorded here`,
+        );
       this.cassettes.set(scenario, c);
     }
     return c;
   }
 
   /** one replay of a scenario; `replace` answers in place of recorded entries, `observe` sees what was checked */
-  async replay(loaded: LoadedScenario, replace?: Map<number, HarEntry>, observe?: (o: Observation) => void): Promise<ScenarioResult> {
+  async replay(
+    loaded: LoadedScenario,
+    replace?: Map<number, HarEntry>,
+    observe?: (o: Observation) => void,
+  ): Promise<ScenarioResult> {
     const id = loaded.scenario.id;
     this.cassette(id);
     const served = new Map<string, number>();
@@ -43,15 +60,34 @@ export class MutationEngine {
       cassettes: this.cassettes,
       answer: (scenario, index, entry) => {
         served.set(entry._step, index);
-        return scenario === id ? replace?.get(index) ?? entry : entry;
+        return scenario === id ? (replace?.get(index) ?? entry) : entry;
       },
     });
     const t = this.target;
     const ctx: RunContext = {
-      transport, clock: virtualClock(), actions: t.actions, redactor: new Redactor(Object.values(t.apiKeys)),
-      agentVersion: this.agentVersion, apiKeys: t.apiKeys, capabilities: t.capabilities, vars: t.vars,
-      requestTimeoutMs: 10_000, expensiveIntervalMs: 500, expensiveCalls: {}, lastExpensiveAt: {}, generations: {}, undocumented: undocumentedNotes(false),
-      ...(observe ? { observe: (o) => observe({ ...o, ...(o.kind === 'request' && served.has(o.step) ? { entryIndex: served.get(o.step) } : {}) }) } : {}),
+      transport,
+      clock: virtualClock(),
+      actions: t.actions,
+      redactor: new Redactor(Object.values(t.apiKeys)),
+      agentVersion: this.agentVersion,
+      apiKeys: t.apiKeys,
+      capabilities: t.capabilities,
+      vars: t.vars,
+      requestTimeoutMs: 10_000,
+      expensiveIntervalMs: 500,
+      expensiveCalls: {},
+      lastExpensiveAt: {},
+      generations: {},
+      undocumented: undocumentedNotes(false),
+      ...(observe
+        ? {
+            observe: (o) =>
+              observe({
+                ...o,
+                ...(o.kind === 'request' && served.has(o.step) ? { entryIndex: served.get(o.step) } : {}),
+              }),
+          }
+        : {}),
     };
     const result = await runScenario(loaded, ctx);
     applyDeviations(result, this.deviations);
@@ -68,7 +104,15 @@ export class MutationEngine {
       const i = text.findIndex((l) => re.test(l));
       return i >= 0 ? i + 1 : undefined;
     };
-    const mutants = deriveMutants({ id: loaded.scenario.id, file: loaded.file, cassette: this.cassette(loaded.scenario.id), observations, lineOf, agentVersion: this.agentVersion, covers: loaded.scenario.spec });
+    const mutants = deriveMutants({
+      id: loaded.scenario.id,
+      file: loaded.file,
+      cassette: this.cassette(loaded.scenario.id),
+      observations,
+      lineOf,
+      agentVersion: this.agentVersion,
+      covers: loaded.scenario.spec,
+    });
     return { baseline, mutants };
   }
 
@@ -81,11 +125,16 @@ export class MutationEngine {
     if (mutant.equivalentBecause) return { outcome: 'equivalent', equivalentBecause: mutant.equivalentBecause };
     const before = new Map(baseline.checks.map((c) => [c.id, c]));
     const result = await this.replay(loaded, mutant.replace);
-    const killedBy = result.checks.filter((c) => FAILING.has(c.verdict) && before.get(c.id)?.verdict !== c.verdict).map((c) => ({ check: c.id, message: c.message }));
+    const killedBy = result.checks
+      .filter((c) => FAILING.has(c.verdict) && before.get(c.id)?.verdict !== c.verdict)
+      .map((c) => ({ check: c.id, message: c.message }));
     if (killedBy.length) return { outcome: 'killed', killedBy };
     const aimed = (mutant.aims ?? []).map((id) => before.get(id));
     if (aimed.length && aimed.every((c) => c?.verdict === 'expected-fail')) {
-      return { outcome: 'equivalent', equivalentBecause: `masked: ${aimed.map((c) => c!.id).join(', ')} already fail${aimed.length > 1 ? '' : 's'} on this agent, a known deviation (${aimed[0]!.deviation?.file ?? 'expectations'})` };
+      return {
+        outcome: 'equivalent',
+        equivalentBecause: `masked: ${aimed.map((c) => c!.id).join(', ')} already fail${aimed.length > 1 ? '' : 's'} on this agent, a known deviation (${aimed[0]!.deviation?.file ?? 'expectations'})`,
+      };
     }
     return { outcome: 'survived' };
   }

@@ -3,11 +3,22 @@
 // the one mutant armed, either rewrites the agent's answers to the steps the mutant names, or keeps
 // a request with a side effect from reaching the agent at all and answers it as recorded, so the
 // agent's later answers really show no effect.
-import type { Exchange, ExchangeContext, IncomingResponse, OutgoingRequest, ScenarioMeta, Transport } from '../transport/types.js';
+import type {
+  Exchange,
+  ExchangeContext,
+  IncomingResponse,
+  OutgoingRequest,
+  ScenarioMeta,
+  Transport,
+} from '../transport/types.js';
 
 export type LiveFault =
   /** every answer to these steps (all steps: '*') rewritten; the agent keeps answering so */
-  | { kind: 'rewrite'; steps: string[] | '*'; rewrite(response: IncomingResponse, request: OutgoingRequest): IncomingResponse }
+  | {
+      kind: 'rewrite';
+      steps: string[] | '*';
+      rewrite(response: IncomingResponse, request: OutgoingRequest): IncomingResponse;
+    }
   /** the `occurrence`-th request of `step` never reaches the agent; `answer` is what it gets instead */
   | { kind: 'suppress'; step: string; occurrence: number; answer: IncomingResponse };
 
@@ -30,11 +41,18 @@ export class FaultTransport implements Transport {
       return { request, response: structuredClone(fault.answer), startedAt: new Date().toISOString(), durationMs: 0 };
     }
     const x = await this.inner.send(request, ctx);
-    if (fault?.kind === 'rewrite' && x.response && (fault.steps === '*' || fault.steps.includes(ctx.step))) return { ...x, response: fault.rewrite(x.response, request) };
+    if (fault?.kind === 'rewrite' && x.response && (fault.steps === '*' || fault.steps.includes(ctx.step)))
+      return { ...x, response: fault.rewrite(x.response, request) };
     return x;
   }
 
-  endScenario(scenario: string): Promise<void> { return this.inner.endScenario?.(scenario) ?? Promise.resolve(); }
-  annotate(scenario: string, meta: ScenarioMeta): void { this.inner.annotate?.(scenario, meta); }
-  close(): Promise<void> { return this.inner.close(); }
+  endScenario(scenario: string): Promise<void> {
+    return this.inner.endScenario?.(scenario) ?? Promise.resolve();
+  }
+  annotate(scenario: string, meta: ScenarioMeta): void {
+    this.inner.annotate?.(scenario, meta);
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
 }

@@ -27,16 +27,32 @@ export interface LiveRun {
   mutants: Mutant[];
 }
 
-export async function runLive(runs: LiveRun[], deviations: DeviationIndex, start: (wrap: (t: LiveTransport) => Transport) => Promise<Target>, onMutant?: (m: Mutant, o: Outcome) => void): Promise<Map<string, Outcome>> {
+export async function runLive(
+  runs: LiveRun[],
+  deviations: DeviationIndex,
+  start: (wrap: (t: LiveTransport) => Transport) => Promise<Target>,
+  onMutant?: (m: Mutant, o: Outcome) => void,
+): Promise<Map<string, Outcome>> {
   let fault: FaultTransport | undefined;
   const target = await start((t) => (fault = new FaultTransport(t)));
   const outcomes = new Map<string, Outcome>();
   try {
     const identity = await identify(target, 10_000);
     const ctx: RunContext = {
-      transport: target.transport, clock: target.clock, actions: target.actions, redactor: new Redactor(Object.values(target.apiKeys)),
-      agentVersion: identity.version, apiKeys: target.apiKeys, capabilities: target.capabilities, vars: target.vars,
-      requestTimeoutMs: 10_000, expensiveIntervalMs: 500, expensiveCalls: {}, lastExpensiveAt: {}, generations: {}, undocumented: undocumentedNotes(false),
+      transport: target.transport,
+      clock: target.clock,
+      actions: target.actions,
+      redactor: new Redactor(Object.values(target.apiKeys)),
+      agentVersion: identity.version,
+      apiKeys: target.apiKeys,
+      capabilities: target.capabilities,
+      vars: target.vars,
+      requestTimeoutMs: 10_000,
+      expensiveIntervalMs: 500,
+      expensiveCalls: {},
+      lastExpensiveAt: {},
+      generations: {},
+      undocumented: undocumentedNotes(false),
     };
     const once = async (loaded: LoadedScenario, m?: Mutant): Promise<ScenarioResult> => {
       fault!.arm(loaded.scenario.id, m?.live);
@@ -51,7 +67,9 @@ export async function runLive(runs: LiveRun[], deviations: DeviationIndex, start
       const before = new Map(baseline.checks.map((c) => [c.id, c.verdict]));
       for (const m of run.mutants) {
         const result = await once(run.loaded, m);
-        const killedBy = result.checks.filter((c) => FAILING.has(c.verdict) && before.get(c.id) !== c.verdict).map((c) => ({ check: c.id, message: c.message }));
+        const killedBy = result.checks
+          .filter((c) => FAILING.has(c.verdict) && before.get(c.id) !== c.verdict)
+          .map((c) => ({ check: c.id, message: c.message }));
         const outcome: Outcome = killedBy.length ? { outcome: 'killed', killedBy } : { outcome: 'survived' };
         outcomes.set(m.id, outcome);
         onMutant?.(m, outcome);

@@ -14,14 +14,20 @@ export interface Mutant extends Omit<MutantResult, 'outcome' | 'killedBy'> {
   live?: LiveFault;
 }
 
-export interface Answer { status?: number; headers?: Record<string, string>; body?: string; error?: HarEntry['_error'] | null; }
+export interface Answer {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  error?: HarEntry['_error'] | null;
+}
 
 /** a copy of a recorded entry answering differently */
 export function answered(e: HarEntry, a: Answer): HarEntry {
   const copy = structuredClone(e);
   if (a.status !== undefined) copy.response.status = a.status;
   if (a.headers) copy.response.headers = Object.entries(a.headers).map(([name, value]) => ({ name, value }));
-  if (a.body !== undefined) copy.response.content = { ...copy.response.content, text: a.body, size: Buffer.byteLength(a.body) };
+  if (a.body !== undefined)
+    copy.response.content = { ...copy.response.content, text: a.body, size: Buffer.byteLength(a.body) };
   if (a.error === null) delete copy._error;
   else if (a.error) copy._error = a.error;
   return copy;
@@ -32,7 +38,8 @@ export function answerOf(e: HarEntry): Answer {
   return { status: e.response.status, headers: headersOf(e), body: e.response.content.text, error: e._error ?? null };
 }
 
-export const headersOf = (e: HarEntry): Record<string, string> => Object.fromEntries(e.response.headers.map((h) => [h.name.toLowerCase(), h.value]));
+export const headersOf = (e: HarEntry): Record<string, string> =>
+  Object.fromEntries(e.response.headers.map((h) => [h.name.toLowerCase(), h.value]));
 
 /** true when the mutant replays every answer as recorded: nothing to tell apart */
 export function changesNothing(entries: HarEntry[], replace: Map<number, HarEntry>): boolean {
@@ -44,9 +51,16 @@ export function endpointOf(e: HarEntry): string {
   const path = new URL(e.request.url).pathname;
   const id = `${e.request.method} ${path}`;
   if (loadEndpoints().some((x) => x.id === id)) return id;
-  return `${e.request.method} ${path.split('/').map((s, i) => (i > 3 ? '{id}' : s)).join('/')}`;
+  return `${e.request.method} ${path
+    .split('/')
+    .map((s, i) => (i > 3 ? '{id}' : s))
+    .join('/')}`;
 }
 
 export function isJsonBody(text: string): unknown {
-  try { return JSON.parse(text); } catch { return undefined; }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -31,7 +31,10 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   const startedAt = new Date();
   const t0 = performance.now();
   const selection = await selectScenarios(opts.suites, opts.only);
-  if (selection.errors.length) throw new InputError(selection.errors.map((e) => `${e.file}: ${e.step ? `step "${e.step}": ` : ''}${e.message}`).join('\n'));
+  if (selection.errors.length)
+    throw new InputError(
+      selection.errors.map((e) => `${e.file}: ${e.step ? `step "${e.step}": ` : ''}${e.message}`).join('\n'),
+    );
   const target = replayTarget(opts.dir);
   const agentVersion = readCassette(opts.dir, RUN_CASSETTE)?.log._synconf.agent?.version ?? null;
   let expectations: LoadedExpectations[] = [];
@@ -48,10 +51,15 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   };
   for (const loaded of selection.scenarios) {
     const { baseline, mutants } = await engine.derive(loaded);
-    for (const c of baseline.checks) if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') baselineProblems.push(`${c.id}: ${c.message}`);
+    for (const c of baseline.checks)
+      if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') baselineProblems.push(`${c.id}: ${c.message}`);
     if (opts.live) {
       const ops = opts.live.operators;
-      liveRuns.push({ loaded, replayBaseline: baseline, mutants: mutants.filter((m) => ops.includes(m.operator) && m.live && !m.equivalentBecause) });
+      liveRuns.push({
+        loaded,
+        replayBaseline: baseline,
+        mutants: mutants.filter((m) => ops.includes(m.operator) && m.live && !m.equivalentBecause),
+      });
       continue;
     }
     const mine: MutantResult[] = [];
@@ -65,7 +73,9 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
     const { labTarget } = await import('../runner/targets.js');
     const needsPeer = runs.some((r) => r.loaded.scenario.needs?.includes('peer'));
     const binary = opts.live.binary;
-    const outcomes = await runLive(runs, indexDeviations(expectations), (wrap) => labTarget({ needsPeer, allowDestructive: true, wrap, binary }));
+    const outcomes = await runLive(runs, indexDeviations(expectations), (wrap) =>
+      labTarget({ needsPeer, allowDestructive: true, wrap, binary }),
+    );
     for (const r of runs) {
       const mine = r.mutants.map((m) => describe(m, outcomes.get(m.id)!));
       results.push(...mine);
@@ -78,7 +88,12 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   const below = minScore !== null && (totals.score ?? 1) < minScore;
   const exitCode = baselineProblems.length ? EXIT.usage : below ? EXIT.nonConforming : EXIT.ok;
   const counts = `${totals.mutants} mutants: ${totals.killed} killed, ${totals.survived} survived, ${totals.equivalent} equivalent`;
-  const gate = minScore === null ? '' : below ? `; below --min-score ${percent(minScore)}` : `; at least --min-score ${percent(minScore)}`;
+  const gate =
+    minScore === null
+      ? ''
+      : below
+        ? `; below --min-score ${percent(minScore)}`
+        : `; at least --min-score ${percent(minScore)}`;
   const verdict = baselineProblems.length
     ? `synconf mutate: HARNESS ERROR: ${baselineProblems.length} check(s) fail without any mutant, so the recordings cannot tell mutants apart (exit ${exitCode})`
     : `synconf mutate: score ${percent(totals.score)} (${counts})${gate} (exit ${exitCode})`;
@@ -95,8 +110,14 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
     verdict,
     ...(baselineProblems.length ? { baselineProblems } : {}),
     totals,
-    byScenario: tallyBy(results, (r) => r.scenario).map(([scenario, t]) => ({ scenario, file: results.find((r) => r.scenario === scenario)!.file, ...t })),
-    byEndpoint: tallyBy(results, (r) => r.endpoint).map(([endpoint, t]) => ({ endpoint, ...t })).sort((a, b) => a.endpoint.localeCompare(b.endpoint)),
+    byScenario: tallyBy(results, (r) => r.scenario).map(([scenario, t]) => ({
+      scenario,
+      file: results.find((r) => r.scenario === scenario)!.file,
+      ...t,
+    })),
+    byEndpoint: tallyBy(results, (r) => r.endpoint)
+      .map(([endpoint, t]) => ({ endpoint, ...t }))
+      .sort((a, b) => a.endpoint.localeCompare(b.endpoint)),
     byOperator: tallyBy(results, (r) => r.operator).map(([operator, t]) => ({ operator, ...t })),
     mutants: results,
   };

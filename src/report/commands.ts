@@ -13,9 +13,18 @@ export async function reportMerge(files: string[], out: string): Promise<void> {
   // the version gates of the suite as it is here: they tell a version change from a regression
   const { selectScenarios } = await import('../runner/run.js');
   const { gateIndex } = await import('../matrix/gates.js');
-  const matrix = mergeReports(reports, { files, gates: gateIndex((await selectScenarios(undefined, undefined)).scenarios) });
+  const matrix = mergeReports(reports, {
+    files,
+    gates: gateIndex((await selectScenarios(undefined, undefined)).scenarios),
+  });
   for (const path of await writeMatrix(matrix, out)) console.log(`wrote ${path}`);
-  console.log(`${matrix.changed} of ${matrix.rows.length} check${matrix.rows.length === 1 ? '' : 's'} changed across ${matrix.columns.length} run${matrix.columns.length === 1 ? '' : 's'} (${Object.entries(matrix.classes).map(([c, n]) => `${c}: ${n}`).join(', ')})`);
+  console.log(
+    `${matrix.changed} of ${matrix.rows.length} check${matrix.rows.length === 1 ? '' : 's'} changed across ${matrix.columns.length} run${matrix.columns.length === 1 ? '' : 's'} (${Object.entries(
+      matrix.classes,
+    )
+      .map(([c, n]) => `${c}: ${n}`)
+      .join(', ')})`,
+  );
 }
 
 export async function reportRender(file: string, out?: string): Promise<void> {

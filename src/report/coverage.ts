@@ -38,12 +38,20 @@ export function coverage(report: Report, endpoints: EndpointEntry[]): CoverageRo
     for (const id of new Set(s.spec)) byId.set(id, [...(byId.get(id) ?? []), i]);
   });
   const notRunBy = new Map<string, string[]>();
-  for (const s of report.notSelected ?? []) for (const id of new Set(s.spec)) notRunBy.set(id, [...(notRunBy.get(id) ?? []), s.id]);
+  for (const s of report.notSelected ?? [])
+    for (const id of new Set(s.spec)) notRunBy.set(id, [...(notRunBy.get(id) ?? []), s.id]);
   const row = (id: string, endpoint: EndpointEntry | null): CoverageRow => {
     const scenarios = byId.get(id) ?? [];
     const notRun = notRunBy.get(id) ?? [];
     const state: CoverageState = scenarios.length ? 'covered' : notRun.length ? 'not run' : 'not covered';
-    return { id, endpoint, scenarios, notRun, state, verdict: scenarios.length ? worst(scenarios.map((i) => report.scenarios[i].verdict)) : null };
+    return {
+      id,
+      endpoint,
+      scenarios,
+      notRun,
+      state,
+      verdict: scenarios.length ? worst(scenarios.map((i) => report.scenarios[i].verdict)) : null,
+    };
   };
   const listed = new Set(endpoints.map((e) => e.id));
   const named = new Set([...byId.keys(), ...notRunBy.keys()]);

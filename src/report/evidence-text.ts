@@ -5,8 +5,7 @@ import { cut, showValue } from './text.js';
 /** a CI log viewer gets the same bound as report.html */
 const MAX = 20_000;
 
-const headerLines = (h: Record<string, string> | undefined) =>
-  Object.entries(h ?? {}).map(([k, v]) => `  ${k}: ${v}`);
+const headerLines = (h: Record<string, string> | undefined) => Object.entries(h ?? {}).map(([k, v]) => `  ${k}: ${v}`);
 
 export function evidenceText(check: CheckResult): string {
   const out: string[] = [cut(check.message, 2000)];
@@ -25,7 +24,8 @@ export function evidenceText(check: CheckResult): string {
   }
   if (check.schemaErrors?.length) {
     out.push('', 'schema errors:');
-    for (const e of check.schemaErrors) out.push(`  ${e.pointer || '/'} [${e.rule}]${e.known ? ' (known)' : ''}: ${e.message}`);
+    for (const e of check.schemaErrors)
+      out.push(`  ${e.pointer || '/'} [${e.rule}]${e.known ? ' (known)' : ''}: ${e.message}`);
   }
   if (check.expected !== undefined) out.push('', 'expected:', cut(showValue(check.expected), MAX));
   if (check.actual !== undefined) out.push('', 'actual:', cut(showValue(check.actual), MAX));

@@ -22,7 +22,9 @@ const badge = (v: Verdict) => `<span class="badge v-${e(v, 40)}">${e(VERDICT_LAB
 const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`);
 
 /** how the page links files it names (HAR cassettes): relative to the folder report.html is written to */
-interface Links { harHref(file: string): string | null; }
+interface Links {
+  harHref(file: string): string | null;
+}
 
 function fact(label: string, value: string | null | undefined, mono = false): string {
   if (value === undefined || value === null || value === '') return '';
@@ -40,7 +42,10 @@ const pre = (text: string) => `<pre>${e(text, BLOCK)}</pre>`;
 function schemaErrorsTable(errors: NonNullable<CheckResult['schemaErrors']>): string {
   const cell = (v: unknown) => (v === undefined ? '' : `<code>${e(JSON.stringify(v) ?? '', 500)}</code>`);
   return `<table><thead><tr><th>pointer</th><th>rule</th><th>expected</th><th>actual</th><th>message</th></tr></thead><tbody>${errors
-    .map((x) => `<tr><td><code>${e(x.pointer || '/', 500)}</code></td><td>${e(x.rule, 100)}</td><td>${cell(x.expected)}</td><td>${cell(x.actual)}</td><td>${e(x.message)}${x.known ? ' <em>(known deviation)</em>' : ''}</td></tr>`)
+    .map(
+      (x) =>
+        `<tr><td><code>${e(x.pointer || '/', 500)}</code></td><td>${e(x.rule, 100)}</td><td>${cell(x.expected)}</td><td>${cell(x.actual)}</td><td>${e(x.message)}${x.known ? ' <em>(known deviation)</em>' : ''}</td></tr>`,
+    )
     .join('')}</tbody></table>`;
 }
 
@@ -66,24 +71,37 @@ function evidence(v: CheckView, endpoints: Map<string, EndpointEntry>, links: Li
   if (c.actual !== undefined) item('Actual', pre(showValue(c.actual)));
   if (c.schemaErrors?.length) item('Schema errors', schemaErrorsTable(c.schemaErrors));
   if (c.deviation) {
-    item('Known deviation', `${e(c.deviation.reason)}<br><span class="muted">observed: ${e(c.deviation.observed, 500)}${c.deviation.file ? `; listed in <code>${e(c.deviation.file, 300)}</code>` : ''}</span>`);
+    item(
+      'Known deviation',
+      `${e(c.deviation.reason)}<br><span class="muted">observed: ${e(c.deviation.observed, 500)}${c.deviation.file ? `; listed in <code>${e(c.deviation.file, 300)}</code>` : ''}</span>`,
+    );
   }
   if (ev?.request) {
-    item('Request', `<code>${e(ev.request.method, 20)} ${e(ev.request.url, 2000)}</code>${headersTable(ev.request.headers)}${ev.request.body !== undefined ? pre(ev.request.body) : ''}`);
+    item(
+      'Request',
+      `<code>${e(ev.request.method, 20)} ${e(ev.request.url, 2000)}</code>${headersTable(ev.request.headers)}${ev.request.body !== undefined ? pre(ev.request.body) : ''}`,
+    );
   }
   if (v.curl) item('Repeat it', curlBlock(v.curl));
   if (ev?.har) {
     const href = links.harHref(ev.har.file);
     const name = `${e(ev.har.file, 500)}, entry ${e(String(ev.har.entry), 20)}`;
-    item('Recorded in', `${href ? `<a href="${escapeHtml(href)}">${name}</a>` : `<code>${name}</code>`} <span class="muted">(log.entries[${e(String(ev.har.entry), 20)}])</span>`);
+    item(
+      'Recorded in',
+      `${href ? `<a href="${escapeHtml(href)}">${name}</a>` : `<code>${name}</code>`} <span class="muted">(log.entries[${e(String(ev.har.entry), 20)}])</span>`,
+    );
   }
   if (ev?.error !== undefined) item('Transport error', e(ev.error));
   if (ev?.attempts !== undefined) item('Attempts', e(String(ev.attempts), 40));
   if (ev?.response) {
     item('Status', `<code>${e(String(ev.response.status), 40)}</code>`);
-    if (ev.response.headers && Object.keys(ev.response.headers).length) item('Response headers', headersTable(ev.response.headers));
+    if (ev.response.headers && Object.keys(ev.response.headers).length)
+      item('Response headers', headersTable(ev.response.headers));
     if (ev.response.body !== undefined) {
-      item(`Body${ev.response.bodyTruncated ? ' (excerpt)' : ''}`, `<pre class="body">${e(ev.response.body, BLOCK)}</pre>`);
+      item(
+        `Body${ev.response.bodyTruncated ? ' (excerpt)' : ''}`,
+        `<pre class="body">${e(ev.response.body, BLOCK)}</pre>`,
+      );
     }
   }
   if (c.runs) item('Runs', c.runs.map((r, i) => `run ${i + 1}: ${badge(r)}`).join(' '));
@@ -93,7 +111,6 @@ function evidence(v: CheckView, endpoints: Map<string, EndpointEntry>, links: Li
   return `<details class="evidence"><summary>Evidence</summary><dl class="ev">${parts.join('')}</dl></details>`;
 }
 
-
 /** the curl command: readable and selectable without JS; the script adds a copy button */
 function curlBlock(curl: string): string {
   return `<div class="curl"><pre class="curl-text">${e(curl, BLOCK)}</pre><button type="button" class="copy" hidden>Copy as curl</button></div>`;
@@ -101,7 +118,10 @@ function curlBlock(curl: string): string {
 
 /** lower-cased text the search box matches: id, message, endpoint, request path, step */
 function searchText(v: CheckView): string {
-  return [v.check.id, v.check.message, v.endpoint, v.check.evidence?.request?.url ?? '', v.location].join(' ').toLowerCase().slice(0, 2000);
+  return [v.check.id, v.check.message, v.endpoint, v.check.evidence?.request?.url ?? '', v.location]
+    .join(' ')
+    .toLowerCase()
+    .slice(0, 2000);
 }
 
 function checkItem(v: CheckView, endpoints: Map<string, EndpointEntry>, links: Links): string {
@@ -113,17 +133,28 @@ ${evidence(v, endpoints, links)}</li>`;
 }
 
 function checkList(checks: CheckView[], endpoints: Map<string, EndpointEntry>, links: Links): string {
-  return checks.length ? `<ol class="checks">\n${checks.map((c) => checkItem(c, endpoints, links)).join('\n')}\n</ol>` : '';
+  return checks.length
+    ? `<ol class="checks">\n${checks.map((c) => checkItem(c, endpoints, links)).join('\n')}\n</ol>`
+    : '';
 }
 
 function scenarioSection(sv: ScenarioView, endpoints: Map<string, EndpointEntry>, links: Links): string {
   const s = sv.scenario;
-  const counts = VERDICTS.filter((v) => sv.counts[v]).map((v) => `${sv.counts[v]} ${VERDICT_LABEL[v]}`).join(', ') || 'no checks';
+  const counts =
+    VERDICTS.filter((v) => sv.counts[v])
+      .map((v) => `${sv.counts[v]} ${VERDICT_LABEL[v]}`)
+      .join(', ') || 'no checks';
   const meta = [
     `<span class="id">${e(s.id, 300)}</span>`,
     `<code>${e(s.file, 300)}</code>`,
-    s.spec.length ? `covers ${s.spec.map((id) => `<code>${e(id, 300)}</code>`).join(', ')}` : 'covers no listed endpoint',
-    s.mode === 'absent' ? 'checks that the endpoint is absent (the agent predates it)' : s.mode === 'skipped' ? 'skipped' : '',
+    s.spec.length
+      ? `covers ${s.spec.map((id) => `<code>${e(id, 300)}</code>`).join(', ')}`
+      : 'covers no listed endpoint',
+    s.mode === 'absent'
+      ? 'checks that the endpoint is absent (the agent predates it)'
+      : s.mode === 'skipped'
+        ? 'skipped'
+        : '',
     seconds(s.durationMs),
     counts,
   ].filter(Boolean);
@@ -133,7 +164,11 @@ function scenarioSection(sv: ScenarioView, endpoints: Map<string, EndpointEntry>
   return `<details class="scenario v-${e(s.verdict, 40)}" id="${sv.anchor}" data-verdict="${e(s.verdict, 40)}" data-spec="${escapeHtml(JSON.stringify(s.spec))}"${sv.open ? ' open' : ''}>
 <summary><h3>${badge(s.verdict)} ${e(s.title, 500)}</h3><span class="meta">${meta.join(' · ')}</span></summary>
 ${notes.map((t) => `<p class="note">${e(t)}</p>`).join('\n')}
-${checkList(sv.checks.filter((c) => c.check.verdict !== 'pass'), endpoints, links)}
+${checkList(
+  sv.checks.filter((c) => c.check.verdict !== 'pass'),
+  endpoints,
+  links,
+)}
 ${passing.length ? `<details class="passing"><summary>${passing.length} passing check${passing.length === 1 ? '' : 's'}</summary>${checkList(passing, endpoints, links)}</details>` : ''}
 </details>`;
 }
@@ -143,26 +178,67 @@ function glance(view: RunView): string {
   const r = view.report;
   const cov = view.coverage;
   const failing = view.problems.filter((p) => p.fails).length;
-  const box = (cls: string, n: string, label: string, href: string) => `<a class="box ${cls}" href="${href}"><span class="n">${e(n, 40)}</span> ${label}</a>`;
+  const box = (cls: string, n: string, label: string, href: string) =>
+    `<a class="box ${cls}" href="${href}"><span class="n">${e(n, 40)}</span> ${label}</a>`;
   const boxes = [
-    box(failing ? 'bad' : 'ok', String(failing), `check${failing === 1 ? '' : 's'} fail${failing === 1 ? 's' : ''} the run`, '#failures'),
+    box(
+      failing ? 'bad' : 'ok',
+      String(failing),
+      `check${failing === 1 ? '' : 's'} fail${failing === 1 ? 's' : ''} the run`,
+      '#failures',
+    ),
     box('known', String(r.totals['expected-fail']), 'known deviations', '#known'),
-    box(cov.notCovered ? 'warn' : 'ok', `${cov.covered}/${cov.spec}`, `spec endpoints covered${cov.notRun ? ` (${cov.notRun} not run)` : ''}`, '#coverage'),
-    box('plain', String(r.totals.checks), `checks in ${r.totals.scenarios} scenarios, ${e(seconds(r.run.durationMs), 40)}`, '#scenarios'),
+    box(
+      cov.notCovered ? 'warn' : 'ok',
+      `${cov.covered}/${cov.spec}`,
+      `spec endpoints covered${cov.notRun ? ` (${cov.notRun} not run)` : ''}`,
+      '#coverage',
+    ),
+    box(
+      'plain',
+      String(r.totals.checks),
+      `checks in ${r.totals.scenarios} scenarios, ${e(seconds(r.run.durationMs), 40)}`,
+      '#scenarios',
+    ),
   ];
-  if (view.undocumented.notes.length) boxes.push(box(view.undocumented.strict ? 'bad' : 'plain', String(view.undocumented.notes.length), 'undocumented members', '#undocumented'));
+  if (view.undocumented.notes.length)
+    boxes.push(
+      box(
+        view.undocumented.strict ? 'bad' : 'plain',
+        String(view.undocumented.notes.length),
+        'undocumented members',
+        '#undocumented',
+      ),
+    );
   if (view.flaky.length) boxes.push(box('warn', String(view.flaky.length), 'flaky', '#flaky'));
-  if (view.baseline) boxes.push(box(view.baseline.counts['new-failure'] ? 'bad' : 'ok', String(view.baseline.counts['new-failure']), 'new failures vs baseline', '#baseline'));
+  if (view.baseline)
+    boxes.push(
+      box(
+        view.baseline.counts['new-failure'] ? 'bad' : 'ok',
+        String(view.baseline.counts['new-failure']),
+        'new failures vs baseline',
+        '#baseline',
+      ),
+    );
   return `<nav class="glance" aria-label="At a glance">${boxes.join('')}</nav>`;
 }
 
 function failuresSection(view: RunView): string {
   const r = view.report;
-  const harness = r.harnessErrors.map((h) => `<li><strong>${e([h.file, h.scenario, h.step].filter(Boolean).join(' ') || 'harness', 500)}</strong>: ${e(h.message)}</li>`);
-  const items = view.problems.map((p) => `<li class="problem${p.fails ? ' fails' : ''}" data-search="${escapeHtml(searchText(p))}">${badge(p.check.verdict)}${p.check.flaky ? '<span class="badge v-flaky">flaky</span>' : ''} <a href="#${p.anchor}" class="id">${e(p.check.id, 500)}</a> <span class="msg">${e(p.check.message)}</span>${p.fails ? '' : ' <em>(does not fail the run with this --fail-on)</em>'}
-${p.hint ? `<div class="hint">${e(p.hint, 1000)}</div>` : ''}<div class="where muted"><code>${e(p.endpoint, 300)}</code> · <code>${e(p.location, 300)}</code></div>${p.curl ? curlBlock(p.curl) : ''}</li>`);
+  const harness = r.harnessErrors.map(
+    (h) =>
+      `<li><strong>${e([h.file, h.scenario, h.step].filter(Boolean).join(' ') || 'harness', 500)}</strong>: ${e(h.message)}</li>`,
+  );
+  const items = view.problems.map(
+    (
+      p,
+    ) => `<li class="problem${p.fails ? ' fails' : ''}" data-search="${escapeHtml(searchText(p))}">${badge(p.check.verdict)}${p.check.flaky ? '<span class="badge v-flaky">flaky</span>' : ''} <a href="#${p.anchor}" class="id">${e(p.check.id, 500)}</a> <span class="msg">${e(p.check.message)}</span>${p.fails ? '' : ' <em>(does not fail the run with this --fail-on)</em>'}
+${p.hint ? `<div class="hint">${e(p.hint, 1000)}</div>` : ''}<div class="where muted"><code>${e(p.endpoint, 300)}</code> · <code>${e(p.location, 300)}</code></div>${p.curl ? curlBlock(p.curl) : ''}</li>`,
+  );
   return [
-    harness.length ? `<section id="harness-errors"><h2>Harness errors (${harness.length})</h2><p>synconf itself could not run part of the suite; the results below are incomplete.</p><ul class="problems">${harness.join('\n')}</ul></section>` : '',
+    harness.length
+      ? `<section id="harness-errors"><h2>Harness errors (${harness.length})</h2><p>synconf itself could not run part of the suite; the results below are incomplete.</p><ul class="problems">${harness.join('\n')}</ul></section>`
+      : '',
     `<section id="failures"><h2>Failures (${items.length})</h2>${items.length ? `<ul class="problems">${items.join('\n')}</ul>` : '<p>No check failed.</p>'}</section>`,
   ].join('\n');
 }
@@ -170,10 +246,19 @@ ${p.hint ? `<div class="hint">${e(p.hint, 1000)}</div>` : ''}<div class="where m
 function knownSection(view: RunView): string {
   const n = view.report.totals['expected-fail'];
   const file = view.report.run.expectations;
-  if (!n) return `<section id="known"><h2>Known deviations (0)</h2><p>${file ? `None of the deviations listed in <code>${e(file, 300)}</code> occurred.` : 'No known-deviations file was applied.'}</p></section>`;
+  if (!n)
+    return `<section id="known"><h2>Known deviations (0)</h2><p>${file ? `None of the deviations listed in <code>${e(file, 300)}</code> occurred.` : 'No known-deviations file was applied.'}</p></section>`;
   const rows = view.deviations.map((g) => {
     const head = `<tr class="group" data-search="${escapeHtml(g.endpoint.toLowerCase())}"><th colspan="3" scope="rowgroup"><code>${e(g.endpoint, 300)}</code> (${g.checks.length})</th></tr>`;
-    return head + g.checks.map((c) => `<tr data-search="${escapeHtml(searchText(c))}"><td><a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a></td><td>${e(c.check.deviation?.observed ?? c.check.message, 800)}</td><td>${e(c.check.deviation?.reason ?? '', 800)}</td></tr>`).join('');
+    return (
+      head +
+      g.checks
+        .map(
+          (c) =>
+            `<tr data-search="${escapeHtml(searchText(c))}"><td><a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a></td><td>${e(c.check.deviation?.observed ?? c.check.message, 800)}</td><td>${e(c.check.deviation?.reason ?? '', 800)}</td></tr>`,
+        )
+        .join('')
+    );
   });
   return `<section id="known"><h2>Known deviations (${n})</h2>
 <p>What this agent version does differently from the spec, accepted for it and why${file ? `, as listed in <code>${e(file, 300)}</code>` : ''}. They do not fail the run; one that stops occurring does.</p>
@@ -183,7 +268,10 @@ function knownSection(view: RunView): string {
 function flakySection(view: RunView): string {
   const rep = view.report.repeat;
   if (!rep) return '';
-  const items = view.flaky.map((c) => `<li><a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a>: ${(c.check.runs ?? []).map((v, i) => `run ${i + 1} ${badge(v)}`).join(' ')}</li>`);
+  const items = view.flaky.map(
+    (c) =>
+      `<li><a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a>: ${(c.check.runs ?? []).map((v, i) => `run ${i + 1} ${badge(v)}`).join(' ')}</li>`,
+  );
   return `<section id="flaky"><h2>Stability over ${rep.runs} runs</h2><p>${view.checks.length - view.flaky.length} of ${view.checks.length} checks gave the same verdict in every run; ${view.flaky.length} flaky${view.flaky.length ? ':' : '.'}</p>${items.length ? `<ul>${items.join('')}</ul>` : ''}</section>`;
 }
 
@@ -194,11 +282,24 @@ function baselineSection(view: RunView): string {
   const parts = classes.map((k) => {
     const checks = b.byClass[k];
     if (!checks.length) return '';
-    const items = checks.slice(0, 200).map((c) => `<li><a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a> ${c.check.baseline?.verdict ? `${badge(c.check.baseline.verdict)} → ` : ''}${badge(c.check.verdict)}</li>`).join('');
+    const items = checks
+      .slice(0, 200)
+      .map(
+        (c) =>
+          `<li><a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a> ${c.check.baseline?.verdict ? `${badge(c.check.baseline.verdict)} → ` : ''}${badge(c.check.verdict)}</li>`,
+      )
+      .join('');
     return `<h3>${BASELINE_CLASS_LABEL[k]} (${checks.length})</h3><ul class="bl-${k}">${items}</ul>${checks.length > 200 ? `<p>… and ${checks.length - 200} more</p>` : ''}`;
   });
-  const gone = b.gone.length ? `<h3>gone (${b.gone.length})</h3><ul class="bl-gone">${b.gone.slice(0, 200).map((g) => `<li class="id">${e(g.id, 500)} ${badge(g.verdict)}</li>`).join('')}</ul>` : '';
-  const counts = (['new-failure', 'fixed', 'still-failing', 'new-check', 'gone'] as const).map((k) => `${b.counts[k]} ${BASELINE_CLASS_LABEL[k]}`).join(', ');
+  const gone = b.gone.length
+    ? `<h3>gone (${b.gone.length})</h3><ul class="bl-gone">${b.gone
+        .slice(0, 200)
+        .map((g) => `<li class="id">${e(g.id, 500)} ${badge(g.verdict)}</li>`)
+        .join('')}</ul>`
+    : '';
+  const counts = (['new-failure', 'fixed', 'still-failing', 'new-check', 'gone'] as const)
+    .map((k) => `${b.counts[k]} ${BASELINE_CLASS_LABEL[k]}`)
+    .join(', ');
   return `<section id="baseline"><h2>Compared with the baseline</h2><p>Against <code>${e(b.file, 500)}</code>${b.startedAt ? ` (run of ${e(b.startedAt, 60)})` : ''}: ${e(counts, 500)}.</p>${parts.join('')}${gone}</section>`;
 }
 
@@ -207,7 +308,11 @@ function coverageTable(view: RunView): string {
   const report = view.report;
   const versions = (ep: EndpointEntry | null) =>
     ep
-      ? [ep.since && `since ${ep.since}`, ep.deprecated && `deprecated since ${ep.deprecated}`, ep.related && 'related path (shape not specified)']
+      ? [
+          ep.since && `since ${ep.since}`,
+          ep.deprecated && `deprecated since ${ep.deprecated}`,
+          ep.related && 'related path (shape not specified)',
+        ]
           .filter((x): x is string => typeof x === 'string')
           .map((x) => e(x, 200))
           .join('<br>')
@@ -215,10 +320,16 @@ function coverageTable(view: RunView): string {
   const body = cov.rows
     .map((r) => {
       const by = [
-        ...r.scenarios.map((si) => `<a href="#s${si}">${e(report.scenarios[si].id, 300)}</a> ${badge(report.scenarios[si].verdict)}`),
+        ...r.scenarios.map(
+          (si) => `<a href="#s${si}">${e(report.scenarios[si].id, 300)}</a> ${badge(report.scenarios[si].verdict)}`,
+        ),
         ...r.notRun.map((id) => `<span class="muted">${e(id, 300)} (not selected)</span>`),
       ].join('<br>');
-      const status = r.verdict ? badge(r.verdict) : r.state === 'not run' ? '<span class="badge v-notrun">not run</span>' : '<span class="badge v-none">not covered</span>';
+      const status = r.verdict
+        ? badge(r.verdict)
+        : r.state === 'not run'
+          ? '<span class="badge v-notrun">not run</span>'
+          : '<span class="badge v-none">not covered</span>';
       const cls = r.state === 'covered' ? 'covered' : r.state === 'not run' ? 'notrun' : 'uncovered';
       return `<tr class="${cls}" data-endpoint="${e(r.id, 500)}"><td><code>${e(r.id, 500)}</code></td><td>${e(sectionTitle(r.endpoint?.section), 300)}</td><td>${versions(r.endpoint)}</td><td>${by || '<span class="status">no scenario names this endpoint</span>'}</td><td>${status}</td></tr>`;
     })
@@ -234,8 +345,13 @@ ${body}
 
 function filters(view: RunView): string {
   const n = view.report.totals;
-  const boxes = VERDICTS.map((v) => `<label><input type="checkbox" name="verdict" value="${v}" checked> ${VERDICT_LABEL[v]} (${n[v]})</label>`).join('');
-  const options = view.coverage.rows.filter((r) => r.scenarios.length).map((r) => `<option value="${escapeHtml(r.id)}">${e(r.id, 200)}</option>`).join('');
+  const boxes = VERDICTS.map(
+    (v) => `<label><input type="checkbox" name="verdict" value="${v}" checked> ${VERDICT_LABEL[v]} (${n[v]})</label>`,
+  ).join('');
+  const options = view.coverage.rows
+    .filter((r) => r.scenarios.length)
+    .map((r) => `<option value="${escapeHtml(r.id)}">${e(r.id, 200)}</option>`)
+    .join('');
   // Hidden until the script runs: without JS every check is there and the controls would do nothing.
   return `<form class="filters" id="filters" role="search" hidden>
 <label class="search">Search <input type="search" name="q" placeholder="check id, message, endpoint or path" autocomplete="off"></label>
@@ -335,7 +451,9 @@ function timings(view: RunView): string {
 
 function undocumentedSection(view: RunView): string {
   const notes = view.undocumented.notes;
-  return notes.length ? `<section id="undocumented"><h2>Undocumented members (${notes.length})</h2><p>Members of responses of ${e(view.agent, 100)} that their schema does not name: ${view.undocumented.strict ? 'failures (--strict)' : 'notes; --strict makes them failures'}.</p><table><thead><tr><th>endpoint</th><th>member</th><th>schema</th><th>scenarios</th></tr></thead><tbody>${notes.map((n) => `<tr><td><code>${e(n.endpoint, 300)}</code></td><td><code>${e(n.member, 300)}</code></td><td>${e(n.resource, 100)}</td><td>${e(n.scenarios.join(', '), 500)}</td></tr>`).join('')}</tbody></table></section>` : '';
+  return notes.length
+    ? `<section id="undocumented"><h2>Undocumented members (${notes.length})</h2><p>Members of responses of ${e(view.agent, 100)} that their schema does not name: ${view.undocumented.strict ? 'failures (--strict)' : 'notes; --strict makes them failures'}.</p><table><thead><tr><th>endpoint</th><th>member</th><th>schema</th><th>scenarios</th></tr></thead><tbody>${notes.map((n) => `<tr><td><code>${e(n.endpoint, 300)}</code></td><td><code>${e(n.member, 300)}</code></td><td>${e(n.resource, 100)}</td><td>${e(n.scenarios.join(', '), 500)}</td></tr>`).join('')}</tbody></table></section>`
+    : '';
 }
 
 function extras(view: RunView): string {
@@ -344,9 +462,15 @@ function extras(view: RunView): string {
   const unused = report.unusedExchanges ?? [];
   const stale = report.staleExpectations ?? [];
   return [
-    stale.length ? `<section id="stale"><h2>Stale known deviations (${stale.length})</h2><p>Entries of the known-deviations file whose check did not occur in a scenario that ran: the file needs an update.</p><ul>${stale.map((id) => `<li class="id">${e(id, 500)}</li>`).join('')}</ul></section>` : '',
-    calls.length ? `<section id="expensive"><h2>Expensive calls</h2><p>Calls to endpoints the spec calls expensive (CPU and memory).</p><table><tbody>${calls.map(([k, n]) => `<tr><td><code>${e(k, 300)}</code></td><td class="num">${e(String(n), 40)}</td></tr>`).join('')}</tbody></table></section>` : '',
-    unused.length ? `<section id="unused"><h2>Unused recorded exchanges (${unused.length})</h2><p>Recorded exchanges no step asked for: the recording is stale.</p><ul>${unused.map((u) => `<li>${e(u.scenario, 300)}: <code>${e(u.request, 500)}</code></li>`).join('')}</ul></section>` : '',
+    stale.length
+      ? `<section id="stale"><h2>Stale known deviations (${stale.length})</h2><p>Entries of the known-deviations file whose check did not occur in a scenario that ran: the file needs an update.</p><ul>${stale.map((id) => `<li class="id">${e(id, 500)}</li>`).join('')}</ul></section>`
+      : '',
+    calls.length
+      ? `<section id="expensive"><h2>Expensive calls</h2><p>Calls to endpoints the spec calls expensive (CPU and memory).</p><table><tbody>${calls.map(([k, n]) => `<tr><td><code>${e(k, 300)}</code></td><td class="num">${e(String(n), 40)}</td></tr>`).join('')}</tbody></table></section>`
+      : '',
+    unused.length
+      ? `<section id="unused"><h2>Unused recorded exchanges (${unused.length})</h2><p>Recorded exchanges no step asked for: the recording is stale.</p><ul>${unused.map((u) => `<li>${e(u.scenario, 300)}: <code>${e(u.request, 500)}</code></li>`).join('')}</ul></section>`
+      : '',
   ].join('\n');
 }
 
@@ -367,7 +491,14 @@ export function toHtml(report: Report, opts: HtmlOptions = {}): string {
     harHref: (file) => (opts.reportDir ? relative(resolve(opts.reportDir), resolve(ROOT, file)) : null),
   };
   const a = report.agent;
-  const line = [platform(a), `${report.run.mode} run against ${report.run.target}`, report.run.startedAt, seconds(report.run.durationMs)].filter(Boolean).join(' · ');
+  const line = [
+    platform(a),
+    `${report.run.mode} run against ${report.run.target}`,
+    report.run.startedAt,
+    seconds(report.run.durationMs),
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const body = `<header class="banner ${view.tone}"><div>
 <h1>synconf: ${e(view.agent, 200)} ${escapeHtml(view.status)}</h1>
 <p class="line">${e(line, 1000)}</p>

@@ -21,7 +21,12 @@ function xml(s: string): string {
 /** attribute text: one line, bounded (CI viewers show it as a title) */
 const attr = (s: string) => xml(cut(oneLine(s), 1000));
 
-interface Counts { tests: number; failures: number; errors: number; skipped: number; }
+interface Counts {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+}
 
 function counts(checks: CheckView[]): Counts {
   return {
@@ -32,31 +37,63 @@ function counts(checks: CheckView[]): Counts {
   };
 }
 
-const countAttrs = (c: Counts) => ({ '@_tests': c.tests, '@_failures': c.failures, '@_errors': c.errors, '@_skipped': c.skipped });
+const countAttrs = (c: Counts) => ({
+  '@_tests': c.tests,
+  '@_failures': c.failures,
+  '@_errors': c.errors,
+  '@_skipped': c.skipped,
+});
 
 function testcase(v: CheckView): object {
   const check = v.check;
   const tc: Record<string, unknown> = {
-    '@_classname': xml(v.scenario.id), '@_name': xml(check.id), '@_time': seconds(check.durationMs),
-    '@_file': xml(v.scenario.file), ...(check.line ? { '@_line': check.line } : {}),
+    '@_classname': xml(v.scenario.id),
+    '@_name': xml(check.id),
+    '@_time': seconds(check.durationMs),
+    '@_file': xml(v.scenario.file),
+    ...(check.line ? { '@_line': check.line } : {}),
   };
   if (check.baseline && check.baseline.class !== 'unchanged') {
-    tc.properties = { property: [{ '@_name': 'baseline', '@_value': check.baseline.class }, ...(check.baseline.verdict ? [{ '@_name': 'baseline-verdict', '@_value': check.baseline.verdict }] : [])] };
+    tc.properties = {
+      property: [
+        { '@_name': 'baseline', '@_value': check.baseline.class },
+        ...(check.baseline.verdict ? [{ '@_name': 'baseline-verdict', '@_value': check.baseline.verdict }] : []),
+      ],
+    };
   }
-  if (check.runs && check.flaky) tc.properties = { property: [...((tc.properties as { property: object[] } | undefined)?.property ?? []), { '@_name': 'runs', '@_value': check.runs.join(' ') }] };
+  if (check.runs && check.flaky)
+    tc.properties = {
+      property: [
+        ...((tc.properties as { property: object[] } | undefined)?.property ?? []),
+        { '@_name': 'runs', '@_value': check.runs.join(' ') },
+      ],
+    };
   if (v.fails) {
     // the hint goes in the message (what CI shows first), the evidence in the text
-    tc.failure = { '@_message': attr([check.message, v.hint].filter(Boolean).join(' — ')), '@_type': check.flaky ? 'flaky' : check.verdict, '#text': xml(evidenceText(check)) };
+    tc.failure = {
+      '@_message': attr([check.message, v.hint].filter(Boolean).join(' — ')),
+      '@_type': check.flaky ? 'flaky' : check.verdict,
+      '#text': xml(evidenceText(check)),
+    };
   } else if (check.verdict === 'skip') {
     tc.skipped = { '@_message': attr(check.skipReason ?? check.message) };
   } else if (check.verdict !== 'pass' || v.hint) {
-    const known = check.deviation && check.verdict === 'expected-fail' ? ` (known deviation: ${check.deviation.reason})` : '';
-    tc['system-out'] = xml([`${VERDICT_LABEL[check.verdict]}${known}`, v.hint, evidenceText(check)].filter(Boolean).join('\n'));
+    const known =
+      check.deviation && check.verdict === 'expected-fail' ? ` (known deviation: ${check.deviation.reason})` : '';
+    tc['system-out'] = xml(
+      [`${VERDICT_LABEL[check.verdict]}${known}`, v.hint, evidenceText(check)].filter(Boolean).join('\n'),
+    );
   }
   return tc;
 }
 
-function testsuite(s: ScenarioResult, checks: CheckView[], timestamp: string, agent: string, notes: UndocumentedMember[]): object {
+function testsuite(
+  s: ScenarioResult,
+  checks: CheckView[],
+  timestamp: string,
+  agent: string,
+  notes: UndocumentedMember[],
+): object {
   const props = [
     { '@_name': 'title', '@_value': attr(s.title) },
     { '@_name': 'file', '@_value': attr(s.file) },
@@ -65,7 +102,9 @@ function testsuite(s: ScenarioResult, checks: CheckView[], timestamp: string, ag
     { '@_name': 'verdict', '@_value': s.verdict },
     ...(s.skipReason ? [{ '@_name': 'skipReason', '@_value': attr(s.skipReason) }] : []),
     // Undocumented members its responses had: notes (failing checks of their own under --strict).
-    ...notes.filter((n) => n.scenarios.includes(s.id)).map((n) => ({ '@_name': 'undocumented', '@_value': attr(noteLine(n)) })),
+    ...notes
+      .filter((n) => n.scenarios.includes(s.id))
+      .map((n) => ({ '@_name': 'undocumented', '@_value': attr(noteLine(n)) })),
   ];
   return {
     '@_name': xml(s.id),
@@ -79,25 +118,49 @@ function testsuite(s: ScenarioResult, checks: CheckView[], timestamp: string, ag
 
 /** the XML; `view` is the run's view when the caller has it already */
 export function toJUnit(report: Report, view: RunView = viewOf(report)): string {
-  const agent = [`agent ${report.agent.version ?? 'unknown version'}`, platform(report.agent)].filter(Boolean).join(' ');
+  const agent = [`agent ${report.agent.version ?? 'unknown version'}`, platform(report.agent)]
+    .filter(Boolean)
+    .join(' ');
   const timestamp = report.run.startedAt;
-  const suites = report.scenarios.map((s, si) => testsuite(s, view.checks.filter((c) => c.si === si), timestamp, agent, view.undocumented.notes));
+  const suites = report.scenarios.map((s, si) =>
+    testsuite(
+      s,
+      view.checks.filter((c) => c.si === si),
+      timestamp,
+      agent,
+      view.undocumented.notes,
+    ),
+  );
   const total = counts(view.checks);
   if (report.harnessErrors.length) {
     suites.push({
-      '@_name': 'synconf harness', '@_tests': report.harnessErrors.length, '@_failures': 0,
-      '@_errors': report.harnessErrors.length, '@_skipped': 0, '@_time': '0.000', '@_timestamp': timestamp,
+      '@_name': 'synconf harness',
+      '@_tests': report.harnessErrors.length,
+      '@_failures': 0,
+      '@_errors': report.harnessErrors.length,
+      '@_skipped': 0,
+      '@_time': '0.000',
+      '@_timestamp': timestamp,
       testcase: report.harnessErrors.map((e, i) => ({
         '@_classname': 'synconf harness',
         '@_name': xml([e.scenario, e.step].filter(Boolean).join('/') || e.file || `harness error ${i + 1}`),
         '@_time': '0.000',
-        error: { '@_message': attr(e.message), '@_type': 'harness', '#text': xml([e.file && `file: ${e.file}`, e.message].filter(Boolean).join('\n')) },
+        error: {
+          '@_message': attr(e.message),
+          '@_type': 'harness',
+          '#text': xml([e.file && `file: ${e.file}`, e.message].filter(Boolean).join('\n')),
+        },
       })),
     });
     total.tests += report.harnessErrors.length;
     total.errors += report.harnessErrors.length;
   }
-  const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true });
+  const builder = new XMLBuilder({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    format: true,
+    suppressEmptyNode: true,
+  });
   return builder.build({
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
     testsuites: {

@@ -22,7 +22,13 @@ export async function readReport(file: string): Promise<Report> {
   if (errors.length) {
     const shown = errors.slice(0, 5).map((e) => `  ${formatError(e)}`);
     const more = errors.length > 5 ? [`  … and ${errors.length - 5} more`] : [];
-    throw new InputError([`"${file}" is not a valid synconf report (${errors.length} error${errors.length === 1 ? '' : 's'}):`, ...shown, ...more].join('\n'));
+    throw new InputError(
+      [
+        `"${file}" is not a valid synconf report (${errors.length} error${errors.length === 1 ? '' : 's'}):`,
+        ...shown,
+        ...more,
+      ].join('\n'),
+    );
   }
   return doc as Report;
 }

@@ -59,8 +59,14 @@ function failureLines(v: CheckView): string[] {
   const res = c.evidence?.response;
   const evidence = [
     `\`${md(v.location)}\``,
-    req ? `${md(`${req.method} ${req.url}`)}${res ? ` → ${res.status}` : c.evidence?.error ? ` → ${md(sentences(c.evidence.error, 200))}` : ''}` : '',
-    c.schemaErrors?.filter((e) => !e.known).slice(0, 3).map((e) => md(`${e.pointer || '/'} ${e.rule}`)).join(', ') ?? '',
+    req
+      ? `${md(`${req.method} ${req.url}`)}${res ? ` → ${res.status}` : c.evidence?.error ? ` → ${md(sentences(c.evidence.error, 200))}` : ''}`
+      : '',
+    c.schemaErrors
+      ?.filter((e) => !e.known)
+      .slice(0, 3)
+      .map((e) => md(`${e.pointer || '/'} ${e.rule}`))
+      .join(', ') ?? '',
   ].filter(Boolean);
   return [
     `- **${VERDICT_LABEL[c.verdict]}**${c.flaky ? ' (flaky)' : ''} ${md(c.id)}: ${cell(c.message)}`,
@@ -73,13 +79,28 @@ function baselineLines(view: RunView, out: string[], budget: { left: number }): 
   const b = view.baseline;
   if (!b) return;
   const keys = ['new-failure', 'fixed', 'still-failing', 'new-check', 'gone'] as const;
-  out.push('', `### Compared with the baseline`, '', `Baseline ${md(b.file)}${b.startedAt ? ` (${md(b.startedAt)})` : ''}`, '',
-    `| ${keys.map((k) => BASELINE_CLASS_LABEL[k]).join(' | ')} |`, `|${' ---: |'.repeat(keys.length)}`, `| ${keys.map((k) => b.counts[k]).join(' | ')} |`);
+  out.push(
+    '',
+    `### Compared with the baseline`,
+    '',
+    `Baseline ${md(b.file)}${b.startedAt ? ` (${md(b.startedAt)})` : ''}`,
+    '',
+    `| ${keys.map((k) => BASELINE_CLASS_LABEL[k]).join(' | ')} |`,
+    `|${' ---: |'.repeat(keys.length)}`,
+    `| ${keys.map((k) => b.counts[k]).join(' | ')} |`,
+  );
   for (const k of ['new-failure', 'fixed'] as const) {
     const list = b.byClass[k];
     if (!list.length) continue;
     out.push('', `**${BASELINE_CLASS_LABEL[k]}** (${list.length}):`, '');
-    bounded(out, list.map((c) => [`- ${md(c.check.id)}: ${c.check.baseline?.verdict ? VERDICT_LABEL[c.check.baseline.verdict] : 'absent'} → ${VERDICT_LABEL[c.check.verdict]}`]), budget, (n) => `- … and ${n} more (report.html)`);
+    bounded(
+      out,
+      list.map((c) => [
+        `- ${md(c.check.id)}: ${c.check.baseline?.verdict ? VERDICT_LABEL[c.check.baseline.verdict] : 'absent'} → ${VERDICT_LABEL[c.check.verdict]}`,
+      ]),
+      budget,
+      (n) => `- … and ${n} more (report.html)`,
+    );
   }
 }
 
@@ -87,8 +108,17 @@ function baselineLines(view: RunView, out: string[], budget: { left: number }): 
 function undocumentedLines(view: RunView, out: string[], budget: { left: number }): void {
   const u = view.undocumented;
   if (!u.notes.length) return;
-  out.push('', `### Undocumented members (${u.notes.length}, ${md(view.agent)}; ${u.strict ? 'failures under --strict' : 'notes; --strict makes them failures'})`, '');
-  bounded(out, u.notes.map((n) => [`- ${md(noteLine(n))} (${md(firstItems(n.scenarios, 200))})`]), budget, (n) => `- … and ${n} more (report.html)`);
+  out.push(
+    '',
+    `### Undocumented members (${u.notes.length}, ${md(view.agent)}; ${u.strict ? 'failures under --strict' : 'notes; --strict makes them failures'})`,
+    '',
+  );
+  bounded(
+    out,
+    u.notes.map((n) => [`- ${md(noteLine(n))} (${md(firstItems(n.scenarios, 200))})`]),
+    budget,
+    (n) => `- … and ${n} more (report.html)`,
+  );
 }
 
 /** the summary; `view` is the run's view when the caller has it already */
@@ -110,38 +140,80 @@ export function toMarkdown(report: Report, view: RunView = viewOf(report)): stri
 
   if (report.harnessErrors.length) {
     out.push('', `### Harness errors (${report.harnessErrors.length})`, '');
-    bounded(out, report.harnessErrors.map((e) => {
-      const where = [e.file, e.scenario, e.step].filter(Boolean).join(' ');
-      return [`- ${where ? `${md(where)}: ` : ''}${cell(e.message)}`];
-    }), budget, (n) => `- … and ${n} more (report.html)`);
+    bounded(
+      out,
+      report.harnessErrors.map((e) => {
+        const where = [e.file, e.scenario, e.step].filter(Boolean).join(' ');
+        return [`- ${where ? `${md(where)}: ` : ''}${cell(e.message)}`];
+      }),
+      budget,
+      (n) => `- … and ${n} more (report.html)`,
+    );
   }
 
   if (view.problems.length) {
     out.push('', `### Failures (${view.problems.length})`, '');
-    bounded(out, view.problems.map(failureLines), { left: Math.min(budget.left, BUDGET / 3) }, (n) => `- … and ${n} more failures (report.html)`);
+    bounded(
+      out,
+      view.problems.map(failureLines),
+      { left: Math.min(budget.left, BUDGET / 3) },
+      (n) => `- … and ${n} more failures (report.html)`,
+    );
     budget.left = BUDGET - out.join('\n').length;
   }
 
   baselineLines(view, out, budget);
 
   if (report.repeat) {
-    out.push('', `### Stability over ${report.repeat.runs} runs`, '', `${view.checks.length - view.flaky.length} of ${view.checks.length} checks gave the same verdict in every run; ${view.flaky.length} flaky.`);
+    out.push(
+      '',
+      `### Stability over ${report.repeat.runs} runs`,
+      '',
+      `${view.checks.length - view.flaky.length} of ${view.checks.length} checks gave the same verdict in every run; ${view.flaky.length} flaky.`,
+    );
     if (view.flaky.length) {
       out.push('');
-      bounded(out, view.flaky.map((c) => [`- ${md(c.check.id)}: ${(c.check.runs ?? []).map((v) => VERDICT_LABEL[v]).join(', ')}`]), budget, (n) => `- … and ${n} more (report.html)`);
+      bounded(
+        out,
+        view.flaky.map((c) => [`- ${md(c.check.id)}: ${(c.check.runs ?? []).map((v) => VERDICT_LABEL[v]).join(', ')}`]),
+        budget,
+        (n) => `- … and ${n} more (report.html)`,
+      );
     }
   }
 
   if (view.deviations.length) {
-    const rows = view.deviations.flatMap((g) => g.checks).map((c) => [`| ${md(c.check.id)} | ${cell(c.check.deviation?.observed ?? c.check.message)} | ${cell(c.check.deviation?.reason ?? '')} |`]);
-    out.push('', `### Known deviations (${rows.length})`, '', `Accepted for this agent version${report.run.expectations ? ` (${md(report.run.expectations)})` : ''}; they do not fail the run.`, '', '| check | what the agent does | why |', '|---|---|---|');
+    const rows = view.deviations
+      .flatMap((g) => g.checks)
+      .map((c) => [
+        `| ${md(c.check.id)} | ${cell(c.check.deviation?.observed ?? c.check.message)} | ${cell(c.check.deviation?.reason ?? '')} |`,
+      ]);
+    out.push(
+      '',
+      `### Known deviations (${rows.length})`,
+      '',
+      `Accepted for this agent version${report.run.expectations ? ` (${md(report.run.expectations)})` : ''}; they do not fail the run.`,
+      '',
+      '| check | what the agent does | why |',
+      '|---|---|---|',
+    );
     budget.left = BUDGET - out.join('\n').length;
-    bounded(out, rows, budget, (n) => `\n${n} more known deviations are listed in report.html (this summary keeps under ${BUDGET / 1000} kB).`);
+    bounded(
+      out,
+      rows,
+      budget,
+      (n) => `\n${n} more known deviations are listed in report.html (this summary keeps under ${BUDGET / 1000} kB).`,
+    );
   }
 
   const stale = report.staleExpectations ?? [];
-  if (stale.length) out.push('', `Stale known deviations (their check did not occur): ${stale.slice(0, 50).map(md).join(', ')}${stale.length > 50 ? `, and ${stale.length - 50} more` : ''}`);
-  if (report.unusedExchanges?.length) out.push('', `Unused recorded exchanges: ${report.unusedExchanges.length} (the recording is stale)`);
+  if (stale.length)
+    out.push(
+      '',
+      `Stale known deviations (their check did not occur): ${stale.slice(0, 50).map(md).join(', ')}${stale.length > 50 ? `, and ${stale.length - 50} more` : ''}`,
+    );
+  if (report.unusedExchanges?.length)
+    out.push('', `Unused recorded exchanges: ${report.unusedExchanges.length} (the recording is stale)`);
   budget.left = BUDGET - out.join('\n').length;
   undocumentedLines(view, out, budget);
 
@@ -149,11 +221,20 @@ export function toMarkdown(report: Report, view: RunView = viewOf(report)): stri
   const cov = view.coverage;
   const coverageLine = `Coverage: ${cov.covered} of ${cov.spec} spec endpoints covered${cov.notRun ? `, ${cov.notRun} not run (not selected)` : ''}${cov.notCovered ? `, **${cov.notCovered} not covered** by any scenario` : ''}.`;
   if (view.scenarios.length) {
-    out.push('', '<details><summary>Scenarios and coverage</summary>', '', coverageLine, '',
-      `| scenario | verdict | ${VERDICTS.map((v) => VERDICT_LABEL[v]).join(' | ')} | time | endpoints |`, `|---|---|${'---:|'.repeat(VERDICTS.length + 1)}---|`);
+    out.push(
+      '',
+      '<details><summary>Scenarios and coverage</summary>',
+      '',
+      coverageLine,
+      '',
+      `| scenario | verdict | ${VERDICTS.map((v) => VERDICT_LABEL[v]).join(' | ')} | time | endpoints |`,
+      `|---|---|${'---:|'.repeat(VERDICTS.length + 1)}---|`,
+    );
     for (const sv of view.scenarios) {
       const s = sv.scenario;
-      out.push(`| ${md(s.id)} | **${VERDICT_LABEL[s.verdict]}** | ${VERDICTS.map((v) => sv.counts[v]).join(' | ')} | ${(s.durationMs / 1000).toFixed(1)} s | ${md(firstItems(s.spec, 200))} |`);
+      out.push(
+        `| ${md(s.id)} | **${VERDICT_LABEL[s.verdict]}** | ${VERDICTS.map((v) => sv.counts[v]).join(' | ')} | ${(s.durationMs / 1000).toFixed(1)} s | ${md(firstItems(s.spec, 200))} |`,
+      );
     }
     out.push('', '</details>');
   }

@@ -12,7 +12,9 @@ const e = (s: string, max = 500) => escapeHtml(cut(s, max));
 const n = (x: number) => e(String(x), 20);
 
 const cell = (v: Verdict | null) =>
-  v === null ? '<td class="muted" title="this run has no such check">not run</td>' : `<td><span class="badge v-${e(v, 40)}">${e(VERDICT_LABEL[v] ?? v, 40)}</span></td>`;
+  v === null
+    ? '<td class="muted" title="this run has no such check">not run</td>'
+    : `<td><span class="badge v-${e(v, 40)}">${e(VERDICT_LABEL[v] ?? v, 40)}</span></td>`;
 
 // Plain JS enhancement: a checkbox that leaves only the changed rows.
 const SCRIPT = `(function () {
@@ -34,7 +36,12 @@ function undocumentedSection(m: Matrix): string {
   const all = m.undocumented ?? [];
   if (!all.length) return '';
   const differ = all.filter((u) => u.columns.length < m.columns.length).length;
-  const rows = all.map((u) => `<tr><td><code>${e(u.endpoint, 300)}</code></td><td><code>${e(u.member, 300)}</code></td>${m.order.map((i) => `<td>${u.columns.includes(i) ? 'sent' : '–'}</td>`).join('')}</tr>`).join('\n');
+  const rows = all
+    .map(
+      (u) =>
+        `<tr><td><code>${e(u.endpoint, 300)}</code></td><td><code>${e(u.member, 300)}</code></td>${m.order.map((i) => `<td>${u.columns.includes(i) ? 'sent' : '–'}</td>`).join('')}</tr>`,
+    )
+    .join('\n');
   return `<h2 id="undocumented">Undocumented members (${all.length}; ${differ} not in every version)</h2>
 <p>Members of responses that their schema does not name, by version: one that only newer versions send is what a release started to send.</p>
 <table><thead><tr><th scope="col">Endpoint</th><th scope="col">Member</th>${m.order.map((i) => `<th scope="col">${e(m.columns[i].label)}</th>`).join('')}</tr></thead>
@@ -53,9 +60,17 @@ export function matrixToHtml(m: Matrix): string {
     })
     .join('');
   const why = (r: Matrix['rows'][number]) =>
-    r.changes.map((c) => `<div class="muted">${e(m.columns[c.from].label, 80)} → ${e(m.columns[c.to].label, 80)}: ${r.changes.length > 1 ? `${e(CHANGE_LABEL[c.class], 40)}, ` : ''}${e(c.note)}</div>`).join('');
+    r.changes
+      .map(
+        (c) =>
+          `<div class="muted">${e(m.columns[c.from].label, 80)} → ${e(m.columns[c.to].label, 80)}: ${r.changes.length > 1 ? `${e(CHANGE_LABEL[c.class], 40)}, ` : ''}${e(c.note)}</div>`,
+      )
+      .join('');
   const rows = m.rows
-    .map((r) => `<tr class="row${r.changed ? ' changed' : ''}"><th scope="row" class="id">${e(r.id)}</th><td>${r.class ? `<span class="changed-mark">${e(CHANGE_LABEL[r.class], 40)}</span>${why(r)}` : ''}</td>${m.order.map((i) => cell(r.cells[i])).join('')}</tr>`)
+    .map(
+      (r) =>
+        `<tr class="row${r.changed ? ' changed' : ''}"><th scope="row" class="id">${e(r.id)}</th><td>${r.class ? `<span class="changed-mark">${e(CHANGE_LABEL[r.class], 40)}</span>${why(r)}` : ''}</td>${m.order.map((i) => cell(r.cells[i])).join('')}</tr>`,
+    )
     .join('\n');
   const byClass = CHANGE_CLASSES.map((c) => `${m.classes[c]} ${CHANGE_LABEL[c]}`).join(', ');
   const summary = m.changed

@@ -15,8 +15,15 @@ const releaseOrNull = (v: string | null | undefined) => (v && isVersion(v) ? rel
 function labels(reports: Report[], files: (string | null)[], given?: string[]): string[] {
   if (given) return given;
   const platforms = new Set(reports.map((r) => platform(r.agent)).filter(Boolean));
-  const base = reports.map((r) => [releaseOrNull(r.agent.version) ?? r.agent.version ?? 'unknown version', platforms.size > 1 ? platform(r.agent) : null].filter(Boolean).join(' '));
-  const named = base.map((b, i) => (base.filter((x) => x === b).length > 1 ? files[i] ?? `run ${i + 1}` : b));
+  const base = reports.map((r) =>
+    [
+      releaseOrNull(r.agent.version) ?? r.agent.version ?? 'unknown version',
+      platforms.size > 1 ? platform(r.agent) : null,
+    ]
+      .filter(Boolean)
+      .join(' '),
+  );
+  const named = base.map((b, i) => (base.filter((x) => x === b).length > 1 ? (files[i] ?? `run ${i + 1}`) : b));
   // Same file name twice too (a/report.json, b/report.json given as bare names): number them.
   return named.map((n, i) => (named.filter((x) => x === n).length > 1 ? `${n} #${i + 1}` : n));
 }
@@ -32,7 +39,9 @@ function undocumentedAcross(reports: Report[]): NonNullable<Matrix['undocumented
     }
   });
   const everywhere = (u: { columns: number[] }) => Number(u.columns.length === reports.length);
-  return [...found.values()].sort((a, b) => everywhere(a) - everywhere(b) || a.endpoint.localeCompare(b.endpoint) || a.member.localeCompare(b.member));
+  return [...found.values()].sort(
+    (a, b) => everywhere(a) - everywhere(b) || a.endpoint.localeCompare(b.endpoint) || a.member.localeCompare(b.member),
+  );
 }
 
 export interface MergeOptions {
@@ -64,13 +73,22 @@ export function mergeReports(reports: Report[], filesOrOptions: (string | null)[
   const order = versionOrder(versions);
   const rows: MatrixRow[] = [...ids].map(([id, { scenario, cells }]) => {
     const changes = classifyRow(id, cells, order, names, versions, gates);
-    return { id, scenario, cells: cells.map((c) => c?.verdict ?? null), changed: changes.length > 0, class: rowClass(changes), changes };
+    return {
+      id,
+      scenario,
+      cells: cells.map((c) => c?.verdict ?? null),
+      changed: changes.length > 0,
+      class: rowClass(changes),
+      changes,
+    };
   });
   // Most urgent class first (regressions), unchanged rows last; stable: run order otherwise.
   const rank = (r: MatrixRow) => (r.class ? CHANGE_CLASSES.indexOf(r.class) : CHANGE_CLASSES.length);
   rows.sort((a, b) => rank(a) - rank(b));
   const undocumented = undocumentedAcross(reports);
-  const classes = Object.fromEntries(CHANGE_CLASSES.map((c) => [c, rows.filter((r) => r.class === c).length])) as Matrix['classes'];
+  const classes = Object.fromEntries(
+    CHANGE_CLASSES.map((c) => [c, rows.filter((r) => r.class === c).length]),
+  ) as Matrix['classes'];
   return {
     format: 'synconf-matrix/1',
     columns: reports.map((r, i) => ({

@@ -15,7 +15,8 @@ export async function prepareDir(dir: string, option: string): Promise<void> {
       throw new InputError(`${option} ${dir}: cannot use ${at}: ${e.code ?? e.message}`);
     });
     if (found) {
-      if (!found.isDirectory()) throw new InputError(`${option} ${dir}: ${at === abs ? 'it' : at} is a file, not a folder`);
+      if (!found.isDirectory())
+        throw new InputError(`${option} ${dir}: ${at === abs ? 'it' : at} is a file, not a folder`);
       break;
     }
     missing.unshift(at);

@@ -15,8 +15,10 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
 /** the legend, written for a reader who has never seen synconf */
 export const VERDICT_MEANING: Record<Verdict, string> = {
   fail: 'The agent does not do what the spec says, and this is not a known deviation.',
-  'unexpected-pass': 'Listed as a known deviation of this agent version, but the agent now conforms: the deviation list is stale.',
-  'expected-fail': 'The agent deviates from the spec in a way known and accepted for this version (the reason is given).',
+  'unexpected-pass':
+    'Listed as a known deviation of this agent version, but the agent now conforms: the deviation list is stale.',
+  'expected-fail':
+    'The agent deviates from the spec in a way known and accepted for this version (the reason is given).',
   skip: 'Not checked (the reason is given), e.g. the endpoint does not exist in this agent version.',
   pass: 'The agent does what the spec says.',
 };
@@ -29,7 +31,10 @@ export const DEFAULT_FAIL_ON: readonly FailOn[] = ['fail', 'unexpected-pass', 'f
  * (--repeat) fails it when `flaky` is in `failOn`, whatever its verdicts; with a baseline,
  * `new-failure` fails a check that is a problem now and was not one (or was absent) in the baseline.
  */
-export function failsRun(c: Pick<CheckResult, 'verdict' | 'flaky' | 'baseline'>, failOn: readonly FailOn[] = DEFAULT_FAIL_ON): boolean {
+export function failsRun(
+  c: Pick<CheckResult, 'verdict' | 'flaky' | 'baseline'>,
+  failOn: readonly FailOn[] = DEFAULT_FAIL_ON,
+): boolean {
   if (c.flaky) return failOn.includes('flaky');
   // A check the baseline did not have and that fails is new too.
   const isNew = c.baseline?.class === 'new-failure' || (c.baseline?.class === 'new-check' && isProblem(c.verdict));

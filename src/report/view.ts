@@ -2,7 +2,15 @@
 // Markdown, JUnit, the console): what fails the run and what to do about it, the known
 // deviations by endpoint with their reasons, flaky checks, the comparison with a baseline,
 // coverage, timings. Writers format; they never decide a verdict, a hint or an exit code.
-import type { BaselineClass, CheckResult, FailOn, Report, ScenarioResult, UndocumentedMember, Verdict } from '../schema/generated/types.js';
+import type {
+  BaselineClass,
+  CheckResult,
+  FailOn,
+  Report,
+  ScenarioResult,
+  UndocumentedMember,
+  Verdict,
+} from '../schema/generated/types.js';
 import { type CoverageRow, type EndpointEntry, coverage, loadEndpoints } from './coverage.js';
 import { curlOf } from './curl.js';
 import { DEFAULT_FAIL_ON, VERDICTS, VERDICT_LABEL, countVerdicts, failsRun, isProblem, runStatus } from './verdicts.js';
@@ -37,7 +45,10 @@ export interface ScenarioView {
   checks: CheckView[];
 }
 
-export interface DeviationGroup { endpoint: string; checks: CheckView[]; }
+export interface DeviationGroup {
+  endpoint: string;
+  checks: CheckView[];
+}
 
 export interface BaselineView {
   file: string;
@@ -62,7 +73,17 @@ export interface RunView {
   deviations: DeviationGroup[];
   flaky: CheckView[];
   baseline: BaselineView | null;
-  coverage: { rows: CoverageRow[]; listError: string | null; spec: number; covered: number; notRun: number; notCovered: number; unknown: number; related: number; relatedCovered: number };
+  coverage: {
+    rows: CoverageRow[];
+    listError: string | null;
+    spec: number;
+    covered: number;
+    notRun: number;
+    notCovered: number;
+    unknown: number;
+    related: number;
+    relatedCovered: number;
+  };
   /** attention first (the sort is stable: suite order within a verdict) */
   scenarios: ScenarioView[];
   /** the five slowest scenarios */
@@ -72,7 +93,12 @@ export interface RunView {
 }
 
 export const BASELINE_CLASS_LABEL: Record<BaselineClass | 'gone', string> = {
-  'new-failure': 'new failure', fixed: 'fixed', 'still-failing': 'still failing', 'new-check': 'new check', unchanged: 'unchanged', gone: 'gone',
+  'new-failure': 'new failure',
+  fixed: 'fixed',
+  'still-failing': 'still failing',
+  'new-check': 'new check',
+  unchanged: 'unchanged',
+  gone: 'gone',
 };
 
 const checkAnchor = (si: number, ci: number) => `s${si}-c${ci}`;
@@ -86,12 +112,19 @@ function endpointOf(c: CheckResult, s: ScenarioResult): string {
 
 function hintOf(c: CheckResult): string | null {
   const parts: string[] = [];
-  if (c.flaky && c.runs) parts.push(`flaky: ${c.runs.map((v, i) => `run ${i + 1} ${VERDICT_LABEL[v]}`).join(', ')}${c.oddRun ? `; the evidence is of run ${c.oddRun}` : ''}`);
+  if (c.flaky && c.runs)
+    parts.push(
+      `flaky: ${c.runs.map((v, i) => `run ${i + 1} ${VERDICT_LABEL[v]}`).join(', ')}${c.oddRun ? `; the evidence is of run ${c.oddRun}` : ''}`,
+    );
   if (c.verdict === 'unexpected-pass') {
-    parts.push(`listed as a known deviation${c.deviation?.file ? ` in ${c.deviation.file}` : ''} (${c.deviation?.reason ?? 'no reason given'}), but the agent conforms now: remove the entry`);
+    parts.push(
+      `listed as a known deviation${c.deviation?.file ? ` in ${c.deviation.file}` : ''} (${c.deviation?.reason ?? 'no reason given'}), but the agent conforms now: remove the entry`,
+    );
   }
-  if (c.verdict === 'fail' && c.deviation) parts.push(`a known deviation is listed for this check (${c.deviation.reason}), but not every error it shows`);
-  if (c.baseline?.class === 'new-failure') parts.push(`new since the baseline (was ${c.baseline.verdict ? VERDICT_LABEL[c.baseline.verdict] : 'absent'})`);
+  if (c.verdict === 'fail' && c.deviation)
+    parts.push(`a known deviation is listed for this check (${c.deviation.reason}), but not every error it shows`);
+  if (c.baseline?.class === 'new-failure')
+    parts.push(`new since the baseline (was ${c.baseline.verdict ? VERDICT_LABEL[c.baseline.verdict] : 'absent'})`);
   if (c.baseline?.class === 'still-failing') parts.push('already failing in the baseline');
   return parts.length ? parts.join('; ') : null;
 }
@@ -110,7 +143,8 @@ function coverageView(report: Report, endpoints: EndpointEntry[] | undefined): R
   const spec = rows.filter((r) => r.endpoint && !r.endpoint.related);
   const related = rows.filter((r) => r.endpoint?.related);
   return {
-    rows, listError,
+    rows,
+    listError,
     spec: spec.length,
     covered: spec.filter((r) => r.state === 'covered').length,
     notRun: spec.filter((r) => r.state === 'not run').length,
@@ -133,41 +167,62 @@ export function viewOf(report: Report, endpoints?: EndpointEntry[]): RunView {
       const fails = failsRun(c, failOn);
       const interesting = fails || isProblem(c.verdict) || c.verdict === 'expected-fail' || !!c.flaky;
       return {
-        check: c, scenario: s, si, ci, anchor: checkAnchor(si, ci),
+        check: c,
+        scenario: s,
+        si,
+        ci,
+        anchor: checkAnchor(si, ci),
         endpoint: endpointOf(c, s),
         location: c.line ? `${s.file}:${c.line}` : s.file,
-        fails, hint: hintOf(c),
+        fails,
+        hint: hintOf(c),
         curl: interesting ? curlOf(c, report.run.target) : null,
       };
     });
     checks.push(...own);
     const counts = countVerdicts(s.checks.map((c) => c.verdict));
-    const open = own.some((c) => c.fails || isProblem(c.check.verdict) || c.check.flaky) || (s.checks.length === 0 && s.verdict !== 'pass');
+    const open =
+      own.some((c) => c.fails || isProblem(c.check.verdict) || c.check.flaky) ||
+      (s.checks.length === 0 && s.verdict !== 'pass');
     return { scenario: s, si, anchor: `s${si}`, counts, open, checks: own };
   });
 
   const problems = [...checks.filter((c) => c.fails), ...checks.filter((c) => !c.fails && isProblem(c.check.verdict))];
   const groups = new Map<string, CheckView[]>();
-  for (const c of checks.filter((x) => x.check.verdict === 'expected-fail')) groups.set(c.endpoint, [...(groups.get(c.endpoint) ?? []), c]);
+  for (const c of checks.filter((x) => x.check.verdict === 'expected-fail'))
+    groups.set(c.endpoint, [...(groups.get(c.endpoint) ?? []), c]);
   const deviations = [...groups].map(([endpoint, list]) => ({ endpoint, checks: list }));
 
   let baseline: BaselineView | null = null;
   if (report.baseline) {
     const of = (k: BaselineClass) => checks.filter((c) => c.check.baseline?.class === k);
     baseline = {
-      file: report.baseline.file, startedAt: report.baseline.startedAt ?? null, counts: report.baseline.counts, gone: report.baseline.gone,
-      byClass: { 'new-failure': of('new-failure'), fixed: of('fixed'), 'still-failing': of('still-failing'), 'new-check': of('new-check') },
+      file: report.baseline.file,
+      startedAt: report.baseline.startedAt ?? null,
+      counts: report.baseline.counts,
+      gone: report.baseline.gone,
+      byClass: {
+        'new-failure': of('new-failure'),
+        fixed: of('fixed'),
+        'still-failing': of('still-failing'),
+        'new-check': of('new-check'),
+      },
     };
   }
 
-  const ordered = [...scenarios].sort((a, b) => VERDICTS.indexOf(a.scenario.verdict) - VERDICTS.indexOf(b.scenario.verdict));
+  const ordered = [...scenarios].sort(
+    (a, b) => VERDICTS.indexOf(a.scenario.verdict) - VERDICTS.indexOf(b.scenario.verdict),
+  );
   const slowest = [...scenarios].sort((a, b) => b.scenario.durationMs - a.scenario.durationMs).slice(0, 5);
   return {
-    report, failOn,
+    report,
+    failOn,
     status: runStatus(report.exitCode),
     tone: report.exitCode === 0 ? 'ok' : report.exitCode === 1 ? 'bad' : 'error',
     agent: `agent ${report.agent.version ?? 'of unknown version'}`,
-    checks, problems, deviations,
+    checks,
+    problems,
+    deviations,
     flaky: checks.filter((c) => c.check.flaky),
     baseline,
     coverage: coverageView(report, endpoints),

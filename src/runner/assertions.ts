@@ -4,7 +4,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { short } from '../schema/registry.js';
 import { MISSING, resolvePointer, jsonType } from '../json.js';
 
-export interface AssertionOutcome { ok: boolean; message: string; expected: unknown; actual: unknown; }
+export interface AssertionOutcome {
+  ok: boolean;
+  message: string;
+  expected: unknown;
+  actual: unknown;
+}
 
 type Found = unknown;
 
@@ -12,19 +17,24 @@ type Found = unknown;
 function subsetMatch(actual: unknown, expected: unknown): boolean {
   if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
-    return Object.entries(expected).every(([k, v]) => Object.hasOwn(actual, k) && subsetMatch((actual as Record<string, unknown>)[k], v));
+    return Object.entries(expected).every(
+      ([k, v]) => Object.hasOwn(actual, k) && subsetMatch((actual as Record<string, unknown>)[k], v),
+    );
   }
-  if (Array.isArray(expected)) return Array.isArray(actual) && expected.length === actual.length && expected.every((v, i) => subsetMatch(actual[i], v));
+  if (Array.isArray(expected))
+    return (
+      Array.isArray(actual) && expected.length === actual.length && expected.every((v, i) => subsetMatch(actual[i], v))
+    );
   return isDeepStrictEqual(actual, expected);
 }
 
 function contains(actual: unknown, expected: unknown): boolean {
   if (Array.isArray(actual)) return actual.some((item) => subsetMatch(item, expected));
   if (typeof actual === 'string') return typeof expected === 'string' && actual.includes(expected);
-  if (actual !== null && typeof actual === 'object') return typeof expected === 'string' && Object.hasOwn(actual, expected);
+  if (actual !== null && typeof actual === 'object')
+    return typeof expected === 'string' && Object.hasOwn(actual, expected);
   return false;
 }
-
 
 /** one failure message per operator that does not hold, [] when all hold */
 function failures(found: Found, ops: Operators): string[] {
@@ -42,20 +52,36 @@ function failures(found: Found, ops: Operators): string[] {
     const ok = ops.type === t || (ops.type === 'number' && t === 'integer');
     if (!ok) out.push(`is of type ${t}, expected ${ops.type}`);
   }
-  if (ops.matches !== undefined && !(typeof v === 'string' && new RegExp(ops.matches).test(v))) out.push(`${short(v)} does not match /${ops.matches}/`);
+  if (ops.matches !== undefined && !(typeof v === 'string' && new RegExp(ops.matches).test(v)))
+    out.push(`${short(v)} does not match /${ops.matches}/`);
   if ('contains' in ops && !contains(v, ops.contains)) out.push(`${short(v)} does not contain ${short(ops.contains)}`);
   if ('notContains' in ops && contains(v, ops.notContains)) out.push(`${short(v)} contains ${short(ops.notContains)}`);
   const has = ops.has;
   if (has !== undefined && !subsetMatch(v, has)) {
     const obj = v as Record<string, unknown>;
-    const differing = v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.keys(has).filter((k) => !Object.hasOwn(obj, k) || !subsetMatch(obj[k], has[k])) : [];
-    out.push(differing.length ? `differs in ${differing.map((k) => `${k} (${Object.hasOwn(obj, k) ? short(obj[k], 30) : 'missing'}, expected ${short(has[k], 30)})`).join(', ')}` : `${short(v)} is not an object`);
+    const differing =
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? Object.keys(has).filter((k) => !Object.hasOwn(obj, k) || !subsetMatch(obj[k], has[k]))
+        : [];
+    out.push(
+      differing.length
+        ? `differs in ${differing.map((k) => `${k} (${Object.hasOwn(obj, k) ? short(obj[k], 30) : 'missing'}, expected ${short(has[k], 30)})`).join(', ')}`
+        : `${short(v)} is not an object`,
+    );
   }
-  if (ops.min !== undefined && !(typeof v === 'number' && v >= ops.min)) out.push(`${short(v)} is not at least ${ops.min}`);
-  if (ops.max !== undefined && !(typeof v === 'number' && v <= ops.max)) out.push(`${short(v)} is not at most ${ops.max}`);
-  const len = Array.isArray(v) || typeof v === 'string' ? v.length : v !== null && typeof v === 'object' ? Object.keys(v).length : undefined;
+  if (ops.min !== undefined && !(typeof v === 'number' && v >= ops.min))
+    out.push(`${short(v)} is not at least ${ops.min}`);
+  if (ops.max !== undefined && !(typeof v === 'number' && v <= ops.max))
+    out.push(`${short(v)} is not at most ${ops.max}`);
+  const len =
+    Array.isArray(v) || typeof v === 'string'
+      ? v.length
+      : v !== null && typeof v === 'object'
+        ? Object.keys(v).length
+        : undefined;
   if (ops.length !== undefined && len !== ops.length) out.push(`has length ${len ?? 'n/a'}, expected ${ops.length}`);
-  if (ops.minLength !== undefined && (len === undefined || len < ops.minLength)) out.push(`has length ${len ?? 'n/a'}, expected at least ${ops.minLength}`);
+  if (ops.minLength !== undefined && (len === undefined || len < ops.minLength))
+    out.push(`has length ${len ?? 'n/a'}, expected at least ${ops.minLength}`);
   if (ops.every !== undefined) {
     if (!Array.isArray(v)) out.push('is not an array (every)');
     else v.forEach((item, i) => failures(item, ops.every as Operators).forEach((f) => out.push(`[${i}] ${f}`)));
@@ -68,7 +94,9 @@ export function evaluate(assertion: Assertion, body: unknown, headers: Record<st
   const { path, name: _label, ...ops } = assertion;
   const found: Found = path.startsWith('header:')
     ? (headers[path.slice('header:'.length).toLowerCase()] ?? MISSING)
-    : body === undefined ? MISSING : resolvePointer(body, path);
+    : body === undefined
+      ? MISSING
+      : resolvePointer(body, path);
   const problems = failures(found, ops);
   const where = path === '' ? 'body' : path;
   return {
@@ -80,12 +108,16 @@ export function evaluate(assertion: Assertion, body: unknown, headers: Record<st
 }
 
 export function describeOps(ops: Operators): string {
-  return Object.entries(ops).map(([k, v]) => (k === 'exists' ? (v ? 'exists' : 'is absent') : `${k} ${short(v, 40)}`)).join(', ');
+  return Object.entries(ops)
+    .map(([k, v]) => (k === 'exists' ? (v ? 'exists' : 'is absent') : `${k} ${short(v, 40)}`))
+    .join(', ');
 }
 
 /** stable label of an assertion for its check id */
 export function assertionLabel(a: Assertion): string {
   if (a.name) return a.name;
-  const ops = Object.keys(a).filter((k) => k !== 'path' && k !== 'name').join('+');
+  const ops = Object.keys(a)
+    .filter((k) => k !== 'path' && k !== 'name')
+    .join('+');
   return `${a.path === '' ? 'body' : a.path} ${ops}`;
 }

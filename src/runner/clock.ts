@@ -20,8 +20,12 @@ export function virtualClock(): Clock {
   let t = 0;
   return {
     now: () => t,
-    sleep: async (ms) => { t += ms; },
-    elapse: (ms) => { t += ms; },
+    sleep: async (ms) => {
+      t += ms;
+    },
+    elapse: (ms) => {
+      t += ms;
+    },
   };
 }
 

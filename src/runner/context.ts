@@ -49,7 +49,14 @@ export interface RunContext {
 
 /** A step as checked: a request step's expectations and the exchange they held on, or an event expectation. */
 export type ObservedStep =
-  | { scenario: string; step: string; kind: 'request'; expect?: StepExpectations; capture?: Record<string, string>; exchange: Exchange }
+  | {
+      scenario: string;
+      step: string;
+      kind: 'request';
+      expect?: StepExpectations;
+      capture?: Record<string, string>;
+      exchange: Exchange;
+    }
   | { scenario: string; step: string; kind: 'event'; expectEvent: NonNullable<Step['expectEvent']>; target: string };
 
 /** The spec calls these expensive: never polled in a tight loop, and counted. */

@@ -32,11 +32,20 @@ export interface CommonRunOptions {
   strict?: boolean;
 }
 
-export interface RecordOptions { dir: string; mode: 'all' | 'once' | 'new'; redact: string[]; }
+export interface RecordOptions {
+  dir: string;
+  mode: 'all' | 'once' | 'new';
+  redact: string[];
+}
 
 export type MakeTarget = (needsPeer: boolean, wrap?: (t: LiveTransport) => Transport) => Promise<Target>;
 
-export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget, record?: RecordOptions, mode: Report['run']['mode'] = record ? 'record' : 'live'): Promise<number> {
+export async function executeRun(
+  args: CommonRunOptions,
+  makeTarget: MakeTarget,
+  record?: RecordOptions,
+  mode: Report['run']['mode'] = record ? 'record' : 'live',
+): Promise<number> {
   const out = progress();
   const reportDir = resolve(args.reportDir);
   const failOn = args.failOn as FailOn[];
@@ -47,18 +56,26 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
   let replayed: string | undefined;
   const finish = async (report: Report): Promise<number> => {
     const paths = await writeReports(report, reportDir);
-    for (const id of report.staleExpectations ?? []) console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
-    for (const e of report.harnessErrors) console.error(`synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`);
+    for (const id of report.staleExpectations ?? [])
+      console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
+    for (const e of report.harnessErrors)
+      console.error(
+        `synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`,
+      );
     out.verdict(report.verdict, report.exitCode);
-    console.log(`reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}${replayed ? `; replayed from ${relative(process.cwd(), replayed).startsWith('..') ? resolve(replayed) : relative(process.cwd(), replayed) || '.'}` : ''}`);
+    console.log(
+      `reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}${replayed ? `; replayed from ${relative(process.cwd(), replayed).startsWith('..') ? resolve(replayed) : relative(process.cwd(), replayed) || '.'}` : ''}`,
+    );
     if (report.repeat) console.log(stabilityLine(report)); // the last line: what a CI log shows first
     return report.exitCode;
   };
 
   // A baseline that cannot be read is the user's input error: said before anything runs.
   const baseline = args.baseline ? await readReport(args.baseline) : undefined;
-  if (repeat > 1 && record) throw new UsageError('--repeat and --record do not go together: record once, then repeat the run');
-  if (failOn.includes('new-failure') && !baseline) throw new UsageError('--fail-on new-failure needs --baseline <previous report.json>');
+  if (repeat > 1 && record)
+    throw new UsageError('--repeat and --record do not go together: record once, then repeat the run');
+  if (failOn.includes('new-failure') && !baseline)
+    throw new UsageError('--fail-on new-failure needs --baseline <previous report.json>');
   /** the gate: repeated runs combined, compared with the baseline, exit code decided */
   const gate = (reports: Report[]): Report => {
     const report = repeat > 1 ? combineRuns(reports) : reports[0];
@@ -68,7 +85,11 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
 
   const selection = await selectScenarios(args.suite, args.only);
   if (selection.errors.length) {
-    const report = emptyReport(mode, 'none: the scenarios did not load', 'scenario files did not load; nothing was run');
+    const report = emptyReport(
+      mode,
+      'none: the scenarios did not load',
+      'scenario files did not load; nothing was run',
+    );
     report.harnessErrors = selection.errors;
     report.verdict = verdictLine(report, failOn);
     return finish(report);
@@ -112,16 +133,18 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
         if (e instanceof SynconfError) return finish(emptyReport(mode, 'not set up', e.message));
         throw e;
       }
-      reports.push(await runScenarios(selection, target, {
-        agentVersion: args.agentVersion,
-        expectations: args.expectations,
-        requestTimeoutMs: args.timeout * 1000,
-        failOn,
-        strict: args.strict,
-        onStart: out.onStart,
-        onScenario: out.onScenario,
-        onReport: (r) => (partial.report = r),
-      }));
+      reports.push(
+        await runScenarios(selection, target, {
+          agentVersion: args.agentVersion,
+          expectations: args.expectations,
+          requestTimeoutMs: args.timeout * 1000,
+          failOn,
+          strict: args.strict,
+          onStart: out.onStart,
+          onScenario: out.onScenario,
+          onReport: (r) => (partial.report = r),
+        }),
+      );
       if (interrupted) return EXIT.usage;
       await target.close();
       target = undefined;
@@ -130,7 +153,11 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
   } catch (e) {
     // A defect of synconf itself: still leave a report behind that says so; the caller reports the
     // fault (exit 3, the stack trace in a log file).
-    const report = emptyReport(mode, target?.description ?? 'unknown', `internal error (a bug in synconf): ${(e as Error).message ?? e}`);
+    const report = emptyReport(
+      mode,
+      target?.description ?? 'unknown',
+      `internal error (a bug in synconf): ${(e as Error).message ?? e}`,
+    );
     await finish(report).catch(() => {});
     throw e;
   } finally {

@@ -11,7 +11,10 @@ import { EXPECTATIONS_DIR, ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
 import { scenarioVerdict } from './scenario-runner.js';
 
-export interface LoadedExpectations { file: string; data: KnownDeviations; }
+export interface LoadedExpectations {
+  file: string;
+  data: KnownDeviations;
+}
 
 export function loadExpectations(path: string): LoadedExpectations {
   const file = relative(ROOT, path).startsWith('..') ? path : relative(ROOT, path);
@@ -22,7 +25,8 @@ export function loadExpectations(path: string): LoadedExpectations {
     throw new InputError(`expectations file ${file}: ${(e as Error).message.split('\n')[0]}`);
   }
   const errors = validate('expectations', data);
-  if (errors.length) throw new InputError(`expectations file ${file}: ${errors[0].pointer || '/'}: ${errors[0].message}`);
+  if (errors.length)
+    throw new InputError(`expectations file ${file}: ${errors[0].pointer || '/'}: ${errors[0].message}`);
   const exp = data as KnownDeviations;
   const seen = new Set<string>();
   for (const d of exp.deviations) {
@@ -71,7 +75,8 @@ export function applyDeviations(s: ScenarioResult, byCheck: DeviationIndex): voi
         for (const e of c.schemaErrors) e.known = patterns.some((p) => p.test(`${e.pointer} ${e.rule}`));
         const unknown = c.schemaErrors.filter((e) => !e.known);
         if (unknown.length === 0) c.verdict = 'expected-fail';
-        else c.message = `${c.message} — ${unknown.length} error(s) not listed as known: ${unknown.map((e) => `${e.pointer || '/'} ${e.rule}`).join(', ')}`;
+        else
+          c.message = `${c.message} — ${unknown.length} error(s) not listed as known: ${unknown.map((e) => `${e.pointer || '/'} ${e.rule}`).join(', ')}`;
       } else c.verdict = 'expected-fail';
     }
   }
@@ -81,5 +86,7 @@ export function applyDeviations(s: ScenarioResult, byCheck: DeviationIndex): voi
 /** listed checks that no check of a scenario that ran matched: the expectations file needs an update */
 export function staleDeviations(scenarios: ScenarioResult[], byCheck: DeviationIndex): string[] {
   const seen = new Set(scenarios.flatMap((s) => s.checks.filter((c) => c.verdict !== 'skip').map((c) => c.id)));
-  return [...byCheck.keys()].filter((id) => !seen.has(id) && scenarios.some((s) => id.startsWith(`${s.id}/`) && s.mode === 'normal'));
+  return [...byCheck.keys()].filter(
+    (id) => !seen.has(id) && scenarios.some((s) => id.startsWith(`${s.id}/`) && s.mode === 'normal'),
+  );
 }

@@ -4,7 +4,13 @@ import { DEFAULT_RECORDINGS } from '../paths.js';
 import type { MakeTarget } from './execute.js';
 
 /** how to reach a live agent: --agent/--api-key, or the lab */
-export interface TargetOptions { agent?: string; apiKey?: string; lab?: boolean; allowDestructive?: boolean; syncthing?: string; }
+export interface TargetOptions {
+  agent?: string;
+  apiKey?: string;
+  lab?: boolean;
+  allowDestructive?: boolean;
+  syncthing?: string;
+}
 
 /** the MakeTarget of a live run, from the target options */
 export function liveTargetMaker(opts: TargetOptions): MakeTarget {
@@ -19,10 +25,15 @@ export function liveTargetMaker(opts: TargetOptions): MakeTarget {
     if (!opts.lab && !wrap && !syncthing) {
       // No agent named and none to start: show the bundled recordings rather than nothing, and say so.
       const { resolveBinary, LabError } = await import('../lab/lab.js');
-      const missing = await resolveBinary().then(() => undefined, (e: Error) => (e instanceof LabError ? e.message : undefined));
+      const missing = await resolveBinary().then(
+        () => undefined,
+        (e: Error) => (e instanceof LabError ? e.message : undefined),
+      );
       if (missing) {
         const { replayTarget } = await import('./replay-target.js');
-        console.error(`synconf: no agent to run against (${missing})\nsynconf: REPLAYING the bundled recordings ${DEFAULT_RECORDINGS.replace(/.*\/recordings\//, 'recordings/')} instead; the report says mode "replay". Give --lab to insist on a live agent.`);
+        console.error(
+          `synconf: no agent to run against (${missing})\nsynconf: REPLAYING the bundled recordings ${DEFAULT_RECORDINGS.replace(/.*\/recordings\//, 'recordings/')} instead; the report says mode "replay". Give --lab to insist on a live agent.`,
+        );
         return replayTarget(DEFAULT_RECORDINGS);
       }
     }

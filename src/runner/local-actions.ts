@@ -35,4 +35,3 @@ export function fileActions(root?: string): LocalActions {
     removeTempDir: (path) => rm(path, { recursive: true, force: true }),
   };
 }
-

@@ -6,9 +6,16 @@ import type { LoadedScenario } from '../scenario/load.js';
 
 const tty = process.stdout.isTTY === true;
 const force = process.env.FORCE_COLOR;
-const colour = !process.env.NO_COLOR && (force === undefined || force === '' ? tty : force !== '0' && force !== 'false');
+const colour =
+  !process.env.NO_COLOR && (force === undefined || force === '' ? tty : force !== '0' && force !== 'false');
 const paint = (code: number, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
-const VERDICT_COLOUR: Record<string, number> = { pass: 32, fail: 31, 'expected-fail': 33, 'unexpected-pass': 35, skip: 90 };
+const VERDICT_COLOUR: Record<string, number> = {
+  pass: 32,
+  fail: 31,
+  'expected-fail': 33,
+  'unexpected-pass': 35,
+  skip: 90,
+};
 
 export function progress() {
   let timer: NodeJS.Timeout | undefined;
@@ -18,20 +25,36 @@ export function progress() {
     onStart(s: LoadedScenario, i: number, total: number) {
       if (!tty) return;
       started = performance.now();
-      const draw = () => process.stdout.write(`\r\x1b[K[${String(i + 1).padStart(width(total))}/${total}] ${s.scenario.id} … ${((performance.now() - started) / 1000).toFixed(1)}s`);
+      const draw = () =>
+        process.stdout.write(
+          `\r\x1b[K[${String(i + 1).padStart(width(total))}/${total}] ${s.scenario.id} … ${((performance.now() - started) / 1000).toFixed(1)}s`,
+        );
       draw();
       timer = setInterval(draw, 200);
     },
     onScenario(r: ScenarioResult, i: number, total: number) {
       if (timer) clearInterval(timer);
-      const counts = r.checks.reduce<Record<string, number>>((m, c) => ((m[c.verdict] = (m[c.verdict] ?? 0) + 1), m), {});
+      const counts = r.checks.reduce<Record<string, number>>(
+        (m, c) => ((m[c.verdict] = (m[c.verdict] ?? 0) + 1), m),
+        {},
+      );
       // A scenario that could not run (a corrupt cassette, a defect) is an error, not a skip.
       const error = r.mode === 'skipped' && r.skipReason?.startsWith('harness error');
-      const detail = error ? r.skipReason : r.mode === 'skipped' ? `skipped: ${r.skipReason}` : Object.entries(counts).map(([v, n]) => `${n} ${v}`).join(', ');
-      const label = error ? paint(31, 'ERROR'.padEnd(15)) : paint(VERDICT_COLOUR[r.verdict] ?? 0, r.verdict.toUpperCase().padEnd(15));
+      const detail = error
+        ? r.skipReason
+        : r.mode === 'skipped'
+          ? `skipped: ${r.skipReason}`
+          : Object.entries(counts)
+              .map(([v, n]) => `${n} ${v}`)
+              .join(', ');
+      const label = error
+        ? paint(31, 'ERROR'.padEnd(15))
+        : paint(VERDICT_COLOUR[r.verdict] ?? 0, r.verdict.toUpperCase().padEnd(15));
       const line = `[${String(i + 1).padStart(width(total))}/${total}] ${label} ${r.id}${r.mode === 'absent' ? ' (absent)' : ''} (${(r.durationMs / 1000).toFixed(1)}s) ${detail}`;
       process.stdout.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
-      for (const c of r.checks) if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') process.stdout.write(`      ${paint(31, '✗')} ${c.id}: ${c.message}\n`);
+      for (const c of r.checks)
+        if (c.verdict === 'fail' || c.verdict === 'unexpected-pass')
+          process.stdout.write(`      ${paint(31, '✗')} ${c.id}: ${c.message}\n`);
     },
     verdict(line: string, exitCode: number) {
       process.stdout.write(`${paint(exitCode === 0 ? 32 : 31, line)}\n`);

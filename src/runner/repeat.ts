@@ -25,7 +25,12 @@ function combineScenario(perRun: (ScenarioResult | undefined)[]): ScenarioResult
   const first = perRun.find(Boolean)!;
   const ids: string[] = [];
   for (const s of perRun) for (const c of s?.checks ?? []) if (!ids.includes(c.id)) ids.push(c.id);
-  const checks = ids.map((id) => combineCheck(id, perRun.map((s) => s?.checks.find((c) => c.id === id))));
+  const checks = ids.map((id) =>
+    combineCheck(
+      id,
+      perRun.map((s) => s?.checks.find((c) => c.id === id)),
+    ),
+  );
   const durations = perRun.filter((s): s is ScenarioResult => !!s).map((s) => s.durationMs);
   return {
     ...first,
@@ -42,7 +47,9 @@ export function combineRuns(reports: Report[]): Report {
   const ids: string[] = [];
   for (const r of reports) for (const s of r.scenarios) if (!ids.includes(s.id)) ids.push(s.id);
   const scenarios = ids.map((id) => combineScenario(reports.map((r) => r.scenarios.find((s) => s.id === id))));
-  const harnessErrors = reports.flatMap((r, i) => r.harnessErrors.map((h) => ({ ...h, message: `run ${i + 1}: ${h.message}` })));
+  const harnessErrors = reports.flatMap((r, i) =>
+    r.harnessErrors.map((h) => ({ ...h, message: `run ${i + 1}: ${h.message}` })),
+  );
   const last = reports[reports.length - 1];
   return {
     ...last,

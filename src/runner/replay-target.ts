@@ -9,10 +9,20 @@ import type { Capability } from './context.js';
 
 export function replayTarget(dir: string): Target {
   const run = readCassette(dir, RUN_CASSETTE);
-  if (!run) throw new CassetteError(cassettePath(dir, RUN_CASSETTE), `missing: ${dir} holds no recorded run (record one with \`synconf run --record ${dir}\`)`);
+  if (!run)
+    throw new CassetteError(
+      cassettePath(dir, RUN_CASSETTE),
+      `missing: ${dir} holds no recorded run (record one with \`synconf run --record ${dir}\`)`,
+    );
   const transport = new ReplayTransport(dir);
   const meta = run.log._synconf;
-  const capabilities = { peer: 'not recorded', files: 'not recorded', restart: 'not recorded', shutdown: 'not recorded', ...(meta.capabilities ?? {}) } as Record<Capability, true | string>;
+  const capabilities = {
+    peer: 'not recorded',
+    files: 'not recorded',
+    restart: 'not recorded',
+    shutdown: 'not recorded',
+    ...(meta.capabilities ?? {}),
+  } as Record<Capability, true | string>;
   return {
     mode: 'replay',
     description: dir,

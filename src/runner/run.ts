@@ -8,7 +8,14 @@ import { DEFAULT_FAIL_ON, failsRun } from '../report/verdicts.js';
 import { loadScenario, ScenarioError, type LoadedScenario } from '../scenario/load.js';
 import { runScenario } from './scenario-runner.js';
 import type { RunContext, Capability } from './context.js';
-import { applyDeviations, indexDeviations, staleDeviations, expectationsFor, loadExpectations, type LoadedExpectations } from './expectations.js';
+import {
+  applyDeviations,
+  indexDeviations,
+  staleDeviations,
+  expectationsFor,
+  loadExpectations,
+  type LoadedExpectations,
+} from './expectations.js';
 import type { Transport } from '../transport/types.js';
 import { Redactor } from '../transport/redact.js';
 import { wallClock, type Clock } from './clock.js';
@@ -66,7 +73,12 @@ export interface Selection {
 
 /** a scenario id pattern of --only (`*` any run of characters, `?` one) as a regular expression */
 export function idPattern(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 }
 
 /** find and load scenario files; every malformed file is reported, none is run */
@@ -79,8 +91,15 @@ export async function selectScenarios(suites: string[] | undefined, only: string
     const abs = resolve(p);
     const pattern = /\.(ya?ml)$/.test(abs) || /[*?{]/.test(p) ? abs : `${abs}/**/*.yaml`;
     // Plain file names need no globbing (and a run of one file should not pay for it).
-    const files = /\.ya?ml$/.test(pattern) && !/[*?{[]/.test(pattern) && existsSync(pattern) ? [pattern] : await glob(pattern, { absolute: true });
-    if (files.length === 0) errors.push({ file: '--suite', message: `"${p}" matches no scenario file${existsSync(abs) ? '' : ' (no such file or folder)'}` });
+    const files =
+      /\.ya?ml$/.test(pattern) && !/[*?{[]/.test(pattern) && existsSync(pattern)
+        ? [pattern]
+        : await glob(pattern, { absolute: true });
+    if (files.length === 0)
+      errors.push({
+        file: '--suite',
+        message: `"${p}" matches no scenario file${existsSync(abs) ? '' : ' (no such file or folder)'}`,
+      });
     for (const f of files) found.add(f);
   }
   const files = [...found].sort();
@@ -91,7 +110,11 @@ export async function selectScenarios(suites: string[] | undefined, only: string
       scenarios.push(await loadScenario(f, endpointIds));
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
-      errors.push({ file: e.line ? `${e.file}:${e.line}` : e.file, ...(e.step ? { step: e.step } : {}), message: e.cause_ });
+      errors.push({
+        file: e.line ? `${e.file}:${e.line}` : e.file,
+        ...(e.step ? { step: e.step } : {}),
+        message: e.cause_,
+      });
     }
   }
   const ids = new Map<string, string>();
@@ -108,47 +131,97 @@ export async function selectScenarios(suites: string[] | undefined, only: string
     notSelected = scenarios.filter((s) => !selected.includes(s));
     // Every pattern must match: one that matches nothing is a typo, even when another one matches.
     const unmatched = only.filter((_, i) => !scenarios.some((s) => re[i].test(s.scenario.id)));
-    if (unmatched.length && scenarios.length) errors.push({ file: '--only', message: `${unmatched.map((p) => `"${p}"`).join(', ')} match${unmatched.length === 1 ? 'es' : ''} no scenario id (known: ${scenarios.map((s) => s.scenario.id).sort().join(', ')})` });
+    if (unmatched.length && scenarios.length)
+      errors.push({
+        file: '--only',
+        message: `${unmatched.map((p) => `"${p}"`).join(', ')} match${unmatched.length === 1 ? 'es' : ''} no scenario id (known: ${scenarios
+          .map((s) => s.scenario.id)
+          .sort()
+          .join(', ')})`,
+      });
   }
   // Destructive scenarios go last: after a shutdown there is no agent left to check.
-  selected = [...selected].sort((a, b) => Number(a.scenario.needs?.includes('shutdown') ?? false) - Number(b.scenario.needs?.includes('shutdown') ?? false));
+  selected = [...selected].sort(
+    (a, b) =>
+      Number(a.scenario.needs?.includes('shutdown') ?? false) - Number(b.scenario.needs?.includes('shutdown') ?? false),
+  );
   return { scenarios: selected, errors, notSelected };
 }
 
 /** ask the agent who it is: GET /rest/system/version */
 export async function identify(target: Target, timeoutMs: number): Promise<AgentIdentity> {
   const x = await target.transport.send(
-    { target: 'agent', method: 'GET', url: '/rest/system/version', headers: { 'X-API-Key': target.apiKeys.agent }, timeoutMs },
+    {
+      target: 'agent',
+      method: 'GET',
+      url: '/rest/system/version',
+      headers: { 'X-API-Key': target.apiKeys.agent },
+      timeoutMs,
+    },
     { scenario: '_run', step: 'identify' },
   );
-  const v = x.response?.status === 200 ? (parseBody(x.response.body).json as Record<string, unknown> | undefined) : undefined;
+  const v =
+    x.response?.status === 200 ? (parseBody(x.response.body).json as Record<string, unknown> | undefined) : undefined;
   const str = (k: string) => (typeof v?.[k] === 'string' ? (v[k] as string) : null);
   const deviceId = x.response?.headers['x-syncthing-id'] ?? null;
-  return { version: str('version'), versionSource: str('version') ? 'agent' : 'unknown', longVersion: str('longVersion'), os: str('os'), arch: str('arch'), deviceId };
+  return {
+    version: str('version'),
+    versionSource: str('version') ? 'agent' : 'unknown',
+    longVersion: str('longVersion'),
+    os: str('os'),
+    arch: str('arch'),
+    deviceId,
+  };
 }
 
 export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
-  const t: Report['totals'] = { scenarios: scenarios.length, checks: 0, pass: 0, fail: 0, 'expected-fail': 0, 'unexpected-pass': 0, skip: 0 };
+  const t: Report['totals'] = {
+    scenarios: scenarios.length,
+    checks: 0,
+    pass: 0,
+    fail: 0,
+    'expected-fail': 0,
+    'unexpected-pass': 0,
+    skip: 0,
+  };
   for (const s of scenarios) {
-    for (const c of s.checks) { t.checks++; t[c.verdict]++; }
+    for (const c of s.checks) {
+      t.checks++;
+      t[c.verdict]++;
+    }
   }
   return t;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented' | 'baseline' | 'repeat'> & { scenarios?: Report['scenarios'] }, failOn: readonly FailOn[]): string {
+export function verdictLine(
+  r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented' | 'baseline' | 'repeat'> & {
+    scenarios?: Report['scenarios'];
+  },
+  failOn: readonly FailOn[],
+): string {
   const t = r.totals;
   const head = r.exitCode === 2 ? 'HARNESS ERROR' : r.exitCode === 1 ? 'DOES NOT CONFORM' : 'CONFORMS';
   const errors = plural(r.harnessErrors.length, 'harness error');
-  if (t.scenarios === 0 && r.harnessErrors.length) return `synconf: ${head}: no scenario ran; ${errors} (exit ${r.exitCode})`;
-  const parts = [`${t.pass} passed`, `${t.fail} failed`, plural(t['expected-fail'], 'expected failure'), plural(t['unexpected-pass'], 'unexpected pass', 'unexpected passes'), `${t.skip} skipped`];
+  if (t.scenarios === 0 && r.harnessErrors.length)
+    return `synconf: ${head}: no scenario ran; ${errors} (exit ${r.exitCode})`;
+  const parts = [
+    `${t.pass} passed`,
+    `${t.fail} failed`,
+    plural(t['expected-fail'], 'expected failure'),
+    plural(t['unexpected-pass'], 'unexpected pass', 'unexpected passes'),
+    `${t.skip} skipped`,
+  ];
   const notRun = r.scenarios?.filter((s) => s.skipReason?.startsWith('harness error')).length ?? 0;
-  const undocumented = r.undocumented?.length ? `; ${r.undocumented.length} undocumented member${r.undocumented.length > 1 ? 's' : ''}` : '';
+  const undocumented = r.undocumented?.length
+    ? `; ${r.undocumented.length} undocumented member${r.undocumented.length > 1 ? 's' : ''}`
+    : '';
   let tail = `${undocumented}${r.harnessErrors.length ? `; ${errors}` : ''}`;
   if (r.repeat) tail += `; over ${r.repeat.runs} runs ${r.repeat.flaky.length} flaky`;
   const b = r.baseline?.counts;
-  if (b) tail += `; against the baseline: ${b['new-failure']} new failures, ${b.fixed} fixed, ${b['still-failing']} still failing, ${b['new-check']} new checks, ${b.gone} gone`;
+  if (b)
+    tail += `; against the baseline: ${b['new-failure']} new failures, ${b.fixed} fixed, ${b['still-failing']} still failing, ${b['new-check']} new checks, ${b.gone} gone`;
   return `synconf: ${head}: ${plural(t.scenarios, 'scenario')}${notRun ? ` (${notRun} not run: harness error)` : ''}, ${plural(t.checks, 'check')}: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
 }
 
@@ -165,10 +238,16 @@ export function finalize(report: Report, failOn: readonly FailOn[]): Report {
 /** the report of a run that could not start (no scenarios loaded, no target): a harness error, exit 2 */
 export function emptyReport(mode: Report['run']['mode'], target: string, message: string): Report {
   const report: Report = {
-    format: 'synconf-report/1', synconf: { version: SYNCONF_VERSION },
+    format: 'synconf-report/1',
+    synconf: { version: SYNCONF_VERSION },
     run: { mode, startedAt: new Date().toISOString(), durationMs: 0, target, expectations: null },
     agent: { version: null, versionSource: 'unknown', longVersion: null, os: null, arch: null, deviceId: null },
-    totals: totalsOf([]), exitCode: 2, verdict: '', expensiveCalls: {}, harnessErrors: [{ message }], scenarios: [],
+    totals: totalsOf([]),
+    exitCode: 2,
+    verdict: '',
+    expensiveCalls: {},
+    harnessErrors: [{ message }],
+    scenarios: [],
   };
   report.verdict = verdictLine(report, []);
   return report;
@@ -183,7 +262,14 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   const report: Report = {
     format: 'synconf-report/1',
     synconf: { version: SYNCONF_VERSION },
-    run: { mode: target.mode, startedAt: startedAt.toISOString(), durationMs: 0, target: target.description, expectations: null, strict: opts.strict ?? false },
+    run: {
+      mode: target.mode,
+      startedAt: startedAt.toISOString(),
+      durationMs: 0,
+      target: target.description,
+      expectations: null,
+      strict: opts.strict ?? false,
+    },
     agent: { version: null, versionSource: 'unknown', longVersion: null, os: null, arch: null, deviceId: null },
     totals: totalsOf([]),
     exitCode: 0,
@@ -192,7 +278,8 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     harnessErrors,
     scenarios: [],
   };
-  if (selection.notSelected?.length) report.notSelected = selection.notSelected.map((s) => ({ id: s.scenario.id, spec: s.scenario.spec }));
+  if (selection.notSelected?.length)
+    report.notSelected = selection.notSelected.map((s) => ({ id: s.scenario.id, spec: s.scenario.spec }));
   opts.onReport?.(report);
   const redactor = new Redactor(Object.values(target.apiKeys));
   const undocumented = undocumentedNotes(opts.strict ?? false);
@@ -209,8 +296,20 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   const identity = await identify(target, timeoutMs);
   if (opts.agentVersion) Object.assign(identity, { version: opts.agentVersion, versionSource: 'option' });
   report.agent = identity;
-  target.transport.annotate?.('_run', { vars: target.vars, capabilities: target.capabilities, agent: { version: identity.version, longVersion: identity.longVersion ?? null, deviceId: identity.deviceId ?? null } });
-  if (!identity.version) harnessErrors.push({ message: 'the agent did not say its version (GET /rest/system/version); checks use the spec as is. Give --agent-version to apply a version overlay.' });
+  target.transport.annotate?.('_run', {
+    vars: target.vars,
+    capabilities: target.capabilities,
+    agent: {
+      version: identity.version,
+      longVersion: identity.longVersion ?? null,
+      deviceId: identity.deviceId ?? null,
+    },
+  });
+  if (!identity.version)
+    harnessErrors.push({
+      message:
+        'the agent did not say its version (GET /rest/system/version); checks use the spec as is. Give --agent-version to apply a version overlay.',
+    });
 
   let expectations: LoadedExpectations[] = [];
   try {
@@ -223,10 +322,20 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   report.run.expectations = expectations.map((e) => e.file).join(', ') || null;
 
   const ctx: RunContext = {
-    transport: target.transport, clock: target.clock, actions: target.actions, redactor,
-    agentVersion: identity.version, apiKeys: target.apiKeys, capabilities: target.capabilities, vars: target.vars,
-    requestTimeoutMs: timeoutMs, expensiveIntervalMs: opts.expensiveIntervalMs ?? 500,
-    expensiveCalls: report.expensiveCalls, lastExpensiveAt: {}, generations: {}, undocumented,
+    transport: target.transport,
+    clock: target.clock,
+    actions: target.actions,
+    redactor,
+    agentVersion: identity.version,
+    apiKeys: target.apiKeys,
+    capabilities: target.capabilities,
+    vars: target.vars,
+    requestTimeoutMs: timeoutMs,
+    expensiveIntervalMs: opts.expensiveIntervalMs ?? 500,
+    expensiveCalls: report.expensiveCalls,
+    lastExpensiveAt: {},
+    generations: {},
+    undocumented,
   };
   const deviations = indexDeviations(expectations);
   const total = selection.scenarios.length;
@@ -238,7 +347,17 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     } catch (e) {
       // A defect of synconf or a broken recording: the scenario has no verdict, the run goes on.
       harnessErrors.push({ file: loaded.file, scenario: loaded.scenario.id, message: (e as Error).message });
-      result = { id: loaded.scenario.id, title: loaded.scenario.title, file: loaded.file, spec: loaded.scenario.spec, mode: 'skipped', skipReason: `harness error: ${(e as Error).message}`, verdict: 'skip', durationMs: 0, checks: [] };
+      result = {
+        id: loaded.scenario.id,
+        title: loaded.scenario.title,
+        file: loaded.file,
+        spec: loaded.scenario.spec,
+        mode: 'skipped',
+        skipReason: `harness error: ${(e as Error).message}`,
+        verdict: 'skip',
+        durationMs: 0,
+        checks: [],
+      };
     }
     for (const c of result.checks) if (loaded.stepLines[c.step]) c.line = loaded.stepLines[c.step];
     applyDeviations(result, deviations);

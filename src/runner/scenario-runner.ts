@@ -21,13 +21,22 @@ const BODY_EXCERPT = 4096;
 
 type Phase = 'setup' | 'steps' | 'cleanup';
 
-interface Cursor { target: string; types: string[]; lastId: number; generation: number; }
+interface Cursor {
+  target: string;
+  types: string[];
+  lastId: number;
+  generation: number;
+}
 
 class ScenarioRun {
   readonly checks: CheckResult[] = [];
   private readonly cursors = new Map<string, Cursor>();
 
-  constructor(private readonly s: Scenario, private readonly ctx: RunContext, private readonly vars: Vars) {}
+  constructor(
+    private readonly s: Scenario,
+    private readonly ctx: RunContext,
+    private readonly vars: Vars,
+  ) {}
 
   private add(step: string, phase: Phase, c: Check, x?: Exchange, extra: Partial<Evidence> = {}): void {
     const { name, ...rest } = c;
@@ -40,11 +49,17 @@ class ScenarioRun {
 
   private evidence(x: Exchange): Evidence {
     const r = this.ctx.redactor;
-    const ev: Evidence = { request: { method: x.request.method, url: r.text(x.request.url), headers: r.headers(x.request.headers) } };
+    const ev: Evidence = {
+      request: { method: x.request.method, url: r.text(x.request.url), headers: r.headers(x.request.headers) },
+    };
     if (x.request.body !== undefined) ev.request!.body = r.text(x.request.body).slice(0, BODY_EXCERPT);
     if (x.response) {
       const body = r.text(x.response.body);
-      ev.response = { status: x.response.status, headers: r.headers(x.response.headers), body: body.slice(0, BODY_EXCERPT) };
+      ev.response = {
+        status: x.response.status,
+        headers: r.headers(x.response.headers),
+        body: body.slice(0, BODY_EXCERPT),
+      };
       if (body.length > BODY_EXCERPT) ev.response.bodyTruncated = true;
     }
     if (x.error) ev.error = `${x.error.code}: ${x.error.message}`;
@@ -81,29 +96,64 @@ class ScenarioRun {
     if (auth === 'key') headers['X-API-Key'] = this.ctx.apiKeys[target];
     if (auth === 'wrong') headers['X-API-Key'] = WRONG_KEY;
     let body: string | undefined;
-    if (spec.json !== undefined) { body = JSON.stringify(spec.json); headers['Content-Type'] ??= 'application/json'; }
-    if (spec.text !== undefined) { body = spec.text; headers['Content-Type'] ??= 'text/plain'; }
-    return { target, method: spec.method, url: spec.path + (query ? `?${query}` : ''), headers, body, timeoutMs: spec.timeout ? parseDuration(spec.timeout) : this.ctx.requestTimeoutMs };
+    if (spec.json !== undefined) {
+      body = JSON.stringify(spec.json);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    if (spec.text !== undefined) {
+      body = spec.text;
+      headers['Content-Type'] ??= 'text/plain';
+    }
+    return {
+      target,
+      method: spec.method,
+      url: spec.path + (query ? `?${query}` : ''),
+      headers,
+      body,
+      timeoutMs: spec.timeout ? parseDuration(spec.timeout) : this.ctx.requestTimeoutMs,
+    };
   }
 
   async runStep(step: Step, phase: Phase): Promise<boolean> {
     if (step.since && this.ctx.agentVersion && !atLeast(this.ctx.agentVersion, step.since)) {
-      this.add(step.name, phase, { name: 'version-gate', kind: 'version-gate', verdict: 'skip', message: `step needs agent ${step.since} or later`, skipReason: `agent ${this.ctx.agentVersion} predates ${step.since}` });
+      this.add(step.name, phase, {
+        name: 'version-gate',
+        kind: 'version-gate',
+        verdict: 'skip',
+        message: `step needs agent ${step.since} or later`,
+        skipReason: `agent ${this.ctx.agentVersion} predates ${step.since}`,
+      });
       return true;
     }
     try {
       if (step.request && (step.request.auth ?? 'key') === 'key') {
         const since = missingSince(this.ctx.agentVersion, `${step.request.method} ${step.request.path}`);
-        if (since) return await this.probe(`${step.request.method} ${step.request.path}`, since, step.name, phase, 'version-gate');
+        if (since)
+          return await this.probe(
+            `${step.request.method} ${step.request.path}`,
+            since,
+            step.name,
+            phase,
+            'version-gate',
+          );
       }
       if (step.request) return await this.request(step, phase);
       if (step.openEvents) return await this.openEvents(step, phase);
       if (step.expectEvent) return await this.expectEvent(step, phase);
-      if (step.sleep) { await this.ctx.clock.sleep(parseDuration(step.sleep)); return true; }
+      if (step.sleep) {
+        await this.ctx.clock.sleep(parseDuration(step.sleep));
+        return true;
+      }
       if (step.file) return await this.file(step, phase);
     } catch (e) {
       if (!(e instanceof MissingVariableError)) throw e;
-      this.add(step.name, phase, { name: 'request', kind: 'request', verdict: 'skip', message: `not sent: ${e.message}`, skipReason: e.message });
+      this.add(step.name, phase, {
+        name: 'request',
+        kind: 'request',
+        verdict: 'skip',
+        message: `not sent: ${e.message}`,
+        skipReason: e.message,
+      });
       return false;
     }
     return true;
@@ -111,7 +161,10 @@ class ScenarioRun {
 
   /** templates in an object with assertions; in assertion paths they fill pointer segments (a value with "/" stays one segment) */
   private renderWithAssertions<T extends { assert?: Assertion[] }>(spec: T): T {
-    const assert = spec.assert?.map((a) => ({ ...render({ ...a, path: '' }, this.vars), path: renderPointer(a.path, this.vars) }));
+    const assert = spec.assert?.map((a) => ({
+      ...render({ ...a, path: '' }, this.vars),
+      path: renderPointer(a.path, this.vars),
+    }));
     return { ...render({ ...spec, assert: undefined }, this.vars), ...(assert ? { assert } : {}) };
   }
 
@@ -150,17 +203,46 @@ class ScenarioRun {
       checks = checkExchange(x!, expect, step.capture, this.vars, this.ctx.agentVersion, this.undocumented(req));
       const held = checks.every((c) => c.verdict === 'pass' || c.kind === 'capture');
       const elapsed = Math.round(this.ctx.clock.now() - started);
-      checks.unshift({ name: 'wait', kind: 'wait', verdict: held ? 'pass' : 'fail', message: held ? `held after ${attempts} attempt${attempts > 1 ? 's' : ''} (${elapsed} ms)` : `did not hold within ${step.wait.timeout} (${attempts} attempts)`, expected: step.wait, actual: { attempts, elapsedMs: elapsed } });
+      checks.unshift({
+        name: 'wait',
+        kind: 'wait',
+        verdict: held ? 'pass' : 'fail',
+        message: held
+          ? `held after ${attempts} attempt${attempts > 1 ? 's' : ''} (${elapsed} ms)`
+          : `did not hold within ${step.wait.timeout} (${attempts} attempts)`,
+        expected: step.wait,
+        actual: { attempts, elapsedMs: elapsed },
+      });
     }
-    for (const c of checks!) this.add(step.name, phase, c, x!, step.wait ? { attempts, elapsedMs: Math.round(this.ctx.clock.now() - started) } : {});
-    this.ctx.observe?.({ scenario: this.s.id, step: step.name, kind: 'request', expect, capture: step.capture, exchange: x! });
+    for (const c of checks!)
+      this.add(
+        step.name,
+        phase,
+        c,
+        x!,
+        step.wait ? { attempts, elapsedMs: Math.round(this.ctx.clock.now() - started) } : {},
+      );
+    this.ctx.observe?.({
+      scenario: this.s.id,
+      step: step.name,
+      kind: 'request',
+      expect,
+      capture: step.capture,
+      exchange: x!,
+    });
     return checks!.every((c) => c.verdict === 'pass');
   }
 
   private eventsRequest(c: Cursor, since: number, timeoutS: number): OutgoingRequest {
     const q = new URLSearchParams({ events: c.types.join(','), since: String(since), timeout: String(timeoutS) });
     // The long poll may take its timeout; beyond that, an agent that hangs gets a short bound.
-    return { target: c.target, method: 'GET', url: `/rest/events?${q}`, headers: { 'X-API-Key': this.ctx.apiKeys[c.target] }, timeoutMs: timeoutS * 1000 + Math.min(this.ctx.requestTimeoutMs, 2000) };
+    return {
+      target: c.target,
+      method: 'GET',
+      url: `/rest/events?${q}`,
+      headers: { 'X-API-Key': this.ctx.apiKeys[c.target] },
+      timeoutMs: timeoutS * 1000 + Math.min(this.ctx.requestTimeoutMs, 2000),
+    };
   }
 
   /** (re)open: the first request of a mask creates the agent's subscription; older events are skipped */
@@ -178,7 +260,18 @@ class ScenarioRun {
     this.cursors.set(spec.cursor, c);
     const x = await this.open(c, step.name);
     const ok = x.response?.status === 200;
-    if (!ok) this.add(step.name, phase, { name: 'request', kind: 'request', verdict: 'fail', message: `cannot open the event cursor: ${x.response ? `status ${x.response.status}` : x.error?.message}` }, x);
+    if (!ok)
+      this.add(
+        step.name,
+        phase,
+        {
+          name: 'request',
+          kind: 'request',
+          verdict: 'fail',
+          message: `cannot open the event cursor: ${x.response ? `status ${x.response.status}` : x.error?.message}`,
+        },
+        x,
+      );
     return ok;
   }
 
@@ -206,33 +299,74 @@ class ScenarioRun {
       polls++;
       last = x;
       const events = x.response?.status === 200 ? parseBody(x.response.body).json : undefined;
-      if (!Array.isArray(events)) { await this.ctx.clock.sleep(250); continue; }
+      if (!Array.isArray(events)) {
+        await this.ctx.clock.sleep(250);
+        continue;
+      }
       if (events.length === 0 && timeoutS === 0) await this.ctx.clock.sleep(Math.min(200, Math.max(left, 1)));
       for (const ev of events as Record<string, unknown>[]) {
         if (typeof ev.id === 'number') c.lastId = Math.max(c.lastId, ev.id);
         if (ev.type !== spec.type) continue;
         seen.push(ev);
-        if ((spec.assert ?? []).every((a) => evaluate(a, ev, {}).ok)) { match = ev; break; }
+        if ((spec.assert ?? []).every((a) => evaluate(a, ev, {}).ok)) {
+          match = ev;
+          break;
+        }
       }
     }
     const name = `event:${spec.type}`;
     const elapsedMs = Math.round(this.ctx.clock.now() - started);
     if (!match) {
-      const why = (spec.assert ?? []).map((a) => (seen.length ? evaluate(a, seen.at(-1), {}).message : '')).filter(Boolean);
-      this.add(step.name, phase, {
-        name, kind: 'event', verdict: 'fail',
-        message: `no ${spec.type} event${spec.assert?.length ? ' matching the assertions' : ''} within ${spec.within ?? '5s'} (${seen.length} of that type seen${why.length ? `; last: ${why.join('; ')}` : ''})`,
-        expected: { type: spec.type, assert: spec.assert }, actual: seen.slice(-5),
-      }, last, { attempts: polls, elapsedMs });
+      const why = (spec.assert ?? [])
+        .map((a) => (seen.length ? evaluate(a, seen.at(-1), {}).message : ''))
+        .filter(Boolean);
+      this.add(
+        step.name,
+        phase,
+        {
+          name,
+          kind: 'event',
+          verdict: 'fail',
+          message: `no ${spec.type} event${spec.assert?.length ? ' matching the assertions' : ''} within ${spec.within ?? '5s'} (${seen.length} of that type seen${why.length ? `; last: ${why.join('; ')}` : ''})`,
+          expected: { type: spec.type, assert: spec.assert },
+          actual: seen.slice(-5),
+        },
+        last,
+        { attempts: polls, elapsedMs },
+      );
       return false;
     }
-    this.add(step.name, phase, { name, kind: 'event', verdict: 'pass', message: `${spec.type} event ${match.id} after ${elapsedMs} ms`, actual: match });
+    this.add(step.name, phase, {
+      name,
+      kind: 'event',
+      verdict: 'pass',
+      message: `${spec.type} event ${match.id} after ${elapsedMs} ms`,
+      actual: match,
+    });
     if (spec.schema) {
       const errors = validate(spec.schema, match.data, this.ctx.agentVersion ?? undefined);
-      this.add(step.name, phase, errors.length
-        ? { name: 'event-schema', kind: 'schema', verdict: 'fail', message: `event data is not a valid ${spec.schema}: ${errors.map((e) => `${e.pointer || '/'} ${e.rule}`).join(', ')}`, schemaErrors: errors, actual: match }
-        : { name: 'event-schema', kind: 'schema', verdict: 'pass', message: `event data is a valid ${spec.schema}` });
-      const judged = noteUndocumented(this.ctx.undocumented, 'GET /rest/events', spec.schema, match.data, this.s.id, 'event-undocumented');
+      this.add(
+        step.name,
+        phase,
+        errors.length
+          ? {
+              name: 'event-schema',
+              kind: 'schema',
+              verdict: 'fail',
+              message: `event data is not a valid ${spec.schema}: ${errors.map((e) => `${e.pointer || '/'} ${e.rule}`).join(', ')}`,
+              schemaErrors: errors,
+              actual: match,
+            }
+          : { name: 'event-schema', kind: 'schema', verdict: 'pass', message: `event data is a valid ${spec.schema}` },
+      );
+      const judged = noteUndocumented(
+        this.ctx.undocumented,
+        'GET /rest/events',
+        spec.schema,
+        match.data,
+        this.s.id,
+        'event-undocumented',
+      );
       if (judged) this.add(step.name, phase, judged);
     }
     return errorsFree(this.checks, step.name);
@@ -241,12 +375,19 @@ class ScenarioRun {
   private async file(step: Step, phase: Phase): Promise<boolean> {
     // {{n}} is the repetition counter, filled in by the action itself
     const action = render(step.file!, { ...this.vars, n: '{{n}}' });
-    const roots = [this.vars.tmp, ...['agent', 'peer'].map((n) => (this.vars[n] as Vars | undefined)?.dataDir)].filter((r): r is string => typeof r === 'string');
+    const roots = [this.vars.tmp, ...['agent', 'peer'].map((n) => (this.vars[n] as Vars | undefined)?.dataDir)].filter(
+      (r): r is string => typeof r === 'string',
+    );
     try {
       await this.ctx.actions.apply(action, roots);
       return true;
     } catch (e) {
-      this.add(step.name, phase, { name: 'file', kind: 'file', verdict: 'fail', message: `file action on ${action.path} failed: ${(e as Error).message}` });
+      this.add(step.name, phase, {
+        name: 'file',
+        kind: 'file',
+        verdict: 'fail',
+        message: `file action on ${action.path} failed: ${(e as Error).message}`,
+      });
       return false;
     }
   }
@@ -255,17 +396,48 @@ class ScenarioRun {
    * An endpoint checked against its own gate: absent (404) on an agent older than `since`, present (any answer but
    * 404) on a newer one. The request carries the API key and no parameters: the agent routes before it reads them.
    */
-  async probe(endpoint: string, since: string | undefined, step: string, phase: Phase, name = endpoint): Promise<boolean> {
+  async probe(
+    endpoint: string,
+    since: string | undefined,
+    step: string,
+    phase: Phase,
+    name = endpoint,
+  ): Promise<boolean> {
     const [method, path] = endpoint.split(' ');
-    const x = await this.send({ target: 'agent', method, url: path, headers: { 'X-API-Key': this.ctx.apiKeys.agent }, timeoutMs: this.ctx.requestTimeoutMs }, step);
+    const x = await this.send(
+      {
+        target: 'agent',
+        method,
+        url: path,
+        headers: { 'X-API-Key': this.ctx.apiKeys.agent },
+        timeoutMs: this.ctx.requestTimeoutMs,
+      },
+      step,
+    );
     const status = x.response?.status;
     const answered = status ?? x.error?.code;
     const agent = this.ctx.agentVersion;
     const ok = since ? status === 404 : status !== undefined && status !== 404;
     const message = since
-      ? ok ? `${endpoint} is absent (404) on agent ${agent}, as expected before ${since}` : `${endpoint} answered ${answered} on agent ${agent}; an endpoint added in ${since} must answer 404`
-      : ok ? `${endpoint} is present (${status}) on agent ${agent}, which is past its gate` : `${endpoint} answered ${answered} on agent ${agent}; it must be present (not 404) from its version on`;
-    this.add(step, phase, { name, kind: 'version-gate', verdict: ok ? 'pass' : 'fail', message, expected: since ? 404 : 'not 404', actual: answered }, x);
+      ? ok
+        ? `${endpoint} is absent (404) on agent ${agent}, as expected before ${since}`
+        : `${endpoint} answered ${answered} on agent ${agent}; an endpoint added in ${since} must answer 404`
+      : ok
+        ? `${endpoint} is present (${status}) on agent ${agent}, which is past its gate`
+        : `${endpoint} answered ${answered} on agent ${agent}; it must be present (not 404) from its version on`;
+    this.add(
+      step,
+      phase,
+      {
+        name,
+        kind: 'version-gate',
+        verdict: ok ? 'pass' : 'fail',
+        message,
+        expected: since ? 404 : 'not 404',
+        actual: answered,
+      },
+      x,
+    );
     return ok;
   }
 
@@ -293,9 +465,11 @@ function errorsFree(checks: CheckResult[], step: string): boolean {
  * depend on the endpoint's version: it runs normally.
  */
 function dependsOn(s: Scenario): string[] {
-  const called = new Set([...(s.setup ?? []), ...s.steps, ...(s.cleanup ?? [])]
-    .filter((st) => st.request && (st.request.auth ?? 'key') === 'key' && (st.agent ?? 'agent') === 'agent')
-    .map((st) => `${st.request!.method} ${st.request!.path.split('?')[0]}`));
+  const called = new Set(
+    [...(s.setup ?? []), ...s.steps, ...(s.cleanup ?? [])]
+      .filter((st) => st.request && (st.request.auth ?? 'key') === 'key' && (st.agent ?? 'agent') === 'agent')
+      .map((st) => `${st.request!.method} ${st.request!.path.split('?')[0]}`),
+  );
   return s.spec.filter((e) => called.has(e));
 }
 
@@ -307,19 +481,35 @@ export function scenarioVerdict(checks: CheckResult[]): CheckResult['verdict'] {
 export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Promise<ScenarioResult> {
   const { scenario: s, file } = loaded;
   const wall0 = performance.now();
-  const result: ScenarioResult = { id: s.id, title: s.title, file, spec: s.spec, mode: 'normal', verdict: 'pass', durationMs: 0, checks: [] };
+  const result: ScenarioResult = {
+    id: s.id,
+    title: s.title,
+    file,
+    spec: s.spec,
+    mode: 'normal',
+    verdict: 'pass',
+    durationMs: 0,
+    checks: [],
+  };
   const notes: string[] = [];
-  if (s.deprecated) notes.push(`deprecated since ${s.deprecated}${ctx.agentVersion && atLeast(ctx.agentVersion, s.deprecated) ? ` (the agent, ${ctx.agentVersion}, is past it; it must still work)` : ''}`);
-  const missing = (s.needs ?? []).map((n) => [n, ctx.capabilities[n as Capability]] as const).filter(([, v]) => v !== true);
+  if (s.deprecated)
+    notes.push(
+      `deprecated since ${s.deprecated}${ctx.agentVersion && atLeast(ctx.agentVersion, s.deprecated) ? ` (the agent, ${ctx.agentVersion}, is past it; it must still work)` : ''}`,
+    );
+  const missing = (s.needs ?? [])
+    .map((n) => [n, ctx.capabilities[n as Capability]] as const)
+    .filter(([, v]) => v !== true);
   // the gates: the scenario's own `since`, and the one of each endpoint it exercises
   const scenarioGate = s.since && ctx.agentVersion && !atLeast(ctx.agentVersion, s.since) ? s.since : undefined;
   const gated = dependsOn(s).filter((e) => missingSince(ctx.agentVersion, e));
   // absent mode probes the agent alone, so it needs no peer, files, restart
   if (scenarioGate || gated.length) {
     result.mode = 'absent';
-    notes.push(scenarioGate
-      ? `added in ${scenarioGate}; agent ${ctx.agentVersion} predates it, so its endpoints must be absent`
-      : `agent ${ctx.agentVersion} predates ${gated.map((e) => `${e} (since ${missingSince(ctx.agentVersion, e)})`).join(', ')}: each endpoint is checked against its own gate`);
+    notes.push(
+      scenarioGate
+        ? `added in ${scenarioGate}; agent ${ctx.agentVersion} predates it, so its endpoints must be absent`
+        : `agent ${ctx.agentVersion} predates ${gated.map((e) => `${e} (since ${missingSince(ctx.agentVersion, e)})`).join(', ')}: each endpoint is checked against its own gate`,
+    );
     const run = new ScenarioRun(s, ctx, { ...ctx.vars });
     await run.probeAbsent(scenarioGate);
     result.checks = run.checks;
@@ -327,7 +517,17 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
     result.mode = 'skipped';
     result.skipReason = missing.map(([n, why]) => `needs ${n}: ${why}`).join('; ');
     // A skipped scenario is a skipped check in the totals and in JUnit, never silently absent.
-    result.checks = [{ id: `${s.id}/scenario/needs`, step: 'scenario', phase: 'steps', kind: 'capability', verdict: 'skip', message: `not run: ${result.skipReason}`, skipReason: result.skipReason }];
+    result.checks = [
+      {
+        id: `${s.id}/scenario/needs`,
+        step: 'scenario',
+        phase: 'steps',
+        kind: 'capability',
+        verdict: 'skip',
+        message: `not run: ${result.skipReason}`,
+        skipReason: result.skipReason,
+      },
+    ];
   } else {
     const tmp = await ctx.actions.makeTempDir(s.id);
     ctx.transport.annotate?.(s.id, { tmp });
@@ -335,11 +535,22 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
     const run = new ScenarioRun(s, ctx, vars);
     let failedSetup: string | undefined;
     for (const step of s.setup ?? []) {
-      if (!(await run.runStep(step, 'setup'))) { failedSetup = step.name; break; }
+      if (!(await run.runStep(step, 'setup'))) {
+        failedSetup = step.name;
+        break;
+      }
     }
     for (const step of s.steps) {
       if (failedSetup) {
-        run.checks.push({ id: `${s.id}/${step.name}/step`, step: step.name, phase: 'steps', kind: 'request', verdict: 'skip', message: 'not run: setup failed', skipReason: `setup step "${failedSetup}" failed` });
+        run.checks.push({
+          id: `${s.id}/${step.name}/step`,
+          step: step.name,
+          phase: 'steps',
+          kind: 'request',
+          verdict: 'skip',
+          message: 'not run: setup failed',
+          skipReason: `setup step "${failedSetup}" failed`,
+        });
         continue;
       }
       await run.runStep(step, 'steps');
@@ -354,4 +565,3 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
   result.durationMs = Math.round(performance.now() - wall0);
   return result;
 }
-

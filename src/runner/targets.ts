@@ -20,7 +20,11 @@ export interface LiveOptions {
   binary?: string;
 }
 
-const instanceVars = (i: Pick<LabInstance, 'deviceId' | 'syncAddress' | 'dataDir'>) => ({ deviceId: i.deviceId, syncAddress: i.syncAddress, dataDir: i.dataDir });
+const instanceVars = (i: Pick<LabInstance, 'deviceId' | 'syncAddress' | 'dataDir'>) => ({
+  deviceId: i.deviceId,
+  syncAddress: i.syncAddress,
+  dataDir: i.dataDir,
+});
 
 async function startPeer(binary?: string): Promise<{ lab?: Lab; peer?: LabInstance; reason?: string }> {
   const { startLab, LabError } = await import('../lab/lab.js');
@@ -34,11 +38,25 @@ async function startPeer(binary?: string): Promise<{ lab?: Lab; peer?: LabInstan
 }
 
 /** a live target from instance endpoints (tests use it directly against a local server) */
-export function liveTarget(mode: 'live' | 'record', description: string, endpoints: Record<string, Endpoint>, capabilities: Record<Capability, true | string>, vars: Record<string, unknown>, labs: Lab[], wrap?: LiveOptions['wrap']): Target {
+export function liveTarget(
+  mode: 'live' | 'record',
+  description: string,
+  endpoints: Record<string, Endpoint>,
+  capabilities: Record<Capability, true | string>,
+  vars: Record<string, unknown>,
+  labs: Lab[],
+  wrap?: LiveOptions['wrap'],
+): Target {
   const live = new LiveTransport(endpoints);
   const transport = wrap ? wrap(live) : live;
   return {
-    mode, description, transport, clock: wallClock, actions: fileActions(), capabilities, vars,
+    mode,
+    description,
+    transport,
+    clock: wallClock,
+    actions: fileActions(),
+    capabilities,
+    vars,
     apiKeys: Object.fromEntries(Object.entries(endpoints).map(([k, v]) => [k, v.apiKey])),
     async close() {
       await transport.close();
@@ -54,9 +72,25 @@ export async function labTarget(opts: LiveOptions): Promise<Target> {
   const [agent, peer] = lab.instances;
   const endpoints: Record<string, Endpoint> = { agent: { url: agent.url, apiKey: agent.apiKey } };
   const vars: Record<string, unknown> = { agent: instanceVars(agent) };
-  if (peer) { endpoints.peer = { url: peer.url, apiKey: peer.apiKey }; vars.peer = instanceVars(peer); }
-  const capabilities = { peer: peer ? true : 'no scenario asked for one', files: true, restart: true, shutdown: true } as const;
-  return liveTarget(opts.wrap ? 'record' : 'live', `lab (syncthing ${agent.version} at ${agent.url})`, endpoints, capabilities, vars, [lab], opts.wrap);
+  if (peer) {
+    endpoints.peer = { url: peer.url, apiKey: peer.apiKey };
+    vars.peer = instanceVars(peer);
+  }
+  const capabilities = {
+    peer: peer ? true : 'no scenario asked for one',
+    files: true,
+    restart: true,
+    shutdown: true,
+  } as const;
+  return liveTarget(
+    opts.wrap ? 'record' : 'live',
+    `lab (syncthing ${agent.version} at ${agent.url})`,
+    endpoints,
+    capabilities,
+    vars,
+    [lab],
+    opts.wrap,
+  );
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -64,7 +98,11 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 /** an agent someone else started; its URL and API key are given */
 export async function agentTarget(url: string, apiKey: string, opts: LiveOptions): Promise<Target> {
   let base: URL;
-  try { base = new URL(url); } catch { throw new UsageError(`--agent "${url}" is not a URL (expected e.g. http://127.0.0.1:8384)`); }
+  try {
+    base = new URL(url);
+  } catch {
+    throw new UsageError(`--agent "${url}" is not a URL (expected e.g. http://127.0.0.1:8384)`);
+  }
   const local = LOOPBACK.has(base.hostname);
   // Learn the agent's identity and sync address from its own API.
   const probe = new LiveTransport({ agent: { url, apiKey } });
@@ -72,15 +110,30 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
   // the scenarios' job. A wrong answer leaves a value unknown; only no answer at all, or a refused
   // API key, stops the run.
   const get = async (path: string) => {
-    const x = await probe.send({ target: 'agent', method: 'GET', url: path, headers: { 'X-API-Key': apiKey }, timeoutMs: 10_000 });
-    if (!x.response) throw new UsageError(`the agent at ${url} does not answer (${x.error?.code}: ${x.error?.message})`);
-    if (x.response.status === 403) throw new UsageError(`the agent at ${url} refuses the API key (403 ${x.response.body.trim()})`);
+    const x = await probe.send({
+      target: 'agent',
+      method: 'GET',
+      url: path,
+      headers: { 'X-API-Key': apiKey },
+      timeoutMs: 10_000,
+    });
+    if (!x.response)
+      throw new UsageError(`the agent at ${url} does not answer (${x.error?.code}: ${x.error?.message})`);
+    if (x.response.status === 403)
+      throw new UsageError(`the agent at ${url} refuses the API key (403 ${x.response.body.trim()})`);
     const json = x.response.status === 200 ? parseBody(x.response.body).json : undefined;
     const doc = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
-    return { doc, headerId: x.response.headers['x-syncthing-id'], problem: json === undefined ? `GET ${path} answered ${x.response.status}${x.response.status === 200 ? ' without a JSON document' : ''}` : null };
+    return {
+      doc,
+      headerId: x.response.headers['x-syncthing-id'],
+      problem:
+        json === undefined
+          ? `GET ${path} answered ${x.response.status}${x.response.status === 200 ? ' without a JSON document' : ''}`
+          : null,
+    };
   };
   const status = await get('/rest/system/status');
-  const deviceId = typeof status.doc.myID === 'string' ? status.doc.myID : status.headerId ?? null;
+  const deviceId = typeof status.doc.myID === 'string' ? status.doc.myID : (status.headerId ?? null);
   // The sync address only matters to a peer; a run without one saves the request.
   const config = opts.needsPeer ? await get('/rest/config') : undefined;
   const configured = (config?.doc.options as { listenAddresses?: unknown } | undefined)?.listenAddresses;
@@ -90,7 +143,9 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
   const capabilities: Record<Capability, true | string> = {
     files: local ? true : `the agent at ${url} is not on this machine, so synconf cannot create files in its folders`,
     restart: true,
-    shutdown: opts.allowDestructive ? true : 'the agent was not started by synconf; give --allow-destructive to let it be shut down',
+    shutdown: opts.allowDestructive
+      ? true
+      : 'the agent was not started by synconf; give --allow-destructive to let it be shut down',
     peer: 'no scenario asked for one',
   };
   const endpoints: Record<string, Endpoint> = { agent: { url, apiKey } };
@@ -98,7 +153,8 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
   const labs: Lab[] = [];
   if (opts.needsPeer) {
     if (config?.problem) capabilities.peer = `the agent's sync address is unknown (${config.problem})`;
-    else if (!local || !listen) capabilities.peer = `a peer must reach the agent's sync port on loopback; the agent listens on ${JSON.stringify(listenAddresses)}`;
+    else if (!local || !listen)
+      capabilities.peer = `a peer must reach the agent's sync port on loopback; the agent listens on ${JSON.stringify(listenAddresses)}`;
     else {
       const { lab, peer, reason } = await startPeer(opts.binary);
       if (lab && peer) {

@@ -5,7 +5,10 @@ import { undocumentedMembers } from '../schema/undocumented.js';
 import type { Check } from './exchange-checks.js';
 
 /** what a run collects: notes by endpoint and member, and whether they fail */
-export interface UndocumentedNotes { strict: boolean; found: Map<string, UndocumentedMember>; }
+export interface UndocumentedNotes {
+  strict: boolean;
+  found: Map<string, UndocumentedMember>;
+}
 
 export const undocumentedNotes = (strict: boolean): UndocumentedNotes => ({ strict, found: new Map() });
 
@@ -13,7 +16,14 @@ export const undocumentedNotes = (strict: boolean): UndocumentedNotes => ({ stri
  * Notes the members of `doc` that `resource` does not document, seen at `endpoint` in `scenario`;
  * under --strict also the check that judges them (none otherwise).
  */
-export function noteUndocumented(notes: UndocumentedNotes, endpoint: string, resource: string, doc: unknown, scenario: string, name = 'undocumented'): Check | undefined {
+export function noteUndocumented(
+  notes: UndocumentedNotes,
+  endpoint: string,
+  resource: string,
+  doc: unknown,
+  scenario: string,
+  name = 'undocumented',
+): Check | undefined {
   const members = undocumentedMembers(resource, doc);
   for (const member of members) {
     const key = `${endpoint} ${member}`;
@@ -22,11 +32,20 @@ export function noteUndocumented(notes: UndocumentedNotes, endpoint: string, res
   }
   if (!notes.strict) return undefined;
   return members.length
-    ? { name, kind: 'schema', verdict: 'fail', message: `${members.length} member${members.length > 1 ? 's' : ''} the ${resource} schema does not document (--strict): ${members.map((m) => `"${m}"`).join(', ')}`, expected: 'documented members only', actual: members }
+    ? {
+        name,
+        kind: 'schema',
+        verdict: 'fail',
+        message: `${members.length} member${members.length > 1 ? 's' : ''} the ${resource} schema does not document (--strict): ${members.map((m) => `"${m}"`).join(', ')}`,
+        expected: 'documented members only',
+        actual: members,
+      }
     : { name, kind: 'schema', verdict: 'pass', message: `every member is documented by the ${resource} schema` };
 }
 
 /** the notes of a run, in a stable order (endpoint, then member) */
 export function sortedNotes(notes: UndocumentedNotes): UndocumentedMember[] {
-  return [...notes.found.values()].sort((a, b) => a.endpoint.localeCompare(b.endpoint) || a.member.localeCompare(b.member));
+  return [...notes.found.values()].sort(
+    (a, b) => a.endpoint.localeCompare(b.endpoint) || a.member.localeCompare(b.member),
+  );
 }

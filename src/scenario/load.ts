@@ -21,7 +21,13 @@ export interface LoadedScenario {
 
 export class ScenarioError extends InputError {
   override name = 'ScenarioError';
-  constructor(readonly file: string, readonly line: number | undefined, readonly cause_: string, readonly step?: string, readonly pointer?: string) {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly cause_: string,
+    readonly step?: string,
+    readonly pointer?: string,
+  ) {
     super(`${file}${line ? `:${line}` : ''}: ${step ? `step "${step}": ` : ''}${cause_}`);
   }
 }
@@ -30,10 +36,15 @@ const STEP_KINDS = ['request', 'file', 'openEvents', 'expectEvent', 'sleep'];
 
 /** the 1-based line of the node at a JSON pointer, or of its nearest existing parent */
 function lineAt(doc: Document, lines: LineCounter, pointer: string): number | undefined {
-  const path = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  const path = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
   for (let n = path.length; n >= 0; n--) {
     const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-    if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)) return lines.linePos(node.range[0]).line;
+    if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range))
+      return lines.linePos(node.range[0]).line;
   }
   return undefined;
 }
@@ -97,9 +108,19 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
     const { doc, lines } = await located(text);
     // A step with none (or two) of the step kinds produces one error per oneOf branch; say it once.
     const oneOf = errors.find((e) => e.rule === 'oneOf' && /^\/(setup|steps|cleanup)\/\d+$/.test(e.pointer));
-    const first = oneOf ?? errors.find((e) => e.rule !== 'oneOf' && (!/\/(request|file|openEvents|expectEvent|sleep)$/.test(e.pointer) || e.rule !== 'required')) ?? errors[0];
+    const first =
+      oneOf ??
+      errors.find(
+        (e) =>
+          e.rule !== 'oneOf' &&
+          (!/\/(request|file|openEvents|expectEvent|sleep)$/.test(e.pointer) || e.rule !== 'required'),
+      ) ??
+      errors[0];
     // A value with alternatives (status: a number or a list) fails each of them: say them together.
-    const types = errors.filter((e) => e.pointer === first.pointer && e.rule === 'type').map((e) => /^must be (\S+), (got .*)$/.exec(e.message)).filter((m) => m !== null);
+    const types = errors
+      .filter((e) => e.pointer === first.pointer && e.rule === 'type')
+      .map((e) => /^must be (\S+), (got .*)$/.exec(e.message))
+      .filter((m) => m !== null);
     const message = oneOf
       ? `a step needs exactly one of ${STEP_KINDS.join(', ')}`
       : types.length > 1
@@ -109,33 +130,62 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
   }
   const scenario = data as Scenario;
   try {
-    checkConsistency(scenario, endpointIds, (pointer, message, step) => new ScenarioError(file, undefined, message, step, pointer));
+    checkConsistency(
+      scenario,
+      endpointIds,
+      (pointer, message, step) => new ScenarioError(file, undefined, message, step, pointer),
+    );
   } catch (e) {
     if (!(e instanceof ScenarioError) || e.pointer === undefined) throw e;
     const { doc, lines } = await located(text);
     throw new ScenarioError(file, lineAt(doc, lines, e.pointer), e.cause_, e.step);
   }
-  return { scenario, file: relative(ROOT, path).startsWith('..') ? file : relative(ROOT, path), stepLines: stepLinesOf(text, scenario) };
+  return {
+    scenario,
+    file: relative(ROOT, path).startsWith('..') ? file : relative(ROOT, path),
+    stepLines: stepLinesOf(text, scenario),
+  };
 }
 
 /** Rules the schema cannot say: unique step names, cursors opened before use, known endpoints. */
-function checkConsistency(s: Scenario, endpointIds: Set<string> | undefined, fail: (pointer: string, message: string, step?: string) => Error): void {
-  if (endpointIds) s.spec.forEach((id, i) => { if (!endpointIds.has(id)) throw fail(`/spec/${i}`, `"${id}" is not an endpoint of the spec (see schemas/endpoints.json)`); });
+function checkConsistency(
+  s: Scenario,
+  endpointIds: Set<string> | undefined,
+  fail: (pointer: string, message: string, step?: string) => Error,
+): void {
+  if (endpointIds)
+    s.spec.forEach((id, i) => {
+      if (!endpointIds.has(id))
+        throw fail(`/spec/${i}`, `"${id}" is not an endpoint of the spec (see schemas/endpoints.json)`);
+    });
   const names = new Set<string>();
   const cursors = new Set<string>();
   const resources = listResources();
   for (const phase of ['setup', 'steps', 'cleanup'] as const) {
     (s[phase] ?? []).forEach((step, i) => {
       const at = `/${phase}/${i}`;
-      if (names.has(step.name)) throw fail(`${at}/name`, `step name "${step.name}" is used twice in this scenario`, step.name);
+      if (names.has(step.name))
+        throw fail(`${at}/name`, `step name "${step.name}" is used twice in this scenario`, step.name);
       names.add(step.name);
       if (step.openEvents) cursors.add(step.openEvents.cursor);
-      if (step.expectEvent && !cursors.has(step.expectEvent.cursor)) throw fail(`${at}/expectEvent/cursor`, `event cursor "${step.expectEvent.cursor}" is not opened by an earlier openEvents step`, step.name);
-      if ((step.expect || step.capture || step.wait) && !step.request) throw fail(at, 'expect, capture and wait belong to a request step', step.name);
-      if (step.agent === 'peer' && !s.needs?.includes('peer')) throw fail(`${at}/agent`, 'a step on the peer needs `needs: [peer]`', step.name);
-      if (step.file && !s.needs?.includes('files')) throw fail(`${at}/file`, 'a file step needs `needs: [files]`', step.name);
-      for (const [pointer, resource] of [[`${at}/expect/schema`, step.expect?.schema], [`${at}/expectEvent/schema`, step.expectEvent?.schema]] as const) {
-        if (resource !== undefined && !resources.includes(resource)) throw fail(pointer, `unknown schema "${resource}"; known resources: ${resources.join(', ')}`, step.name);
+      if (step.expectEvent && !cursors.has(step.expectEvent.cursor))
+        throw fail(
+          `${at}/expectEvent/cursor`,
+          `event cursor "${step.expectEvent.cursor}" is not opened by an earlier openEvents step`,
+          step.name,
+        );
+      if ((step.expect || step.capture || step.wait) && !step.request)
+        throw fail(at, 'expect, capture and wait belong to a request step', step.name);
+      if (step.agent === 'peer' && !s.needs?.includes('peer'))
+        throw fail(`${at}/agent`, 'a step on the peer needs `needs: [peer]`', step.name);
+      if (step.file && !s.needs?.includes('files'))
+        throw fail(`${at}/file`, 'a file step needs `needs: [files]`', step.name);
+      for (const [pointer, resource] of [
+        [`${at}/expect/schema`, step.expect?.schema],
+        [`${at}/expectEvent/schema`, step.expectEvent?.schema],
+      ] as const) {
+        if (resource !== undefined && !resources.includes(resource))
+          throw fail(pointer, `unknown schema "${resource}"; known resources: ${resources.join(', ')}`, step.name);
       }
     });
   }

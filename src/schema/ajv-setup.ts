@@ -8,9 +8,14 @@ import { SCHEMAS_DIR } from '../paths.js';
 
 // CommonJS default exports as seen from ESM under NodeNext.
 const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof addFormatsModule.default;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as typeof addFormatsModule.default;
 
-export interface LoadedSchema { name: string; id: string; schema: Record<string, unknown>; }
+export interface LoadedSchema {
+  name: string;
+  id: string;
+  schema: Record<string, unknown>;
+}
 
 /** every schemas/*.schema.json, by resource name (the file name without .schema.json) */
 export function loadSchemas(dir = SCHEMAS_DIR): LoadedSchema[] {

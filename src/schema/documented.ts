@@ -27,7 +27,9 @@ function visit(schema: Node, onNode: (node: Node, inPlace: boolean, path: string
     onNode(node, inPlace, path);
     for (const [key, value] of Object.entries(node)) {
       if (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'dependentSchemas') {
-        if (isNode(value)) for (const [name, sub] of Object.entries(value)) walk(sub, key === 'dependentSchemas', `${path}/${key}/${name}`);
+        if (isNode(value))
+          for (const [name, sub] of Object.entries(value))
+            walk(sub, key === 'dependentSchemas', `${path}/${key}/${name}`);
       } else if (IN_PLACE.includes(key)) walk(value, true, `${path}/${key}`);
       else if (NEW_LOCATION.includes(key) || key === 'prefixItems') walk(value, false, `${path}/${key}`);
     }
@@ -84,11 +86,19 @@ export function collectionPointers(schemas: LoadedSchema[], resource: string): s
       const v = node[k];
       (Array.isArray(v) ? v : [v]).forEach((sub) => walk(sub, base, at, depth + 1));
     }
-    if (isNode(node.properties)) for (const [name, sub] of Object.entries(node.properties)) walk(sub, base, `${at}/${escapePointer(name)}`, depth + 1);
-    const members = [node.additionalProperties, ...(isNode(node.patternProperties) ? Object.values(node.patternProperties) : [])].filter(isNode);
+    if (isNode(node.properties))
+      for (const [name, sub] of Object.entries(node.properties))
+        walk(sub, base, `${at}/${escapePointer(name)}`, depth + 1);
+    const members = [
+      node.additionalProperties,
+      ...(isNode(node.patternProperties) ? Object.values(node.patternProperties) : []),
+    ].filter(isNode);
     if (members.length) found.add(at);
     members.forEach((sub) => walk(sub, base, `${at}/*`, depth + 1));
-    if (node.items !== undefined) { found.add(at); walk(node.items, base, `${at}/*`, depth + 1); }
+    if (node.items !== undefined) {
+      found.add(at);
+      walk(node.items, base, `${at}/*`, depth + 1);
+    }
   };
   walk(root.schema, root.id, '', 0);
   return [...found].sort();

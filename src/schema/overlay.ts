@@ -15,7 +15,9 @@ export function sinceVersions(schemas: Json[]): string[] {
     if (Array.isArray(node)) return node.forEach(walk);
     if (!isObject(node)) return;
     const props = node['properties'];
-    if (isObject(props)) for (const p of Object.values(props)) if (isObject(p) && typeof p['x-since'] === 'string') found.add(p['x-since']);
+    if (isObject(props))
+      for (const p of Object.values(props))
+        if (isObject(p) && typeof p['x-since'] === 'string') found.add(p['x-since']);
     Object.values(node).forEach(walk);
   };
   schemas.forEach(walk);

@@ -10,7 +10,14 @@ import { UsageError } from '../errors.js';
 
 export type { ValidationError };
 
-interface AjvError { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string; schemaPath: string; propertyName?: string; }
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+  schemaPath: string;
+  propertyName?: string;
+}
 type CompiledValidator = ((doc: unknown) => boolean) & { errors?: AjvError[] | null };
 
 export class UnknownResourceError extends UsageError {
@@ -56,23 +63,51 @@ function toError(resource: string, doc: unknown, e: AjvError): ValidationError {
   switch (e.keyword) {
     case 'required': {
       const name = String(e.params.missingProperty);
-      return { ...base, pointer: `${e.instancePath}/${escapePointer(name)}`, expected: 'present', actual: undefined, message: `required property "${name}" is missing` };
+      return {
+        ...base,
+        pointer: `${e.instancePath}/${escapePointer(name)}`,
+        expected: 'present',
+        actual: undefined,
+        message: `required property "${name}" is missing`,
+      };
     }
     case 'type':
-      return { ...base, expected: e.params.type, message: `must be ${e.params.type}, got ${jsonType(actual)} ${short(actual, 40)}` };
+      return {
+        ...base,
+        expected: e.params.type,
+        message: `must be ${e.params.type}, got ${jsonType(actual)} ${short(actual, 40)}`,
+      };
     case 'format':
-      return { ...base, expected: e.params.format, message: `must be a valid ${e.params.format}, got ${short(actual)}` };
+      return {
+        ...base,
+        expected: e.params.format,
+        message: `must be a valid ${e.params.format}, got ${short(actual)}`,
+      };
     case 'pattern':
       return { ...base, expected: e.params.pattern, message: `must match ${e.params.pattern}, got ${short(actual)}` };
     case 'enum':
-      return { ...base, expected: e.params.allowedValues, message: `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${short(actual)}` };
+      return {
+        ...base,
+        expected: e.params.allowedValues,
+        message: `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${short(actual)}`,
+      };
     case 'additionalProperties': {
       // An unknown member (a typo in a scenario file, say) is reported at the member itself.
       const name = String(e.params.additionalProperty);
-      return { ...base, pointer: `${e.instancePath}/${escapePointer(name)}`, expected: 'no such property', actual: valueAt(doc, `${e.instancePath}/${escapePointer(name)}`), message: `unknown property "${name}"` };
+      return {
+        ...base,
+        pointer: `${e.instancePath}/${escapePointer(name)}`,
+        expected: 'no such property',
+        actual: valueAt(doc, `${e.instancePath}/${escapePointer(name)}`),
+        message: `unknown property "${name}"`,
+      };
     }
     case 'const':
-      return { ...base, expected: e.params.allowedValue, message: `must be ${JSON.stringify(e.params.allowedValue)}, got ${short(actual)}` };
+      return {
+        ...base,
+        expected: e.params.allowedValue,
+        message: `must be ${JSON.stringify(e.params.allowedValue)}, got ${short(actual)}`,
+      };
     default:
       return { ...base, expected: e.params, message: `${e.message ?? e.keyword} (got ${short(actual)})` };
   }
@@ -88,8 +123,16 @@ export function validate(resource: string, doc: unknown, agentVersion?: string):
   const all = validator.errors ?? [];
   return all
     .filter((e) => {
-      if (e.keyword === 'propertyNames') return !all.some((o) => o !== e && o.propertyName === e.params.propertyName && o.instancePath === e.instancePath);
-      if (e.keyword === 'if') return !all.some((o) => o.keyword !== 'if' && (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)));
+      if (e.keyword === 'propertyNames')
+        return !all.some(
+          (o) => o !== e && o.propertyName === e.params.propertyName && o.instancePath === e.instancePath,
+        );
+      if (e.keyword === 'if')
+        return !all.some(
+          (o) =>
+            o.keyword !== 'if' &&
+            (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)),
+        );
       return true;
     })
     .map((e) => toError(resource, doc, e))

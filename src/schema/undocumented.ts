@@ -5,7 +5,11 @@ import * as closed from './generated/undocumented.js';
 import { exportName } from './names.js';
 import { escapePointer } from '../json.js';
 
-interface AjvError { instancePath: string; keyword: string; params: Record<string, unknown>; }
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
 type Validator = ((doc: unknown) => boolean) & { errors?: AjvError[] | null };
 
 const validators = closed as unknown as Record<string, Validator | undefined>;

@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 import { EXIT, InputError } from '../errors.js';
 import { validate, formatError } from './registry.js';
 
-export interface ValidateDocumentOptions { agentVersion?: string; json?: boolean; }
+export interface ValidateDocumentOptions {
+  agentVersion?: string;
+  json?: boolean;
+}
 
 export function validateDocument(resource: string, file: string, opts: ValidateDocumentOptions): number {
   const stdin = file === '-';
@@ -25,11 +28,14 @@ export function validateDocument(resource: string, file: string, opts: ValidateD
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new InputError(`${capture ? `the body of the HTTP capture in ${what}` : what} is not JSON: ${(e as Error).message}`);
+    throw new InputError(
+      `${capture ? `the body of the HTTP capture in ${what}` : what} is not JSON: ${(e as Error).message}`,
+    );
   }
   const errors = validate(resource, doc, opts.agentVersion);
   if (opts.json) console.log(JSON.stringify(errors, null, 2));
-  else if (errors.length === 0) console.log(`valid ${resource}${opts.agentVersion ? ` (agent version ${opts.agentVersion})` : ' (spec)'}`);
+  else if (errors.length === 0)
+    console.log(`valid ${resource}${opts.agentVersion ? ` (agent version ${opts.agentVersion})` : ' (spec)'}`);
   else {
     for (const e of errors) console.log(formatError(e));
     console.log(`${errors.length} error${errors.length === 1 ? '' : 's'}: not a valid ${resource}`);

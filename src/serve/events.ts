@@ -4,7 +4,13 @@
 // filtered subscription; `since` and `limit` cut that list.
 import type { HarEntry } from '../schema/generated/types.js';
 
-interface AgentEvent { id: number; globalID?: number; time: string; type: string; [k: string]: unknown; }
+interface AgentEvent {
+  id: number;
+  globalID?: number;
+  time: string;
+  type: string;
+  [k: string]: unknown;
+}
 
 /** the agent's disk events are served by /rest/events/disk only */
 const DISK_TYPES = new Set(['LocalChangeDetected', 'RemoteChangeDetected']);
@@ -18,9 +24,18 @@ export class EventLog {
   constructor(entries: HarEntry[]) {
     const seen = new Map<string, AgentEvent>();
     for (const e of entries) {
-      if (e.request.method !== 'GET' || e.response.status !== 200 || !/^\/rest\/events(\/disk)?$/.test(new URL(e.request.url).pathname)) continue;
+      if (
+        e.request.method !== 'GET' ||
+        e.response.status !== 200 ||
+        !/^\/rest\/events(\/disk)?$/.test(new URL(e.request.url).pathname)
+      )
+        continue;
       let list: unknown;
-      try { list = JSON.parse(e.response.content.text); } catch { continue; }
+      try {
+        list = JSON.parse(e.response.content.text);
+      } catch {
+        continue;
+      }
       if (!Array.isArray(list)) continue;
       for (const ev of list as AgentEvent[]) {
         // a restart starts the agent's numbering anew: the time tells the events apart
@@ -28,7 +43,12 @@ export class EventLog {
         if (!seen.has(identity)) seen.set(identity, ev);
       }
     }
-    this.events = [...seen.values()].sort((a, b) => (Date.parse(a.time) - Date.parse(b.time)) || sortable(a.time).localeCompare(sortable(b.time)) || (a.globalID ?? 0) - (b.globalID ?? 0));
+    this.events = [...seen.values()].sort(
+      (a, b) =>
+        Date.parse(a.time) - Date.parse(b.time) ||
+        sortable(a.time).localeCompare(sortable(b.time)) ||
+        (a.globalID ?? 0) - (b.globalID ?? 0),
+    );
   }
 
   /** the events after `since` of the given types (none given: all but the disk events), at most the last `limit` */

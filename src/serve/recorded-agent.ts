@@ -13,7 +13,12 @@ import { entryKey, requestKey } from '../transport/cassette.js';
 import type { Redactor } from '../transport/redact.js';
 import type { Recordings } from './recordings.js';
 
-interface Tape { name: string; matcher: Matcher; keys: string[]; index: Map<HarEntry, number>; }
+interface Tape {
+  name: string;
+  matcher: Matcher;
+  keys: string[];
+  index: Map<HarEntry, number>;
+}
 
 /** how many of the client's latest requests the context is compared with */
 const HISTORY = 8;
@@ -25,18 +30,30 @@ export class RecordedAgent {
   private readonly lastGiven = new Map<string, HarEntry>();
   private history: string[] = [];
 
-  constructor(rec: Recordings, private readonly redactor: Redactor) {
+  constructor(
+    rec: Recordings,
+    private readonly redactor: Redactor,
+  ) {
     this.tapes = rec.scenarios.map(({ name, entries }) => {
       for (const e of entries) this.origin.set(e, `${name}/${e._step}`);
-      return { name, matcher: new Matcher(entries), keys: entries.map(entryKey), index: new Map(entries.map((e, i) => [e, i])) };
+      return {
+        name,
+        matcher: new Matcher(entries),
+        keys: entries.map(entryKey),
+        index: new Map(entries.map((e, i) => [e, i])),
+      };
     });
     this.all = rec.scenarios.flatMap((s) => s.entries);
   }
 
   /** scenario/step an entry was recorded in */
-  originOf(e: HarEntry): string { return this.origin.get(e) ?? '?'; }
+  originOf(e: HarEntry): string {
+    return this.origin.get(e) ?? '?';
+  }
 
-  get entries(): HarEntry[] { return this.all; }
+  get entries(): HarEntry[] {
+    return this.all;
+  }
 
   /** the recorded answer to this request, or undefined when none was ever recorded */
   answer(req: OutgoingRequest): HarEntry | undefined {
@@ -47,7 +64,12 @@ export class RecordedAgent {
       if (!next) continue;
       const at = tape.index.get(next)!;
       let score = 0;
-      while (score < this.history.length && score < at && tape.keys[at - 1 - score] === this.history[this.history.length - 1 - score]) score++;
+      while (
+        score < this.history.length &&
+        score < at &&
+        tape.keys[at - 1 - score] === this.history[this.history.length - 1 - score]
+      )
+        score++;
       const start = at === 0 ? 1 : 0;
       if (!best || score > best.score || (score === best.score && start > best.start)) best = { tape, score, start };
     }

@@ -8,7 +8,10 @@ import type { HarEntry } from '../schema/generated/types.js';
 import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';
 import { InputError } from '../errors.js';
 
-export interface RecordedScenario { name: string; entries: HarEntry[]; }
+export interface RecordedScenario {
+  name: string;
+  entries: HarEntry[];
+}
 
 export interface Recordings {
   dir: string;
@@ -20,8 +23,14 @@ export interface Recordings {
 
 export function loadRecordings(dir: string): Recordings {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`recordings ${dir}: no such folder`);
-  const names = readdirSync(dir).filter((f) => f.endsWith('.har')).map((f) => f.slice(0, -4)).sort();
-  if (!names.length) throw new InputError(`recordings ${dir}: no cassettes (*.har) in it (record some with \`synconf run --record ${dir}\`)`);
+  const names = readdirSync(dir)
+    .filter((f) => f.endsWith('.har'))
+    .map((f) => f.slice(0, -4))
+    .sort();
+  if (!names.length)
+    throw new InputError(
+      `recordings ${dir}: no cassettes (*.har) in it (record some with \`synconf run --record ${dir}\`)`,
+    );
   let agentVersion: string | null = null;
   const scenarios: RecordedScenario[] = [];
   for (const name of names) {
@@ -39,7 +48,10 @@ export function loadRecordings(dir: string): Recordings {
 export function newestRecordings(root: string): string {
   const versions = (existsSync(root) ? readdirSync(root) : [])
     .map((name) => ({ name, version: valid(name.replace(/^syncthing-/, '')) }))
-    .filter((v): v is { name: string; version: string } => v.version !== null && existsSync(join(root, v.name, `${RUN_CASSETTE}.har`)));
+    .filter(
+      (v): v is { name: string; version: string } =>
+        v.version !== null && existsSync(join(root, v.name, `${RUN_CASSETTE}.har`)),
+    );
   if (!versions.length) throw new InputError(`no recordings in ${root} (folders syncthing-<version> holding _run.har)`);
   return join(root, versions.sort((a, b) => rcompare(a.version, b.version))[0].name);
 }

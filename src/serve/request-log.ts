@@ -9,13 +9,20 @@ import type { Redactor } from '../transport/redact.js';
 import { SYNCONF_VERSION } from '../paths.js';
 
 /** how serve answered: the recorded exchange (scenario/step), the event log, the agent's refusal, or a miss */
-export interface Outcome { served: 'recorded' | 'events' | 'refusal' | 'miss'; origin?: string; miss?: string; }
+export interface Outcome {
+  served: 'recorded' | 'events' | 'refusal' | 'miss';
+  origin?: string;
+  miss?: string;
+}
 
 export class RequestLog {
   private readonly entries: HarEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(readonly file: string, private readonly redactor: Redactor) {
+  constructor(
+    readonly file: string,
+    private readonly redactor: Redactor,
+  ) {
     mkdirSync(dirname(file), { recursive: true });
     this.write();
   }
@@ -23,7 +30,13 @@ export class RequestLog {
   add(x: Exchange, outcome: Outcome): void {
     const entry = toEntry(x, outcome.origin ?? `(${outcome.served})`, this.redactor);
     // HAR 1.2 requires the cookie lists; the agent's API uses none
-    this.entries.push({ ...entry, request: { ...entry.request, cookies: [] }, response: { ...entry.response, cookies: [] }, _served: outcome.served, ...(outcome.miss ? { _miss: outcome.miss } : {}) });
+    this.entries.push({
+      ...entry,
+      request: { ...entry.request, cookies: [] },
+      response: { ...entry.response, cookies: [] },
+      _served: outcome.served,
+      ...(outcome.miss ? { _miss: outcome.miss } : {}),
+    });
     // written soon after each request, not on every one (a polling client asks many)
     this.timer ??= setTimeout(() => this.write(), 200).unref();
   }
@@ -31,7 +44,9 @@ export class RequestLog {
   write(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const har = { log: { version: '1.2', creator: { name: 'synconf serve', version: SYNCONF_VERSION }, entries: this.entries } };
+    const har = {
+      log: { version: '1.2', creator: { name: 'synconf serve', version: SYNCONF_VERSION }, entries: this.entries },
+    };
     writeFileSync(this.file, JSON.stringify(har, null, 1) + '\n');
   }
 }

@@ -13,7 +13,12 @@ export const RUN_CASSETTE = '_run';
 
 export class CassetteError extends InputError {
   override name = 'CassetteError';
-  constructor(readonly file: string, cause: string) { super(`cassette ${file}: ${cause}`); }
+  constructor(
+    readonly file: string,
+    cause: string,
+  ) {
+    super(`cassette ${file}: ${cause}`);
+  }
 }
 
 export const cassettePath = (dir: string, scenario: string) => join(dir, `${scenario}.har`);
@@ -50,7 +55,11 @@ export function toEntry(x: Exchange, step: string, r: Redactor): HarEntry {
       statusText: '',
       httpVersion: 'HTTP/1.1',
       headers: res ? pairs(r.headers(res.headers)) : [],
-      content: { size: res ? Buffer.byteLength(res.body) : 0, mimeType: res?.headers['content-type'] ?? '', text: res ? r.text(res.body) : '' },
+      content: {
+        size: res ? Buffer.byteLength(res.body) : 0,
+        mimeType: res?.headers['content-type'] ?? '',
+        text: res ? r.text(res.body) : '',
+      },
       redirectURL: '',
       headersSize: -1,
       bodySize: res ? Buffer.byteLength(res.body) : 0,
@@ -60,7 +69,8 @@ export function toEntry(x: Exchange, step: string, r: Redactor): HarEntry {
     _target: x.request.target,
     _step: step,
   };
-  if (x.request.body !== undefined) entry.request.postData = { mimeType: x.request.headers['Content-Type'] ?? '', text: r.text(x.request.body) };
+  if (x.request.body !== undefined)
+    entry.request.postData = { mimeType: x.request.headers['Content-Type'] ?? '', text: r.text(x.request.body) };
   if (x.error) entry._error = x.error;
   return entry;
 }
@@ -70,24 +80,42 @@ export function fromEntry(e: HarEntry, request: OutgoingRequest): Exchange {
   const headers = Object.fromEntries(e.response.headers.map((h) => [h.name, h.value]));
   return {
     request,
-    ...(e._error ? { error: e._error } : { response: { status: e.response.status, headers, body: e.response.content.text } }),
+    ...(e._error
+      ? { error: e._error }
+      : { response: { status: e.response.status, headers, body: e.response.content.text } }),
     startedAt: e.startedDateTime,
     durationMs: e.time,
   };
 }
 
 /** what identifies a request: instance, method, path, query (order-free), API key mode, body */
-export function matchKey(target: string, method: string, url: string, apiKey: string | undefined, body: string | undefined): string {
+export function matchKey(
+  target: string,
+  method: string,
+  url: string,
+  apiKey: string | undefined,
+  body: string | undefined,
+): string {
   const u = new URL(url, `http://${target}`);
   const query = [...u.searchParams].sort(([a, x], [b, y]) => (a === b ? x.localeCompare(y) : a.localeCompare(b)));
   let normalBody = body ?? '';
-  try { if (normalBody) normalBody = JSON.stringify(JSON.parse(normalBody)); } catch { /* plain text stays as is */ }
+  try {
+    if (normalBody) normalBody = JSON.stringify(JSON.parse(normalBody));
+  } catch {
+    /* plain text stays as is */
+  }
   return JSON.stringify([target, method, u.pathname, query, apiKey ?? null, normalBody]);
 }
 
 export function requestKey(req: OutgoingRequest, r: Redactor): string {
   if (req.body !== undefined) r.learnFrom(req.body); // a password sent in a body is redacted in the cassette too
-  return matchKey(req.target, req.method, r.text(req.url), req.headers['X-API-Key'] === undefined ? undefined : r.text(req.headers['X-API-Key']), req.body === undefined ? undefined : r.text(req.body));
+  return matchKey(
+    req.target,
+    req.method,
+    r.text(req.url),
+    req.headers['X-API-Key'] === undefined ? undefined : r.text(req.headers['X-API-Key']),
+    req.body === undefined ? undefined : r.text(req.body),
+  );
 }
 
 export function entryKey(e: HarEntry): string {
@@ -118,10 +146,18 @@ export function readCassette(dir: string, scenario: string): Cassette | undefine
   const errors = validate('cassette', doc);
   if (errors.length) {
     const version = (doc as { log?: { version?: unknown } })?.log?.version;
-    if (version !== undefined && version !== '1.2') throw new CassetteError(file, `HAR version ${JSON.stringify(version)}; synconf reads HAR 1.2`);
-    throw new CassetteError(file, `not a synconf HAR 1.2 cassette: ${errors.slice(0, 3).map((e) => `${e.pointer || '/'}: ${e.message}`).join('; ')}`);
+    if (version !== undefined && version !== '1.2')
+      throw new CassetteError(file, `HAR version ${JSON.stringify(version)}; synconf reads HAR 1.2`);
+    throw new CassetteError(
+      file,
+      `not a synconf HAR 1.2 cassette: ${errors
+        .slice(0, 3)
+        .map((e) => `${e.pointer || '/'}: ${e.message}`)
+        .join('; ')}`,
+    );
   }
   const cassette = doc as Cassette;
-  if (cassette.log._synconf.scenario !== scenario) throw new CassetteError(file, `it records scenario "${cassette.log._synconf.scenario}", not "${scenario}"`);
+  if (cassette.log._synconf.scenario !== scenario)
+    throw new CassetteError(file, `it records scenario "${cassette.log._synconf.scenario}", not "${scenario}"`);
   return cassette;
 }

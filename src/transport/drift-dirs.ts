@@ -6,7 +6,10 @@ import { readCassette, CassetteError } from './cassette.js';
 import { driftOf } from './drift.js';
 import { InputError } from '../errors.js';
 
-export interface ScenarioDrift { scenario: string; lines: string[]; }
+export interface ScenarioDrift {
+  scenario: string;
+  lines: string[];
+}
 
 export interface FolderDrift {
   scenarios: ScenarioDrift[];
@@ -17,8 +20,11 @@ export interface FolderDrift {
 
 function scenariosIn(dir: string): string[] {
   if (!existsSync(dir)) throw new InputError(`recordings folder ${dir} does not exist`);
-  if (!statSync(dir).isDirectory()) throw new InputError(`${dir} is not a recordings folder (a folder of .har cassettes)`);
-  const ids = readdirSync(dir).filter((f) => f.endsWith('.har')).map((f) => f.slice(0, -4));
+  if (!statSync(dir).isDirectory())
+    throw new InputError(`${dir} is not a recordings folder (a folder of .har cassettes)`);
+  const ids = readdirSync(dir)
+    .filter((f) => f.endsWith('.har'))
+    .map((f) => f.slice(0, -4));
   if (ids.length === 0) throw new InputError(`recordings folder ${dir} holds no .har cassette`);
   return ids;
 }

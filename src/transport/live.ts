@@ -6,11 +6,20 @@ import type { Endpoint, Exchange, OutgoingRequest, Transport } from './types.js'
 /** The code of a transport failure, in words a report reader understands. */
 function failureCode(err: NodeJS.ErrnoException): string {
   switch (err.code) {
-    case 'ECONNREFUSED': return 'refused';
-    case 'ECONNRESET': case 'EPIPE': return 'reset';
-    case 'ETIMEDOUT': case 'ESOCKETTIMEDOUT': return 'timeout';
-    case 'HPE_INVALID_CONSTANT': case 'HPE_INVALID_STATUS': case 'HPE_INVALID_HEADER_TOKEN': return 'garbage';
-    default: return err.code?.startsWith('HPE_') ? 'garbage' : (err.code ?? 'error').toLowerCase();
+    case 'ECONNREFUSED':
+      return 'refused';
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return 'reset';
+    case 'ETIMEDOUT':
+    case 'ESOCKETTIMEDOUT':
+      return 'timeout';
+    case 'HPE_INVALID_CONSTANT':
+    case 'HPE_INVALID_STATUS':
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return 'garbage';
+    default:
+      return err.code?.startsWith('HPE_') ? 'garbage' : (err.code ?? 'error').toLowerCase();
   }
 }
 
@@ -40,26 +49,52 @@ export class LiveTransport implements Transport {
     const ep = this.endpoint(request.target);
     const startedAt = new Date();
     const t0 = performance.now();
-    const done = (rest: Partial<Exchange>): Exchange => ({ request, startedAt: startedAt.toISOString(), durationMs: performance.now() - t0, ...rest });
+    const done = (rest: Partial<Exchange>): Exchange => ({
+      request,
+      startedAt: startedAt.toISOString(),
+      durationMs: performance.now() - t0,
+      ...rest,
+    });
     return new Promise((resolve) => {
       let settled = false;
-      const settle = (exchange: Exchange, reusedSocketReset = false) => { if (!settled) { settled = true; resolve({ exchange, reusedSocketReset }); } };
-      const req = http.request(new URL(request.url, ep.url), { method: request.method, headers: request.headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-          settle(done({ response: { status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') } }));
-        });
-        res.on('error', (err: NodeJS.ErrnoException) => settle(done({ error: { code: failureCode(err), message: `response broke off: ${err.message}` } })));
-      });
+      const settle = (exchange: Exchange, reusedSocketReset = false) => {
+        if (!settled) {
+          settled = true;
+          resolve({ exchange, reusedSocketReset });
+        }
+      };
+      const req = http.request(
+        new URL(request.url, ep.url),
+        { method: request.method, headers: request.headers, agent: this.agent },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const headers: Record<string, string> = {};
+            for (const [name, value] of Object.entries(res.headers))
+              if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+            settle(
+              done({
+                response: { status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') },
+              }),
+            );
+          });
+          res.on('error', (err: NodeJS.ErrnoException) =>
+            settle(done({ error: { code: failureCode(err), message: `response broke off: ${err.message}` } })),
+          );
+        },
+      );
       // A hanging agent must not hang the run: the whole exchange is bounded.
       const timer = setTimeout(() => {
         settle(done({ error: { code: 'timeout', message: `no complete response within ${request.timeoutMs} ms` } }));
         req.destroy();
       }, request.timeoutMs);
-      req.on('error', (err: NodeJS.ErrnoException) => settle(done({ error: { code: failureCode(err), message: err.message } }), req.reusedSocket && err.code === 'ECONNRESET'));
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        settle(
+          done({ error: { code: failureCode(err), message: err.message } }),
+          req.reusedSocket && err.code === 'ECONNRESET',
+        ),
+      );
       req.on('close', () => clearTimeout(timer));
       req.end(request.body);
     });

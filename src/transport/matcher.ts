@@ -28,18 +28,32 @@ function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     row = next;
   }
   return row[b.length];
 }
 
 /** the recorded entry of `pool` that differs least from the request (fewest parts, then the nearest path), and how */
-export function closestEntry(req: OutgoingRequest, r: Redactor, pool: HarEntry[]): { entry: HarEntry; differs: string } | undefined {
+export function closestEntry(
+  req: OutgoingRequest,
+  r: Redactor,
+  pool: HarEntry[],
+): { entry: HarEntry; differs: string } | undefined {
   const path = new URL(req.url, 'http://agent').pathname;
   return pool
-    .map((entry) => ({ entry, differs: difference(req, entry, r), far: editDistance(path, new URL(entry.request.url).pathname) }))
-    .sort((a, b) => a.differs.split(';').length - b.differs.split(';').length || a.far - b.far || a.differs.length - b.differs.length)[0];
+    .map((entry) => ({
+      entry,
+      differs: difference(req, entry, r),
+      far: editDistance(path, new URL(entry.request.url).pathname),
+    }))
+    .sort(
+      (a, b) =>
+        a.differs.split(';').length - b.differs.split(';').length ||
+        a.far - b.far ||
+        a.differs.length - b.differs.length,
+    )[0];
 }
 
 export class Matcher {
@@ -50,7 +64,8 @@ export class Matcher {
     for (const e of entries) {
       const key = entryKey(e);
       const list = this.byKey.get(key);
-      if (list) list.push(e); else this.byKey.set(key, [e]);
+      if (list) list.push(e);
+      else this.byKey.set(key, [e]);
     }
   }
 
@@ -69,7 +84,9 @@ export class Matcher {
   }
 
   /** some answer to this key was taken already */
-  played(key: string): boolean { return (this.taken.get(key) ?? 0) > 0; }
+  played(key: string): boolean {
+    return (this.taken.get(key) ?? 0) > 0;
+  }
 
   /** recorded entries never taken */
   untaken(): HarEntry[] {

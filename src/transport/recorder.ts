@@ -15,7 +15,11 @@ import { UsageError } from '../errors.js';
 
 export type RecordMode = 'all' | 'once' | 'new';
 
-export interface RecorderOptions { dir: string; mode: RecordMode; redact: string[]; }
+export interface RecorderOptions {
+  dir: string;
+  mode: RecordMode;
+  redact: string[];
+}
 
 /** parse --redact rules: header:<name>, json:<pointer>, re:<regexp> */
 export function redactionRules(specs: string[]): RedactionRules {
@@ -26,7 +30,11 @@ export function redactionRules(specs: string[]): RedactionRules {
     if (kind === 'header' && value) rules.headers.push(value);
     else if (kind === 'json' && value.startsWith('/')) rules.jsonPointers.push(value);
     else if (kind === 're' && value) {
-      try { new RegExp(value); } catch (e) { throw new UsageError(`--redact ${spec}: ${(e as Error).message}`); }
+      try {
+        new RegExp(value);
+      } catch (e) {
+        throw new UsageError(`--redact ${spec}: ${(e as Error).message}`);
+      }
       rules.patterns.push(value);
     } else throw new UsageError(`--redact "${spec}": use header:<name>, json:<pointer> or re:<regexp>`);
   }
@@ -39,7 +47,11 @@ export class RecordingTransport implements Transport {
   private readonly plans = new Map<string, 'replay' | 'extend' | 'record'>();
   private readonly replay: ReplayTransport;
 
-  constructor(private readonly live: LiveTransport, private readonly opts: RecorderOptions, private readonly redactor: Redactor) {
+  constructor(
+    private readonly live: LiveTransport,
+    private readonly opts: RecorderOptions,
+    private readonly redactor: Redactor,
+  ) {
     mkdirSync(opts.dir, { recursive: true });
     for (const key of Object.values(live.endpointKeys())) redactor.addApiKey(key);
     this.replay = new ReplayTransport(opts.dir, redactor);
@@ -90,7 +102,9 @@ export class RecordingTransport implements Transport {
       synconfVersion: SYNCONF_VERSION,
       agent,
       ...(own.tmp ? { tmp: own.tmp } : {}),
-      ...(scenario === RUN_CASSETTE ? { vars: JSON.parse(this.redactor.text(JSON.stringify(run.vars ?? {}))), capabilities: run.capabilities ?? {} } : {}),
+      ...(scenario === RUN_CASSETTE
+        ? { vars: JSON.parse(this.redactor.text(JSON.stringify(run.vars ?? {}))), capabilities: run.capabilities ?? {} }
+        : {}),
     };
     const cassette = newCassette(meta, SYNCONF_VERSION, this.entries.get(scenario) ?? []);
     writeFileSync(cassettePath(this.opts.dir, scenario), this.redactor.text(JSON.stringify(cassette, null, 1)) + '\n');

@@ -17,17 +17,26 @@ export interface RedactionRules {
 
 export class Redactor {
   private readonly secrets = new Map<string, string>();
-  constructor(apiKeys: string[] = [], private readonly rules: RedactionRules = {}) {
+  constructor(
+    apiKeys: string[] = [],
+    private readonly rules: RedactionRules = {},
+  ) {
     for (const key of apiKeys) if (key) this.secrets.set(key, API_KEY);
   }
 
-  addApiKey(key: string): void { if (key && key !== API_KEY) this.secrets.set(key, API_KEY); }
+  addApiKey(key: string): void {
+    if (key && key !== API_KEY) this.secrets.set(key, API_KEY);
+  }
 
   /** learn secrets from a response body: the GUI API key and password hash of a configuration */
   learnFrom(body: string): void {
     if (!body.includes('"gui"') && !body.includes('"apiKey"') && !body.includes('"password"')) return;
     let doc: unknown;
-    try { doc = JSON.parse(body); } catch { return; }
+    try {
+      doc = JSON.parse(body);
+    } catch {
+      return;
+    }
     const gui = (doc as { gui?: Record<string, unknown> })?.gui ?? (doc as Record<string, unknown>);
     if (gui && typeof gui === 'object') {
       if (typeof gui.apiKey === 'string' && gui.apiKey) this.secrets.set(gui.apiKey, API_KEY);
@@ -45,17 +54,24 @@ export class Redactor {
 
   headers(headers: Record<string, string>): Record<string, string> {
     const named = new Set((this.rules.headers ?? []).map((h) => h.toLowerCase()));
-    return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, named.has(k.toLowerCase()) ? '<REDACTED>' : this.text(v)]));
+    return Object.fromEntries(
+      Object.entries(headers).map(([k, v]) => [k, named.has(k.toLowerCase()) ? '<REDACTED>' : this.text(v)]),
+    );
   }
 
   private jsonRules(body: string): string {
     if (!this.rules.jsonPointers?.length) return body;
     let doc: unknown;
-    try { doc = JSON.parse(body); } catch { return body; }
+    try {
+      doc = JSON.parse(body);
+    } catch {
+      return body;
+    }
     let out = body;
     for (const pointer of this.rules.jsonPointers) {
       let node: unknown = doc;
-      for (const key of pointer.split('/').slice(1)) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+      for (const key of pointer.split('/').slice(1))
+        node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
       if (typeof node === 'string' && node) out = out.split(JSON.stringify(node)).join('"<REDACTED>"');
     }
     return out;

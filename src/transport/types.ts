@@ -43,7 +43,10 @@ export interface ExchangeContext {
 export type ScenarioMeta = Partial<Pick<CassetteMeta, 'tmp' | 'vars' | 'capabilities' | 'agent'>>;
 
 /** A problem of the recordings found while replaying (exit 2: the input, not the agent, is wrong). */
-export interface ReplayProblem { scenario: string; message: string; }
+export interface ReplayProblem {
+  scenario: string;
+  message: string;
+}
 
 export interface Transport {
   send(request: OutgoingRequest, context: ExchangeContext): Promise<Exchange>;
@@ -69,4 +72,7 @@ export function agentGone(error: Exchange['error']): boolean {
 }
 
 /** Where each instance is reached; only the live transport uses url and apiKey. */
-export interface Endpoint { url: string; apiKey: string; }
+export interface Endpoint {
+  url: string;
+  apiKey: string;
+}

@@ -6,7 +6,10 @@ import type { AddressInfo } from 'node:net';
 /** what the proxy answers instead of the agent, by "METHOD path" */
 export type Broken = Record<string, { status: number; body: string; contentType?: string }>;
 
-export interface BreakingProxy { url: string; close(): Promise<void>; }
+export interface BreakingProxy {
+  url: string;
+  close(): Promise<void>;
+}
 
 export async function startBreakingProxy(agentUrl: string, broken: Broken): Promise<BreakingProxy> {
   const agent = new URL(agentUrl);
@@ -18,16 +21,29 @@ export async function startBreakingProxy(agentUrl: string, broken: Broken): Prom
       res.end(own.body);
       return;
     }
-    const upstream = http.request({ host: agent.hostname, port: agent.port, method: req.method, path: req.url, headers: { ...req.headers, host: agent.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = http.request(
+      {
+        host: agent.hostname,
+        port: agent.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: agent.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

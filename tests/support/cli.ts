@@ -3,19 +3,32 @@ import { spawnSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../../src/paths.js';
 
-export interface CliResult { code: number | null; stdout: string; stderr: string; }
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 
 export function cli(args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliResult {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { input: opts.input, encoding: 'utf8', cwd: opts.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...opts.env }, timeout: 600_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    input: opts.input,
+    encoding: 'utf8',
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, NO_COLOR: '1', ...opts.env },
+    timeout: 600_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** the same, without blocking the event loop (for tests that serve something meanwhile) */
 export function cliAsync(args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...opts.env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', ...opts.env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

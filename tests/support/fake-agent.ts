@@ -51,7 +51,13 @@ interface BodyOptions {
   headers?: Record<string, string>;
 }
 
-function send(res: ServerResponse, status: number, contentType: string | null, body: string | Buffer, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string | null,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
   // Go's net/http always says Date and Content-Length; so does the fake. Without a type it sends none.
   res.statusCode = status;
   if (contentType !== null) res.setHeader('Content-Type', contentType);
@@ -64,12 +70,32 @@ function send(res: ServerResponse, status: number, contentType: string | null, b
 /** a JSON body (default 200, application/json; charset=utf-8, as Syncthing sends) */
 export function json(body: unknown, opts: BodyOptions = {}): Reply {
   const text = JSON.stringify(body, null, 2) + '\n';
-  return { describe: `json ${opts.status ?? 200}`, act: (res) => send(res, opts.status ?? 200, opts.contentType === undefined ? 'application/json; charset=utf-8' : opts.contentType, text, opts.headers) };
+  return {
+    describe: `json ${opts.status ?? 200}`,
+    act: (res) =>
+      send(
+        res,
+        opts.status ?? 200,
+        opts.contentType === undefined ? 'application/json; charset=utf-8' : opts.contentType,
+        text,
+        opts.headers,
+      ),
+  };
 }
 
 /** a text body sent as is (default 200, text/plain; charset=utf-8); with contentType application/json it is a broken JSON document */
 export function text(body: string, opts: BodyOptions = {}): Reply {
-  return { describe: `text ${opts.status ?? 200}`, act: (res) => send(res, opts.status ?? 200, opts.contentType === undefined ? 'text/plain; charset=utf-8' : opts.contentType, body, opts.headers) };
+  return {
+    describe: `text ${opts.status ?? 200}`,
+    act: (res) =>
+      send(
+        res,
+        opts.status ?? 200,
+        opts.contentType === undefined ? 'text/plain; charset=utf-8' : opts.contentType,
+        body,
+        opts.headers,
+      ),
+  };
 }
 
 /** bytes that are not HTTP at all, written on the socket, which is then closed */
@@ -91,7 +117,9 @@ export function truncated(body: string, promisedLength = Buffer.byteLength(body)
     act: (res) => {
       const socket = res.socket!;
       res.detachSocket(socket);
-      socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${promisedLength}\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${promisedLength}\r\n\r\n${body}`,
+      );
     },
   };
 }
@@ -101,7 +129,10 @@ export function stall(body = '{"ping":'): Reply {
   return {
     describe: 'stall',
     act: (res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body) + 100) });
+      res.writeHead(200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': String(Buffer.byteLength(body) + 100),
+      });
       res.write(body);
     },
   };
@@ -148,8 +179,20 @@ export const restart = (opts: { downMs: number }) => thenDie(json({ ok: 'restart
 /** POST /rest/system/shutdown as Syncthing answers it, then down for good */
 export const shutdown = () => thenDie(json({ ok: 'shutting down' }));
 
-export interface FakeEvent { id: number; globalID: number; time: string; type: string; data: unknown; }
-export interface EventPoll { since: number; types: string[]; timeoutS: number; generation: number; /** polls of this generation, 1-based */ n: number; }
+export interface FakeEvent {
+  id: number;
+  globalID: number;
+  time: string;
+  type: string;
+  data: unknown;
+}
+export interface EventPoll {
+  since: number;
+  types: string[];
+  timeoutS: number;
+  generation: number;
+  /** polls of this generation, 1-based */ n: number;
+}
 
 /**
  * The event stream of GET /rest/events?since=&events=&timeout=: events with an id above `since` whose
@@ -196,15 +239,32 @@ export class EventStream {
         const since = Number(req.query.get('since') ?? 0);
         const types = (req.query.get('events') ?? '').split(',').filter(Boolean);
         const timeoutS = Number(req.query.get('timeout') ?? 60);
-        const poll: EventPoll = { since, types, timeoutS, generation: fake.generation, n: this.polls.filter((p) => p.generation === fake.generation).length + 1 };
+        const poll: EventPoll = {
+          since,
+          types,
+          timeoutS,
+          generation: fake.generation,
+          n: this.polls.filter((p) => p.generation === fake.generation).length + 1,
+        };
         this.polls.push(poll);
         this.onPoll?.(poll, this);
         const answer = () => json(this.matching(since, types)).act(res, req, fake);
         if (this.matching(since, types).length || timeoutS <= 0) return answer();
-        const w = { since, types, wake: () => { clearTimeout(timer); this.waiting.delete(w); if (!res.writableEnded && !res.destroyed) answer(); } };
+        const w = {
+          since,
+          types,
+          wake: () => {
+            clearTimeout(timer);
+            this.waiting.delete(w);
+            if (!res.writableEnded && !res.destroyed) answer();
+          },
+        };
         const timer = setTimeout(w.wake, timeoutS * 1000);
         this.waiting.add(w);
-        res.on('close', () => { clearTimeout(timer); this.waiting.delete(w); });
+        res.on('close', () => {
+          clearTimeout(timer);
+          this.waiting.delete(w);
+        });
       },
     };
   }
@@ -221,10 +281,26 @@ export interface FakeAgentOptions {
 export function systemStatus(deviceId = FAKE_DEVICE_ID): Record<string, unknown> {
   return {
     alloc: 33492944,
-    connectionServiceStatus: { 'tcp://127.0.0.1:28001': { error: null, lanAddresses: ['tcp://127.0.0.1:28001'], wanAddresses: ['tcp://0.0.0.0:0'] } },
-    cpuPercent: 0, discoveryEnabled: false, discoveryErrors: {}, discoveryMethods: 0, goroutines: 93,
-    lastDialStatus: {}, myID: deviceId, pathSeparator: '/', startTime: '2026-11-22T04:16:51Z', sys: 62325016,
-    themes: ['default', 'dark'], tilde: '/root', uptime: 295,
+    connectionServiceStatus: {
+      'tcp://127.0.0.1:28001': {
+        error: null,
+        lanAddresses: ['tcp://127.0.0.1:28001'],
+        wanAddresses: ['tcp://0.0.0.0:0'],
+      },
+    },
+    cpuPercent: 0,
+    discoveryEnabled: false,
+    discoveryErrors: {},
+    discoveryMethods: 0,
+    goroutines: 93,
+    lastDialStatus: {},
+    myID: deviceId,
+    pathSeparator: '/',
+    startTime: '2026-11-22T04:16:51Z',
+    sys: 62325016,
+    themes: ['default', 'dark'],
+    tilde: '/root',
+    uptime: 295,
   };
 }
 
@@ -261,7 +337,9 @@ export class FakeAgent {
     this.defaults();
   }
 
-  get url(): string { return `http://127.0.0.1:${this.port}`; }
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
 
   /** start listening (the first time on a free port, later on the same one) */
   async up(opts: { resetEvents?: boolean } = {}): Promise<void> {
@@ -277,7 +355,10 @@ export class FakeAgent {
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
       // With a numeric host the socket is bound and listening when listen() returns.
-      this.server.listen(this.port, '127.0.0.1', () => { this.server.off('error', reject); resolve(); });
+      this.server.listen(this.port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
     });
     this.port = (this.server.address() as AddressInfo).port;
   }
@@ -321,15 +402,43 @@ export class FakeAgent {
   }
 
   private defaults(): void {
-    this.route('GET /rest/system/version', () => json({ arch: 'amd64', longVersion: `syncthing ${this.version} "Fake Agent" (go1.22 linux-amd64) synconf@test`, os: 'linux', version: this.version, codename: 'Fake Agent', isBeta: false, isCandidate: false, isRelease: true, date: '2026-01-01T00:00:00Z', stamp: '1767225600', tags: [], user: 'synconf' }));
-    this.route('GET /rest/system/status', () => json(systemStatus(this.deviceId), { headers: { 'X-Syncthing-Id': this.deviceId } }));
-    this.route('GET /rest/config', () => json({
-      version: 37,
-      folders: [{ id: 'abcd-1234', label: 'fake', path: '/tmp/fake', type: 'sendreceive', devices: [{ deviceID: this.deviceId }], paused: false }],
-      devices: [{ deviceID: this.deviceId, name: 'fake' }],
-      gui: { enabled: true, address: '127.0.0.1:8384', apiKey: this.apiKey },
-      options: { listenAddresses: ['tcp://127.0.0.1:22000'] },
-    }));
+    this.route('GET /rest/system/version', () =>
+      json({
+        arch: 'amd64',
+        longVersion: `syncthing ${this.version} "Fake Agent" (go1.22 linux-amd64) synconf@test`,
+        os: 'linux',
+        version: this.version,
+        codename: 'Fake Agent',
+        isBeta: false,
+        isCandidate: false,
+        isRelease: true,
+        date: '2026-01-01T00:00:00Z',
+        stamp: '1767225600',
+        tags: [],
+        user: 'synconf',
+      }),
+    );
+    this.route('GET /rest/system/status', () =>
+      json(systemStatus(this.deviceId), { headers: { 'X-Syncthing-Id': this.deviceId } }),
+    );
+    this.route('GET /rest/config', () =>
+      json({
+        version: 37,
+        folders: [
+          {
+            id: 'abcd-1234',
+            label: 'fake',
+            path: '/tmp/fake',
+            type: 'sendreceive',
+            devices: [{ deviceID: this.deviceId }],
+            paused: false,
+          },
+        ],
+        devices: [{ deviceID: this.deviceId, name: 'fake' }],
+        gui: { enabled: true, address: '127.0.0.1:8384', apiKey: this.apiKey },
+        options: { listenAddresses: ['tcp://127.0.0.1:22000'] },
+      }),
+    );
     this.route('GET /rest/system/ping', json({ ping: 'pong' }));
     this.route('POST /rest/system/ping', json({ ping: 'pong' }));
     this.route('GET /rest/events', this.events.reply());
@@ -337,17 +446,32 @@ export class FakeAgent {
 
   private handle(req: http.IncomingMessage, res: ServerResponse, body: string): void {
     const u = new URL(req.url ?? '/', 'http://fake');
-    const r: FakeRequest = { method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, url: req.url ?? '/', headers: req.headers, body, generation: this.generation, at: performance.now() };
+    const r: FakeRequest = {
+      method: req.method ?? 'GET',
+      path: u.pathname,
+      query: u.searchParams,
+      url: req.url ?? '/',
+      headers: req.headers,
+      body,
+      generation: this.generation,
+      at: performance.now(),
+    };
     this.requests.push(r);
     res.setHeader('X-Syncthing-Id', this.deviceId);
     res.setHeader('X-Syncthing-Version', this.version);
-    if (this.requireKey && req.headers['x-api-key'] !== this.apiKey) return send(res, 403, 'text/plain; charset=utf-8', 'Forbidden\n');
+    if (this.requireKey && req.headers['x-api-key'] !== this.apiKey)
+      return send(res, 403, 'text/plain; charset=utf-8', 'Forbidden\n');
     const key = `${r.method} ${r.path}`;
     const route = this.routes.get(key);
     if (!route) return send(res, 404, 'text/plain; charset=utf-8', '404 page not found\n');
     const call = (this.calls.get(key) ?? 0) + 1;
     this.calls.set(key, call);
-    const reply = typeof route === 'function' ? route(r, call) : Array.isArray(route) ? route[Math.min(call, route.length) - 1] : route;
+    const reply =
+      typeof route === 'function'
+        ? route(r, call)
+        : Array.isArray(route)
+          ? route[Math.min(call, route.length) - 1]
+          : route;
     reply.act(res, r, this);
   }
 }

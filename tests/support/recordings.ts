@@ -15,12 +15,20 @@ export async function copyRecording(dir: string, name: string): Promise<string> 
 }
 
 /** rewrite the entries of one cassette (the parsed JSON body is given when there is one) */
-export async function editCassette(dir: string, scenario: string, edit: (e: HarEntry, body: unknown) => unknown): Promise<void> {
+export async function editCassette(
+  dir: string,
+  scenario: string,
+  edit: (e: HarEntry, body: unknown) => unknown,
+): Promise<void> {
   const file = join(dir, `${scenario}.har`);
   const cassette = JSON.parse(await readFile(file, 'utf8')) as Cassette;
   for (const e of cassette.log.entries) {
     let body: unknown;
-    try { body = JSON.parse(e.response.content.text ?? ''); } catch { body = undefined; }
+    try {
+      body = JSON.parse(e.response.content.text ?? '');
+    } catch {
+      body = undefined;
+    }
     const out = edit(e, body);
     if (out !== undefined) e.response.content.text = JSON.stringify(out, null, 2);
   }
@@ -36,6 +44,9 @@ export async function simulatedNewerRecording(dir: string): Promise<string> {
   const run = join(to, '_run.har');
   await writeFile(run, (await readFile(run, 'utf8')).replaceAll('v1.19.2-ds1', 'v1.29.5'));
   await editCassette(to, 'system-browse', (e, body) =>
-    new URL(e.request.url).searchParams.has('current') && Array.isArray(body) ? body.map((p: string) => p.replace(/\/$/, '')) : undefined);
+    new URL(e.request.url).searchParams.has('current') && Array.isArray(body)
+      ? body.map((p: string) => p.replace(/\/$/, ''))
+      : undefined,
+  );
   return to;
 }
