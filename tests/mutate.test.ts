@@ -97,7 +97,7 @@ describe('synconf mutate on the bundled 1.19.2 recordings', () => {
       'side-effect',
     ])
       assert.ok(ops.has(op as never), `operator ${op} never used`);
-    assert.equal(report.byScenario.length, 19);
+    assert.equal(report.byScenario.length, 20);
     assert.ok(report.byEndpoint.some((e) => e.endpoint === 'GET /rest/system/status' && e.mutants > 0));
     assert.equal(
       report.byScenario.reduce((n, s) => n + s.mutants, 0),
