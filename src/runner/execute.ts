@@ -105,7 +105,7 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
   } catch (e) {
     // A defect of synconf itself: still leave a report behind that says so; the caller reports the
     // fault (exit 3, the stack trace in a log file).
-    const report = emptyReport(mode, target?.description ?? 'unknown', `internal error (a bug in synconf): ${(e as Error).message ?? e}`);
+    const report = emptyReport(mode, target?.description ?? 'unknown', `internal error (a bug in synconf): ${(e as Error).message ?? e}`, EXIT.internal);
     await finish(report).catch(() => {});
     throw e;
   } finally {
