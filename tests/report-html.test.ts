@@ -17,6 +17,9 @@ import { FakeAgent, json } from './support/fake-agent.js';
 import { selectScenarios, runScenarios } from '../src/runner/run.js';
 import { liveTarget } from '../src/runner/targets.js';
 import { hostileReport, readFixture, SCRIPT_TAG, IMG_ATTR, BREAKOUT, QUOTES, LONG } from './fixtures/reports/hostile.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { DROPPED, expectationsWithout, replayReport } from './support/replay-run.js';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 const pages = new Map<string, string>();
@@ -114,28 +117,31 @@ describe('report.html', () => {
     await s.close();
   });
 
-  test('a failing run: failures listed first, verdict and endpoint filters', async () => {
+  test('a failing run: failures listed first, passing scenarios collapsed, verdict and endpoint filters', async () => {
     const s = await open('fail', toHtml(readFixture('fail')));
     const { page } = s;
     assert.ok(await page.locator('header.banner.bad').isVisible());
     assert.equal(await page.locator('#failures li').count(), 4);
-    assert.equal(await page.locator('section.scenario').first().getAttribute('data-verdict'), 'fail');
+    assert.equal(await page.locator('details.scenario').first().getAttribute('data-verdict'), 'fail');
+    const passing = page.locator('details.scenario[data-verdict="pass"]');
+    assert.equal(await passing.evaluate((d) => (d as HTMLDetailsElement).open), false, 'a passing scenario is collapsed');
 
     const form = page.locator('#filters');
     assert.ok(await form.isVisible(), 'the script shows the filters');
-    assert.equal(await visibleChecks(page), 15);
+    assert.equal(await page.locator('#shown').innerText(), 'showing 15 of 15 checks');
     await verdictBox(page, 'pass').uncheck();
     assert.equal(await visibleChecks(page), 7);
     assert.equal(await page.locator('#shown').innerText(), 'showing 7 of 15 checks');
-    assert.ok(await page.locator('section.scenario[data-verdict="pass"]').isHidden(), 'a scenario left empty is hidden');
+    assert.ok(await passing.isHidden(), 'a scenario left empty is hidden');
     for (const v of ['unexpected-pass', 'expected-fail', 'skip']) await verdictBox(page, v).uncheck();
     assert.equal(await visibleChecks(page), 3);
     for (const v of ['pass', 'unexpected-pass', 'expected-fail', 'skip']) await verdictBox(page, v).check();
     await form.getByLabel('Endpoint').selectOption('GET /rest/system/status');
-    assert.equal(await visibleChecks(page), 2);
-    assert.equal(await page.locator('section.scenario:visible').count(), 1);
+    assert.equal(await visibleChecks(page), 2, 'a filter opens the scenarios (and passing checks) it matches');
+    assert.equal(await page.locator('details.scenario:visible').count(), 1);
     await form.getByLabel('Endpoint').selectOption('');
-    assert.equal(await visibleChecks(page), 15);
+    assert.equal(await page.locator('#shown').innerText(), 'showing 15 of 15 checks');
+    assert.equal(await passing.evaluate((d) => (d as HTMLDetailsElement).open), false, 'collapsed again without a filter');
 
     await page.screenshot({ path: join(ARTIFACTS, 'report-fail.png'), fullPage: true });
     await s.close();
@@ -159,7 +165,8 @@ describe('report.html', () => {
     assert.match(text, /X-API-Key\s+<API_KEY>/);
     assert.match(text, /Status\s+200/);
     assert.match(text, /\/lastDialStatus\s+required\s+"present"/);
-    assert.match(text, /Spec\s+GET \/rest\/system\/status: GET \/rest\/system\/status/);
+    assert.match(text, /Spec\s+GET \/rest\/system\/status § Endpoints › GET \/rest\/system\/status/);
+    assert.match(text, /Repeat it\s+curl -sS -i -H "X-API-Key: \$SYNCTHING_API_KEY"/);
 
     const xfail = checkItem(page, 'system-config-deprecated/get/schema');
     assert.match(await xfail.innerText(), /unexpected pass/);
@@ -168,10 +175,18 @@ describe('report.html', () => {
     await s.close();
   });
 
-  test('without JavaScript everything is shown and the filters stay hidden', async () => {
+  test('without JavaScript: failures and curl commands shown, scenarios open by a click, filters hidden', async () => {
     const s = await open('nojs', toHtml(readFixture('fail')), false);
-    assert.ok(await s.page.locator('#filters').isHidden());
-    assert.equal(await visibleChecks(s.page), 15);
+    const { page } = s;
+    assert.ok(await page.locator('#filters').isHidden());
+    assert.equal(await page.locator('#failures li:visible').count(), 4);
+    assert.ok(await page.locator('#failures pre.curl-text').first().isVisible(), 'the curl command can be selected by hand');
+    assert.equal(await page.locator('button.copy:visible').count(), 0, 'no button that would do nothing');
+    assert.equal(await page.locator('li.check').count(), 15);
+    const passing = page.locator('details.scenario[data-verdict="pass"]');
+    await passing.locator('> summary').click();
+    await passing.locator('details.passing > summary').click();
+    assert.ok(await passing.locator('li.check').first().isVisible(), 'a collapsed scenario opens without JS');
     await s.close();
   });
 
@@ -207,6 +222,48 @@ describe('report.html', () => {
   });
 });
 
+describe('report.html of the full 1.19.2 run', () => {
+  let dir: string;
+  before(async () => { dir = await mkdtemp(join(tmpdir(), 'synconf-html-')); });
+  after(async () => { await rm(dir, { recursive: true, force: true }); });
+
+  test('a failing run at 1280×800: the failure, its reason and copy-as-curl on the first screen; search finds a known deviation by endpoint', async () => {
+    const report = await replayReport(expectationsWithout(DROPPED, dir));
+    assert.equal(report.totals.fail, 1, report.verdict);
+    const s = await open('first-screen', toHtml(report));
+    const { page } = s;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const inFirstScreen = async (loc: ReturnType<Page['locator']>, what: string) => {
+      const box = await loc.boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= 800, `${what} is on the first screen: ${JSON.stringify(box)}`);
+    };
+    assert.match(await page.locator('h1').innerText(), /agent v1\.19\.2\S* does not conform/);
+    const failure = page.locator('#failures li.problem').first();
+    assert.match(await failure.innerText(), new RegExp(`${DROPPED}\\s+not a valid system-status`));
+    await inFirstScreen(failure.locator('.id'), 'the failing check');
+    await inFirstScreen(failure.locator('.msg'), 'its reason');
+    const copy = failure.getByRole('button', { name: 'Copy as curl' });
+    await inFirstScreen(copy, 'the copy-as-curl button');
+    await page.screenshot({ path: join(ARTIFACTS, 'report-first-screen-1280x800.png') });
+    await copy.click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(copied, /^curl -sS -i -H "X-API-Key: \$SYNCTHING_API_KEY" "\$\{SYNCTHING_URL:-http:\/\/127\.0\.0\.1:8384\}"'\/rest\/system\/status'$/);
+
+    // the known deviations: one table, grouped by endpoint; the search box narrows it (and the checks)
+    const known = page.locator('table.known tbody tr:not(.group)');
+    assert.equal(await known.count(), 26);
+    await page.locator('#filters input[name=q]').fill('get /rest/db/status');
+    assert.deepEqual(await page.locator('table.known tbody tr:not(.group):visible .id').allInnerTexts(), ['db-status/status/schema']);
+    assert.equal(await page.locator('table.known tr.group:visible').count(), 1);
+    assert.ok(await checkItem(page, 'db-status/status/schema').isVisible(), 'the check itself is shown, its scenario opened');
+    await page.screenshot({ path: join(ARTIFACTS, 'report-search-db-status.png') });
+    await page.locator('#filters input[name=q]').fill('');
+    assert.equal(await known.locator('visible=true').count(), 26);
+    await s.close();
+  });
+});
+
 describe('matrix.html', () => {
   test('a real run against an agent that answers hostile strings: shown as text, nothing runs', async () => {
     const agent = new FakeAgent();
@@ -225,8 +282,10 @@ describe('matrix.html', () => {
       assert.ok(report.totals.fail >= 3, report.verdict);
       const s = await open('hostile-run', toHtml(report));
       const { page } = s;
-      for (const details of await page.locator('details.evidence > summary').all()) await details.click();
+      await page.evaluate(() => document.querySelectorAll('details').forEach((d) => ((d as HTMLDetailsElement).open = true)));
       await page.waitForTimeout(200);
+      assert.ok(!(await page.content()).includes(agent.apiKey), 'the real API key is nowhere in the page');
+      assert.match(await page.locator('pre.curl-text').first().innerText(), /"X-API-Key: \$SYNCTHING_API_KEY"/);
       assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
       assert.equal(await page.locator('img, iframe, object, embed').count(), 0, 'no element injected');
       const text = await page.locator('body').innerText();

@@ -17,6 +17,12 @@ import { matrixToMarkdown } from '../src/report/matrix-markdown.js';
 import { writeReports } from '../src/report/write.js';
 import { ROOT } from '../src/paths.js';
 import { hostileReport, readFixture, SCRIPT_TAG, IMG_ATTR, LONG } from './fixtures/reports/hostile.js';
+import { readFileSync } from 'node:fs';
+import { toHtml } from '../src/report/html.js';
+import { failsRun } from '../src/report/verdicts.js';
+import { coverage, loadEndpoints, sectionTitle } from '../src/report/coverage.js';
+import { escapeMarkdown } from '../src/report/text.js';
+import { replayReport } from './support/replay-run.js';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'reports');
 const fixtures = (): [string, Report][] => [['pass', readFixture('pass')], ['fail', readFixture('fail')], ['hostile', hostileReport()]];
@@ -118,7 +124,7 @@ describe('Markdown summary', () => {
     const md = toMarkdown(hostileReport());
     assert.doesNotMatch(md, /<script|<img|<svg/i);
     assert.ok(md.length < 20_000, `bounded: ${md.length} characters`);
-    for (const line of md.split('\n').filter((l) => l.startsWith('| system-browse'))) assert.equal(line.split(/(?<!\\)\|/).length, 10, line);
+    for (const line of md.split('\n').filter((l) => l.startsWith('| system-browse'))) assert.equal(line.split(/(?<!\\)\|/).length, 11, line);
   });
 });
 
@@ -239,5 +245,77 @@ describe('synconf report (CLI)', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual((await readdir(out)).sort(), ['junit.xml', 'report.html', 'report.json', 'summary.md']);
     assert.deepEqual(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')), readFixture('fail'));
+  });
+});
+
+describe('the reports of the full 1.19.2 run (bundled recordings replayed)', () => {
+  let report: Report;
+  before(async () => { report = await replayReport(); });
+
+  test('summary.md: all known deviations in one table, nothing cut mid-sentence, under 64 KiB', () => {
+    const md = toMarkdown(report);
+    assert.ok(Buffer.byteLength(md) < 64 * 1024, `${Buffer.byteLength(md)} bytes`);
+    const expected = report.scenarios.flatMap((s) => s.checks).filter((c) => c.verdict === 'expected-fail');
+    assert.equal(expected.length, 27);
+    const table = md.split('\n### Known deviations (27)\n')[1]?.split('\n\n<details>')[0] ?? '';
+    const rows = table.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| check |'));
+    const idOf = (row: string) => row.split(' | ')[0].slice(2).replace(/\\(.)/g, '$1');
+    assert.deepEqual(rows.map(idOf).sort(), expected.map((c) => c.id).sort());
+    for (const c of expected) assert.ok(rows.find((r) => idOf(r) === c.id)!.includes(escapeMarkdown(c.deviation!.reason)), `the whole reason of ${c.id}`);
+    assert.doesNotMatch(md, /more characters/, 'nothing cut');
+    assert.match(md, /<details><summary>Scenarios and coverage<\/summary>/);
+  });
+
+  test('junit.xml: every testcase names the scenario file and the line of its step', () => {
+    const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => ['testsuite', 'testcase'].includes(n) });
+    const doc = parser.parse(toJUnit(report)) as { testsuites: { testsuite: { testcase: { name: string; file: string; line: string }[] }[] } };
+    const cases = doc.testsuites.testsuite.flatMap((s) => s.testcase);
+    assert.equal(cases.length, 622);
+    const files = new Map<string, string[]>();
+    for (const c of cases) {
+      assert.match(c.file, /^suites\/.+\.yaml$/, c.name);
+      const lines = files.get(c.file) ?? readFileSync(join(ROOT, c.file), 'utf8').split('\n');
+      files.set(c.file, lines);
+      const step = c.name.split('/')[1];
+      const at = lines[Number(c.line) - 1] ?? '';
+      assert.match(at, new RegExp(`^\\s*- (\\{ )?name: "?${step.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?\\b`), `${c.name} → ${c.file}:${c.line}: ${at}`);
+    }
+  });
+});
+
+describe('one view of a run', () => {
+  test('the hint of an unexpected pass is written once in every format', () => {
+    const report = readFixture('fail');
+    const upass = checksOf(report).filter((c) => c.verdict === 'unexpected-pass');
+    assert.equal(upass.length, 1);
+    const times = (text: string) => text.split('remove the entry').length - 1;
+    assert.equal(times(toMarkdown(report)), 1, 'summary.md');
+    assert.equal(times(toJUnit(report)), 1, 'junit.xml');
+    assert.equal(times(toHtml(report)), 1, 'report.html');
+    assert.doesNotMatch(upass[0].message, /remove the entry/, 'not in the check message');
+  });
+
+  test('failsRun is the gate: verdicts, flaky and new failures as --fail-on says', () => {
+    assert.equal(failsRun({ verdict: 'fail' }), true);
+    assert.equal(failsRun({ verdict: 'unexpected-pass' }), true);
+    assert.equal(failsRun({ verdict: 'expected-fail' }), false);
+    assert.equal(failsRun({ verdict: 'pass', flaky: true }), true, 'flaky fails by default');
+    assert.equal(failsRun({ verdict: 'fail', flaky: true }, ['fail']), false, 'unless --fail-on leaves flaky out');
+    assert.equal(failsRun({ verdict: 'fail', baseline: { class: 'still-failing', verdict: 'fail' } }, ['new-failure']), false);
+    assert.equal(failsRun({ verdict: 'fail', baseline: { class: 'new-failure', verdict: 'pass' } }, ['new-failure']), true);
+    assert.equal(failsRun({ verdict: 'fail', baseline: { class: 'new-check' } }, ['new-failure']), true, 'a failing new check is new');
+    assert.equal(failsRun({ verdict: 'skip' }, ['skip']), true);
+  });
+
+  test('coverage: an endpoint only unselected scenarios cover is "not run", not "not covered"; sections by heading', () => {
+    const report = readFixture('fail');
+    report.notSelected = [{ id: 'system-shutdown', spec: ['POST /rest/system/shutdown'] }];
+    const rows = coverage(report, loadEndpoints());
+    assert.equal(rows.find((r) => r.id === 'POST /rest/system/shutdown')?.state, 'not run');
+    assert.equal(rows.find((r) => r.id === 'POST /rest/system/restart')?.state, 'not covered');
+    assert.equal(rows.find((r) => r.id === 'GET /rest/system/status')?.state, 'covered');
+    const related = rows.find((r) => r.endpoint?.section === 'Related paths that are named');
+    assert.equal(sectionTitle(related?.endpoint?.section), '§ Endpoints › Related paths that are named');
+    assert.match(toMarkdown(report), /1 not run \(not selected\)/);
   });
 });

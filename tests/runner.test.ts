@@ -13,6 +13,7 @@ import type { CheckResult, Report } from '../src/schema/generated/types.js';
 import { selectScenarios, runScenarios, type RunOptions } from '../src/runner/run.js';
 import { liveTarget } from '../src/runner/targets.js';
 import { ROOT } from '../src/paths.js';
+import { viewOf } from '../src/report/view.js';
 import {
   startFakeAgent, systemStatus, json, text, garbage, hang, reset, truncated, stall, restart, shutdown,
   type FakeAgent, type FakeEvent,
@@ -605,7 +606,9 @@ describe('known deviations', () => {
     const r = await run('checks/status.yaml', { expectations: fixture('expectations/status-known.yaml') });
     const c = check(r, 'check-status/ping/status');
     assert.equal(c.verdict, 'unexpected-pass');
-    assert.match(c.message, /listed as a known deviation \(tests\/fixtures\/scenarios\/expectations\/status-known\.yaml\) but conforms now: remove the entry/);
+    assert.equal(c.deviation?.file, 'tests/fixtures/scenarios/expectations/status-known.yaml');
+    assert.doesNotMatch(c.message, /remove the entry/, 'the hint is the reports\' (view.ts), not the message\'s');
+    assert.match(viewOf(r).problems[0].hint ?? '', /listed as a known deviation in tests\/fixtures\/scenarios\/expectations\/status-known\.yaml .*but the agent conforms now: remove the entry/);
     assert.equal(r.exitCode, 1);
   });
 

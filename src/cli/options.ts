@@ -36,6 +36,8 @@ export function version(option: string) {
 }
 
 export const VERDICTS = ['fail', 'unexpected-pass', 'expected-fail', 'skip'];
+/** what --fail-on takes: verdicts, and the gate's classes new-failure (--baseline) and flaky (--repeat) */
+export const FAIL_ON = [...VERDICTS, 'new-failure', 'flaky'];
 
 /** the scenario selection, agent version and request timeout: every running command (run, replay, drift) */
 export function selectionOptions<T>(y: Argv<T>) {
@@ -51,7 +53,8 @@ export function reportOptions<T>(y: Argv<T>) {
   return y
     .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where report.json, junit.xml, report.html and summary.md are written' })
     .option('expectations', { type: 'string', describe: 'known-deviations file to apply (default: the expectations/*.yaml whose version range holds the agent version); --no-expectations applies none: every deviation fails' })
-    .option('fail-on', { type: 'string', coerce: list, choices: VERDICTS, default: 'fail,unexpected-pass', describe: 'verdicts that make the exit code 1; repeat or comma-separate' })
+    .option('fail-on', { type: 'string', coerce: list, choices: FAIL_ON, default: 'fail,unexpected-pass,flaky', describe: 'what makes the exit code 1: verdicts; new-failure, a problem the --baseline did not have (alone: gate on regressions only); flaky, a verdict that varied under --repeat. Repeat or comma-separate' })
+    .option('baseline', { type: 'string', describe: 'a previous report.json: every check is classified new failure, fixed, still failing, new check or gone, in every report format' })
     .option('strict', { type: 'boolean', describe: STRICT });
 }
 

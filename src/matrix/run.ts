@@ -3,7 +3,7 @@
 // the versions: 0 only when every version conforms or deviates only as listed.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
+import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
 import { selectScenarios, runScenarios, emptyReport, finalize, type Selection, type Target } from '../runner/run.js';
 import { writeReports, writeMatrix } from '../report/write.js';
 import { mergeReports, type Matrix } from '../report/merge.js';
@@ -18,7 +18,7 @@ export interface MatrixRunOptions {
   suites?: string[];
   only?: string[];
   reportDir: string;
-  failOn: Verdict[];
+  failOn: FailOn[];
   /** undocumented members fail (otherwise they are notes) */
   strict?: boolean;
   requestTimeoutMs: number;

@@ -48,7 +48,27 @@ tr.changed td { background: #fff8c5; } tr.changed th { background: #fff1a8; }
 .filters fieldset { border: 0; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .2rem .8rem; }
 .filters legend { float: left; font-weight: 600; margin-right: .5rem; }
 .filters select { max-width: 28rem; }
-.scenario { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 1rem; padding: .7rem .9rem; }
+.scenario { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 .5rem; padding: .45rem .9rem; }
+.scenario > summary { cursor: pointer; }
+.scenario > summary h3 { display: inline; }
+.scenario > summary .meta { display: block; margin: .1rem 0 0; color: var(--muted); font-size: .85em; }
+.glance { display: flex; flex-wrap: wrap; gap: .6rem; margin: .8rem 0 0; }
+.glance .box { flex: 1 1 12rem; display: block; padding: .5rem .8rem; border: 1px solid var(--line); border-left-width: 6px; border-radius: 4px; color: inherit; text-decoration: none; }
+.glance .box .n { font-size: 1.4rem; font-weight: 700; }
+.glance .bad { border-left-color: var(--fail); } .glance .ok { border-left-color: var(--pass); } .glance .known { border-left-color: var(--xfail); } .glance .warn { border-left-color: #bf8700; } .glance .plain { border-left-color: var(--skip); }
+#failures h2, #known h2 { margin-top: 1.1rem; }
+.problems { padding-left: 1.2rem; }
+.problem .hint, .check .hint { margin: .15rem 0; color: #6f42c1; }
+.problem .where { font-size: .85em; }
+.curl { display: flex; gap: .5rem; align-items: flex-start; margin: .2rem 0; }
+.curl pre { flex: 1 1 auto; margin: 0; max-height: 6em; font-size: .8em; }
+button.copy { flex: 0 0 auto; font: inherit; font-size: .85em; padding: .2rem .6rem; border: 1px solid var(--line); border-radius: 4px; background: var(--soft); cursor: pointer; }
+table.known td:first-child { width: 30%; }
+table.known tr.group th { background: #fff8e5; }
+.dur { color: var(--muted); font-size: .8em; white-space: nowrap; margin-left: auto; }
+.badge.v-flaky { background: #bf8700; margin-left: .3rem; } .badge.v-notrun { background: #fff; color: var(--skip); border: 2px solid var(--skip); }
+tr.notrun td { background: var(--soft); }
+.filters .search input { width: 22rem; max-width: 60vw; font: inherit; padding: .15rem .4rem; }
 .scenario.v-fail { border-left: 6px solid var(--fail); } .scenario.v-unexpected-pass { border-left: 6px solid var(--upass); }
 .scenario.v-expected-fail { border-left: 6px solid var(--xfail); } .scenario.v-skip { border-left: 6px solid var(--skip); } .scenario.v-pass { border-left: 6px solid var(--pass); }
 .scenario .meta { margin: .2rem 0 .4rem; color: var(--muted); font-size: .9em; }

@@ -1,13 +1,17 @@
-// report.json as one self-contained HTML page for a release engineer: the verdict first, then
-// what failed, what each verdict means, which spec endpoints were covered, and every scenario
-// with its checks and, behind <details>, the evidence of each finding. Every string from the
-// report is escaped with `e()` and bounded with `cut()`; the page works without JS, which only
-// adds the filters.
+// report.json as one self-contained HTML page for a release engineer. The first screen answers
+// "can I ship this agent?": the verdict, the agent, what fails and why (with a curl command to
+// repeat it), what is known and why, coverage. Below: every scenario (passing ones collapsed),
+// with its checks and, behind <details>, the evidence of each finding. It renders the run's view
+// (view.ts) and decides nothing itself. Every string from the report is escaped with `e()` and
+// bounded with `cut()`; the page works without JS, which only adds search, filters and copy.
+import { relative, resolve } from 'node:path';
 import type { CheckResult, Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
-import { type CoverageRow, type EndpointEntry, coverage, loadEndpoints } from './coverage.js';
+import { type EndpointEntry, sectionTitle } from './coverage.js';
 import { htmlPage } from './html-page.js';
 import { escapeHtml, cut, platform, showValue } from './text.js';
-import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, countVerdicts, isProblem, runStatus } from './verdicts.js';
+import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, isProblem } from './verdicts.js';
+import { BASELINE_CLASS_LABEL, type CheckView, type RunView, type ScenarioView, viewOf } from './view.js';
+import { ROOT } from '../paths.js';
 
 /** escaped and bounded: a 100 kB value cannot blow up the page */
 const e = (s: string, max = 600) => escapeHtml(cut(s, max));
@@ -15,9 +19,10 @@ const e = (s: string, max = 600) => escapeHtml(cut(s, max));
 const BLOCK = 20_000;
 
 const badge = (v: Verdict) => `<span class="badge v-${e(v, 40)}">${e(VERDICT_LABEL[v] ?? v, 40)}</span>`;
-const scenarioAnchor = (si: number) => `s${si}`;
-const checkAnchor = (si: number, ci: number) => `s${si}-c${ci}`;
-const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`);
+
+/** how the page links files it names (HAR cassettes): relative to the folder report.html is written to */
+interface Links { harHref(file: string): string | null; }
 
 function fact(label: string, value: string | null | undefined, mono = false): string {
   if (value === undefined || value === null || value === '') return '';
@@ -44,15 +49,18 @@ function specSections(s: ScenarioResult, endpoints: Map<string, EndpointEntry>):
   return s.spec
     .map((id) => {
       const section = endpoints.get(id)?.section;
-      return `<code>${e(id, 300)}</code>${section ? `: ${e(section, 300)}` : ''}`;
+      return `<code>${e(id, 300)}</code>${section ? ` ${e(sectionTitle(section), 300)}` : ''}`;
     })
     .join('<br>');
 }
 
-function evidence(c: CheckResult, s: ScenarioResult, endpoints: Map<string, EndpointEntry>): string {
+function evidence(v: CheckView, endpoints: Map<string, EndpointEntry>, links: Links): string {
+  const { check: c, scenario: s } = v;
   const ev = c.evidence;
   const parts: string[] = [];
   const item = (label: string, html: string) => parts.push(`<dt>${label}</dt><dd>${html}</dd>`);
+  // A problem's hint is shown with it in the failures list at the top, not again here.
+  if (v.hint && !v.fails && !isProblem(v.check.verdict)) item('Note', e(v.hint, 1000));
   if (c.skipReason) item('Skipped because', e(c.skipReason));
   if (c.expected !== undefined) item('Expected', pre(showValue(c.expected)));
   if (c.actual !== undefined) item('Actual', pre(showValue(c.actual)));
@@ -63,6 +71,12 @@ function evidence(c: CheckResult, s: ScenarioResult, endpoints: Map<string, Endp
   if (ev?.request) {
     item('Request', `<code>${e(ev.request.method, 20)} ${e(ev.request.url, 2000)}</code>${headersTable(ev.request.headers)}${ev.request.body !== undefined ? pre(ev.request.body) : ''}`);
   }
+  if (v.curl) item('Repeat it', curlBlock(v.curl));
+  if (ev?.har) {
+    const href = links.harHref(ev.har.file);
+    const name = `${e(ev.har.file, 500)}, entry ${e(String(ev.har.entry), 20)}`;
+    item('Recorded in', `${href ? `<a href="${escapeHtml(href)}">${name}</a>` : `<code>${name}</code>`} <span class="muted">(log.entries[${e(String(ev.har.entry), 20)}])</span>`);
+  }
   if (ev?.error !== undefined) item('Transport error', e(ev.error));
   if (ev?.attempts !== undefined) item('Attempts', e(String(ev.attempts), 40));
   if (ev?.response) {
@@ -72,45 +86,125 @@ function evidence(c: CheckResult, s: ScenarioResult, endpoints: Map<string, Endp
       item(`Body${ev.response.bodyTruncated ? ' (excerpt)' : ''}`, `<pre class="body">${e(ev.response.body, BLOCK)}</pre>`);
     }
   }
+  if (c.runs) item('Runs', c.runs.map((r, i) => `run ${i + 1}: ${badge(r)}`).join(' '));
   if (!parts.length) return '';
+  item('Step', `<code>${e(v.location, 500)}</code>`);
   if (s.spec.length) item('Spec', specSections(s, endpoints));
   return `<details class="evidence"><summary>Evidence</summary><dl class="ev">${parts.join('')}</dl></details>`;
 }
 
-function checkItem(c: CheckResult, ci: number, s: ScenarioResult, si: number, endpoints: Map<string, EndpointEntry>): string {
-  return `<li class="check v-${e(c.verdict, 40)}" id="${checkAnchor(si, ci)}" data-verdict="${e(c.verdict, 40)}">
-<div class="head">${badge(c.verdict)}<span class="id">${e(c.id, 500)}</span><span class="kind">${e(c.kind, 40)}</span><span class="msg">${e(c.message)}</span></div>
-${evidence(c, s, endpoints)}</li>`;
+
+/** the curl command: readable and selectable without JS; the script adds a copy button */
+function curlBlock(curl: string): string {
+  return `<div class="curl"><pre class="curl-text">${e(curl, BLOCK)}</pre><button type="button" class="copy" hidden>Copy as curl</button></div>`;
 }
 
-function scenarioSection(s: ScenarioResult, si: number, endpoints: Map<string, EndpointEntry>): string {
-  const n = countVerdicts(s.checks.map((c) => c.verdict));
-  const counts = VERDICTS.filter((v) => n[v]).map((v) => `${n[v]} ${VERDICT_LABEL[v]}`).join(', ') || 'no checks';
+/** lower-cased text the search box matches: id, message, endpoint, request path, step */
+function searchText(v: CheckView): string {
+  return [v.check.id, v.check.message, v.endpoint, v.check.evidence?.request?.url ?? '', v.location].join(' ').toLowerCase().slice(0, 2000);
+}
+
+function checkItem(v: CheckView, endpoints: Map<string, EndpointEntry>, links: Links): string {
+  const c = v.check;
+  const dur = c.durationMs !== undefined ? `<span class="dur">${e(seconds(c.durationMs), 40)}</span>` : '';
+  return `<li class="check v-${e(c.verdict, 40)}${v.fails ? ' fails' : ''}" id="${v.anchor}" data-verdict="${e(c.verdict, 40)}" data-search="${escapeHtml(searchText(v))}">
+<div class="head">${badge(c.verdict)}${c.flaky ? '<span class="badge v-flaky">flaky</span>' : ''}<span class="id">${e(c.id, 500)}</span><span class="kind">${e(c.kind, 40)}</span><span class="msg">${e(c.message)}</span>${dur}</div>
+${evidence(v, endpoints, links)}</li>`;
+}
+
+function checkList(checks: CheckView[], endpoints: Map<string, EndpointEntry>, links: Links): string {
+  return checks.length ? `<ol class="checks">\n${checks.map((c) => checkItem(c, endpoints, links)).join('\n')}\n</ol>` : '';
+}
+
+function scenarioSection(sv: ScenarioView, endpoints: Map<string, EndpointEntry>, links: Links): string {
+  const s = sv.scenario;
+  const counts = VERDICTS.filter((v) => sv.counts[v]).map((v) => `${sv.counts[v]} ${VERDICT_LABEL[v]}`).join(', ') || 'no checks';
   const meta = [
     `<span class="id">${e(s.id, 300)}</span>`,
-    `file <code>${e(s.file, 300)}</code>`,
+    `<code>${e(s.file, 300)}</code>`,
     s.spec.length ? `covers ${s.spec.map((id) => `<code>${e(id, 300)}</code>`).join(', ')}` : 'covers no listed endpoint',
     s.mode === 'absent' ? 'checks that the endpoint is absent (the agent predates it)' : s.mode === 'skipped' ? 'skipped' : '',
     seconds(s.durationMs),
     counts,
   ].filter(Boolean);
   const notes = [...(s.skipReason ? [`Skipped: ${s.skipReason}`] : []), ...(s.notes ?? [])];
-  return `<section class="scenario v-${e(s.verdict, 40)}" id="${scenarioAnchor(si)}" data-verdict="${e(s.verdict, 40)}" data-spec="${escapeHtml(JSON.stringify(s.spec))}">
-<h3>${badge(s.verdict)} ${e(s.title, 500)}</h3>
-<p class="meta">${meta.join(' · ')}</p>
+  // Passing checks behind one more click: an open scenario shows what needs a look first.
+  const passing = sv.checks.filter((c) => c.check.verdict === 'pass');
+  return `<details class="scenario v-${e(s.verdict, 40)}" id="${sv.anchor}" data-verdict="${e(s.verdict, 40)}" data-spec="${escapeHtml(JSON.stringify(s.spec))}"${sv.open ? ' open' : ''}>
+<summary><h3>${badge(s.verdict)} ${e(s.title, 500)}</h3><span class="meta">${meta.join(' · ')}</span></summary>
 ${notes.map((t) => `<p class="note">${e(t)}</p>`).join('\n')}
-<ol class="checks">
-${s.checks.map((c, ci) => checkItem(c, ci, s, si, endpoints)).join('\n')}
-</ol>
-</section>`;
+${checkList(sv.checks.filter((c) => c.check.verdict !== 'pass'), endpoints, links)}
+${passing.length ? `<details class="passing"><summary>${passing.length} passing check${passing.length === 1 ? '' : 's'}</summary>${checkList(passing, endpoints, links)}</details>` : ''}
+</details>`;
 }
 
-function coverageTable(rows: CoverageRow[], report: Report, listError: string | null): string {
-  const unknown = rows.filter((r) => !r.endpoint);
-  const spec = rows.filter((r) => r.endpoint && !r.endpoint.related);
-  const related = rows.filter((r) => r.endpoint?.related);
-  const covered = (list: CoverageRow[]) => list.filter((r) => r.scenarios.length).length;
-  const uncovered = spec.length - covered(spec);
+/** the answer to "can I ship this agent?", in a few boxes */
+function glance(view: RunView): string {
+  const r = view.report;
+  const cov = view.coverage;
+  const failing = view.problems.filter((p) => p.fails).length;
+  const box = (cls: string, n: string, label: string, href: string) => `<a class="box ${cls}" href="${href}"><span class="n">${e(n, 40)}</span> ${label}</a>`;
+  const boxes = [
+    box(failing ? 'bad' : 'ok', String(failing), `check${failing === 1 ? '' : 's'} fail${failing === 1 ? 's' : ''} the run`, '#failures'),
+    box('known', String(r.totals['expected-fail']), 'known deviations', '#known'),
+    box(cov.notCovered ? 'warn' : 'ok', `${cov.covered}/${cov.spec}`, `spec endpoints covered${cov.notRun ? ` (${cov.notRun} not run)` : ''}`, '#coverage'),
+    box('plain', String(r.totals.checks), `checks in ${r.totals.scenarios} scenarios, ${e(seconds(r.run.durationMs), 40)}`, '#scenarios'),
+  ];
+  if (view.undocumented.notes.length) boxes.push(box(view.undocumented.strict ? 'bad' : 'plain', String(view.undocumented.notes.length), 'undocumented members', '#undocumented'));
+  if (view.flaky.length) boxes.push(box('warn', String(view.flaky.length), 'flaky', '#flaky'));
+  if (view.baseline) boxes.push(box(view.baseline.counts['new-failure'] ? 'bad' : 'ok', String(view.baseline.counts['new-failure']), 'new failures vs baseline', '#baseline'));
+  return `<nav class="glance" aria-label="At a glance">${boxes.join('')}</nav>`;
+}
+
+function failuresSection(view: RunView): string {
+  const r = view.report;
+  const harness = r.harnessErrors.map((h) => `<li><strong>${e([h.file, h.scenario, h.step].filter(Boolean).join(' ') || 'harness', 500)}</strong>: ${e(h.message)}</li>`);
+  const items = view.problems.map((p) => `<li class="problem${p.fails ? ' fails' : ''}" data-search="${escapeHtml(searchText(p))}">${badge(p.check.verdict)}${p.check.flaky ? '<span class="badge v-flaky">flaky</span>' : ''} <a href="#${p.anchor}" class="id">${e(p.check.id, 500)}</a> <span class="msg">${e(p.check.message)}</span>${p.fails ? '' : ' <em>(does not fail the run with this --fail-on)</em>'}
+${p.hint ? `<div class="hint">${e(p.hint, 1000)}</div>` : ''}<div class="where muted"><code>${e(p.endpoint, 300)}</code> · <code>${e(p.location, 300)}</code></div>${p.curl ? curlBlock(p.curl) : ''}</li>`);
+  return [
+    harness.length ? `<section id="harness-errors"><h2>Harness errors (${harness.length})</h2><p>synconf itself could not run part of the suite; the results below are incomplete.</p><ul class="problems">${harness.join('\n')}</ul></section>` : '',
+    `<section id="failures"><h2>Failures (${items.length})</h2>${items.length ? `<ul class="problems">${items.join('\n')}</ul>` : '<p>No check failed.</p>'}</section>`,
+  ].join('\n');
+}
+
+function knownSection(view: RunView): string {
+  const n = view.report.totals['expected-fail'];
+  const file = view.report.run.expectations;
+  if (!n) return `<section id="known"><h2>Known deviations (0)</h2><p>${file ? `None of the deviations listed in <code>${e(file, 300)}</code> occurred.` : 'No known-deviations file was applied.'}</p></section>`;
+  const rows = view.deviations.map((g) => {
+    const head = `<tr class="group" data-search="${escapeHtml(g.endpoint.toLowerCase())}"><th colspan="3" scope="rowgroup"><code>${e(g.endpoint, 300)}</code> (${g.checks.length})</th></tr>`;
+    return head + g.checks.map((c) => `<tr data-search="${escapeHtml(searchText(c))}"><td><a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a></td><td>${e(c.check.deviation?.observed ?? c.check.message, 800)}</td><td>${e(c.check.deviation?.reason ?? '', 800)}</td></tr>`).join('');
+  });
+  return `<section id="known"><h2>Known deviations (${n})</h2>
+<p>What this agent version does differently from the spec, accepted for it and why${file ? `, as listed in <code>${e(file, 300)}</code>` : ''}. They do not fail the run; one that stops occurring does.</p>
+<table class="known"><thead><tr><th>Check</th><th>What the agent does</th><th>Why it is accepted</th></tr></thead><tbody>${rows.join('\n')}</tbody></table></section>`;
+}
+
+function flakySection(view: RunView): string {
+  const rep = view.report.repeat;
+  if (!rep) return '';
+  const items = view.flaky.map((c) => `<li><a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a>: ${(c.check.runs ?? []).map((v, i) => `run ${i + 1} ${badge(v)}`).join(' ')}</li>`);
+  return `<section id="flaky"><h2>Stability over ${rep.runs} runs</h2><p>${view.checks.length - view.flaky.length} of ${view.checks.length} checks gave the same verdict in every run; ${view.flaky.length} flaky${view.flaky.length ? ':' : '.'}</p>${items.length ? `<ul>${items.join('')}</ul>` : ''}</section>`;
+}
+
+function baselineSection(view: RunView): string {
+  const b = view.baseline;
+  if (!b) return '';
+  const classes = ['new-failure', 'fixed', 'still-failing', 'new-check'] as const;
+  const parts = classes.map((k) => {
+    const checks = b.byClass[k];
+    if (!checks.length) return '';
+    const items = checks.slice(0, 200).map((c) => `<li><a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a> ${c.check.baseline?.verdict ? `${badge(c.check.baseline.verdict)} → ` : ''}${badge(c.check.verdict)}</li>`).join('');
+    return `<h3>${BASELINE_CLASS_LABEL[k]} (${checks.length})</h3><ul class="bl-${k}">${items}</ul>${checks.length > 200 ? `<p>… and ${checks.length - 200} more</p>` : ''}`;
+  });
+  const gone = b.gone.length ? `<h3>gone (${b.gone.length})</h3><ul class="bl-gone">${b.gone.slice(0, 200).map((g) => `<li class="id">${e(g.id, 500)} ${badge(g.verdict)}</li>`).join('')}</ul>` : '';
+  const counts = (['new-failure', 'fixed', 'still-failing', 'new-check', 'gone'] as const).map((k) => `${b.counts[k]} ${BASELINE_CLASS_LABEL[k]}`).join(', ');
+  return `<section id="baseline"><h2>Compared with the baseline</h2><p>Against <code>${e(b.file, 500)}</code>${b.startedAt ? ` (run of ${e(b.startedAt, 60)})` : ''}: ${e(counts, 500)}.</p>${parts.join('')}${gone}</section>`;
+}
+
+function coverageTable(view: RunView): string {
+  const cov = view.coverage;
+  const report = view.report;
   const versions = (ep: EndpointEntry | null) =>
     ep
       ? [ep.since && `since ${ep.since}`, ep.deprecated && `deprecated since ${ep.deprecated}`, ep.related && 'related path (shape not specified)']
@@ -118,80 +212,94 @@ function coverageTable(rows: CoverageRow[], report: Report, listError: string | 
           .map((x) => e(x, 200))
           .join('<br>')
       : '<strong>not in endpoints.json</strong>';
-  const body = rows
+  const body = cov.rows
     .map((r) => {
-      const by = r.scenarios.map((si) => `<a href="#${scenarioAnchor(si)}">${e(report.scenarios[si].id, 300)}</a> ${badge(report.scenarios[si].verdict)}`).join('<br>');
-      const status = r.verdict ? badge(r.verdict) : '<span class="badge v-none">not covered</span>';
-      return `<tr class="${r.scenarios.length ? 'covered' : 'uncovered'}" data-endpoint="${e(r.id, 500)}"><td><code>${e(r.id, 500)}</code></td><td>${e(r.endpoint?.section ?? '', 300)}</td><td>${versions(r.endpoint)}</td><td>${by || '<span class="status">no scenario names this endpoint</span>'}</td><td>${status}</td></tr>`;
+      const by = [
+        ...r.scenarios.map((si) => `<a href="#s${si}">${e(report.scenarios[si].id, 300)}</a> ${badge(report.scenarios[si].verdict)}`),
+        ...r.notRun.map((id) => `<span class="muted">${e(id, 300)} (not selected)</span>`),
+      ].join('<br>');
+      const status = r.verdict ? badge(r.verdict) : r.state === 'not run' ? '<span class="badge v-notrun">not run</span>' : '<span class="badge v-none">not covered</span>';
+      const cls = r.state === 'covered' ? 'covered' : r.state === 'not run' ? 'notrun' : 'uncovered';
+      return `<tr class="${cls}" data-endpoint="${e(r.id, 500)}"><td><code>${e(r.id, 500)}</code></td><td>${e(sectionTitle(r.endpoint?.section), 300)}</td><td>${versions(r.endpoint)}</td><td>${by || '<span class="status">no scenario names this endpoint</span>'}</td><td>${status}</td></tr>`;
     })
     .join('\n');
   return `<section id="coverage"><h2>Endpoint coverage</h2>
-${listError ? `<p><strong>The endpoint list could not be read (${e(listError, 500)}); only endpoints named by scenarios are shown.</strong></p>` : ''}
-<p>${covered(spec)} of ${spec.length} spec endpoints are covered by at least one scenario${uncovered ? `; <strong>${uncovered} not covered</strong>` : ''}. ${related.length ? `Related paths the spec names without specifying them: ${covered(related)} of ${related.length} covered.` : ''}${unknown.length ? ` ${unknown.length} id${unknown.length === 1 ? '' : 's'} named by scenarios ${unknown.length === 1 ? 'is' : 'are'} not in the endpoint list.` : ''}</p>
+${cov.listError ? `<p><strong>The endpoint list could not be read (${e(cov.listError, 500)}); only endpoints named by scenarios are shown.</strong></p>` : ''}
+<p>${cov.covered} of ${cov.spec} spec endpoints are covered by this run${cov.notRun ? `; ${cov.notRun} not run (their scenarios were not selected)` : ''}${cov.notCovered ? `; <strong>${cov.notCovered} not covered</strong> by any scenario` : ''}. ${cov.related ? `Related paths the spec names without specifying them: ${cov.relatedCovered} of ${cov.related} covered.` : ''}${cov.unknown ? ` ${cov.unknown} id${cov.unknown === 1 ? '' : 's'} named by scenarios ${cov.unknown === 1 ? 'is' : 'are'} not in the endpoint list.` : ''}</p>
 <table><thead><tr><th>Endpoint</th><th>Spec section</th><th>Versions</th><th>Covered by</th><th>Result</th></tr></thead>
 <tbody>
 ${body}
 </tbody></table></section>`;
 }
 
-function filters(report: Report, rows: CoverageRow[]): string {
-  const n = countVerdicts(report.scenarios.flatMap((s) => s.checks.map((c) => c.verdict)));
+function filters(view: RunView): string {
+  const n = view.report.totals;
   const boxes = VERDICTS.map((v) => `<label><input type="checkbox" name="verdict" value="${v}" checked> ${VERDICT_LABEL[v]} (${n[v]})</label>`).join('');
-  const options = rows.filter((r) => r.scenarios.length).map((r) => `<option value="${escapeHtml(r.id)}">${e(r.id, 200)}</option>`).join('');
-  // Hidden until the script runs: without JS every check is shown and the controls would do nothing.
-  return `<form class="filters" id="filters" hidden>
+  const options = view.coverage.rows.filter((r) => r.scenarios.length).map((r) => `<option value="${escapeHtml(r.id)}">${e(r.id, 200)}</option>`).join('');
+  // Hidden until the script runs: without JS every check is there and the controls would do nothing.
+  return `<form class="filters" id="filters" role="search" hidden>
+<label class="search">Search <input type="search" name="q" placeholder="check id, message, endpoint or path" autocomplete="off"></label>
 <fieldset><legend>Verdict</legend>${boxes}</fieldset>
 <label>Endpoint <select name="endpoint"><option value="">all endpoints</option>${options}</select></label>
 <output id="shown" aria-live="polite"></output>
 </form>`;
 }
 
-// Plain JS: hides checks (and scenarios left empty) whose verdict is unticked or whose scenario
-// does not cover the chosen endpoint. Reads only data- attributes, never writes markup.
+// Plain JS, reading only data- attributes and never writing markup. Filters: a check is shown when
+// its verdict is ticked, its scenario covers the chosen endpoint and its text holds the search;
+// scenarios left empty are hidden and, while a filter is on, those with a match are opened. The
+// search also filters the failures and the known deviations. Copy buttons copy their curl text.
 const SCRIPT = `(function () {
   var form = document.getElementById('filters');
   if (!form) return;
   form.hidden = false;
-  var scenarios = Array.prototype.slice.call(document.querySelectorAll('.scenario'));
+  var all = function (sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); };
+  var scenarios = all('.scenario');
+  var wasOpen = scenarios.map(function (s) { return s.open; });
   function apply() {
     var on = {};
-    Array.prototype.forEach.call(form.querySelectorAll('input[name=verdict]'), function (b) { on[b.value] = b.checked; });
+    all('input[name=verdict]', form).forEach(function (b) { on[b.value] = b.checked; });
     var endpoint = form.querySelector('select[name=endpoint]').value;
+    var q = form.querySelector('input[name=q]').value.trim().toLowerCase();
+    var filtering = q !== '' || endpoint !== '' || all('input[name=verdict]', form).some(function (b) { return !b.checked; });
+    var match = function (el) { return q === '' || (el.getAttribute('data-search') || '').indexOf(q) >= 0; };
     var shown = 0, total = 0;
-    scenarios.forEach(function (s) {
+    scenarios.forEach(function (s, i) {
       var covers = endpoint === '' || JSON.parse(s.getAttribute('data-spec')).indexOf(endpoint) >= 0;
-      var checks = s.querySelectorAll('.check');
+      var checks = all('.check', s);
       var any = false;
-      Array.prototype.forEach.call(checks, function (c) {
-        var visible = covers && on[c.getAttribute('data-verdict')] === true;
+      checks.forEach(function (c) {
+        var visible = covers && on[c.getAttribute('data-verdict')] === true && match(c);
         c.hidden = !visible;
         total++;
         if (visible) { shown++; any = true; }
       });
-      s.hidden = checks.length ? !any : !(covers && on[s.getAttribute('data-verdict')] === true);
+      s.hidden = checks.length ? !any : !(covers && q === '' && on[s.getAttribute('data-verdict')] === true);
+      s.open = filtering ? any : wasOpen[i];
+      all('details.passing', s).forEach(function (d) { d.open = filtering && all('.check', d).some(function (c) { return !c.hidden; }); });
+    });
+    all('#failures li.problem, table.known tbody tr:not(.group)').forEach(function (el) { el.hidden = !match(el); });
+    all('table.known tr.group').forEach(function (g) {
+      var next = g.nextElementSibling, any = false;
+      while (next && !next.classList.contains('group')) { if (!next.hidden) any = true; next = next.nextElementSibling; }
+      g.hidden = !any;
     });
     document.getElementById('shown').textContent = 'showing ' + shown + ' of ' + total + ' checks';
   }
+  form.addEventListener('input', apply);
   form.addEventListener('change', apply);
   form.addEventListener('submit', function (ev) { ev.preventDefault(); });
+  all('button.copy').forEach(function (b) {
+    b.hidden = false;
+    b.addEventListener('click', function () {
+      var text = b.parentNode.querySelector('.curl-text').textContent;
+      var done = function () { b.textContent = 'Copied'; setTimeout(function () { b.textContent = 'Copy as curl'; }, 1500); };
+      var select = function () { var r = document.createRange(); r.selectNodeContents(b.parentNode.querySelector('.curl-text')); var sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(r); b.textContent = 'Selected: press Ctrl+C'; };
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, select); else select();
+    });
+  });
   apply();
 })();`;
-
-function problemsList(report: Report): string {
-  const items: string[] = [];
-  report.scenarios.forEach((s, si) =>
-    s.checks.forEach((c, ci) => {
-      if (!isProblem(c.verdict)) return;
-      const hint = c.verdict === 'unexpected-pass' ? ` <em>Listed as a known deviation (${e(c.deviation?.reason ?? 'no reason given', 500)}) but the agent conforms: remove the entry.</em>` : '';
-      items.push(`<li>${badge(c.verdict)} <a href="#${checkAnchor(si, ci)}" class="id">${e(c.id, 500)}</a>: ${e(c.message)}${hint}</li>`);
-    }),
-  );
-  const harness = report.harnessErrors.map((h) => `<li><strong>${e([h.file, h.scenario, h.step].filter(Boolean).join(' ') || 'harness', 500)}</strong>: ${e(h.message)}</li>`);
-  return [
-    harness.length ? `<section id="harness-errors"><h2>Harness errors (${harness.length})</h2><p>synconf itself could not run part of the suite; the results below are incomplete.</p><ul class="problems">${harness.join('\n')}</ul></section>` : '',
-    `<section id="failures"><h2>Failures (${items.length})</h2>${items.length ? `<ul class="problems">${items.join('\n')}</ul>` : '<p>No check failed.</p>'}</section>`,
-  ].join('\n');
-}
 
 function runFacts(report: Report): string {
   const a = report.agent;
@@ -207,6 +315,7 @@ ${fact('Started', r.startedAt)}
 ${fact('Duration', seconds(r.durationMs))}
 ${fact('Known deviations', r.expectations ?? 'none applied', true)}
 ${fact('Recordings', r.recordings, true)}
+${fact('Fails on', (r.failOn ?? []).join(', '))}
 ${fact('synconf', report.synconf.version)}
 </dl>
 <ul class="totals">
@@ -219,54 +328,67 @@ ${VERDICTS.map((v) => `<li class="v-${v}"><span class="n">${e(String(report.tota
 </section>`;
 }
 
-function extras(report: Report): string {
+function timings(view: RunView): string {
+  if (!view.slowest.length) return '';
+  return `<section id="timings"><h2>Slowest scenarios</h2><table><tbody>${view.slowest.map((s) => `<tr><td><a href="#${s.anchor}">${e(s.scenario.id, 300)}</a></td><td class="num">${e(seconds(s.scenario.durationMs), 40)}</td></tr>`).join('')}</tbody></table></section>`;
+}
+
+function undocumentedSection(view: RunView): string {
+  const notes = view.undocumented.notes;
+  return notes.length ? `<section id="undocumented"><h2>Undocumented members (${notes.length})</h2><p>Members of responses of ${e(view.agent, 100)} that their schema does not name: ${view.undocumented.strict ? 'failures (--strict)' : 'notes; --strict makes them failures'}.</p><table><thead><tr><th>endpoint</th><th>member</th><th>schema</th><th>scenarios</th></tr></thead><tbody>${notes.map((n) => `<tr><td><code>${e(n.endpoint, 300)}</code></td><td><code>${e(n.member, 300)}</code></td><td>${e(n.resource, 100)}</td><td>${e(n.scenarios.join(', '), 500)}</td></tr>`).join('')}</tbody></table></section>` : '';
+}
+
+function extras(view: RunView): string {
+  const report = view.report;
   const calls = Object.entries(report.expensiveCalls);
   const unused = report.unusedExchanges ?? [];
   const stale = report.staleExpectations ?? [];
-  const notes = report.undocumented ?? [];
   return [
-    notes.length ? `<section id="undocumented"><h2>Undocumented members (${notes.length})</h2><p>Members of responses of agent ${e(report.agent.version ?? 'of unknown version', 100)} that their schema does not name: ${report.run.strict ? 'failures (--strict)' : 'notes; --strict makes them failures'}.</p><table><thead><tr><th>endpoint</th><th>member</th><th>schema</th><th>scenarios</th></tr></thead><tbody>${notes.map((n) => `<tr><td><code>${e(n.endpoint, 300)}</code></td><td><code>${e(n.member, 300)}</code></td><td>${e(n.resource, 100)}</td><td>${e(n.scenarios.join(', '), 500)}</td></tr>`).join('')}</tbody></table></section>` : '',
     stale.length ? `<section id="stale"><h2>Stale known deviations (${stale.length})</h2><p>Entries of the known-deviations file whose check did not occur in a scenario that ran: the file needs an update.</p><ul>${stale.map((id) => `<li class="id">${e(id, 500)}</li>`).join('')}</ul></section>` : '',
     calls.length ? `<section id="expensive"><h2>Expensive calls</h2><p>Calls to endpoints the spec calls expensive (CPU and memory).</p><table><tbody>${calls.map(([k, n]) => `<tr><td><code>${e(k, 300)}</code></td><td class="num">${e(String(n), 40)}</td></tr>`).join('')}</tbody></table></section>` : '',
     unused.length ? `<section id="unused"><h2>Unused recorded exchanges (${unused.length})</h2><p>Recorded exchanges no step asked for: the recording is stale.</p><ul>${unused.map((u) => `<li>${e(u.scenario, 300)}: <code>${e(u.request, 500)}</code></li>`).join('')}</ul></section>` : '',
   ].join('\n');
 }
 
-/**
- * The HTML report. `endpoints` defaults to schemas/endpoints.json; when it cannot be read the
- * coverage table lists only the endpoints scenarios name, and says so.
- */
-export function toHtml(report: Report, endpoints?: EndpointEntry[]): string {
-  let listError: string | null = null;
-  if (!endpoints) {
-    try {
-      endpoints = loadEndpoints();
-    } catch (err) {
-      listError = (err as Error).message;
-      endpoints = [];
-    }
-  }
-  const byId = new Map(endpoints.map((ep) => [ep.id, ep]));
-  const rows = coverage(report, endpoints);
-  const status = runStatus(report.exitCode);
-  const tone = report.exitCode === 0 ? 'ok' : report.exitCode === 1 ? 'bad' : 'error';
-  // Failing scenarios first; the sort is stable, so suite order holds within a verdict.
-  const order = report.scenarios.map((_, i) => i).sort((a, b) => VERDICTS.indexOf(report.scenarios[a].verdict) - VERDICTS.indexOf(report.scenarios[b].verdict));
-  const agent = `agent ${report.agent.version ?? 'of unknown version'}`;
-  const body = `<header class="banner ${tone}"><div>
-<h1>synconf: ${e(agent, 200)} ${escapeHtml(status)}</h1>
-<p class="line">${e(report.verdict, 1000)}</p>
+export interface HtmlOptions {
+  /** the endpoint catalog (default schemas/endpoints.json) */
+  endpoints?: EndpointEntry[];
+  /** the folder report.html goes to: cassette links are made relative to it */
+  reportDir?: string;
+  /** the run's view when the caller has it already */
+  view?: RunView;
+}
+
+/** The HTML report. */
+export function toHtml(report: Report, opts: HtmlOptions = {}): string {
+  const view = opts.view ?? viewOf(report, opts.endpoints);
+  const byId = new Map(view.coverage.rows.flatMap((r) => (r.endpoint ? [[r.id, r.endpoint] as const] : [])));
+  const links: Links = {
+    harHref: (file) => (opts.reportDir ? relative(resolve(opts.reportDir), resolve(ROOT, file)) : null),
+  };
+  const a = report.agent;
+  const line = [platform(a), `${report.run.mode} run against ${report.run.target}`, report.run.startedAt, seconds(report.run.durationMs)].filter(Boolean).join(' · ');
+  const body = `<header class="banner ${view.tone}"><div>
+<h1>synconf: ${e(view.agent, 200)} ${escapeHtml(view.status)}</h1>
+<p class="line">${e(line, 1000)}</p>
 </div></header>
 <main>
-${runFacts(report)}
-${problemsList(report)}
-${coverageTable(rows, report, listError)}
+${filters(view)}
+${glance(view)}
+${failuresSection(view)}
+${baselineSection(view)}
+${flakySection(view)}
+${knownSection(view)}
+${undocumentedSection(view)}
 <section id="scenarios"><h2>Scenarios (${report.scenarios.length})</h2>
-${filters(report, rows)}
-${order.map((si) => scenarioSection(report.scenarios[si], si, byId)).join('\n')}
+<p class="muted">${e(report.verdict, 1000)}. Scenarios with nothing to look at are collapsed.</p>
+${view.scenarios.map((sv) => scenarioSection(sv, byId, links)).join('\n')}
 </section>
-${extras(report)}
+${coverageTable(view)}
+${timings(view)}
+${runFacts(report)}
+${extras(view)}
 <footer><p class="muted">Written by synconf ${e(report.synconf.version, 100)} from report.json. This file is self-contained and makes no network request.</p></footer>
 </main>`;
-  return htmlPage(`synconf: ${agent} ${status}`.slice(0, 300), body, SCRIPT);
+  return htmlPage(`synconf: ${view.agent} ${view.status}`.slice(0, 300), body, SCRIPT);
 }

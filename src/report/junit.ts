@@ -1,11 +1,15 @@
 // report.json as JUnit XML, the format CI systems show as test results: one <testsuite> per
-// scenario, one <testcase> per check. fail and unexpected-pass are <failure>s (both break the
-// gate), skip is <skipped>, expected-fail passes but says so in <system-out>. Harness errors
-// become <error> test cases of an extra suite, so a broken run is never shown green.
+// scenario, one <testcase> per check, with `file` and `line` at the scenario step so that CI
+// annotations land on the YAML line. A check that fails the run (view.ts: the gate's one rule)
+// is a <failure>, skip is <skipped>, any other verdict passes and says what it is in
+// <system-out>. Harness errors become <error> test cases of an extra suite, so a broken run is
+// never shown green.
 import { XMLBuilder } from 'fast-xml-parser';
-import type { CheckResult, Report, ScenarioResult, UndocumentedMember } from '../schema/generated/types.js';
+import type { Report, ScenarioResult, UndocumentedMember } from '../schema/generated/types.js';
 import { evidenceText } from './evidence-text.js';
 import { cut, oneLine, platform, seconds, noteLine } from './text.js';
+import { VERDICT_LABEL } from './verdicts.js';
+import { type CheckView, type RunView, viewOf } from './view.js';
 
 /** XML 1.0 cannot carry control characters or lone surrogates, which response bodies may hold */
 function xml(s: string): string {
@@ -19,41 +23,40 @@ const attr = (s: string) => xml(cut(oneLine(s), 1000));
 
 interface Counts { tests: number; failures: number; errors: number; skipped: number; }
 
-function counts(checks: CheckResult[]): Counts {
+function counts(checks: CheckView[]): Counts {
   return {
     tests: checks.length,
-    failures: checks.filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass').length,
+    failures: checks.filter((c) => c.fails).length,
     errors: 0,
-    skipped: checks.filter((c) => c.verdict === 'skip').length,
+    skipped: checks.filter((c) => !c.fails && c.check.verdict === 'skip').length,
   };
 }
 
 const countAttrs = (c: Counts) => ({ '@_tests': c.tests, '@_failures': c.failures, '@_errors': c.errors, '@_skipped': c.skipped });
 
-function testcase(scenario: ScenarioResult, check: CheckResult): object {
-  const tc: Record<string, unknown> = { '@_classname': xml(scenario.id), '@_name': xml(check.id), '@_time': seconds(check.durationMs) };
-  switch (check.verdict) {
-    case 'fail':
-    case 'unexpected-pass': {
-      const why = check.verdict === 'unexpected-pass'
-        ? `unexpected pass: listed as a known deviation (${check.deviation?.reason ?? 'no reason given'}) but the agent conforms; remove the entry. ${check.message}`
-        : check.message;
-      tc.failure = { '@_message': attr(why), '@_type': check.verdict, '#text': xml(evidenceText(check)) };
-      break;
-    }
-    case 'skip':
-      tc.skipped = { '@_message': attr(check.skipReason ?? check.message) };
-      break;
-    case 'expected-fail':
-      tc['system-out'] = xml(`expected fail (known deviation: ${check.deviation?.reason ?? 'no reason given'})\n${evidenceText(check)}`);
-      break;
-    case 'pass':
-      break;
+function testcase(v: CheckView): object {
+  const check = v.check;
+  const tc: Record<string, unknown> = {
+    '@_classname': xml(v.scenario.id), '@_name': xml(check.id), '@_time': seconds(check.durationMs),
+    '@_file': xml(v.scenario.file), ...(check.line ? { '@_line': check.line } : {}),
+  };
+  if (check.baseline && check.baseline.class !== 'unchanged') {
+    tc.properties = { property: [{ '@_name': 'baseline', '@_value': check.baseline.class }, ...(check.baseline.verdict ? [{ '@_name': 'baseline-verdict', '@_value': check.baseline.verdict }] : [])] };
+  }
+  if (check.runs && check.flaky) tc.properties = { property: [...((tc.properties as { property: object[] } | undefined)?.property ?? []), { '@_name': 'runs', '@_value': check.runs.join(' ') }] };
+  if (v.fails) {
+    // the hint goes in the message (what CI shows first), the evidence in the text
+    tc.failure = { '@_message': attr([check.message, v.hint].filter(Boolean).join(' — ')), '@_type': check.flaky ? 'flaky' : check.verdict, '#text': xml(evidenceText(check)) };
+  } else if (check.verdict === 'skip') {
+    tc.skipped = { '@_message': attr(check.skipReason ?? check.message) };
+  } else if (check.verdict !== 'pass' || v.hint) {
+    const known = check.deviation && check.verdict === 'expected-fail' ? ` (known deviation: ${check.deviation.reason})` : '';
+    tc['system-out'] = xml([`${VERDICT_LABEL[check.verdict]}${known}`, v.hint, evidenceText(check)].filter(Boolean).join('\n'));
   }
   return tc;
 }
 
-function testsuite(s: ScenarioResult, timestamp: string, agent: string, notes: UndocumentedMember[]): object {
+function testsuite(s: ScenarioResult, checks: CheckView[], timestamp: string, agent: string, notes: UndocumentedMember[]): object {
   const props = [
     { '@_name': 'title', '@_value': attr(s.title) },
     { '@_name': 'file', '@_value': attr(s.file) },
@@ -66,19 +69,20 @@ function testsuite(s: ScenarioResult, timestamp: string, agent: string, notes: U
   ];
   return {
     '@_name': xml(s.id),
-    ...countAttrs(counts(s.checks)),
+    ...countAttrs(counts(checks)),
     '@_time': seconds(s.durationMs),
     '@_timestamp': timestamp,
     properties: { property: props },
-    testcase: s.checks.map((c) => testcase(s, c)),
+    testcase: checks.map(testcase),
   };
 }
 
-export function toJUnit(report: Report): string {
+/** the XML; `view` is the run's view when the caller has it already */
+export function toJUnit(report: Report, view: RunView = viewOf(report)): string {
   const agent = [`agent ${report.agent.version ?? 'unknown version'}`, platform(report.agent)].filter(Boolean).join(' ');
   const timestamp = report.run.startedAt;
-  const suites = report.scenarios.map((s) => testsuite(s, timestamp, agent, report.undocumented ?? []));
-  const total = counts(report.scenarios.flatMap((s) => s.checks));
+  const suites = report.scenarios.map((s, si) => testsuite(s, view.checks.filter((c) => c.si === si), timestamp, agent, view.undocumented.notes));
+  const total = counts(view.checks);
   if (report.harnessErrors.length) {
     suites.push({
       '@_name': 'synconf harness', '@_tests': report.harnessErrors.length, '@_failures': 0,

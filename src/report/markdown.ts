@@ -1,27 +1,102 @@
-// report.json as a short Markdown summary (summary.md, and the GitHub job summary): the
-// verdict, the totals, what failed with its one-line message, and one line per scenario.
+// report.json as a Markdown summary (summary.md, the GitHub job summary, a pull-request comment):
+// the verdict line, the failures with their evidence in a few lines each, the comparison with a
+// baseline, flaky checks, the known deviations as one table (check, what the agent does, why),
+// and the scenarios and coverage in a collapsed <details>. It renders the run's view (view.ts).
+// Text is never cut mid-sentence: a long list is shortened by dropping rows, and says how many.
 import type { Report } from '../schema/generated/types.js';
-import { escapeMarkdown as md, cut, platform, noteLine } from './text.js';
-import { VERDICTS, VERDICT_LABEL, countVerdicts, isProblem, runStatus } from './verdicts.js';
+import { escapeMarkdown as md, platform, noteLine } from './text.js';
+import { VERDICTS, VERDICT_LABEL } from './verdicts.js';
+import { BASELINE_CLASS_LABEL, type CheckView, type RunView, viewOf } from './view.js';
 
-/** GitHub caps a job summary at 1 MiB; a long failure list belongs in report.html */
-const MAX_LISTED = 100;
+/** the size a summary aims at: readable, and far below GitHub's 1 MiB per step */
+const BUDGET = 60_000;
+/** one cell or message: beyond this, whole sentences are dropped (the rest is in report.html) */
+const MAX_TEXT = 600;
 
-/** the undocumented members of the run's responses, one line each (the agent version is the run's) */
-function undocumentedNotes(report: Report): string[] {
-  const notes = report.undocumented ?? [];
-  if (!notes.length) return [];
-  const how = report.run.strict ? 'failures under --strict' : 'notes; --strict makes them failures';
-  const lines = notes.slice(0, MAX_LISTED).map((n) => `- ${md(noteLine(n))} (${md(n.scenarios.join(', '))})`);
-  if (notes.length > MAX_LISTED) lines.push(`- … and ${notes.length - MAX_LISTED} more (see report.json)`);
-  return ['', `### Undocumented members (${notes.length}, agent ${md(report.agent.version ?? 'of unknown version')}; ${how})`, '', ...lines];
+/**
+ * `s` shortened to whole sentences within `max` characters (at least the first one, cut at a
+ * word if it alone is longer), saying that the rest is in report.html.
+ */
+export function sentences(s: string, max = MAX_TEXT): string {
+  const text = s.replace(/\s+/g, ' ').trim();
+  if (text.length <= max) return text;
+  const head = text.slice(0, max);
+  const end = Math.max(head.lastIndexOf('. '), head.lastIndexOf('; '), head.lastIndexOf('! '), head.lastIndexOf('? '));
+  const cutAt = end > max / 4 ? end + 1 : Math.max(head.lastIndexOf(' '), max / 2);
+  return `${text.slice(0, cutAt).trim()} … (${text.length - cutAt} more characters in report.html)`;
 }
 
-export function toMarkdown(report: Report): string {
+const cell = (s: string) => md(sentences(s));
+
+/** as many items as fit in `max` characters, then how many were left out */
+function firstItems(items: string[], max: number): string {
+  let out = '';
+  let n = 0;
+  for (const item of items) {
+    if (out.length + item.length + 2 > max && n > 0) break;
+    out += (n ? ', ' : '') + item;
+    n++;
+  }
+  return n < items.length ? `${out} and ${items.length - n} more` : out;
+}
+
+/** lines appended while they fit in what is left of the budget; the rest counted in `more` */
+function bounded(out: string[], items: string[][], budget: { left: number }, more: (n: number) => string): void {
+  let shown = 0;
+  for (const lines of items) {
+    const size = lines.reduce((n, l) => n + l.length + 1, 0);
+    if (size > budget.left) break;
+    out.push(...lines);
+    budget.left -= size;
+    shown++;
+  }
+  if (shown < items.length) out.push(more(items.length - shown));
+}
+
+function failureLines(v: CheckView): string[] {
+  const c = v.check;
+  const req = c.evidence?.request;
+  const res = c.evidence?.response;
+  const evidence = [
+    `\`${md(v.location)}\``,
+    req ? `${md(`${req.method} ${req.url}`)}${res ? ` → ${res.status}` : c.evidence?.error ? ` → ${md(sentences(c.evidence.error, 200))}` : ''}` : '',
+    c.schemaErrors?.filter((e) => !e.known).slice(0, 3).map((e) => md(`${e.pointer || '/'} ${e.rule}`)).join(', ') ?? '',
+  ].filter(Boolean);
+  return [
+    `- **${VERDICT_LABEL[c.verdict]}**${c.flaky ? ' (flaky)' : ''} ${md(c.id)}: ${cell(c.message)}`,
+    `  ${evidence.join(' · ')}`,
+    ...(v.hint ? [`  ${cell(v.hint)}`] : []),
+  ];
+}
+
+function baselineLines(view: RunView, out: string[], budget: { left: number }): void {
+  const b = view.baseline;
+  if (!b) return;
+  const keys = ['new-failure', 'fixed', 'still-failing', 'new-check', 'gone'] as const;
+  out.push('', `### Compared with the baseline`, '', `Baseline ${md(b.file)}${b.startedAt ? ` (${md(b.startedAt)})` : ''}`, '',
+    `| ${keys.map((k) => BASELINE_CLASS_LABEL[k]).join(' | ')} |`, `|${' ---: |'.repeat(keys.length)}`, `| ${keys.map((k) => b.counts[k]).join(' | ')} |`);
+  for (const k of ['new-failure', 'fixed'] as const) {
+    const list = b.byClass[k];
+    if (!list.length) continue;
+    out.push('', `**${BASELINE_CLASS_LABEL[k]}** (${list.length}):`, '');
+    bounded(out, list.map((c) => [`- ${md(c.check.id)}: ${c.check.baseline?.verdict ? VERDICT_LABEL[c.check.baseline.verdict] : 'absent'} → ${VERDICT_LABEL[c.check.verdict]}`]), budget, (n) => `- … and ${n} more (report.html)`);
+  }
+}
+
+/** the undocumented members of the run's responses, one line each, while they fit */
+function undocumentedLines(view: RunView, out: string[], budget: { left: number }): void {
+  const u = view.undocumented;
+  if (!u.notes.length) return;
+  out.push('', `### Undocumented members (${u.notes.length}, ${md(view.agent)}; ${u.strict ? 'failures under --strict' : 'notes; --strict makes them failures'})`, '');
+  bounded(out, u.notes.map((n) => [`- ${md(noteLine(n))} (${md(firstItems(n.scenarios, 200))})`]), budget, (n) => `- … and ${n} more (report.html)`);
+}
+
+/** the summary; `view` is the run's view when the caller has it already */
+export function toMarkdown(report: Report, view: RunView = viewOf(report)): string {
   const t = report.totals;
   const agent = `${report.agent.version ?? 'unknown version'}${platform(report.agent) ? ` (${platform(report.agent)})` : ''}`;
   const out: string[] = [
-    `## synconf: ${runStatus(report.exitCode)}`,
+    `## synconf: ${view.status}`,
     '',
     md(report.verdict),
     '',
@@ -31,38 +106,56 @@ export function toMarkdown(report: Report): string {
     `|${' ---: |'.repeat(2 + VERDICTS.length)}`,
     `| ${t.scenarios} | ${t.checks} | ${VERDICTS.map((v) => t[v]).join(' | ')} |`,
   ];
-
-  const problems = report.scenarios.flatMap((s) => s.checks).filter((c) => isProblem(c.verdict));
-  if (problems.length) {
-    out.push('', `### Failures (${problems.length})`, '');
-    for (const c of problems.slice(0, MAX_LISTED)) {
-      const extra = c.verdict === 'unexpected-pass' ? ` (listed as known deviation: ${c.deviation?.reason ?? '?'}; remove the entry)` : '';
-      out.push(`- **${VERDICT_LABEL[c.verdict]}** ${md(c.id)}: ${md(cut(c.message, 300) + extra)}`);
-    }
-    if (problems.length > MAX_LISTED) out.push(`- … and ${problems.length - MAX_LISTED} more (see report.html)`);
-  }
+  const budget = { left: BUDGET - out.join('\n').length };
 
   if (report.harnessErrors.length) {
     out.push('', `### Harness errors (${report.harnessErrors.length})`, '');
-    for (const e of report.harnessErrors.slice(0, MAX_LISTED)) {
+    bounded(out, report.harnessErrors.map((e) => {
       const where = [e.file, e.scenario, e.step].filter(Boolean).join(' ');
-      out.push(`- ${where ? `${md(where)}: ` : ''}${md(cut(e.message, 300))}`);
+      return [`- ${where ? `${md(where)}: ` : ''}${cell(e.message)}`];
+    }), budget, (n) => `- … and ${n} more (report.html)`);
+  }
+
+  if (view.problems.length) {
+    out.push('', `### Failures (${view.problems.length})`, '');
+    bounded(out, view.problems.map(failureLines), { left: Math.min(budget.left, BUDGET / 3) }, (n) => `- … and ${n} more failures (report.html)`);
+    budget.left = BUDGET - out.join('\n').length;
+  }
+
+  baselineLines(view, out, budget);
+
+  if (report.repeat) {
+    out.push('', `### Stability over ${report.repeat.runs} runs`, '', `${view.checks.length - view.flaky.length} of ${view.checks.length} checks gave the same verdict in every run; ${view.flaky.length} flaky.`);
+    if (view.flaky.length) {
+      out.push('');
+      bounded(out, view.flaky.map((c) => [`- ${md(c.check.id)}: ${(c.check.runs ?? []).map((v) => VERDICT_LABEL[v]).join(', ')}`]), budget, (n) => `- … and ${n} more (report.html)`);
     }
   }
 
-  const stale = report.staleExpectations ?? [];
-  if (stale.length) out.push('', `Stale known deviations (their check did not occur): ${stale.slice(0, MAX_LISTED).map(md).join(', ')}`);
-  if (report.unusedExchanges?.length) out.push('', `Unused recorded exchanges: ${report.unusedExchanges.length} (the recording is stale)`);
-  out.push(...undocumentedNotes(report));
+  if (view.deviations.length) {
+    const rows = view.deviations.flatMap((g) => g.checks).map((c) => [`| ${md(c.check.id)} | ${cell(c.check.deviation?.observed ?? c.check.message)} | ${cell(c.check.deviation?.reason ?? '')} |`]);
+    out.push('', `### Known deviations (${rows.length})`, '', `Accepted for this agent version${report.run.expectations ? ` (${md(report.run.expectations)})` : ''}; they do not fail the run.`, '', '| check | what the agent does | why |', '|---|---|---|');
+    budget.left = BUDGET - out.join('\n').length;
+    bounded(out, rows, budget, (n) => `\n${n} more known deviations are listed in report.html (this summary keeps under ${BUDGET / 1000} kB).`);
+  }
 
-  // Scenarios in need of attention first; the table stays in suite order otherwise.
-  const scenarios = [...report.scenarios].sort((a, b) => VERDICTS.indexOf(a.verdict) - VERDICTS.indexOf(b.verdict));
-  if (scenarios.length) {
-    out.push('', '### Scenarios', '', `| scenario | verdict | ${VERDICTS.map((v) => VERDICT_LABEL[v]).join(' | ')} | endpoints |`, `|---|---|${'---:|'.repeat(VERDICTS.length)}---|`);
-    for (const s of scenarios) {
-      const n = countVerdicts(s.checks.map((c) => c.verdict));
-      out.push(`| ${md(s.id)} | **${VERDICT_LABEL[s.verdict]}** | ${VERDICTS.map((v) => n[v]).join(' | ')} | ${md(cut(s.spec.join(', '), 200))} |`);
+  const stale = report.staleExpectations ?? [];
+  if (stale.length) out.push('', `Stale known deviations (their check did not occur): ${stale.slice(0, 50).map(md).join(', ')}${stale.length > 50 ? `, and ${stale.length - 50} more` : ''}`);
+  if (report.unusedExchanges?.length) out.push('', `Unused recorded exchanges: ${report.unusedExchanges.length} (the recording is stale)`);
+  budget.left = BUDGET - out.join('\n').length;
+  undocumentedLines(view, out, budget);
+
+  // The rest, for whoever wants it, folded away. Scenarios needing attention first.
+  const cov = view.coverage;
+  const coverageLine = `Coverage: ${cov.covered} of ${cov.spec} spec endpoints covered${cov.notRun ? `, ${cov.notRun} not run (not selected)` : ''}${cov.notCovered ? `, **${cov.notCovered} not covered** by any scenario` : ''}.`;
+  if (view.scenarios.length) {
+    out.push('', '<details><summary>Scenarios and coverage</summary>', '', coverageLine, '',
+      `| scenario | verdict | ${VERDICTS.map((v) => VERDICT_LABEL[v]).join(' | ')} | time | endpoints |`, `|---|---|${'---:|'.repeat(VERDICTS.length + 1)}---|`);
+    for (const sv of view.scenarios) {
+      const s = sv.scenario;
+      out.push(`| ${md(s.id)} | **${VERDICT_LABEL[s.verdict]}** | ${VERDICTS.map((v) => sv.counts[v]).join(' | ')} | ${(s.durationMs / 1000).toFixed(1)} s | ${md(firstItems(s.spec, 200))} |`);
     }
+    out.push('', '</details>');
   }
   return out.join('\n') + '\n';
 }

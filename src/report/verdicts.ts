@@ -1,5 +1,5 @@
 // The five verdicts as every report format presents them: one order, one wording, one legend.
-import type { Verdict } from '../schema/generated/types.js';
+import type { CheckResult, FailOn, Verdict } from '../schema/generated/types.js';
 
 /** display order: what needs attention first */
 export const VERDICTS: readonly Verdict[] = ['fail', 'unexpected-pass', 'expected-fail', 'skip', 'pass'];
@@ -21,7 +21,23 @@ export const VERDICT_MEANING: Record<Verdict, string> = {
   pass: 'The agent does what the spec says.',
 };
 
-/** verdicts that make a run non-conforming (a CI failure) */
+/** what fails a run unless --fail-on says otherwise: a failure, a stale deviation entry, a flaky check */
+export const DEFAULT_FAIL_ON: readonly FailOn[] = ['fail', 'unexpected-pass', 'flaky'];
+
+/**
+ * THE rule of the gate: does this check make the run non-conforming (exit 1)? A flaky check
+ * (--repeat) fails it when `flaky` is in `failOn`, whatever its verdicts; with a baseline,
+ * `new-failure` fails a check that is a problem now and was not one (or was absent) in the baseline.
+ */
+export function failsRun(c: Pick<CheckResult, 'verdict' | 'flaky' | 'baseline'>, failOn: readonly FailOn[] = DEFAULT_FAIL_ON): boolean {
+  if (c.flaky) return failOn.includes('flaky');
+  // A check the baseline did not have and that fails is new too.
+  const isNew = c.baseline?.class === 'new-failure' || (c.baseline?.class === 'new-check' && isProblem(c.verdict));
+  if (failOn.includes('new-failure') && isNew) return true;
+  return (failOn as readonly string[]).includes(c.verdict);
+}
+
+/** verdicts that need attention: the agent fails, or a deviation entry is stale (whatever --fail-on says) */
 export function isProblem(v: Verdict): boolean {
   return v === 'fail' || v === 'unexpected-pass';
 }

@@ -9,6 +9,7 @@ import { toMarkdown } from './markdown.js';
 import type { Matrix } from './merge.js';
 import { matrixToHtml } from './matrix-html.js';
 import { matrixToMarkdown } from './matrix-markdown.js';
+import { viewOf } from './view.js';
 
 async function writeAll(dir: string, files: [name: string, text: string][]): Promise<string[]> {
   await mkdir(dir, { recursive: true });
@@ -23,11 +24,12 @@ async function writeAll(dir: string, files: [name: string, text: string][]): Pro
 
 /** report.json, junit.xml, report.html and summary.md in `dir`; the paths written, in that order */
 export async function writeReports(report: Report, dir: string): Promise<string[]> {
-  const markdown = toMarkdown(report);
+  const view = viewOf(report); // computed once, rendered by each writer
+  const markdown = toMarkdown(report, view);
   const paths = await writeAll(dir, [
     ['report.json', JSON.stringify(report, null, 2) + '\n'],
-    ['junit.xml', toJUnit(report)],
-    ['report.html', toHtml(report)],
+    ['junit.xml', toJUnit(report, view)],
+    ['report.html', toHtml(report, { view, reportDir: dir })],
     ['summary.md', markdown],
   ]);
   // GitHub Actions shows this file on the run's page; appending keeps other steps' summaries.

@@ -2,14 +2,17 @@
 // the reports, tear down. Whatever happens — a malformed scenario, an agent that dies, Ctrl-C —
 // the report is written and the exit code says what happened.
 import { relative, resolve } from 'node:path';
-import type { Report, Verdict } from '../schema/generated/types.js';
+import type { FailOn, Report } from '../schema/generated/types.js';
 import { selectScenarios, runScenarios, verdictLine, finalize, emptyReport, type Target } from './run.js';
 import type { LiveTransport } from '../transport/live.js';
 import type { Transport } from '../transport/types.js';
 import { writeReports } from '../report/write.js';
 import { prepareDir } from '../report/prepare-dir.js';
 import { progress } from './progress.js';
-import { EXIT, SynconfError } from '../errors.js';
+import { EXIT, SynconfError, UsageError } from '../errors.js';
+import { readReport } from '../report/load.js';
+import { compareWithBaseline } from '../report/baseline.js';
+import { combineRuns, stabilityLine } from './repeat.js';
 
 /** what every running command (run, replay, drift) passes in */
 export interface CommonRunOptions {
@@ -21,6 +24,10 @@ export interface CommonRunOptions {
   expectations?: string | false;
   failOn: string[];
   timeout: number;
+  /** a previous report.json to compare every check with */
+  baseline?: string;
+  /** run the suite this many times and report flaky checks (run only) */
+  repeat?: number;
   /** undocumented members fail (otherwise they are notes) */
   strict?: boolean;
 }
@@ -32,7 +39,8 @@ export type MakeTarget = (needsPeer: boolean, wrap?: (t: LiveTransport) => Trans
 export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget, record?: RecordOptions, mode: Report['run']['mode'] = record ? 'record' : 'live'): Promise<number> {
   const out = progress();
   const reportDir = resolve(args.reportDir);
-  const failOn = args.failOn as Verdict[];
+  const failOn = args.failOn as FailOn[];
+  const repeat = args.repeat ?? 1;
   // A report folder that cannot be written is one line now, not a lost report at the end.
   await prepareDir(args.reportDir, '--report-dir');
   /** the recordings folder of a replay, named on the last line */
@@ -43,7 +51,19 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
     for (const e of report.harnessErrors) console.error(`synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`);
     out.verdict(report.verdict, report.exitCode);
     console.log(`reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}${replayed ? `; replayed from ${relative(process.cwd(), replayed).startsWith('..') ? resolve(replayed) : relative(process.cwd(), replayed) || '.'}` : ''}`);
+    if (report.repeat) console.log(stabilityLine(report)); // the last line: what a CI log shows first
     return report.exitCode;
+  };
+
+  // A baseline that cannot be read is the user's input error: said before anything runs.
+  const baseline = args.baseline ? await readReport(args.baseline) : undefined;
+  if (repeat > 1 && record) throw new UsageError('--repeat and --record do not go together: record once, then repeat the run');
+  if (failOn.includes('new-failure') && !baseline) throw new UsageError('--fail-on new-failure needs --baseline <previous report.json>');
+  /** the gate: repeated runs combined, compared with the baseline, exit code decided */
+  const gate = (reports: Report[]): Report => {
+    const report = repeat > 1 ? combineRuns(reports) : reports[0];
+    if (baseline) compareWithBaseline(report, baseline, args.baseline!);
+    return finalize(report, failOn);
   };
 
   const selection = await selectScenarios(args.suite, args.only);
@@ -81,27 +101,32 @@ export async function executeRun(args: CommonRunOptions, makeTarget: MakeTarget,
       const { recorderFor } = await import('../transport/recorder.js');
       wrap = recorderFor(record);
     }
-    try {
-      target = await makeTarget(needsPeer, wrap);
-      if (target.mode === 'replay') replayed = target.description;
-    } catch (e) {
-      if (e instanceof SynconfError) return finish(emptyReport(mode, 'not set up', e.message));
-      throw e;
+    const reports: Report[] = [];
+    // --repeat: a fresh target each time (a new lab, or the same given agent)
+    for (let run = 1; run <= repeat; run++) {
+      if (repeat > 1) console.log(`run ${run} of ${repeat}`);
+      try {
+        target = await makeTarget(needsPeer, wrap);
+        if (target.mode === 'replay') replayed = target.description;
+      } catch (e) {
+        if (e instanceof SynconfError) return finish(emptyReport(mode, 'not set up', e.message));
+        throw e;
+      }
+      reports.push(await runScenarios(selection, target, {
+        agentVersion: args.agentVersion,
+        expectations: args.expectations,
+        requestTimeoutMs: args.timeout * 1000,
+        failOn,
+        strict: args.strict,
+        onStart: out.onStart,
+        onScenario: out.onScenario,
+        onReport: (r) => (partial.report = r),
+      }));
+      if (interrupted) return EXIT.usage;
+      await target.close();
+      target = undefined;
     }
-    const report = await runScenarios(selection, target, {
-      agentVersion: args.agentVersion,
-      expectations: args.expectations,
-      requestTimeoutMs: args.timeout * 1000,
-      failOn,
-      strict: args.strict,
-      onStart: out.onStart,
-      onScenario: out.onScenario,
-      onReport: (r) => (partial.report = r),
-    });
-    if (interrupted) return EXIT.usage;
-    await target.close();
-    target = undefined;
-    return await finish(report);
+    return await finish(gate(reports));
   } catch (e) {
     // A defect of synconf itself: still leave a report behind that says so; the caller reports the
     // fault (exit 3, the stack trace in a log file).

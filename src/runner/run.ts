@@ -3,7 +3,8 @@
 import { glob } from 'tinyglobby';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import type { Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
+import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
+import { DEFAULT_FAIL_ON, failsRun } from '../report/verdicts.js';
 import { loadScenario, ScenarioError, type LoadedScenario } from '../scenario/load.js';
 import { runScenario } from './scenario-runner.js';
 import type { RunContext, Capability } from './context.js';
@@ -43,8 +44,8 @@ export interface RunOptions {
   expectations?: string | false;
   requestTimeoutMs?: number;
   expensiveIntervalMs?: number;
-  /** verdicts that make the exit code 1 */
-  failOn?: Verdict[];
+  /** what makes the exit code 1 (default DEFAULT_FAIL_ON) */
+  failOn?: readonly FailOn[];
   /** an undocumented member of a response fails the check of its exchange (otherwise it is a note) */
   strict?: boolean;
   /** progress output, one call per finished scenario */
@@ -54,9 +55,14 @@ export interface RunOptions {
   onReport?: (report: Report) => void;
 }
 
-export const DEFAULT_FAIL_ON: Verdict[] = ['fail', 'unexpected-pass'];
+export { DEFAULT_FAIL_ON };
 
-export interface Selection { scenarios: LoadedScenario[]; errors: { file: string; step?: string; message: string }[]; }
+export interface Selection {
+  scenarios: LoadedScenario[];
+  errors: { file: string; step?: string; message: string }[];
+  /** scenarios of the suite that --only left out */
+  notSelected?: LoadedScenario[];
+}
 
 /** a scenario id pattern of --only (`*` any run of characters, `?` one) as a regular expression */
 export function idPattern(glob: string): RegExp {
@@ -95,16 +101,18 @@ export async function selectScenarios(suites: string[] | undefined, only: string
     ids.set(s.scenario.id, s.file);
   }
   let selected = scenarios;
+  let notSelected: LoadedScenario[] = [];
   if (only?.length) {
     const re = only.map(idPattern);
     selected = scenarios.filter((s) => re.some((r) => r.test(s.scenario.id)));
+    notSelected = scenarios.filter((s) => !selected.includes(s));
     // Every pattern must match: one that matches nothing is a typo, even when another one matches.
     const unmatched = only.filter((_, i) => !scenarios.some((s) => re[i].test(s.scenario.id)));
     if (unmatched.length && scenarios.length) errors.push({ file: '--only', message: `${unmatched.map((p) => `"${p}"`).join(', ')} match${unmatched.length === 1 ? 'es' : ''} no scenario id (known: ${scenarios.map((s) => s.scenario.id).sort().join(', ')})` });
   }
   // Destructive scenarios go last: after a shutdown there is no agent left to check.
   selected = [...selected].sort((a, b) => Number(a.scenario.needs?.includes('shutdown') ?? false) - Number(b.scenario.needs?.includes('shutdown') ?? false));
-  return { scenarios: selected, errors };
+  return { scenarios: selected, errors, notSelected };
 }
 
 /** ask the agent who it is: GET /rest/system/version */
@@ -129,7 +137,7 @@ export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented'> & { scenarios?: Report['scenarios'] }, failOn: Verdict[]): string {
+export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented' | 'baseline' | 'repeat'> & { scenarios?: Report['scenarios'] }, failOn: readonly FailOn[]): string {
   const t = r.totals;
   const head = r.exitCode === 3 ? 'INTERNAL ERROR' : r.exitCode === 2 ? 'HARNESS ERROR' : r.exitCode === 1 ? 'DOES NOT CONFORM' : 'CONFORMS';
   const errors = plural(r.harnessErrors.length, 'harness error');
@@ -137,14 +145,18 @@ export function verdictLine(r: Pick<Report, 'totals' | 'exitCode' | 'harnessErro
   const parts = [`${t.pass} passed`, `${t.fail} failed`, plural(t['expected-fail'], 'expected failure'), plural(t['unexpected-pass'], 'unexpected pass', 'unexpected passes'), `${t.skip} skipped`];
   const notRun = r.scenarios?.filter((s) => s.skipReason?.startsWith('harness error')).length ?? 0;
   const undocumented = r.undocumented?.length ? `; ${r.undocumented.length} undocumented member${r.undocumented.length > 1 ? 's' : ''}` : '';
-  const tail = `${undocumented}${r.harnessErrors.length ? `; ${errors}` : ''}`;
+  let tail = `${undocumented}${r.harnessErrors.length ? `; ${errors}` : ''}`;
+  if (r.repeat) tail += `; over ${r.repeat.runs} runs ${r.repeat.flaky.length} flaky`;
+  const b = r.baseline?.counts;
+  if (b) tail += `; against the baseline: ${b['new-failure']} new failures, ${b.fixed} fixed, ${b['still-failing']} still failing, ${b['new-check']} new checks, ${b.gone} gone`;
   return `synconf: ${head}: ${plural(t.scenarios, 'scenario')}${notRun ? ` (${notRun} not run: harness error)` : ''}, ${plural(t.checks, 'check')}: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
 }
 
 /** totals, exit code and verdict line of a report, from its scenarios and harness errors */
-export function finalize(report: Report, failOn: Verdict[]): Report {
+export function finalize(report: Report, failOn: readonly FailOn[]): Report {
   report.totals = totalsOf(report.scenarios);
-  const nonConforming = report.scenarios.some((s) => s.checks.some((c) => failOn.includes(c.verdict)));
+  report.run.failOn = [...failOn];
+  const nonConforming = report.scenarios.some((s) => s.checks.some((c) => failsRun(c, failOn)));
   report.exitCode = report.harnessErrors.length ? 2 : nonConforming ? 1 : 0;
   report.verdict = verdictLine(report, failOn);
   return report;
@@ -183,6 +195,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     harnessErrors,
     scenarios: [],
   };
+  if (selection.notSelected?.length) report.notSelected = selection.notSelected.map((s) => ({ id: s.scenario.id, spec: s.scenario.spec }));
   opts.onReport?.(report);
   const redactor = new Redactor(Object.values(target.apiKeys));
   const undocumented = undocumentedNotes(opts.strict ?? false);
@@ -230,6 +243,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
       harnessErrors.push({ file: loaded.file, scenario: loaded.scenario.id, message: (e as Error).message });
       result = { id: loaded.scenario.id, title: loaded.scenario.title, file: loaded.file, spec: loaded.scenario.spec, mode: 'skipped', skipReason: `harness error: ${(e as Error).message}`, verdict: 'skip', durationMs: 0, checks: [] };
     }
+    for (const c of result.checks) if (loaded.stepLines[c.step]) c.line = loaded.stepLines[c.step];
     applyDeviations(result, deviations);
     report.scenarios.push(result);
     opts.onScenario?.(result, i, total);

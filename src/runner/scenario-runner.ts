@@ -32,6 +32,8 @@ class ScenarioRun {
     const { name, ...rest } = c;
     const result: CheckResult = { id: `${this.s.id}/${step}/${name}`, step, phase, ...rest };
     if (x && c.verdict !== 'pass') result.evidence = { ...this.evidence(x), ...extra };
+    // the time the check's exchange took (a whole wait, for a waiting step)
+    if (x) result.durationMs = Math.round(extra.elapsedMs ?? x.durationMs);
     this.checks.push(result);
   }
 
@@ -45,6 +47,7 @@ class ScenarioRun {
       if (body.length > BODY_EXCERPT) ev.response.bodyTruncated = true;
     }
     if (x.error) ev.error = `${x.error.code}: ${x.error.message}`;
+    if (x.har) ev.har = x.har;
     return ev;
   }
 

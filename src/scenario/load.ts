@@ -12,7 +12,12 @@ import { validate, listResources } from '../schema/registry.js';
 import { ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
 
-export interface LoadedScenario { scenario: Scenario; file: string; }
+export interface LoadedScenario {
+  scenario: Scenario;
+  file: string;
+  /** the line of each step in the file, by step name (reports point CI annotations at it) */
+  stepLines: Record<string, number>;
+}
 
 export class ScenarioError extends InputError {
   override name = 'ScenarioError';
@@ -38,6 +43,30 @@ function stepNameAt(doc: unknown, pointer: string): string | undefined {
   if (!m) return undefined;
   const list = (doc as Record<string, Step[] | undefined>)[m[1]];
   return list?.[Number(m[2])]?.name;
+}
+
+/**
+ * The 1-based line where each step starts, by step name. A valid file needs no second parse for
+ * this: the items of a phase list are the lines that start with "- " at the list's indentation.
+ */
+function stepLinesOf(text: string, s: Scenario): Record<string, number> {
+  const lines = text.split('\n');
+  const out: Record<string, number> = {};
+  for (const phase of ['setup', 'steps', 'cleanup'] as const) {
+    const steps = s[phase] ?? [];
+    const start = lines.findIndex((l) => new RegExp(`^${phase}:`).test(l));
+    if (start < 0 || !steps.length) continue;
+    let indent: string | undefined;
+    let i = 0;
+    for (let n = start + 1; n < lines.length && i < steps.length; n++) {
+      if (/^\S/.test(lines[n]) && !lines[n].startsWith('-') && !lines[n].startsWith('#')) break; // the next top-level key
+      const m = /^(\s*)- /.exec(lines[n]);
+      if (!m) continue;
+      indent ??= m[1];
+      if (m[1] === indent) out[steps[i++].name] = n + 1;
+    }
+  }
+  return out;
 }
 
 /** the file parsed again with source positions, to find the line of a JSON pointer (loaded only for a wrong file) */
@@ -86,7 +115,7 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
     const { doc, lines } = await located(text);
     throw new ScenarioError(file, lineAt(doc, lines, e.pointer), e.cause_, e.step);
   }
-  return { scenario, file: relative(ROOT, path).startsWith('..') ? file : relative(ROOT, path) };
+  return { scenario, file: relative(ROOT, path).startsWith('..') ? file : relative(ROOT, path), stepLines: stepLinesOf(text, scenario) };
 }
 
 /** Rules the schema cannot say: unique step names, cursors opened before use, known endpoints. */

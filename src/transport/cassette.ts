@@ -1,7 +1,8 @@
 // Cassettes: HAR 1.2 files, one per scenario. Converting exchanges to entries (redacted) and
 // back, match keys, and reading a cassette with a clear error for every way it can be broken.
 import { readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
+import { ROOT } from '../paths.js';
 import type { Cassette, CassetteMeta, HarEntry } from '../schema/generated/types.js';
 import type { Exchange, OutgoingRequest } from './types.js';
 import { validate } from '../schema/registry.js';
@@ -16,6 +17,13 @@ export class CassetteError extends InputError {
 }
 
 export const cassettePath = (dir: string, scenario: string) => join(dir, `${scenario}.har`);
+
+/** a cassette file as reports name it: relative to the project when inside it */
+export function harRef(dir: string, scenario: string, entry: number): { file: string; entry: number } {
+  const file = cassettePath(dir, scenario);
+  const rel = relative(ROOT, file);
+  return { file: rel.startsWith('..') || isAbsolute(rel) ? file : rel, entry };
+}
 
 const pairs = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value }));
 

@@ -8,7 +8,7 @@ import type { HarEntry } from '../schema/generated/types.js';
 import type { Exchange, ExchangeContext, OutgoingRequest, ScenarioMeta, Transport } from './types.js';
 import type { LiveTransport } from './live.js';
 import { Redactor, type RedactionRules } from './redact.js';
-import { toEntry, newCassette, cassettePath, RUN_CASSETTE, readCassette } from './cassette.js';
+import { toEntry, newCassette, cassettePath, harRef, RUN_CASSETTE, readCassette } from './cassette.js';
 import { ReplayTransport, REPLAY_MISS, RECORDING_ENDS } from './replay.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { UsageError } from '../errors.js';
@@ -66,8 +66,9 @@ export class RecordingTransport implements Transport {
       if (x.error?.code !== REPLAY_MISS && x.error?.code !== RECORDING_ENDS) return x;
     }
     const x = await this.live.send(req);
-    this.entries.get(ctx.scenario)!.push(toEntry(x, ctx.step, this.redactor));
-    return x;
+    const entries = this.entries.get(ctx.scenario)!;
+    entries.push(toEntry(x, ctx.step, this.redactor));
+    return { ...x, har: harRef(this.opts.dir, ctx.scenario, entries.length - 1) };
   }
 
   annotate(scenario: string, meta: ScenarioMeta): void {

@@ -2,7 +2,7 @@
 // recorded order; a request the cassette lacks is a loud miss naming the closest recorded one.
 import type { Cassette, HarEntry } from '../schema/generated/types.js';
 import { RECORDING_ENDS, REPLAY_MISS, type Exchange, type ExchangeContext, type OutgoingRequest, type ReplayProblem, type Transport } from './types.js';
-import { readCassette, entryKey, requestKey, fromEntry, describeEntry, cassettePath, CassetteError } from './cassette.js';
+import { readCassette, entryKey, requestKey, fromEntry, describeEntry, cassettePath, harRef, CassetteError } from './cassette.js';
 import { Redactor } from './redact.js';
 
 export { RECORDING_ENDS, REPLAY_MISS };
@@ -58,7 +58,7 @@ export class ReplayTransport implements Transport {
     const entry = queue?.shift();
     if (entry) {
       tape.played.add(key);
-      return fromEntry(entry, req);
+      return { ...fromEntry(entry, req), har: harRef(this.dir, ctx.scenario, tape.cassette.log.entries.indexOf(entry)) };
     }
     const miss = (code: string, message: string): Exchange => ({ request: req, error: { code, message }, startedAt: new Date().toISOString(), durationMs: 0 });
     if (tape.played.has(key)) {

@@ -27,6 +27,8 @@ export interface Exchange {
   error?: { code: string; message: string };
   startedAt: string;
   durationMs: number;
+  /** where the exchange is kept when a cassette holds it (replayed or recorded): file and index in log.entries */
+  har?: { file: string; entry: number };
 }
 
 /** Context of an exchange: which scenario and step asked for it (recorded in cassettes). */

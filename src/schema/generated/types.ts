@@ -83,6 +83,12 @@ export type Verdict = "pass" | "fail" | "expected-fail" | "unexpected-pass" | "s
  * regression: conforms on the older version, deviates on the newer (listed or not); fixed: the reverse; version-change: an endpoint, step or field behind the check is gated by since/deprecated between the two; known: a listed deviation on both whose deviation changed; other: anything else (the note says what)
  */
 export type ChangeClass = "regression" | "fixed" | "version-change" | "known" | "other";
+export type FailOn = "fail" | "unexpected-pass" | "expected-fail" | "skip" | "new-failure" | "flaky";
+export type BaselineClass = "new-failure" | "fixed" | "still-failing" | "new-check" | "unchanged";
+/**
+ * the verdict in the baseline
+ */
+export type Verdict1 = "pass" | "fail" | "expected-fail" | "unexpected-pass" | "skip";
 export type Step = {
   [k: string]: unknown;
 } & {
@@ -1258,6 +1264,10 @@ export interface Report {
     expectations?: string | null;
     recordings?: string | null;
     /**
+     * what makes the exit code 1: verdicts, new-failure (against --baseline), flaky (with --repeat)
+     */
+    failOn?: FailOn[];
+    /**
      * --strict: an undocumented member fails the check of its exchange
      */
     strict?: boolean;
@@ -1305,6 +1315,45 @@ export interface Report {
     scenario: string;
     request: string;
   }[];
+  /**
+   * scenarios of the suite that --only left out: the endpoints they cover are not run, rather than not covered
+   */
+  notSelected?: {
+    id: string;
+    spec: string[];
+  }[];
+  /**
+   * --baseline: every check compared with a previous report.json
+   */
+  baseline?: {
+    file: string;
+    startedAt?: string;
+    agentVersion?: string | null;
+    counts: {
+      "new-failure": number;
+      fixed: number;
+      "still-failing": number;
+      "new-check": number;
+      gone: number;
+    };
+    /**
+     * checks of the baseline that this run did not have
+     */
+    gone: {
+      id: string;
+      verdict: Verdict;
+    }[];
+  };
+  /**
+   * --repeat N: the suite ran N times; a check's verdict is the worst of its runs
+   */
+  repeat?: {
+    runs: number;
+    /**
+     * ids of the checks whose verdict varied
+     */
+    flaky: string[];
+  };
   /**
    * members of responses that their schema does not name (notes; failures under --strict), once per endpoint and member
    */
@@ -1357,6 +1406,10 @@ export interface CheckResult {
   id: string;
   step: string;
   phase?: "setup" | "steps" | "cleanup";
+  /**
+   * line of the step in the scenario file
+   */
+  line?: number;
   kind:
     | "request"
     | "status"
@@ -1395,6 +1448,22 @@ export interface CheckResult {
   schemaErrors?: ValidationError[];
   evidence?: Evidence;
   durationMs?: number;
+  baseline?: {
+    class: BaselineClass;
+    verdict?: Verdict1;
+  };
+  /**
+   * --repeat: the verdict of each run, in order
+   */
+  runs?: Verdict[];
+  /**
+   * --repeat: the verdict varied between runs
+   */
+  flaky?: boolean;
+  /**
+   * --repeat: the run (1-based) whose evidence is shown, the odd one out
+   */
+  oddRun?: number;
 }
 /**
  * One schema violation found by synconf (the `synconf validate --json` output items and report schema errors).
@@ -1451,6 +1520,13 @@ export interface Evidence {
    */
   error?: string;
   attempts?: number;
+  /**
+   * the recorded exchange: cassette file and its index in log.entries
+   */
+  har?: {
+    file: string;
+    entry: number;
+  };
   elapsedMs?: number;
 }
 /**

@@ -1,0 +1,178 @@
+// One view of a run, computed once from report.json and rendered by every writer (HTML,
+// Markdown, JUnit, the console): what fails the run and what to do about it, the known
+// deviations by endpoint with their reasons, flaky checks, the comparison with a baseline,
+// coverage, timings. Writers format; they never decide a verdict, a hint or an exit code.
+import type { BaselineClass, CheckResult, FailOn, Report, ScenarioResult, UndocumentedMember, Verdict } from '../schema/generated/types.js';
+import { type CoverageRow, type EndpointEntry, coverage, loadEndpoints } from './coverage.js';
+import { curlOf } from './curl.js';
+import { DEFAULT_FAIL_ON, VERDICTS, VERDICT_LABEL, countVerdicts, failsRun, isProblem, runStatus } from './verdicts.js';
+
+export interface CheckView {
+  check: CheckResult;
+  scenario: ScenarioResult;
+  /** index of the scenario in report.scenarios, and of the check in it */
+  si: number;
+  ci: number;
+  /** the HTML anchor of the check */
+  anchor: string;
+  /** "GET /rest/system/status": the request's method and path, else the scenario's first endpoint */
+  endpoint: string;
+  /** scenario file and the step's line, e.g. suites/system/status.yaml:12 */
+  location: string;
+  /** true when this check makes the run non-conforming (the gate's one rule, failsRun) */
+  fails: boolean;
+  /** what a reader should do or know beyond the message (one place: never in the message too) */
+  hint: string | null;
+  /** the request as a curl command (key as $SYNCTHING_API_KEY), for checks a reader may repeat */
+  curl: string | null;
+}
+
+export interface ScenarioView {
+  scenario: ScenarioResult;
+  si: number;
+  anchor: string;
+  counts: Record<Verdict, number>;
+  /** shown open: it holds a problem (known deviations are listed on their own) */
+  open: boolean;
+  checks: CheckView[];
+}
+
+export interface DeviationGroup { endpoint: string; checks: CheckView[]; }
+
+export interface BaselineView {
+  file: string;
+  startedAt: string | null;
+  counts: NonNullable<Report['baseline']>['counts'];
+  /** checks by class, in report order (unchanged ones left out) */
+  byClass: Record<Exclude<BaselineClass, 'unchanged'>, CheckView[]>;
+  gone: NonNullable<Report['baseline']>['gone'];
+}
+
+export interface RunView {
+  report: Report;
+  failOn: readonly FailOn[];
+  status: string;
+  tone: 'ok' | 'bad' | 'error';
+  /** "agent 1.19.2" */
+  agent: string;
+  /** every check, in report order */
+  checks: CheckView[];
+  /** checks that fail the run, then problems that do not (e.g. still failing under --fail-on new-failure) */
+  problems: CheckView[];
+  deviations: DeviationGroup[];
+  flaky: CheckView[];
+  baseline: BaselineView | null;
+  coverage: { rows: CoverageRow[]; listError: string | null; spec: number; covered: number; notRun: number; notCovered: number; unknown: number; related: number; relatedCovered: number };
+  /** attention first (the sort is stable: suite order within a verdict) */
+  scenarios: ScenarioView[];
+  /** the five slowest scenarios */
+  slowest: ScenarioView[];
+  /** members of responses their schema does not name: notes, or failures under --strict */
+  undocumented: { notes: UndocumentedMember[]; strict: boolean };
+}
+
+export const BASELINE_CLASS_LABEL: Record<BaselineClass | 'gone', string> = {
+  'new-failure': 'new failure', fixed: 'fixed', 'still-failing': 'still failing', 'new-check': 'new check', unchanged: 'unchanged', gone: 'gone',
+};
+
+const checkAnchor = (si: number, ci: number) => `s${si}-c${ci}`;
+
+/** the request's "METHOD /path" (no query), else the scenario's first endpoint */
+function endpointOf(c: CheckResult, s: ScenarioResult): string {
+  const req = c.evidence?.request;
+  if (req) return `${req.method} ${req.url.split('?')[0]}`;
+  return s.spec[0] ?? s.id;
+}
+
+function hintOf(c: CheckResult): string | null {
+  const parts: string[] = [];
+  if (c.flaky && c.runs) parts.push(`flaky: ${c.runs.map((v, i) => `run ${i + 1} ${VERDICT_LABEL[v]}`).join(', ')}${c.oddRun ? `; the evidence is of run ${c.oddRun}` : ''}`);
+  if (c.verdict === 'unexpected-pass') {
+    parts.push(`listed as a known deviation${c.deviation?.file ? ` in ${c.deviation.file}` : ''} (${c.deviation?.reason ?? 'no reason given'}), but the agent conforms now: remove the entry`);
+  }
+  if (c.verdict === 'fail' && c.deviation) parts.push(`a known deviation is listed for this check (${c.deviation.reason}), but not every error it shows`);
+  if (c.baseline?.class === 'new-failure') parts.push(`new since the baseline (was ${c.baseline.verdict ? VERDICT_LABEL[c.baseline.verdict] : 'absent'})`);
+  if (c.baseline?.class === 'still-failing') parts.push('already failing in the baseline');
+  return parts.length ? parts.join('; ') : null;
+}
+
+function coverageView(report: Report, endpoints: EndpointEntry[] | undefined): RunView['coverage'] {
+  let listError: string | null = null;
+  if (!endpoints) {
+    try {
+      endpoints = loadEndpoints();
+    } catch (err) {
+      listError = (err as Error).message;
+      endpoints = [];
+    }
+  }
+  const rows = coverage(report, endpoints);
+  const spec = rows.filter((r) => r.endpoint && !r.endpoint.related);
+  const related = rows.filter((r) => r.endpoint?.related);
+  return {
+    rows, listError,
+    spec: spec.length,
+    covered: spec.filter((r) => r.state === 'covered').length,
+    notRun: spec.filter((r) => r.state === 'not run').length,
+    notCovered: spec.filter((r) => r.state === 'not covered').length,
+    unknown: rows.filter((r) => !r.endpoint).length,
+    related: related.length,
+    relatedCovered: related.filter((r) => r.state === 'covered').length,
+  };
+}
+
+/**
+ * The view of a run. `endpoints` defaults to schemas/endpoints.json; when it cannot be read the
+ * coverage lists only the endpoints scenarios name, and `coverage.listError` says why.
+ */
+export function viewOf(report: Report, endpoints?: EndpointEntry[]): RunView {
+  const failOn = report.run.failOn ?? DEFAULT_FAIL_ON;
+  const checks: CheckView[] = [];
+  const scenarios: ScenarioView[] = report.scenarios.map((s, si) => {
+    const own = s.checks.map((c, ci): CheckView => {
+      const fails = failsRun(c, failOn);
+      const interesting = fails || isProblem(c.verdict) || c.verdict === 'expected-fail' || !!c.flaky;
+      return {
+        check: c, scenario: s, si, ci, anchor: checkAnchor(si, ci),
+        endpoint: endpointOf(c, s),
+        location: c.line ? `${s.file}:${c.line}` : s.file,
+        fails, hint: hintOf(c),
+        curl: interesting ? curlOf(c, report.run.target) : null,
+      };
+    });
+    checks.push(...own);
+    const counts = countVerdicts(s.checks.map((c) => c.verdict));
+    const open = own.some((c) => c.fails || isProblem(c.check.verdict) || c.check.flaky) || (s.checks.length === 0 && s.verdict !== 'pass');
+    return { scenario: s, si, anchor: `s${si}`, counts, open, checks: own };
+  });
+
+  const problems = [...checks.filter((c) => c.fails), ...checks.filter((c) => !c.fails && isProblem(c.check.verdict))];
+  const groups = new Map<string, CheckView[]>();
+  for (const c of checks.filter((x) => x.check.verdict === 'expected-fail')) groups.set(c.endpoint, [...(groups.get(c.endpoint) ?? []), c]);
+  const deviations = [...groups].map(([endpoint, list]) => ({ endpoint, checks: list }));
+
+  let baseline: BaselineView | null = null;
+  if (report.baseline) {
+    const of = (k: BaselineClass) => checks.filter((c) => c.check.baseline?.class === k);
+    baseline = {
+      file: report.baseline.file, startedAt: report.baseline.startedAt ?? null, counts: report.baseline.counts, gone: report.baseline.gone,
+      byClass: { 'new-failure': of('new-failure'), fixed: of('fixed'), 'still-failing': of('still-failing'), 'new-check': of('new-check') },
+    };
+  }
+
+  const ordered = [...scenarios].sort((a, b) => VERDICTS.indexOf(a.scenario.verdict) - VERDICTS.indexOf(b.scenario.verdict));
+  const slowest = [...scenarios].sort((a, b) => b.scenario.durationMs - a.scenario.durationMs).slice(0, 5);
+  return {
+    report, failOn,
+    status: runStatus(report.exitCode),
+    tone: report.exitCode === 0 ? 'ok' : report.exitCode === 1 ? 'bad' : 'error',
+    agent: `agent ${report.agent.version ?? 'of unknown version'}`,
+    checks, problems, deviations,
+    flaky: checks.filter((c) => c.check.flaky),
+    baseline,
+    coverage: coverageView(report, endpoints),
+    scenarios: ordered,
+    slowest,
+    undocumented: { notes: report.undocumented ?? [], strict: report.run.strict ?? false },
+  };
+}
