@@ -93,9 +93,10 @@ for (const [label, args] of [['synconf', runArgs(BIN)], ['plain', plainArgs]]) {
 const scratch = join(ROOT, 'dist', `profile-${process.pid}`);
 try {
   const { build } = await import('esbuild');
+  const { lazyStringWidth } = await import('../scripts/lazy-string-width-plugin.mjs');
   await build({
     entryPoints: { synconf: join(ROOT, 'src/cli/main.ts') }, outdir: scratch, bundle: true, splitting: true, minify: false,
-    format: 'esm', platform: 'node', target: 'node20', logLevel: 'error',
+    format: 'esm', platform: 'node', target: 'node20', logLevel: 'error', plugins: [lazyStringWidth],
     banner: { js: "import { createRequire as __synconfRequire } from 'node:module'; const require = __synconfRequire(import.meta.url);" },
   });
   // line → source module, from esbuild's `// path` markers
