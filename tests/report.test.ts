@@ -270,7 +270,7 @@ describe('the reports of the full 1.19.2 run (bundled recordings replayed)', () 
     const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => ['testsuite', 'testcase'].includes(n) });
     const doc = parser.parse(toJUnit(report)) as { testsuites: { testsuite: { testcase: { name: string; file: string; line: string }[] }[] } };
     const cases = doc.testsuites.testsuite.flatMap((s) => s.testcase);
-    assert.equal(cases.length, 622);
+    assert.equal(cases.length, report.totals.checks, "one testcase per check");
     const files = new Map<string, string[]>();
     for (const c of cases) {
       assert.match(c.file, /^suites\/.+\.yaml$/, c.name);

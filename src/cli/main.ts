@@ -21,6 +21,7 @@ import { driftCommand } from './drift.js';
 import { validateCommand } from './validate.js';
 import { labCommand } from './lab.js';
 import { reportCommand } from './report.js';
+import { mutateCommand } from './mutate.js';
 import { matrixCommand } from './matrix.js';
 import { agentsCommand } from './agents.js';
 import { usageMessage } from './usage.js';
@@ -40,7 +41,7 @@ const argv = hideBin(process.argv);
 const parser: Argv = yargs(argv)
   .scriptName('synconf')
   .usage('synconf: conformance test harness for the Syncthing REST management API\n\nUsage: synconf <command> [options]')
-  .command([runCommand, replayCommand, matrixCommand, driftCommand, validateCommand, labCommand, agentsCommand, reportCommand])
+  .command([runCommand, replayCommand, matrixCommand, driftCommand, validateCommand, labCommand, agentsCommand, reportCommand, mutateCommand])
   .completion('completion', 'Print a bash/zsh completion script (synconf completion >> ~/.bashrc)')
   .demandCommand(1, 'no command given (synconf --help lists them)')
   .option('verbose', { type: 'boolean', global: true, describe: 'print the stack trace of an internal error' })

@@ -4,7 +4,8 @@ import type { Transport } from '../transport/types.js';
 import type { Clock } from './clock.js';
 import type { Vars } from '../scenario/template.js';
 import type { Redactor } from '../transport/redact.js';
-import type { Step } from '../schema/generated/types.js';
+import type { Step, StepExpectations } from '../schema/generated/types.js';
+import type { Exchange } from '../transport/types.js';
 import type { UndocumentedNotes } from './undocumented.js';
 
 export type FileAction = NonNullable<Step['file']>;
@@ -42,7 +43,14 @@ export interface RunContext {
   generations: Record<string, number>;
   /** undocumented members seen so far, and whether they fail (--strict) */
   undocumented: UndocumentedNotes;
+  /** sees what each step checked, with templates filled in (mutation testing derives its mutants from it) */
+  observe?(seen: ObservedStep): void;
 }
+
+/** A step as checked: a request step's expectations and the exchange they held on, or an event expectation. */
+export type ObservedStep =
+  | { scenario: string; step: string; kind: 'request'; expect?: StepExpectations; capture?: Record<string, string>; exchange: Exchange }
+  | { scenario: string; step: string; kind: 'event'; expectEvent: NonNullable<Step['expectEvent']>; target: string };
 
 /** The spec calls these expensive: never polled in a tight loop, and counted. */
 export const EXPENSIVE = ['GET /rest/db/status', 'GET /rest/db/localchanged'];

@@ -148,6 +148,7 @@ class ScenarioRun {
       checks.unshift({ name: 'wait', kind: 'wait', verdict: held ? 'pass' : 'fail', message: held ? `held after ${attempts} attempt${attempts > 1 ? 's' : ''} (${elapsed} ms)` : `did not hold within ${step.wait.timeout} (${attempts} attempts)`, expected: step.wait, actual: { attempts, elapsedMs: elapsed } });
     }
     for (const c of checks!) this.add(step.name, phase, c, x!, step.wait ? { attempts, elapsedMs: Math.round(this.ctx.clock.now() - started) } : {});
+    this.ctx.observe?.({ scenario: this.s.id, step: step.name, kind: 'request', expect, capture: step.capture, exchange: x! });
     return checks!.every((c) => c.verdict === 'pass');
   }
 
@@ -179,6 +180,7 @@ class ScenarioRun {
   private async expectEvent(step: Step, phase: Phase): Promise<boolean> {
     const spec = this.renderWithAssertions(step.expectEvent!);
     const c = this.cursors.get(spec.cursor)!;
+    this.ctx.observe?.({ scenario: this.s.id, step: step.name, kind: 'event', expectEvent: spec, target: c.target });
     const within = parseDuration(spec.within ?? '5s');
     const started = this.ctx.clock.now();
     const seen: unknown[] = [];

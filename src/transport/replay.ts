@@ -9,6 +9,14 @@ export { RECORDING_ENDS, REPLAY_MISS };
 
 interface Tape { cassette: Cassette; remaining: Map<string, HarEntry[]>; played: Set<string>; }
 
+/** Ways to replay recordings other than as they are (mutation testing, `synconf mutate`). */
+export interface ReplayHooks {
+  /** cassettes already read, by scenario: a cassette missing here is read from the folder */
+  cassettes?: Map<string, Cassette>;
+  /** the entry that answers in place of the recorded one, `index` being its place in the scenario's cassette */
+  answer?(scenario: string, index: number, entry: HarEntry): HarEntry;
+}
+
 function describe(req: OutgoingRequest): string {
   return `${req.method} ${req.url} on ${req.target}${req.body !== undefined ? ` with body ${req.body.slice(0, 80)}` : ''}`;
 }
@@ -33,13 +41,13 @@ export class ReplayTransport implements Transport {
   private readonly found: ReplayProblem[] = [];
   private readonly leftovers: { scenario: string; request: string }[] = [];
   /** the redactor of a recording run that replays part of it (its live keys become <API_KEY>) */
-  constructor(readonly dir: string, private readonly redactor = new Redactor()) {}
+  constructor(readonly dir: string, private readonly redactor = new Redactor(), private readonly hooks: ReplayHooks = {}) {}
 
   /** the scenario's tape; throws CassetteError when it is missing or broken */
   tape(scenario: string): Tape {
     let tape = this.tapes.get(scenario);
     if (tape) return tape;
-    const cassette = readCassette(this.dir, scenario);
+    const cassette = this.hooks.cassettes?.get(scenario) ?? readCassette(this.dir, scenario);
     if (!cassette) throw new CassetteError(cassettePath(this.dir, scenario), `missing: scenario "${scenario}" was never recorded here (record it with \`synconf run --record ${this.dir} --record-mode once\`)`);
     const remaining = new Map<string, HarEntry[]>();
     for (const e of cassette.log.entries) {
@@ -55,13 +63,17 @@ export class ReplayTransport implements Transport {
     const tape = this.tape(ctx.scenario);
     const key = requestKey(req, this.redactor);
     const queue = tape.remaining.get(key);
-    const entry = queue?.shift();
+    // A repeated poll never takes the answer recorded for a later step that asks the same.
+    const repeatOfOther = (ctx.attempt ?? 1) > 1 && queue?.[0] !== undefined && queue[0]._step !== ctx.step;
+    const entry = repeatOfOther ? undefined : queue?.shift();
     if (entry) {
       tape.played.add(key);
-      return { ...fromEntry(entry, req), har: harRef(this.dir, ctx.scenario, tape.cassette.log.entries.indexOf(entry)) };
+      const index = tape.cassette.log.entries.indexOf(entry);
+      const answer = this.hooks.answer ? this.hooks.answer(ctx.scenario, index, entry) : entry;
+      return { ...fromEntry(answer, req), har: harRef(this.dir, ctx.scenario, index) };
     }
     const miss = (code: string, message: string): Exchange => ({ request: req, error: { code, message }, startedAt: new Date().toISOString(), durationMs: 0 });
-    if (tape.played.has(key)) {
+    if (tape.played.has(key) || repeatOfOther) {
       // A repeated poll past the recorded ones: the live run stopped polling here.
       if ((ctx.attempt ?? 1) > 1) return miss(RECORDING_ENDS, `the recording holds no further answer to ${describe(req)}`);
       const message = `step "${ctx.step}": ${describe(req)} was asked for more often than recorded in ${cassettePath(this.dir, ctx.scenario)}`;

@@ -216,6 +216,7 @@ export interface SynconfResources {
   ldap?: Ldap;
   "local-changed"?: LocalChanged;
   matrix?: Matrix;
+  "mutation-report"?: MutationReport;
   need?: Need;
   options?: Options;
   "pending-devices-changed"?: PendingDevicesChanged;
@@ -1108,6 +1109,150 @@ export interface MatrixUndocumented {
    * indexes of the columns whose run had it
    */
   columns: number[];
+}
+/**
+ * What `synconf mutate` writes as mutation.json: every mutant derived from the recordings, the scenarios and the schemas, its outcome, and the mutation score (killed / (killed + survived); equivalent mutants do not count) per scenario, per endpoint, per operator and for the whole suite.
+ */
+export interface MutationReport {
+  format: "synconf-mutation/1";
+  synconf: {
+    version: string;
+    [k: string]: unknown;
+  };
+  /**
+   * replay: every mutant applied to the recordings; live (--live): the mutants of some operators through a fault injector in front of a lab agent
+   */
+  mode: "replay" | "live";
+  /**
+   * the folder of cassettes the mutants were derived from (and, in replay mode, applied to)
+   */
+  recordings: string;
+  /**
+   * the recorded agent's version (schemas and known deviations of that version apply)
+   */
+  agentVersion: string | null;
+  startedAt: string;
+  durationMs: number;
+  /**
+   * the gate (--min-score), null when none was given
+   */
+  minScore: number | null;
+  exitCode: 0 | 1 | 2;
+  /**
+   * one line: score, counts, and whether the gate held
+   */
+  verdict: string;
+  /**
+   * checks that already fail without any mutant (they cannot tell a mutant apart); mutation needs recordings that conform
+   */
+  baselineProblems?: string[];
+  totals: Tally;
+  byScenario: (Tally & {
+    scenario: string;
+    file: string;
+    [k: string]: unknown;
+  })[];
+  byEndpoint: (Tally & {
+    endpoint: string;
+    [k: string]: unknown;
+  })[];
+  byOperator: (Tally & {
+    /**
+     * status/media-type: the answer's status code or Content-Type; drop-required … const: a schema keyword broken at a member of a validated response (or event); empty-array: an array an assertion reads emptied; assertion/text/event-assertion: the value an assertion reads changed so that the assertion must fail; drop-events: the events of a type a step waits for never come; side-effect: a request is answered as recorded, but later answers are replayed as if it had had no effect
+     */
+    operator:
+      | "status"
+      | "media-type"
+      | "drop-required"
+      | "type"
+      | "format"
+      | "pattern"
+      | "enum"
+      | "minimum"
+      | "maximum"
+      | "const"
+      | "empty-array"
+      | "assertion"
+      | "text"
+      | "drop-events"
+      | "event-assertion"
+      | "side-effect";
+    [k: string]: unknown;
+  })[];
+  mutants: MutantResult[];
+}
+export interface Tally {
+  mutants: number;
+  killed: number;
+  survived: number;
+  equivalent: number;
+  /**
+   * killed / (killed + survived); null when no mutant counts
+   */
+  score: number | null;
+  [k: string]: unknown;
+}
+export interface MutantResult {
+  /**
+   * <scenario>#<n>, stable for the same recordings and scenarios
+   */
+  id: string;
+  scenario: string;
+  file: string;
+  /**
+   * the line of the step (in the scenario file) whose checks should catch the mutant
+   */
+  line?: number;
+  step: string;
+  /**
+   * METHOD path of the mutated answer (an id of schemas/endpoints.json where one matches)
+   */
+  endpoint: string;
+  /**
+   * status/media-type: the answer's status code or Content-Type; drop-required … const: a schema keyword broken at a member of a validated response (or event); empty-array: an array an assertion reads emptied; assertion/text/event-assertion: the value an assertion reads changed so that the assertion must fail; drop-events: the events of a type a step waits for never come; side-effect: a request is answered as recorded, but later answers are replayed as if it had had no effect
+   */
+  operator:
+    | "status"
+    | "media-type"
+    | "drop-required"
+    | "type"
+    | "format"
+    | "pattern"
+    | "enum"
+    | "minimum"
+    | "maximum"
+    | "const"
+    | "empty-array"
+    | "assertion"
+    | "text"
+    | "drop-events"
+    | "event-assertion"
+    | "side-effect";
+  /**
+   * what was mutated: the response of a step, an event, or the answers after a request
+   */
+  target: string;
+  /**
+   * JSON pointer of the mutated member, in the response body or the event
+   */
+  pointer?: string;
+  /**
+   * the mutation, in words
+   */
+  description: string;
+  outcome: "killed" | "survived" | "equivalent";
+  /**
+   * the rule that makes the mutant equivalent (a change the spec allows)
+   */
+  equivalentBecause?: string;
+  /**
+   * the checks that failed under the mutant
+   */
+  killedBy?: {
+    check: string;
+    message: string;
+    [k: string]: unknown;
+  }[];
 }
 /**
  * The need list (GET /rest/db/need, and the response of POST /rest/db/prio). The spec does not show this shape; it is the one every agent version answers with: files being pulled (progress), the download queue in pull order (queued) and the other needed files (rest), each a list of FileInfo, paginated across the three lists.

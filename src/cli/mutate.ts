@@ -1,0 +1,59 @@
+// `synconf mutate [DIR]`: how sensitive the suite is, by mutants of recorded answers (src/mutate/).
+import type { CommandModule } from 'yargs';
+import { list } from './options.js';
+import { UsageError } from '../errors.js';
+import type { MutantResult } from '../schema/generated/types.js';
+import { operators } from '../mutate/operators.js';
+
+/** "0.9", "90%" or "90" → 0.9 */
+function score(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const n = Number(text.replace(/%$/, ''));
+  const s = text.endsWith('%') || n > 1 ? n / 100 : n;
+  if (text === '' || !Number.isFinite(n) || s < 0 || s > 1) throw new UsageError(`--min-score "${value}" is not a score (0 to 1, or a percentage such as 95%)`);
+  return s;
+}
+
+export const mutateCommand: CommandModule = {
+  command: 'mutate [dir]',
+  describe: 'Prove the suite catches deviations: replay recordings with mutated answers (from the scenarios\' checks, the schemas and the side effects), one mutant at a time, and report the mutation score and every survivor',
+  builder: (y) =>
+    y
+      .positional('dir', { type: 'string', describe: 'folder of cassettes (default: the bundled recordings/syncthing-1.19.2)' })
+      .option('suite', { type: 'string', coerce: list, describe: 'scenario files, folders or globs; repeat or comma-separate (default: every suites/**/*.yaml)' })
+      .option('only', { type: 'string', coerce: list, describe: 'mutate only these scenario ids (globs allowed); repeat or comma-separate' })
+      .option('expectations', { type: 'string', describe: 'known-deviations file (default: the expectations/*.yaml of the recorded agent version); --no-expectations applies none' })
+      .option('min-score', { type: 'string', coerce: score, describe: 'the gate: exit 1 when the score (killed / (killed + survived)) is below it; 0 to 1 or a percentage, e.g. 95%' })
+      .option('report-dir', { type: 'string', default: 'reports/mutation', describe: 'where mutation.json, mutation.html and mutation.md are written' })
+      .option('live', { type: 'boolean', describe: 'run the mutants of --operators through a fault injector in front of a lab agent (and a peer) instead of the recordings: one live scenario run per mutant, minutes in all' })
+      .option('operators', { type: 'string', coerce: list, choices: operators(), default: 'side-effect,drop-events', describe: 'with --live: the mutation operators to run live; repeat or comma-separate' })
+      .option('syncthing', { type: 'string', describe: 'with --live: the syncthing the lab starts, a VERSION of the agents cache or a PATH (default: syncthing on PATH)' })
+      .example('synconf mutate', 'every mutant of the bundled Syncthing 1.19.2 recordings')
+      .example('synconf mutate recordings/my-agent --suite my-suites --min-score 95%', 'a CI gate for your own scenarios')
+      .example('synconf mutate --live --only "system-*"', 'side effects and events through a fault injector in front of a lab agent')
+      .epilogue('The score is killed / (killed + survived); equivalent mutants (a change the spec allows, by a stated rule) do not count.\nExit codes: 0 done (and the score is at least --min-score), 1 the score is below --min-score, 2 usage or input error (or recordings that fail without a mutant), 3 a fault of synconf itself.'),
+  handler: async (argv) => {
+    const opts = argv as unknown as { dir?: string; suite?: string[]; only?: string[]; expectations?: string | boolean; minScore?: number; reportDir: string; live?: boolean; operators: MutantResult['operator'][]; syncthing?: string };
+    const { mutate } = await import('../mutate/mutate.js');
+    const { writeMutationReports } = await import('../mutate/write.js');
+    const { mutationText } = await import('../mutate/render.js');
+    const { DEFAULT_RECORDINGS } = await import('../paths.js');
+    const report = await mutate({
+      dir: opts.dir ?? DEFAULT_RECORDINGS,
+      suites: opts.suite,
+      only: opts.only,
+      expectations: opts.expectations === false ? false : typeof opts.expectations === 'string' ? opts.expectations : undefined,
+      minScore: opts.minScore,
+      ...(opts.live ? { live: { operators: opts.operators, binary: opts.syncthing } } : {}),
+      onScenario: (id, results) => {
+        const n = (o: string) => results.filter((r) => r.outcome === o).length;
+        process.stderr.write(`${id}: ${results.length} mutants, ${n('killed')} killed, ${n('survived')} survived, ${n('equivalent')} equivalent\n`);
+      },
+    });
+    const paths = await writeMutationReports(report, opts.reportDir);
+    console.log(mutationText(report));
+    console.log(`reports: ${paths.join(', ')}`);
+    process.exitCode = report.exitCode;
+  },
+};

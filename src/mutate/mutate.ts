@@ -1,0 +1,103 @@
+// `synconf mutate`: how sensitive the suite is. Mutants of the recorded answers (derived from what
+// the scenarios check, from the schemas, and from the requests that change the agent) are replayed
+// one at a time; a mutant no check notices is a blind spot of the suite, listed with its place.
+import type { MutantResult, MutationReport } from '../schema/generated/types.js';
+import { selectScenarios } from '../runner/run.js';
+import { replayTarget } from '../runner/replay-target.js';
+import { expectationsFor, indexDeviations, loadExpectations, type LoadedExpectations } from '../runner/expectations.js';
+import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';
+import { InputError, EXIT } from '../errors.js';
+import { SYNCONF_VERSION } from '../paths.js';
+import { MutationEngine, type Outcome } from './engine.js';
+import { runLive, type LiveRun } from './live.js';
+import type { Mutant } from './mutants.js';
+import { tally, tallyBy, percent } from './score.js';
+
+export interface MutateOptions {
+  /** folder of cassettes */
+  dir: string;
+  suites?: string[];
+  only?: string[];
+  /** an expectations file, false for none, undefined to pick by the recorded agent version */
+  expectations?: string | false;
+  /** the gate: a score below it makes the exit code 1 */
+  minScore?: number;
+  onScenario?(id: string, results: MutantResult[]): void;
+  /** live mode: the mutants of these operators, through a fault injector in front of a lab agent */
+  live?: { operators: MutantResult['operator'][]; binary?: string };
+}
+
+export async function mutate(opts: MutateOptions): Promise<MutationReport> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const selection = await selectScenarios(opts.suites, opts.only);
+  if (selection.errors.length) throw new InputError(selection.errors.map((e) => `${e.file}: ${e.step ? `step "${e.step}": ` : ''}${e.message}`).join('\n'));
+  const target = replayTarget(opts.dir);
+  const agentVersion = readCassette(opts.dir, RUN_CASSETTE)?.log._synconf.agent?.version ?? null;
+  let expectations: LoadedExpectations[] = [];
+  if (opts.expectations) expectations = [loadExpectations(opts.expectations)];
+  else if (opts.expectations === undefined && agentVersion) expectations = expectationsFor(agentVersion);
+  const engine = new MutationEngine(opts.dir, target, agentVersion, indexDeviations(expectations));
+
+  const results: MutantResult[] = [];
+  const baselineProblems: string[] = [];
+  const liveRuns: LiveRun[] = [];
+  const describe = (m: Mutant, o: Outcome): MutantResult => {
+    const { replace: _replace, aims: _aims, equivalentBecause: _eq, live: _live, ...described } = m;
+    return { ...described, ...o };
+  };
+  for (const loaded of selection.scenarios) {
+    const { baseline, mutants } = await engine.derive(loaded);
+    for (const c of baseline.checks) if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') baselineProblems.push(`${c.id}: ${c.message}`);
+    if (opts.live) {
+      const ops = opts.live.operators;
+      liveRuns.push({ loaded, replayBaseline: baseline, mutants: mutants.filter((m) => ops.includes(m.operator) && m.live && !m.equivalentBecause) });
+      continue;
+    }
+    const mine: MutantResult[] = [];
+    for (const m of mutants) mine.push(describe(m, await engine.run(loaded, baseline, m)));
+    results.push(...mine);
+    opts.onScenario?.(loaded.scenario.id, mine);
+  }
+  await target.close();
+  if (opts.live && !baselineProblems.length) {
+    const runs = liveRuns.filter((r) => r.mutants.length);
+    const { labTarget } = await import('../runner/targets.js');
+    const needsPeer = runs.some((r) => r.loaded.scenario.needs?.includes('peer'));
+    const binary = opts.live.binary;
+    const outcomes = await runLive(runs, indexDeviations(expectations), (wrap) => labTarget({ needsPeer, allowDestructive: true, wrap, binary }));
+    for (const r of runs) {
+      const mine = r.mutants.map((m) => describe(m, outcomes.get(m.id)!));
+      results.push(...mine);
+      opts.onScenario?.(r.loaded.scenario.id, mine);
+    }
+  }
+
+  const totals = tally(results);
+  const minScore = opts.minScore ?? null;
+  const below = minScore !== null && (totals.score ?? 1) < minScore;
+  const exitCode = baselineProblems.length ? EXIT.usage : below ? EXIT.nonConforming : EXIT.ok;
+  const counts = `${totals.mutants} mutants: ${totals.killed} killed, ${totals.survived} survived, ${totals.equivalent} equivalent`;
+  const gate = minScore === null ? '' : below ? `; below --min-score ${percent(minScore)}` : `; at least --min-score ${percent(minScore)}`;
+  const verdict = baselineProblems.length
+    ? `synconf mutate: HARNESS ERROR: ${baselineProblems.length} check(s) fail without any mutant, so the recordings cannot tell mutants apart (exit ${exitCode})`
+    : `synconf mutate: score ${percent(totals.score)} (${counts})${gate} (exit ${exitCode})`;
+  return {
+    format: 'synconf-mutation/1',
+    synconf: { version: SYNCONF_VERSION },
+    mode: opts.live ? 'live' : 'replay',
+    recordings: opts.dir,
+    agentVersion,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    minScore,
+    exitCode,
+    verdict,
+    ...(baselineProblems.length ? { baselineProblems } : {}),
+    totals,
+    byScenario: tallyBy(results, (r) => r.scenario).map(([scenario, t]) => ({ scenario, file: results.find((r) => r.scenario === scenario)!.file, ...t })),
+    byEndpoint: tallyBy(results, (r) => r.endpoint).map(([endpoint, t]) => ({ endpoint, ...t })).sort((a, b) => a.endpoint.localeCompare(b.endpoint)),
+    byOperator: tallyBy(results, (r) => r.operator).map(([operator, t]) => ({ operator, ...t })),
+    mutants: results,
+  };
+}

@@ -1,0 +1,96 @@
+// The mutation report as Markdown (mutation.md, also the GitHub job summary) and as one
+// self-contained HTML page (mutation.html), both from mutation.json. Pure functions.
+import type { MutationReport, MutantResult, Tally } from '../schema/generated/types.js';
+import { escapeMarkdown as md, escapeHtml as h, cut } from '../report/text.js';
+import { htmlPage } from '../report/html-page.js';
+import { percent } from './score.js';
+
+/** the score in three sentences (README and both reports say the same) */
+export const SCORE_EXPLAINED = [
+  'Each mutant is a recorded answer changed the way a non-conforming agent would change it (a required member dropped, a wrong type, status or media type, an event that never comes, a request that has no effect).',
+  'A mutant is killed when some check of the replayed scenario fails, survives when the run still conforms, and is equivalent when a readable rule says no check could tell it apart (the schema admits the change, nothing changes, or a known deviation of the agent already fails the check).',
+  'The score is killed / (killed + survived): 100% means every non-equivalent mutant is caught, and each survivor is a blind spot of the suite, named with its scenario line.',
+];
+
+const where = (m: MutantResult) => `${m.file}${m.line ? `:${m.line}` : ''}`;
+const survivors = (r: MutationReport) => r.mutants.filter((m) => m.outcome === 'survived');
+
+/** equivalent mutants grouped by the rule that makes them so (the rule text without its specifics) */
+function equivalentRules(r: MutationReport): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const m of r.mutants) {
+    if (m.outcome !== 'equivalent') continue;
+    const rule = (m.equivalentBecause ?? '?').replace(/\s*\(.*\)\s*/g, ' ').replace(/^masked: .*already fails?/, 'masked: its check already fails').trim();
+    counts.set(rule, (counts.get(rule) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]);
+}
+
+function mdTable(rows: [string, Tally][], head: string): string[] {
+  return [
+    `| ${head} | mutants | killed | survived | equivalent | score |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map(([k, t]) => `| ${md(k)} | ${t.mutants} | ${t.killed} | ${t.survived} | ${t.equivalent} | ${percent(t.score)} |`),
+  ];
+}
+
+export function mutationMarkdown(r: MutationReport): string {
+  const s = survivors(r);
+  const out = [
+    `## synconf mutate: ${percent(r.totals.score)}`,
+    '',
+    md(r.verdict),
+    '',
+    `Recordings ${md(r.recordings)} · agent ${md(r.agentVersion ?? 'unknown')} · ${(r.durationMs / 1000).toFixed(1)} s · synconf ${md(r.synconf.version)}`,
+    '',
+    ...SCORE_EXPLAINED.map(md),
+    '',
+  ];
+  if (r.baselineProblems?.length) out.push('### Checks that fail without a mutant', '', ...r.baselineProblems.map((p) => `- ${md(cut(p, 300))}`), '');
+  out.push(`### Survivors (${s.length})`, '');
+  if (!s.length) out.push('None: every non-equivalent mutant was killed.');
+  for (const m of s) out.push(`- **${md(m.scenario)}** step ${md(m.step)} (${md(where(m))}): ${md(m.operator)} of ${md(m.target)}${m.pointer ? ` at \`${md(m.pointer)}\`` : ''}: ${md(m.description)}`);
+  out.push('', '### By scenario', '', ...mdTable(r.byScenario.map((x) => [x.scenario, x]), 'scenario'));
+  out.push('', '### By endpoint', '', ...mdTable(r.byEndpoint.map((x) => [x.endpoint, x]), 'endpoint'));
+  out.push('', '### By mutation operator', '', ...mdTable(r.byOperator.map((x) => [x.operator, x]), 'operator'));
+  const rules = equivalentRules(r);
+  if (rules.length) out.push('', '### Equivalent mutants, by rule', '', ...rules.map(([rule, n]) => `- ${n} × ${md(rule)}`));
+  return out.join('\n') + '\n';
+}
+
+function htmlTable(rows: [string, Tally][], head: string): string {
+  const tr = ([k, t]: [string, Tally]) => `<tr${t.survived ? ' class="uncovered"' : ''}><td>${h(k)}</td><td class="num">${t.mutants}</td><td class="num">${t.killed}</td><td class="num">${t.survived}</td><td class="num">${t.equivalent}</td><td class="num">${percent(t.score)}</td></tr>`;
+  return `<table><thead><tr><th>${h(head)}</th><th class="num">mutants</th><th class="num">killed</th><th class="num">survived</th><th class="num">equivalent</th><th class="num">score</th></tr></thead><tbody>${rows.map(tr).join('')}</tbody></table>`;
+}
+
+export function mutationHtml(r: MutationReport): string {
+  const s = survivors(r);
+  const cls = r.exitCode === 0 ? (s.length ? 'attention' : 'ok') : r.exitCode === 1 ? 'bad' : 'error';
+  const mutantRow = (m: MutantResult) => `<tr><td class="mono">${h(m.id)}</td><td>${h(m.outcome)}</td><td>${h(m.step)}<br><span class="muted mono">${h(where(m))}</span></td><td>${h(m.operator)}</td><td>${h(m.target)}${m.pointer ? `<br><code>${h(m.pointer)}</code>` : ''}</td><td>${h(m.description)}</td><td>${m.killedBy ? m.killedBy.map((k) => `<code>${h(k.check)}</code>`).join('<br>') : h(m.equivalentBecause ?? '')}</td></tr>`;
+  const body = `
+<div class="banner ${cls}"><div><h1>synconf mutate: ${h(percent(r.totals.score))}</h1><p class="line">${h(r.verdict)}</p></div></div>
+<main>
+<dl class="facts"><dt>Recordings</dt><dd><code>${h(r.recordings)}</code></dd><dt>Agent</dt><dd>${h(r.agentVersion ?? 'unknown')}</dd><dt>Started</dt><dd>${h(r.startedAt)} (${(r.durationMs / 1000).toFixed(1)} s)</dd><dt>Gate</dt><dd>${r.minScore === null ? 'none (--min-score)' : h(percent(r.minScore))}</dd></dl>
+${SCORE_EXPLAINED.map((p) => `<p>${h(p)}</p>`).join('\n')}
+${r.baselineProblems?.length ? `<h2>Checks that fail without a mutant</h2><ul class="problems">${r.baselineProblems.map((p) => `<li>${h(cut(p, 500))}</li>`).join('')}</ul>` : ''}
+<h2>Survivors (${s.length})</h2>
+${s.length ? `<table><thead><tr><th>mutant</th><th>outcome</th><th>step</th><th>operator</th><th>what</th><th>mutation</th><th>caught by / rule</th></tr></thead><tbody>${s.map(mutantRow).join('')}</tbody></table>` : '<p>None: every non-equivalent mutant was killed.</p>'}
+<h2>By scenario</h2>${htmlTable(r.byScenario.map((x) => [x.scenario, x]), 'scenario')}
+<h2>By endpoint</h2>${htmlTable(r.byEndpoint.map((x) => [x.endpoint, x]), 'endpoint')}
+<h2>By mutation operator</h2>${htmlTable(r.byOperator.map((x) => [x.operator, x]), 'operator')}
+<h2>Equivalent mutants, by rule</h2><ul>${equivalentRules(r).map(([rule, n]) => `<li>${n} × ${h(rule)}</li>`).join('')}</ul>
+<h2>Every mutant (${r.mutants.length})</h2>
+<details><summary>show all</summary><table><thead><tr><th>mutant</th><th>outcome</th><th>step</th><th>operator</th><th>what</th><th>mutation</th><th>caught by / rule</th></tr></thead><tbody>${r.mutants.map(mutantRow).join('')}</tbody></table></details>
+</main>`;
+  return htmlPage(`synconf mutate: ${percent(r.totals.score)}`, body);
+}
+
+/** what `synconf mutate` prints: each survivor with its place, then the verdict line */
+export function mutationText(r: MutationReport, max = 50): string {
+  const s = survivors(r);
+  const out = s.slice(0, max).map((m) => `survived ${m.id} ${where(m)} step ${m.step}: ${m.operator} of ${m.target}${m.pointer ? ` at ${m.pointer}` : ''}: ${m.description}`);
+  if (s.length > max) out.push(`… and ${s.length - max} more survivors (mutation.md lists them all)`);
+  for (const p of r.baselineProblems ?? []) out.push(`fails without a mutant: ${p}`);
+  out.push(r.verdict);
+  return out.join('\n');
+}
