@@ -130,6 +130,7 @@ for (const [label, args] of [
 const scratch = join(ROOT, 'dist', `profile-${process.pid}`);
 try {
   const { build } = await import('esbuild');
+  const { lazyStringWidth } = await import('../scripts/lazy-string-width-plugin.mjs');
   await build({
     entryPoints: { synconf: join(ROOT, 'src/cli/main.ts') },
     outdir: scratch,
@@ -140,6 +141,7 @@ try {
     platform: 'node',
     target: 'node20',
     logLevel: 'error',
+    plugins: [lazyStringWidth],
     banner: {
       js: "import { createRequire as __synconfRequire } from 'node:module'; const require = __synconfRequire(import.meta.url);",
     },

@@ -56,7 +56,13 @@ export function worst(vs: Iterable<Verdict>): Verdict {
 
 /** the run as a whole, from its exit code (the CI gate) */
 export function runStatus(exitCode: number): string {
-  return exitCode === 0 ? 'conforms' : exitCode === 1 ? 'does not conform' : 'harness error';
+  return exitCode === 0
+    ? 'conforms'
+    : exitCode === 1
+      ? 'does not conform'
+      : exitCode === 3
+        ? 'internal error'
+        : 'harness error';
 }
 
 /** count of each verdict in `vs` */

@@ -157,6 +157,7 @@ export async function executeRun(
       mode,
       target?.description ?? 'unknown',
       `internal error (a bug in synconf): ${(e as Error).message ?? e}`,
+      EXIT.internal,
     );
     await finish(report).catch(() => {});
     throw e;

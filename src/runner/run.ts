@@ -202,7 +202,14 @@ export function verdictLine(
   failOn: readonly FailOn[],
 ): string {
   const t = r.totals;
-  const head = r.exitCode === 2 ? 'HARNESS ERROR' : r.exitCode === 1 ? 'DOES NOT CONFORM' : 'CONFORMS';
+  const head =
+    r.exitCode === 3
+      ? 'INTERNAL ERROR'
+      : r.exitCode === 2
+        ? 'HARNESS ERROR'
+        : r.exitCode === 1
+          ? 'DOES NOT CONFORM'
+          : 'CONFORMS';
   const errors = plural(r.harnessErrors.length, 'harness error');
   if (t.scenarios === 0 && r.harnessErrors.length)
     return `synconf: ${head}: no scenario ran; ${errors} (exit ${r.exitCode})`;
@@ -235,15 +242,18 @@ export function finalize(report: Report, failOn: readonly FailOn[]): Report {
   return report;
 }
 
-/** the report of a run that could not start (no scenarios loaded, no target): a harness error, exit 2 */
-export function emptyReport(mode: Report['run']['mode'], target: string, message: string): Report {
+/**
+ * the report of a run that could not start (no scenarios loaded, no target): a harness error, exit 2;
+ * or of a run a fault of synconf ended (exitCode 3, what the process then exits with)
+ */
+export function emptyReport(mode: Report['run']['mode'], target: string, message: string, exitCode: 2 | 3 = 2): Report {
   const report: Report = {
     format: 'synconf-report/1',
     synconf: { version: SYNCONF_VERSION },
     run: { mode, startedAt: new Date().toISOString(), durationMs: 0, target, expectations: null },
     agent: { version: null, versionSource: 'unknown', longVersion: null, os: null, arch: null, deviceId: null },
     totals: totalsOf([]),
-    exitCode: 2,
+    exitCode,
     verdict: '',
     expensiveCalls: {},
     harnessErrors: [{ message }],

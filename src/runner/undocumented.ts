@@ -43,9 +43,11 @@ export function noteUndocumented(
     : { name, kind: 'schema', verdict: 'pass', message: `every member is documented by the ${resource} schema` };
 }
 
+// Code-unit order, not localeCompare: a process's first localeCompare builds an ICU collator, ~5 ms
+// of every run that has two notes (bench/README.md).
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** the notes of a run, in a stable order (endpoint, then member) */
 export function sortedNotes(notes: UndocumentedNotes): UndocumentedMember[] {
-  return [...notes.found.values()].sort(
-    (a, b) => a.endpoint.localeCompare(b.endpoint) || a.member.localeCompare(b.member),
-  );
+  return [...notes.found.values()].sort((a, b) => byCodeUnit(a.endpoint, b.endpoint) || byCodeUnit(a.member, b.member));
 }

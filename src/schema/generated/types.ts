@@ -1429,7 +1429,10 @@ export interface Report {
     deviceId?: string | null;
   };
   totals: Totals;
-  exitCode: 0 | 1 | 2;
+  /**
+   * the exit code of the process: 0 conforms, 1 does not conform, 2 usage or input error (harness error), 3 internal error of synconf
+   */
+  exitCode: 0 | 1 | 2 | 3;
   /**
    * the one-line verdict printed at the end of the run
    */

@@ -1,0 +1,35 @@
+// A fault of synconf itself (a bug, not a user's input) ends a run with exit 3: the report it still
+// leaves behind must say 3 as well, and be a valid report (schemas/report.schema.json).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { executeRun } from '../src/runner/execute.js';
+import { readReport } from '../src/report/load.js';
+import { exitCodeOf, EXIT } from '../src/errors.js';
+
+test('a run ended by an internal fault writes a valid report saying exit 3, what the process exits with', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'synconf-fault-'));
+  try {
+    const bug = new TypeError('x is not a function');
+    const thrown = await executeRun(
+      { reportDir: dir, only: ['system-ping'], failOn: ['fail', 'unexpected-pass'], timeout: 1 },
+      async () => {
+        throw bug;
+      },
+    ).then(
+      () => assert.fail('the fault must propagate'),
+      (e: unknown) => e,
+    );
+    assert.equal(thrown, bug);
+    assert.equal(exitCodeOf(thrown), EXIT.internal);
+    const report = await readReport(join(dir, 'report.json')); // throws if the schema rejects it
+    assert.equal(report.exitCode, EXIT.internal);
+    assert.match(report.verdict, /^synconf: INTERNAL ERROR: .*\(exit 3\)$/);
+    assert.match(report.harnessErrors[0].message, /internal error \(a bug in synconf\): x is not a function/);
+    assert.match(readFileSync(join(dir, 'summary.md'), 'utf8'), /internal error/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
