@@ -80,13 +80,21 @@ describe('the bundled suites', () => {
         [`GET /rest/cluster/pending/${w}`, `DELETE /rest/cluster/pending/${w}`].map((e) => `pending-${w}/absent/${e}`),
       );
       if (version === '1.12.1') {
-        // before 1.13.0 neither pending endpoint exists: four passing absent checks, and no other check of those scenarios
+        // before 1.13.0 neither pending endpoint exists: four passing absent checks, and no other check of those
+        // scenarios; cli-client asks the two pending GETs, so it runs in absent mode too
         assert.deepEqual(
           report.scenarios
             .filter((s) => s.mode === 'absent')
             .map((s) => s.id)
             .sort(),
-          ['pending-devices', 'pending-folders'],
+          ['cli-client', 'pending-devices', 'pending-folders'],
+        );
+        assert.deepEqual(
+          checks
+            .filter((c) => c.id.startsWith('cli-client/absent/'))
+            .map((c) => `${c.id} ${c.verdict}`)
+            .sort(),
+          ['devices', 'folders'].map((w) => `cli-client/absent/GET /rest/cluster/pending/${w} pass`),
         );
         assert.deepEqual(
           checks
