@@ -1,7 +1,7 @@
 // `synconf matrix`: the suite against several agent versions (live, each in its own lab, or from recordings),
 // one report per version and the merged version matrix. The work is src/matrix/; this file is the wiring.
 import type { CommandModule } from 'yargs';
-import { list, wholeNumber, VERDICTS, STRICT } from './options.js';
+import { scenarioOptions, list, wholeNumber, VERDICTS, STRICT } from './options.js';
 
 interface MatrixOptions {
   syncthing?: string[];
@@ -22,39 +22,32 @@ export const matrixCommand: CommandModule = {
   describe:
     'Run the scenarios against several agent versions, each in its own lab (or replay their recordings), and write one report per version plus the version matrix that classifies every change between versions; exit code: the worst of the versions',
   builder: (y) =>
-    y
-      .option('syncthing', {
-        type: 'string',
-        coerce: list,
-        describe:
-          'agent versions (installed) or syncthing binaries to run; repeat or comma-separate (default: every installed agent)',
-      })
-      .option('replay', {
-        type: 'boolean',
-        describe:
-          'offline: replay the bundled recordings (recordings/syncthing-*/) instead of starting agents; --syncthing then picks versions',
-      })
-      .option('recordings', {
-        type: 'string',
-        coerce: list,
-        describe: 'offline: replay these recordings folders (implies --replay); repeat or comma-separate',
-      })
-      .option('jobs', {
-        type: 'string',
-        coerce: (v: unknown) => (v === undefined ? undefined : wholeNumber('jobs', 1)(v)),
-        describe:
-          'how many versions run at once (default: the number of cores + 1, at most the number of versions: the labs mostly wait)',
-      })
-      .option('suite', {
-        type: 'string',
-        coerce: list,
-        describe: 'scenario files, folders or globs; repeat or comma-separate (default: every suites/**/*.yaml)',
-      })
-      .option('only', {
-        type: 'string',
-        coerce: list,
-        describe: 'run only these scenario ids (globs allowed, e.g. "pending-*"); repeat or comma-separate',
-      })
+    scenarioOptions(
+      y
+        .option('syncthing', {
+          type: 'string',
+          coerce: list,
+          describe:
+            'agent versions (installed) or syncthing binaries to run; repeat or comma-separate (default: every installed agent)',
+        })
+        .option('replay', {
+          type: 'boolean',
+          describe:
+            'offline: replay the bundled recordings (recordings/syncthing-*/) instead of starting agents; --syncthing then picks versions',
+        })
+        .option('recordings', {
+          type: 'string',
+          coerce: list,
+          describe: 'offline: replay these recordings folders (implies --replay); repeat or comma-separate',
+        })
+        .option('jobs', {
+          type: 'string',
+          coerce: (v: unknown) => (v === undefined ? undefined : wholeNumber('jobs', 1)(v)),
+          describe:
+            'how many versions run at once (default: the number of cores + 1, at most the number of versions: the labs mostly wait)',
+        }),
+      'run',
+    )
       .option('report-dir', {
         type: 'string',
         default: 'reports/matrix',

@@ -1,6 +1,6 @@
 // `synconf mutate [DIR]`: how sensitive the suite is, by mutants of recorded answers (src/mutate/).
 import type { CommandModule } from 'yargs';
-import { list } from './options.js';
+import { scenarioOptions, list } from './options.js';
 import { UsageError } from '../errors.js';
 import type { MutantResult } from '../schema/generated/types.js';
 import { operators } from '../mutate/operators.js';
@@ -21,21 +21,13 @@ export const mutateCommand: CommandModule = {
   describe:
     "Prove the suite catches deviations: replay recordings with mutated answers (from the scenarios' checks, the schemas and the side effects), one mutant at a time, and report the mutation score and every survivor",
   builder: (y) =>
-    y
-      .positional('dir', {
+    scenarioOptions(
+      y.positional('dir', {
         type: 'string',
         describe: 'folder of cassettes (default: the bundled recordings/syncthing-1.19.2)',
-      })
-      .option('suite', {
-        type: 'string',
-        coerce: list,
-        describe: 'scenario files, folders or globs; repeat or comma-separate (default: every suites/**/*.yaml)',
-      })
-      .option('only', {
-        type: 'string',
-        coerce: list,
-        describe: 'mutate only these scenario ids (globs allowed); repeat or comma-separate',
-      })
+      }),
+      'mutate',
+    )
       .option('expectations', {
         type: 'string',
         describe:

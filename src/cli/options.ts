@@ -48,8 +48,8 @@ export const VERDICTS = ['fail', 'unexpected-pass', 'expected-fail', 'skip'];
 /** what --fail-on takes: verdicts, and the gate's classes new-failure (--baseline) and flaky (--repeat) */
 export const FAIL_ON = [...VERDICTS, 'new-failure', 'flaky'];
 
-/** the scenario selection, agent version and request timeout: every running command (run, replay, drift) */
-export function selectionOptions<T>(y: Argv<T>) {
+/** which scenarios: --suite and --only, as every command that runs scenarios takes them */
+export function scenarioOptions<T>(y: Argv<T>, onlyVerb = 'run') {
   return y
     .option('suite', {
       type: 'string',
@@ -59,8 +59,13 @@ export function selectionOptions<T>(y: Argv<T>) {
     .option('only', {
       type: 'string',
       coerce: list,
-      describe: 'run only these scenario ids (globs allowed, e.g. "pending-*"); repeat or comma-separate',
-    })
+      describe: `${onlyVerb} only these scenario ids (globs allowed, e.g. "pending-*"); repeat or comma-separate`,
+    });
+}
+
+/** the scenario selection, agent version and request timeout: every running command (run, replay, drift) */
+export function selectionOptions<T>(y: Argv<T>) {
+  return scenarioOptions(y)
     .option('agent-version', {
       type: 'string',
       coerce: version('agent-version'),
