@@ -5,14 +5,12 @@ import { readFileSync } from 'node:fs';
 import type { Cassette, CheckResult, ScenarioResult, HarEntry } from '../schema/generated/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
 import { runScenario } from '../runner/scenario-runner.js';
-import type { RunContext } from '../runner/context.js';
-import { undocumentedNotes } from '../runner/undocumented.js';
 import { applyDeviations, type DeviationIndex } from '../runner/expectations.js';
 import { ReplayTransport } from '../transport/replay.js';
 import { readCassette, cassettePath, CassetteError } from '../transport/cassette.js';
 import { Redactor } from '../transport/redact.js';
 import { virtualClock } from '../runner/clock.js';
-import type { Target } from '../runner/run.js';
+import { contextFor, type Target } from '../runner/run.js';
 import { deriveMutants, type Observation } from './derive.js';
 import type { Mutant } from './mutants.js';
 
@@ -63,22 +61,9 @@ export class MutationEngine {
         return scenario === id ? (replace?.get(index) ?? entry) : entry;
       },
     });
-    const t = this.target;
-    const ctx: RunContext = {
+    const ctx = contextFor(this.target, this.agentVersion, {
       transport,
       clock: virtualClock(),
-      actions: t.actions,
-      redactor: new Redactor(Object.values(t.apiKeys)),
-      agentVersion: this.agentVersion,
-      apiKeys: t.apiKeys,
-      capabilities: t.capabilities,
-      vars: t.vars,
-      requestTimeoutMs: 10_000,
-      expensiveIntervalMs: 500,
-      expensiveCalls: {},
-      lastExpensiveAt: {},
-      generations: {},
-      undocumented: undocumentedNotes(false),
       ...(observe
         ? {
             observe: (o) =>
@@ -88,7 +73,7 @@ export class MutationEngine {
               }),
           }
         : {}),
-    };
+    });
     const result = await runScenario(loaded, ctx);
     applyDeviations(result, this.deviations);
     return result;

@@ -5,13 +5,9 @@
 // takes a few operators (default: side effects and dropped events), not every mutant.
 import type { CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
-import type { Target } from '../runner/run.js';
-import type { RunContext } from '../runner/context.js';
-import { undocumentedNotes } from '../runner/undocumented.js';
-import { identify } from '../runner/run.js';
+import { contextFor, identify, type Target } from '../runner/run.js';
 import { runScenario } from '../runner/scenario-runner.js';
 import { applyDeviations, type DeviationIndex } from '../runner/expectations.js';
-import { Redactor } from '../transport/redact.js';
 import { FaultTransport } from './fault-transport.js';
 import type { LiveTransport } from '../transport/live.js';
 import type { Transport } from '../transport/types.js';
@@ -38,22 +34,7 @@ export async function runLive(
   const outcomes = new Map<string, Outcome>();
   try {
     const identity = await identify(target, 10_000);
-    const ctx: RunContext = {
-      transport: target.transport,
-      clock: target.clock,
-      actions: target.actions,
-      redactor: new Redactor(Object.values(target.apiKeys)),
-      agentVersion: identity.version,
-      apiKeys: target.apiKeys,
-      capabilities: target.capabilities,
-      vars: target.vars,
-      requestTimeoutMs: 10_000,
-      expensiveIntervalMs: 500,
-      expensiveCalls: {},
-      lastExpensiveAt: {},
-      generations: {},
-      undocumented: undocumentedNotes(false),
-    };
+    const ctx = contextFor(target, identity.version);
     const once = async (loaded: LoadedScenario, m?: Mutant): Promise<ScenarioResult> => {
       fault!.arm(loaded.scenario.id, m?.live);
       const result = await runScenario(loaded, { ...ctx, generations: {} });

@@ -149,6 +149,30 @@ export async function selectScenarios(suites: string[] | undefined, only: string
 }
 
 /** ask the agent who it is: GET /rest/system/version */
+/**
+ * The context scenarios of one target run in: its transport, clock, keys and variables, fresh pacing and
+ * generations, defaults for the rest (the run, replays of mutants and live mutants all start from here).
+ */
+export function contextFor(target: Target, agentVersion: string | null, over: Partial<RunContext> = {}): RunContext {
+  return {
+    transport: target.transport,
+    clock: target.clock,
+    actions: target.actions,
+    redactor: new Redactor(Object.values(target.apiKeys)),
+    agentVersion,
+    apiKeys: target.apiKeys,
+    capabilities: target.capabilities,
+    vars: target.vars,
+    requestTimeoutMs: 10_000,
+    expensiveIntervalMs: 500,
+    expensiveCalls: {},
+    lastExpensiveAt: {},
+    generations: {},
+    undocumented: undocumentedNotes(false),
+    ...over,
+  };
+}
+
 export async function identify(target: Target, timeoutMs: number): Promise<AgentIdentity> {
   const x = await target.transport.send(
     {
@@ -331,22 +355,13 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   }
   report.run.expectations = expectations.map((e) => e.file).join(', ') || null;
 
-  const ctx: RunContext = {
-    transport: target.transport,
-    clock: target.clock,
-    actions: target.actions,
+  const ctx = contextFor(target, identity.version, {
     redactor,
-    agentVersion: identity.version,
-    apiKeys: target.apiKeys,
-    capabilities: target.capabilities,
-    vars: target.vars,
     requestTimeoutMs: timeoutMs,
     expensiveIntervalMs: opts.expensiveIntervalMs ?? 500,
     expensiveCalls: report.expensiveCalls,
-    lastExpensiveAt: {},
-    generations: {},
     undocumented,
-  };
+  });
   const deviations = indexDeviations(expectations);
   const total = selection.scenarios.length;
   for (const [i, loaded] of selection.scenarios.entries()) {
