@@ -10,6 +10,7 @@ import { buildAjv, loadSchemas } from '../src/schema/ajv-setup.js';
 import { exportName } from '../src/schema/names.js';
 import { effectiveSchema, sinceVersions } from '../src/schema/overlay.js';
 import { closedSchemas, collectionPointers } from '../src/schema/documented.js';
+import { withoutAnnotations } from '../src/schema/prune.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { SCHEMAS_DIR, ROOT } from '../src/paths.js';
 import semver from 'semver';
@@ -82,7 +83,7 @@ function validatorsModule(version: string | null): string {
     schemas.filter((s) => !wanted || wanted.has(s.name)).map((s) => [exportName(s.name), s.id]),
   );
   const code = standaloneModule(
-    schemas.map((s) => s.schema),
+    schemas.map((s) => withoutAnnotations(s.schema) as object),
     exportsMap,
   );
   return `${BANNER}// Agent-version bucket: ${version ? `versions before the next bucket, from ${version}` : 'the spec (every property required)'}\n// @ts-nocheck\n${code}\n`;

@@ -1,6 +1,5 @@
 // One synconf run: load the scenarios, set up the target (lab, a given agent, or recordings),
 // run every scenario, apply the known deviations, and build the Report. Writing it is the caller's.
-import { glob } from 'tinyglobby';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
@@ -90,11 +89,12 @@ export async function selectScenarios(suites: string[] | undefined, only: string
   for (const p of given) {
     const abs = resolve(p);
     const pattern = /\.(ya?ml)$/.test(abs) || /[*?{]/.test(p) ? abs : `${abs}/**/*.yaml`;
-    // Plain file names need no globbing (and a run of one file should not pay for it).
+    // Plain file names need no globbing (and a run of one file should not pay for it: tinyglobby's
+    // fdir loads picomatch from node_modules when its module is evaluated).
     const files =
       /\.ya?ml$/.test(pattern) && !/[*?{[]/.test(pattern) && existsSync(pattern)
         ? [pattern]
-        : await glob(pattern, { absolute: true });
+        : await (await import('tinyglobby')).glob(pattern, { absolute: true });
     if (files.length === 0)
       errors.push({
         file: '--suite',

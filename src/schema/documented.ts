@@ -8,6 +8,7 @@
 // document, and `unevaluatedProperties` at the outer level already sees theirs.
 import type { LoadedSchema } from './ajv-setup.js';
 import { escapePointer } from '../json.js';
+import { prune } from './prune.js';
 
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -37,6 +38,25 @@ function visit(schema: Node, onNode: (node: Node, inPlace: boolean, path: string
   walk(schema, false, '');
 }
 
+// What decides which members a schema evaluates: its applicators, and `type` beside them (ajv's strict
+// mode wants to see which type they apply to). Everything else (a leaf's type, formats, patterns, enums,
+// bounds, `required`) only decides validity, which the open validators judge already, and is left out
+// of the closed copy: it is then a fraction of the size and of the time to load and run. A subschema
+// whose validity decides what is evaluated (`if`, a branch of anyOf/oneOf, `not`) is kept whole.
+const EVALUATION = new Set([
+  ...['$schema', '$id', '$ref', '$defs', '$anchor', '$dynamicRef', '$dynamicAnchor', 'type'],
+  ...['properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties', 'dependentSchemas'],
+  ...['items', 'prefixItems', 'contains', 'unevaluatedItems', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else'],
+]);
+const isLeaf = (node: Node) => Object.keys(node).every((k) => !EVALUATION.has(k) || k === 'type' || k === '$schema');
+const evaluationOnly = (schema: Node) =>
+  prune(schema, (key, node) => EVALUATION.has(key) && !(key === 'type' && isLeaf(node)), [
+    'if',
+    'anyOf',
+    'oneOf',
+    'not',
+  ]) as Node;
+
 /** copies of the schemas in which every documented object is closed to undocumented members */
 export function closedSchemas(schemas: LoadedSchema[]): LoadedSchema[] {
   // Targets of a $ref applied in place ("#/$defs/deviceFields" under allOf) stay open.
@@ -47,7 +67,7 @@ export function closedSchemas(schemas: LoadedSchema[]): LoadedSchema[] {
     });
   }
   return schemas.map((s) => {
-    const copy = structuredClone(s.schema);
+    const copy = evaluationOnly(s.schema);
     visit(copy, (node, inPlace, path) => {
       const target = path === '' ? s.id : `${s.id}#${path}`;
       if (inPlace || inPlaceTargets.has(target)) return;
