@@ -2,6 +2,8 @@
 //   types.ts                 TypeScript types, by json-schema-to-typescript
 //   validators-<bucket>.ts   precompiled ajv validators (standalone code), one module per agent-version
 //                            bucket: the versions at which an `x-since` property becomes required.
+//   validators-documents.ts  the same for synconf's output documents (report, matrix, mutation report)
+//   undocumented.ts          validators of the closed schemas, for undocumented members
 // With --check it writes nothing and exits 1 when the committed files are stale (CI runs it).
 import { readFileSync, writeFileSync, readdirSync, mkdirSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,19 +76,29 @@ function standaloneModule(schemas: object[], exportsMap: Record<string, string>)
   return modules.map((m, i) => `import __cjs${i} from "${m}";\n`).join('') + code.replace(/^"use strict";/, '');
 }
 
+// synconf's own output documents: their validators are a module of their own (validators-documents.ts),
+// loaded when such a document is read; a run writes them but reads none.
+const DOCUMENTS = ['matrix', 'mutation-report', 'report'];
+
 // A bucket module holds only the validators that differ from the spec's; the registry falls back
 // to the spec module for the rest (keeps what a run loads small).
-function validatorsModule(version: string | null): string {
+function validatorsModule(version: string | null, only?: string[]): string {
   const schemas = loadSchemas().map((s) => (version ? { ...s, schema: effectiveSchema(s.schema, version) } : s));
   const wanted = version ? changedAt(version) : null;
   const exportsMap = Object.fromEntries(
-    schemas.filter((s) => !wanted || wanted.has(s.name)).map((s) => [exportName(s.name), s.id]),
+    schemas
+      .filter((s) => (only ? only.includes(s.name) : !DOCUMENTS.includes(s.name)))
+      .filter((s) => !wanted || wanted.has(s.name))
+      .map((s) => [exportName(s.name), s.id]),
   );
   const code = standaloneModule(
     schemas.map((s) => withoutAnnotations(s.schema) as object),
     exportsMap,
   );
-  return `${BANNER}// Agent-version bucket: ${version ? `versions before the next bucket, from ${version}` : 'the spec (every property required)'}\n// @ts-nocheck\n${code}\n`;
+  const what = only
+    ? `synconf's output documents (${only.join(', ')})`
+    : `agent-version bucket: ${version ? `versions before the next bucket, from ${version}` : 'the spec (every property required)'}`;
+  return `${BANNER}// Validators of ${what}\n// @ts-nocheck\n${code}\n`;
 }
 
 /** the agent's resources: responses and event data of schemas/endpoints.json, and what they use */
@@ -130,6 +142,7 @@ const resources = loadSchemas()
 const thresholds = sinceVersions(loadSchemas().map((s) => s.schema)).sort(semver.compare);
 const files: Record<string, string> = { 'types.ts': await typesModule(resources) };
 files['validators-spec.ts'] = validatorsModule(null);
+files['validators-documents.ts'] = validatorsModule(null, DOCUMENTS);
 files['undocumented.ts'] = undocumentedModule();
 // Below the lowest threshold and between thresholds: the effective schema at the bucket's lower end.
 const bucketStarts = thresholds.length ? ['0.0.0', ...thresholds.slice(0, -1)] : [];
@@ -144,7 +157,10 @@ files['index.ts'] =
   `\nexport type { SynconfResources } from './types.js';\n` +
   `/** Validator modules by the lowest agent version they answer for, ascending; the last is the spec itself. */\n` +
   `export const BUCKETS = [\n${buckets.map((b, i) => `  { from: '${b.from}', validators: bucket${i} as unknown as Record<string, unknown> },\n`).join('')}];\n` +
-  `export const RESOURCES: string[] = ${JSON.stringify(resources)};\n`;
+  `export const RESOURCES: string[] = ${JSON.stringify(resources)};\n` +
+  `/** synconf's output documents, whose validators are loaded on demand */\n` +
+  `export const DOCUMENTS: string[] = ${JSON.stringify(DOCUMENTS)};\n` +
+  `export const loadDocuments = () => import('./validators-documents.js');\n`;
 
 let stale = false;
 if (!check) {

@@ -11,11 +11,13 @@ import type { Report, CheckResult, ScenarioResult } from '../src/schema/generate
 import { mergeReports } from '../src/report/merge.js';
 import { gateIndex } from '../src/matrix/gates.js';
 import { selectScenarios } from '../src/runner/run.js';
-import { validate, formatError } from '../src/schema/registry.js';
+import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
 import { RECORDINGS_DIR } from '../src/paths.js';
 import { cliAsync } from './support/cli.js';
 import { simulatedNewerRecording } from './support/recordings.js';
 import { AGENT_VERSIONS, agentBinary } from './support/agents.js';
+
+await loadDocumentValidators(); // the report, matrix and mutation-report validators these tests use
 
 type CheckSpec = Partial<CheckResult> & { id: string; verdict: CheckResult['verdict'] };
 

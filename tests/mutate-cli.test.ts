@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync, readFileSync, writeFileSync, existsSync } from 'no
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { ROOT } from '../src/paths.js';
-import { validate } from '../src/schema/registry.js';
+import { validate, loadDocumentValidators } from '../src/schema/registry.js';
+
+await loadDocumentValidators(); // the report, matrix and mutation-report validators these tests use
 
 const BIN = join(ROOT, 'dist', 'bin', 'synconf.js');
 const synconf = (...args: string[]) => {

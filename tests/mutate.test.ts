@@ -7,9 +7,11 @@ import { mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mutate } from '../src/mutate/mutate.js';
-import { validate } from '../src/schema/registry.js';
+import { validate, loadDocumentValidators } from '../src/schema/registry.js';
 import { ROOT } from '../src/paths.js';
 import type { MutationReport } from '../src/schema/generated/types.js';
+
+await loadDocumentValidators(); // the report, matrix and mutation-report validators these tests use
 
 const BUNDLED = join(ROOT, 'recordings', 'syncthing-1.19.2');
 const PRIO = join(ROOT, 'suites', 'db', 'db-need-prio.yaml');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { Report, Verdict } from '../src/schema/generated/types.js';
-import { validate, formatError } from '../src/schema/registry.js';
+import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
 import { toJUnit } from '../src/report/junit.js';
 import { toMarkdown } from '../src/report/markdown.js';
 import { mergeReports } from '../src/report/merge.js';
@@ -23,6 +23,8 @@ import { failsRun } from '../src/report/verdicts.js';
 import { coverage, loadEndpoints, sectionTitle } from '../src/report/coverage.js';
 import { escapeMarkdown } from '../src/report/text.js';
 import { replayReport } from './support/replay-run.js';
+
+await loadDocumentValidators(); // the report, matrix and mutation-report validators these tests use
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'reports');
 const fixtures = (): [string, Report][] => [

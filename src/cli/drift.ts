@@ -4,6 +4,7 @@ import type { CommandModule } from 'yargs';
 import { selectionOptions, targetOptions } from './options.js';
 import { UsageError } from '../errors.js';
 import type { DriftOptions } from '../drift/live.js';
+import { DEFAULT_RECORDINGS } from '../paths.js';
 
 export const driftCommand: CommandModule = {
   command: 'drift [dirs..]',
@@ -51,12 +52,11 @@ export const driftCommand: CommandModule = {
     const opts = argv as unknown as DriftOptions & { dirs?: string[] };
     const dirs = opts.dirs ?? [];
     if (dirs.length === 2) {
-      const { printFolderDrift } = await import('../drift/folders.js');
+      const { printFolderDrift } = await import('../engine.js');
       process.exitCode = await printFolderDrift(dirs[0], dirs[1], opts.only);
       return;
     }
-    const { driftRun } = await import('../drift/live.js');
-    const { DEFAULT_RECORDINGS } = await import('../paths.js');
+    const { driftRun } = await import('../engine.js');
     process.exitCode = await driftRun(dirs[0] ?? DEFAULT_RECORDINGS, opts);
   },
 };

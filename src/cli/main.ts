@@ -5,9 +5,10 @@
 //   1. Write src/cli/<command>.ts exporting a yargs CommandModule (`export const fooCommand: CommandModule`):
 //      `command`, `describe`, a `builder` that declares the options (shared ones: ./options.ts), at least one
 //      `.example(...)` and an `.epilogue(...)` with the command's exit codes.
-//   2. Keep it thin: the `handler` imports its implementation lazily (`await import('../<area>/….js')`), so
-//      other commands do not load it (start-up time is measured in bench/). No logic here: it lives under
-//      src/<area>/, and nothing under src/ imports from src/cli/.
+//   2. Keep it thin: the `handler` imports its implementation lazily, through src/engine.ts
+//      (`await import('../engine.js')`: export it there), so that start-up, --help and --version do not load it
+//      and a run loads the engine as one chunk (start-up time is measured in bench/). No logic here: it lives
+//      under src/<area>/, and nothing under src/ imports from src/cli/.
 //   3. The handler sets `process.exitCode` (EXIT from src/errors.ts) or throws: UsageError / InputError
 //      (or a subclass) for anything the user can act on — printed here as one line, exit 2; anything else
 //      is a fault of synconf (exit 3, stack to a log file, or to stderr with --verbose).

@@ -89,10 +89,7 @@ export const matrixCommand: CommandModule = {
   handler: async (argv) => {
     const opts = argv as unknown as MatrixOptions;
     const { resolve } = await import('node:path');
-    const { chooseAgents } = await import('../matrix/agents.js');
-    const { runMatrix, defaultJobs } = await import('../matrix/run.js');
-    const { matrixProgress } = await import('../matrix/progress.js');
-    const { prepareDir } = await import('../report/prepare-dir.js');
+    const { chooseAgents, runMatrix, defaultJobs, matrixProgress, prepareDir } = await import('../engine.js');
     await prepareDir(opts.reportDir, '--report-dir');
     const { agents, offline, notice } = await chooseAgents({
       syncthing: opts.syncthing ?? [],

@@ -4,6 +4,7 @@ import { scenarioOptions, list } from './options.js';
 import { UsageError } from '../errors.js';
 import type { MutantResult } from '../schema/generated/types.js';
 import { operators } from '../mutate/operators.js';
+import { DEFAULT_RECORDINGS } from '../paths.js';
 
 /** "0.9", "90%" or "90" → 0.9 */
 function score(value: unknown): number | undefined {
@@ -85,10 +86,7 @@ export const mutateCommand: CommandModule = {
       operators: MutantResult['operator'][];
       syncthing?: string;
     };
-    const { mutate } = await import('../mutate/mutate.js');
-    const { writeMutationReports } = await import('../mutate/write.js');
-    const { mutationText } = await import('../mutate/render.js');
-    const { DEFAULT_RECORDINGS } = await import('../paths.js');
+    const { mutate, writeMutationReports, mutationText } = await import('../engine.js');
     const report = await mutate({
       dir: opts.dir ?? DEFAULT_RECORDINGS,
       suites: opts.suite,

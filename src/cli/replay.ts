@@ -2,6 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { selectionOptions, reportOptions, runExitCodes } from './options.js';
 import type { CommonRunOptions } from '../runner/execute.js';
+import { DEFAULT_RECORDINGS } from '../paths.js';
 
 export const replayCommand: CommandModule = {
   command: 'replay [dir]',
@@ -23,9 +24,7 @@ export const replayCommand: CommandModule = {
       ),
   handler: async (argv) => {
     const opts = argv as unknown as CommonRunOptions & { dir?: string };
-    const { executeRun } = await import('../runner/execute.js');
-    const { replayTarget } = await import('../runner/replay-target.js');
-    const { DEFAULT_RECORDINGS } = await import('../paths.js');
+    const { executeRun, replayTarget } = await import('../engine.js');
     process.exitCode = await executeRun(
       opts,
       async () => replayTarget(opts.dir ?? DEFAULT_RECORDINGS),

@@ -24,7 +24,7 @@ const merge: CommandModule = {
       .example('synconf report merge v1/report.json v2/report.json', 'compare two agent versions')
       .epilogue(REPORT_EXIT_CODES),
   handler: async (argv) => {
-    const { reportMerge } = await import('../report/commands.js');
+    const { reportMerge } = await import('../engine.js');
     await reportMerge(argv.reports as string[], argv.out as string);
   },
 };
@@ -40,7 +40,7 @@ const render: CommandModule = {
       .example('synconf report render old/report.json --out /tmp/r', 'into another folder')
       .epilogue(REPORT_EXIT_CODES),
   handler: async (argv) => {
-    const { reportRender } = await import('../report/commands.js');
+    const { reportRender } = await import('../engine.js');
     await reportRender(argv.report as string, argv.out as string | undefined);
   },
 };

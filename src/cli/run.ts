@@ -59,8 +59,7 @@ export const runCommand: CommandModule = {
       ),
   handler: async (argv) => {
     const opts = argv as unknown as RunOptions;
-    const { executeRun } = await import('../runner/execute.js');
-    const { liveTargetMaker } = await import('../runner/live-target.js');
+    const { executeRun, liveTargetMaker } = await import('../engine.js');
     const record = opts.record ? { dir: opts.record, mode: opts.recordMode, redact: opts.redact ?? [] } : undefined;
     process.exitCode = await executeRun(opts, liveTargetMaker(opts), record);
   },

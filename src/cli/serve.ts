@@ -3,6 +3,7 @@ import type { CommandModule } from 'yargs';
 import { join } from 'node:path';
 import { wholeNumber } from './options.js';
 import type { ServeRun } from '../serve/run-serve.js';
+import { RECORDINGS_DIR } from '../paths.js';
 
 const SERVE_EXIT_CODES =
   'Exit codes (when stopped with Ctrl-C or SIGTERM): 0 stopped, 1 with --strict: a request had no recorded answer, 2 usage or input error (port in use, no recordings), 3 a fault of synconf itself.';
@@ -56,9 +57,7 @@ export const serveCommand: CommandModule = {
       apiKey?: string;
       strict?: boolean;
     };
-    const { runServe } = await import('../serve/run-serve.js');
-    const { newestRecordings } = await import('../serve/recordings.js');
-    const { RECORDINGS_DIR } = await import('../paths.js');
+    const { runServe, newestRecordings } = await import('../engine.js');
     process.exitCode = await runServe({
       dir: opts.dir ?? newestRecordings(RECORDINGS_DIR),
       host: opts.host,

@@ -54,11 +54,11 @@ export const validateCommand: CommandModule = {
     // yargs turns a positional "-" into "" (it parses it as the value of --file): take it back.
     const file = given === '' && process.argv.slice(2).includes('-') ? '-' : given;
     if (['scenario', 'expectations', 'cassette', 'report'].includes(resource)) {
-      const { lintFile } = await import('../lint/lint.js');
+      const { lintFile } = await import('../engine.js');
       process.exitCode = await lintFile(resource as 'scenario', file);
       return;
     }
-    const { validateDocument } = await import('../schema/validate-document.js');
-    process.exitCode = validateDocument(resource, file, opts);
+    const { validateDocument } = await import('../engine.js');
+    process.exitCode = await validateDocument(resource, file, opts);
   },
 };

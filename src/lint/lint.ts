@@ -3,6 +3,11 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { EXIT, InputError } from '../errors.js';
+import { loadScenario } from '../scenario/load.js';
+import { loadEndpoints } from '../schema/endpoints.js';
+import { loadExpectations } from '../runner/expectations.js';
+import { readCassette } from '../transport/cassette.js';
+import { readReport } from '../report/load.js';
 
 export type Linted = 'scenario' | 'expectations' | 'cassette' | 'report';
 
@@ -30,24 +35,19 @@ export async function lintFile(kind: Linted, file: string): Promise<number> {
 async function load(kind: Linted, file: string): Promise<string> {
   switch (kind) {
     case 'scenario': {
-      const { loadScenario } = await import('../scenario/load.js');
-      const { loadEndpoints } = await import('../schema/endpoints.js');
       const loaded = await loadScenario(file, new Set(loadEndpoints().map((e) => e.id)));
       return `${loaded.scenario.id} (${loaded.file})`;
     }
     case 'expectations': {
-      const { loadExpectations } = await import('../runner/expectations.js');
       const loaded = loadExpectations(file);
       return `${loaded.file}`;
     }
     case 'cassette': {
       if (!file.endsWith('.har')) throw new InputError(`cassette ${file}: a cassette is a <scenario>.har file`);
-      const { readCassette } = await import('../transport/cassette.js');
       const cassette = readCassette(dirname(file), basename(file, '.har'))!;
       return `${cassette.log._synconf.scenario}, ${cassette.log.entries.length} exchange${cassette.log.entries.length === 1 ? '' : 's'} (${file})`;
     }
     case 'report': {
-      const { readReport } = await import('../report/load.js');
       const report = await readReport(file);
       return `${report.run.mode} run of ${report.totals.scenarios} scenario${report.totals.scenarios === 1 ? '' : 's'}, exit ${report.exitCode} (${file})`;
     }

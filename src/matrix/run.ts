@@ -10,6 +10,8 @@ import { mergeReports, type Matrix } from '../report/merge.js';
 import { gateIndex } from './gates.js';
 import { SynconfError, EXIT } from '../errors.js';
 import type { MatrixAgent } from './agents.js';
+import { replayTarget } from '../runner/replay-target.js';
+import { labTarget } from '../runner/targets.js';
 
 export interface MatrixRunOptions {
   agents: MatrixAgent[];
@@ -50,11 +52,7 @@ export function defaultJobs(versions: number): number {
 }
 
 async function targetFor(agent: MatrixAgent, needsPeer: boolean): Promise<Target> {
-  if (agent.recordings) {
-    const { replayTarget } = await import('../runner/replay-target.js');
-    return replayTarget(agent.recordings);
-  }
-  const { labTarget } = await import('../runner/targets.js');
+  if (agent.recordings) return replayTarget(agent.recordings);
   return labTarget({ needsPeer, allowDestructive: true, binary: agent.binary });
 }
 

@@ -12,6 +12,7 @@ import { MutationEngine, type Outcome } from './engine.js';
 import { runLive, type LiveRun } from './live.js';
 import type { Mutant } from './mutants.js';
 import { tally, tallyBy, percent } from './score.js';
+import { labTarget } from '../runner/targets.js';
 
 export interface MutateOptions {
   /** folder of cassettes */
@@ -70,7 +71,6 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   await target.close();
   if (opts.live && !baselineProblems.length) {
     const runs = liveRuns.filter((r) => r.mutants.length);
-    const { labTarget } = await import('../runner/targets.js');
     const needsPeer = runs.some((r) => r.loaded.scenario.needs?.includes('peer'));
     const binary = opts.live.binary;
     const outcomes = await runLive(runs, indexDeviations(expectations), (wrap) =>

@@ -5,14 +5,14 @@ import { readReport } from './load.js';
 import { mergeReports } from './merge.js';
 import { writeMatrix, writeReports } from './write.js';
 import { prepareDir } from './prepare-dir.js';
+import { selectScenarios } from '../runner/run.js';
+import { gateIndex } from '../matrix/gates.js';
 
 export async function reportMerge(files: string[], out: string): Promise<void> {
   await prepareDir(out, '--out');
   const reports = [];
   for (const file of files) reports.push(await readReport(file));
   // the version gates of the suite as it is here: they tell a version change from a regression
-  const { selectScenarios } = await import('../runner/run.js');
-  const { gateIndex } = await import('../matrix/gates.js');
   const matrix = mergeReports(reports, {
     files,
     gates: gateIndex((await selectScenarios(undefined, undefined)).scenarios),

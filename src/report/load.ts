@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Report } from '../schema/generated/types.js';
 import { InputError } from '../errors.js';
-import { formatError, validate } from '../schema/registry.js';
+import { formatError, loadDocumentValidators, validate } from '../schema/registry.js';
 
 export async function readReport(file: string): Promise<Report> {
   let text: string;
@@ -18,6 +18,7 @@ export async function readReport(file: string): Promise<Report> {
   } catch (err) {
     throw new InputError(`"${file}" is not JSON: ${(err as Error).message}`);
   }
+  await loadDocumentValidators();
   const errors = validate('report', doc);
   if (errors.length) {
     const shown = errors.slice(0, 5).map((e) => `  ${formatError(e)}`);

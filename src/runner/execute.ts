@@ -13,6 +13,7 @@ import { EXIT, SynconfError, UsageError } from '../errors.js';
 import { readReport } from '../report/load.js';
 import { compareWithBaseline } from '../report/baseline.js';
 import { combineRuns, stabilityLine } from './repeat.js';
+import { recorderFor } from '../transport/recorder.js';
 
 /** what every running command (run, replay, drift) passes in */
 export interface CommonRunOptions {
@@ -118,10 +119,7 @@ export async function executeRun(
   try {
     const needsPeer = selection.scenarios.some((s) => s.scenario.needs?.includes('peer'));
     let wrap: ((t: LiveTransport) => Transport) | undefined;
-    if (record) {
-      const { recorderFor } = await import('../transport/recorder.js');
-      wrap = recorderFor(record);
-    }
+    if (record) wrap = recorderFor(record);
     const reports: Report[] = [];
     // --repeat: a fresh target each time (a new lab, or the same given agent)
     for (let run = 1; run <= repeat; run++) {

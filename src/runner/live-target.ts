@@ -2,6 +2,8 @@
 import { UsageError } from '../errors.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
 import type { MakeTarget } from './execute.js';
+import { labTarget, agentTarget } from './targets.js';
+import { replayTarget } from './replay-target.js';
 
 /** how to reach a live agent: --agent/--api-key, or the lab */
 export interface TargetOptions {
@@ -15,7 +17,6 @@ export interface TargetOptions {
 /** the MakeTarget of a live run, from the target options */
 export function liveTargetMaker(opts: TargetOptions): MakeTarget {
   return async (needsPeer, wrap) => {
-    const { labTarget, agentTarget } = await import('./targets.js');
     const allowDestructive = opts.allowDestructive ?? false;
     const syncthing = opts.syncthing;
     if (opts.agent) {
@@ -30,7 +31,6 @@ export function liveTargetMaker(opts: TargetOptions): MakeTarget {
         (e: Error) => (e instanceof LabError ? e.message : undefined),
       );
       if (missing) {
-        const { replayTarget } = await import('./replay-target.js');
         console.error(
           `synconf: no agent to run against (${missing})\nsynconf: REPLAYING the bundled recordings ${DEFAULT_RECORDINGS.replace(/.*\/recordings\//, 'recordings/')} instead; the report says mode "replay". Give --lab to insist on a live agent.`,
         );

@@ -1,6 +1,6 @@
 // Validators by resource name and agent version. The validators are precompiled from schemas/ by
 // `npm run gen` (ajv standalone code), so a run loads no schema compiler at all.
-import { BUCKETS, RESOURCES } from './generated/index.js';
+import { BUCKETS, DOCUMENTS, RESOURCES, loadDocuments } from './generated/index.js';
 import { releaseOf } from './version.js';
 import { exportName } from './names.js';
 import { escapePointer, resolvePointer, jsonType, MISSING } from '../json.js';
@@ -32,8 +32,24 @@ export function listResources(): string[] {
   return RESOURCES.filter((r) => r !== 'common');
 }
 
+let documents: Record<string, unknown> | undefined;
+
+/**
+ * Loads the validators of synconf's output documents (report, matrix, mutation report), which `validate`
+ * needs for them. They are a module of their own: a run writes such documents but reads none, and does
+ * not load them (bench/).
+ */
+export async function loadDocumentValidators(): Promise<void> {
+  documents ??= (await loadDocuments()) as unknown as Record<string, unknown>;
+}
+
 function validatorFor(resource: string, agentVersion?: string): CompiledValidator {
   if (!RESOURCES.includes(resource)) throw new UnknownResourceError(resource);
+  if (DOCUMENTS.includes(resource)) {
+    if (!documents)
+      throw new Error(`the validators of "${resource}" are not loaded: await loadDocumentValidators() first`);
+    return documents[exportName(resource)] as CompiledValidator;
+  }
   // Without a version the spec itself applies (the last bucket).
   let bucket = BUCKETS[BUCKETS.length - 1];
   if (agentVersion !== undefined) {

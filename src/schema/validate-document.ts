@@ -2,14 +2,14 @@
 // against a resource schema; what it prints and the exit code.
 import { readFileSync } from 'node:fs';
 import { EXIT, InputError } from '../errors.js';
-import { validate, formatError } from './registry.js';
+import { validate, formatError, loadDocumentValidators } from './registry.js';
 
 export interface ValidateDocumentOptions {
   agentVersion?: string;
   json?: boolean;
 }
 
-export function validateDocument(resource: string, file: string, opts: ValidateDocumentOptions): number {
+export async function validateDocument(resource: string, file: string, opts: ValidateDocumentOptions): Promise<number> {
   const stdin = file === '-';
   const what = stdin ? 'standard input' : `"${file}"`;
   let text: string;
@@ -32,6 +32,7 @@ export function validateDocument(resource: string, file: string, opts: ValidateD
       `${capture ? `the body of the HTTP capture in ${what}` : what} is not JSON: ${(e as Error).message}`,
     );
   }
+  await loadDocumentValidators();
   const errors = validate(resource, doc, opts.agentVersion);
   if (opts.json) console.log(JSON.stringify(errors, null, 2));
   else if (errors.length === 0)
