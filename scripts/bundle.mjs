@@ -1,27 +1,99 @@
-// The `synconf` command as users run it: one esbuild bundle with lazily loaded chunks in
-// dist/bin/. Loading a few bundled files instead of hundreds of modules is most of synconf's
-// start-up time (see bench/). The sources stay the TypeScript in src/ (tests run them with tsx).
+// The `synconf` command as users run it, in dist/bin/ (the sources stay the TypeScript in src/; the
+// tests run them with tsx). Start-up time is measured in bench/; what is built, and why:
+//   synconf.js, chunk-*.js  the command line (yargs), an ES module bundle; the lab and agents commands
+//                           are chunks loaded when they run.
+//   engine.cjs              src/engine.ts, what the commands run (runner, validators, reports, ...), one
+//                           CommonJS file that src/cli/load-engine.ts loads through V8's code cache:
+//   engine.cjs.cache        written here after a replay of the bundled recordings, so that a command does
+//                           not compile again what that replay compiled.
+//   errors.cjs              src/errors.ts, one copy shared by both bundles: the CLI tells a user's error
+//                           from a fault of synconf by its class (instanceof).
 import { build } from 'esbuild';
-import { rmSync, chmodSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { lazyStringWidth } from './lazy-string-width-plugin.mjs';
 
-const outdir = new URL('../dist/bin/', import.meta.url).pathname;
+const src = fileURLToPath(new URL('../src/', import.meta.url));
+const outdir = fileURLToPath(new URL('../dist/bin/', import.meta.url));
+const ERRORS = join(src, 'errors.ts');
+const ENGINE = join(src, 'engine.ts');
+const ENGINE_FILE = join(outdir, 'engine.cjs');
+
+/** the source file a relative import names (imports are written with .js, the sources are .ts) */
+const target = (args) => resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+
+// Every import of src/errors.ts becomes a require/import of the shared dist/bin/errors.cjs.
+const sharedErrors = {
+  name: 'shared-errors',
+  setup(b) {
+    b.onResolve({ filter: /\/errors\.js$/ }, (args) =>
+      target(args) === ERRORS ? { path: './errors.cjs', external: true } : undefined,
+    );
+  },
+};
+
+// In the command line bundle, `import('../engine.js')` gives the exports of engine.cjs, loaded with its cache.
+const engineNames = [...readFileSync(ENGINE, 'utf8').matchAll(/^export \{([^}]+)\} from/gm)].flatMap((m) =>
+  m[1].split(',').map((name) => name.trim()),
+);
+const engineThroughCodeCache = {
+  name: 'engine-through-code-cache',
+  setup(b) {
+    b.onResolve({ filter: /\/engine\.js$/ }, (args) =>
+      target(args) === ENGINE ? { path: ENGINE, namespace: 'engine-cjs' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'engine-cjs' }, () => ({
+      resolveDir: join(src, 'cli'),
+      loader: 'ts',
+      contents: [
+        "import { fileURLToPath } from 'node:url';",
+        "import { loadEngine } from './load-engine.js';",
+        "const engine = loadEngine(fileURLToPath(new URL('./engine.cjs', import.meta.url)));",
+        ...engineNames.map((name) => `export const ${name} = engine.${name} as typeof import('../engine.js').${name};`),
+      ].join('\n'),
+    }));
+  },
+};
+
+const common = { bundle: true, minify: true, platform: 'node', target: 'node20', logLevel: 'warning' };
 
 rmSync(outdir, { recursive: true, force: true });
+await build({ ...common, entryPoints: [ERRORS], outfile: join(outdir, 'errors.cjs'), format: 'cjs' });
 await build({
-  entryPoints: { synconf: new URL('../src/cli/main.ts', import.meta.url).pathname },
+  ...common,
+  entryPoints: [ENGINE],
+  outfile: ENGINE_FILE,
+  format: 'cjs',
+  // src/paths.ts finds the package root from its own location
+  define: { 'import.meta.url': '__synconfUrl' },
+  banner: { js: "var __synconfUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [sharedErrors],
+});
+await build({
+  ...common,
+  entryPoints: { synconf: join(src, 'cli', 'main.ts') },
   outdir,
-  bundle: true,
   splitting: true,
-  minify: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // CommonJS dependencies (ajv's runtime, yaml) call require(): give the ES module bundle one.
+  // CommonJS dependencies (yargs' helpers, the lab's) call require(): give the ES module bundle one.
   banner: {
     js: "import { createRequire as __synconfRequire } from 'node:module'; const require = __synconfRequire(import.meta.url);",
   },
-  logLevel: 'warning',
-  plugins: [lazyStringWidth],
+  plugins: [sharedErrors, engineThroughCodeCache, lazyStringWidth],
 });
-chmodSync(`${outdir}/synconf.js`, 0o755);
+chmodSync(join(outdir, 'synconf.js'), 0o755);
+
+// The code cache: what a replay of the bundled recordings compiles (validators, YAML, reports, ...).
+const reports = mkdtempSync(join(tmpdir(), 'synconf-bundle-'));
+const replay = spawnSync(process.execPath, [join(outdir, 'synconf.js'), 'replay', '--report-dir', reports], {
+  env: { ...process.env, SYNCONF_WRITE_CODE_CACHE: ENGINE_FILE },
+  encoding: 'utf8',
+});
+rmSync(reports, { recursive: true, force: true });
+if (!existsSync(`${ENGINE_FILE}.cache`))
+  throw new Error(
+    `bundle: no code cache written for ${ENGINE_FILE} (the replay ended ${replay.status}):\n${replay.stderr}`,
+  );
