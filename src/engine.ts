@@ -1,12 +1,11 @@
-// What synconf's commands run, in one module: the handlers in src/cli/ load it when a command runs
-// (`await import('../engine.js')`), never at start-up, so --help and --version stay light.
+// What synconf's commands run, in one module: the handlers in src/cli/ import it when a command runs
+// (`await import('../engine.js')`), never at start-up, so that --help and --version stay light.
 //
-// One module rather than one lazy import per command because of how the bundle is cut: esbuild
-// (scripts/bundle.mjs) gives every set of lazily imported modules that reach a module a chunk file
-// of its own. With a dozen lazy imports sharing the runner, a run loaded some 30 small files, and
-// Node spends ~0.3 ms resolving and linking each (bench/README.md). Inside the engine, modules import
-// each other statically; what stays lazy has no other part of the engine below it: the lab and the
-// agent installation (execa, apt), the located-YAML parser of error messages, and globbing.
+// The built command has it as one file, dist/bin/engine.cjs, loaded through V8's code cache (scripts/bundle.mjs,
+// src/cli/load-engine.ts): what every command needs (runner, validators, report writers) is parsed and compiled
+// at build time, not at each start (bench/README.md). Inside the engine, modules import each other statically;
+// what stays lazy is evaluated only when used: the lab and the agent installation (execa, apt), the located-YAML
+// parser of error messages, globbing, and the validators of synconf's output documents.
 export { executeRun } from './runner/execute.js';
 export { liveTargetMaker } from './runner/live-target.js';
 export { replayTarget } from './runner/replay-target.js';

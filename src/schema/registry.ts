@@ -37,7 +37,7 @@ let documents: Record<string, unknown> | undefined;
 /**
  * Loads the validators of synconf's output documents (report, matrix, mutation report), which `validate`
  * needs for them. They are a module of their own: a run writes such documents but reads none, and does
- * not load them (bench/).
+ * not evaluate them (bench/).
  */
 export async function loadDocumentValidators(): Promise<void> {
   documents ??= (await loadDocuments()) as unknown as Record<string, unknown>;
