@@ -1,6 +1,7 @@
 // The built command's layout (scripts/bundle.mjs): the engine is one CommonJS file loaded through the code
 // cache the build wrote (src/cli/load-engine.ts), a run loads a handful of files, and without a usable cache
-// (none, a damaged one, one made for another engine) the engine is compiled from source and works the same.
+// (none, a damaged one, one made for another engine) the engine is compiled from source and works the same. A bug
+// inside the engine is reported by the built command as a fault of synconf (exit 3), not as a user's error.
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -70,22 +71,44 @@ describe('the built command', () => {
       },
     ],
   ];
+  /** `replay --only system-ping` by a copy of dist/bin changed by `change`, and the folder of its reports */
+  function replayWithCopy(change: (bin: string) => void) {
+    // A copy inside the package, so that it finds synconf's files (src/paths.ts walks up to package.json).
+    const copy = mkdtempSync(join(ROOT, 'dist', 'bundle-test-'));
+    const reports = mkdtempSync(join(tmpdir(), 'synconf-bundle-'));
+    copies.push(copy, reports);
+    cpSync(BIN_DIR, join(copy, 'bin'), { recursive: true });
+    change(join(copy, 'bin'));
+    const r = spawnSync(
+      process.execPath,
+      [join(copy, 'bin', 'synconf.js'), 'replay', '--only', 'system-ping', '--report-dir', reports],
+      { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+    );
+    return { ...r, reports };
+  }
+
   for (const [what, damage] of damages)
     test(`${what}, the engine is compiled from its source and the command works`, () => {
-      // A copy of dist/bin inside the package, so that it finds synconf's files (src/paths.ts walks up).
-      const copy = mkdtempSync(join(ROOT, 'dist', 'bundle-test-'));
-      copies.push(copy);
-      cpSync(BIN_DIR, join(copy, 'bin'), { recursive: true });
-      damage(join(copy, 'bin'));
-      const reports = mkdtempSync(join(tmpdir(), 'synconf-bundle-'));
-      copies.push(reports);
-      const r = spawnSync(
-        process.execPath,
-        [join(copy, 'bin', 'synconf.js'), 'replay', '--only', 'system-ping', '--report-dir', reports],
-        { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
-      );
+      const r = replayWithCopy(damage);
       assert.equal(r.signal, null, r.stderr);
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.match(r.stdout, what.includes('another') ? /CONFORMZ: 1 scenario/ : /CONFORMS: 1 scenario, \d+ checks/);
     });
+
+  test('a bug inside the engine is exit 3: one line naming the log file with the stack, and the report says 3', () => {
+    const r = replayWithCopy((bin) => {
+      const engine = readFileSync(join(bin, 'engine.cjs'), 'utf8');
+      const at = '{peer:"not recorded"'; // the capabilities of the replay target, made when the run starts
+      assert.ok(engine.includes(at));
+      writeFileSync(join(bin, 'engine.cjs'), engine.replace(at, '{peer:(()=>{throw new TypeError("injected")})()'));
+    });
+    assert.equal(r.status, 3, r.stdout + r.stderr);
+    assert.match(r.stderr, /^synconf: internal error \(a bug in synconf [^)]+\): injected$/m);
+    const log = /please report this bug with (\S+synconf-error-\d+\.log)/.exec(r.stderr)?.[1];
+    assert.ok(log, r.stderr);
+    copies.push(log);
+    assert.match(readFileSync(log, 'utf8'), /TypeError: injected\n\s+at /);
+    assert.doesNotMatch(r.stdout + r.stderr, /\n\s+at .*[:(]\d+/, 'no stack trace on the terminal');
+    assert.equal(JSON.parse(readFileSync(join(r.reports, 'report.json'), 'utf8')).exitCode, 3);
+  });
 });
