@@ -11,6 +11,7 @@ import type { Report, CheckResult, ScenarioResult } from '../src/schema/generate
 import { mergeReports } from '../src/report/merge.js';
 import { gateIndex } from '../src/matrix/gates.js';
 import { selectScenarios } from '../src/runner/run.js';
+import { runMatrix } from '../src/matrix/run.js';
 import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
 import { RECORDINGS_DIR } from '../src/paths.js';
 import { cliAsync } from './support/cli.js';
@@ -392,5 +393,34 @@ describe('synconf matrix --replay', () => {
     const none = await cliAsync(['matrix', '--replay', '--syncthing', '0.9.1', '--report-dir', join(work, 'y')]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /no recordings of 0\.9\.1 \(found: /);
+  });
+});
+
+describe('a fault of synconf during a matrix', () => {
+  test("ends that version's report with exit 3 (not 2) and the stack, and the matrix with exit 3", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'synconf-matrix-fault-'));
+    try {
+      const result = await runMatrix({
+        agents: [{ name: '1.19.2', version: '1.19.2', recordings: join(RECORDINGS_DIR, 'syncthing-1.19.2') }],
+        jobs: 1,
+        only: ['system-ping'],
+        reportDir: dir,
+        failOn: ['fail', 'unexpected-pass'],
+        requestTimeoutMs: 1000,
+        onScenario: () => {
+          throw new TypeError('x is not a function'); // a bug of synconf's, met while the version runs
+        },
+      });
+      assert.equal(result.exitCode, 3);
+      const [report] = result.reports;
+      assert.equal(report.exitCode, 3);
+      assert.match(
+        report.harnessErrors[0].message,
+        /^internal error \(a bug in synconf\): TypeError: x is not a function\n\s+at /,
+      );
+      assert.match(report.verdict, /INTERNAL ERROR/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

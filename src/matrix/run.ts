@@ -119,12 +119,13 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
       try {
         report = await runVersion(agent, selection, opts, partial);
       } catch (e) {
-        // A defect of synconf itself: this version's report says so, the others go on.
+        // A defect of synconf itself: this version's report says so (exit 3, with the stack), the others go on.
         report = withVersion(
           emptyReport(
             agent.recordings ? 'replay' : 'live',
             agent.recordings ?? agent.binary ?? 'unknown',
-            `internal error: ${(e as Error).stack ?? e}`,
+            `internal error (a bug in synconf): ${(e as Error).stack ?? e}`,
+            EXIT.internal,
           ),
           agent,
         );
