@@ -175,6 +175,16 @@ describe('report.html', () => {
     assert.equal(await page.locator('details.scenario:visible').count(), 1);
     await form.getByLabel('Endpoint').selectOption('');
     assert.equal(await page.locator('#shown').innerText(), 'showing 15 of 15 checks');
+    // The search filters the failures too, and their heading counts what it shows.
+    const search = form.getByLabel('Search');
+    await search.fill('system-status');
+    assert.match(await page.locator('#failures h2').innerText(), /^Failures \(\d of 4\)$/);
+    await search.fill('no check is called this');
+    assert.equal(await page.locator('#failures h2').innerText(), 'Failures (0 of 4)');
+    assert.ok(await page.locator('#failures .none-match').isVisible());
+    await search.fill('');
+    assert.equal(await page.locator('#failures h2').innerText(), 'Failures (4)');
+    assert.ok(await page.locator('#failures .none-match').isHidden());
     assert.equal(
       await passing.evaluate((d) => (d as HTMLDetailsElement).open),
       false,

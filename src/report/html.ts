@@ -223,6 +223,11 @@ function glance(view: RunView): string {
   return `<nav class="glance" aria-label="At a glance">${boxes.join('')}</nav>`;
 }
 
+/** a section's count, which the search turns into "2 of 7" */
+const count = (n: number) => `<span class="count" data-total="${n}">${n}</span>`;
+/** shown by the search when it hides every item of a section */
+const noneMatch = (what: string) => `<p class="none-match" hidden>No ${what} matches the search.</p>`;
+
 function failuresSection(view: RunView): string {
   const r = view.report;
   const harness = r.harnessErrors.map(
@@ -239,7 +244,7 @@ ${p.hint ? `<div class="hint">${e(p.hint, 1000)}</div>` : ''}<div class="where m
     harness.length
       ? `<section id="harness-errors"><h2>Harness errors (${harness.length})</h2><p>synconf itself could not run part of the suite; the results below are incomplete.</p><ul class="problems">${harness.join('\n')}</ul></section>`
       : '',
-    `<section id="failures"><h2>Failures (${items.length})</h2>${items.length ? `<ul class="problems">${items.join('\n')}</ul>` : '<p>No check failed.</p>'}</section>`,
+    `<section id="failures"><h2>Failures (${count(items.length)})</h2>${items.length ? `<ul class="problems">${items.join('\n')}</ul>${noneMatch('failure')}` : '<p>No check failed.</p>'}</section>`,
   ].join('\n');
 }
 
@@ -260,9 +265,9 @@ function knownSection(view: RunView): string {
         .join('')
     );
   });
-  return `<section id="known"><h2>Known deviations (${n})</h2>
+  return `<section id="known"><h2>Known deviations (${count(n)})</h2>
 <p>What this agent version does differently from the spec, accepted for it and why${file ? `, as listed in <code>${e(file, 300)}</code>` : ''}. They do not fail the run; one that stops occurring does.</p>
-<table class="known"><thead><tr><th>Check</th><th>What the agent does</th><th>Why it is accepted</th></tr></thead><tbody>${rows.join('\n')}</tbody></table></section>`;
+<table class="known"><thead><tr><th>Check</th><th>What the agent does</th><th>Why it is accepted</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>${noneMatch('known deviation')}</section>`;
 }
 
 function flakySection(view: RunView): string {
@@ -364,7 +369,8 @@ function filters(view: RunView): string {
 // Plain JS, reading only data- attributes and never writing markup. Filters: a check is shown when
 // its verdict is ticked, its scenario covers the chosen endpoint and its text holds the search;
 // scenarios left empty are hidden and, while a filter is on, those with a match are opened. The
-// search also filters the failures and the known deviations. Copy buttons copy their curl text.
+// search also filters the failures and the known deviations, whose headings then count what it shows
+// ("2 of 7"). Copy buttons copy their curl text.
 const SCRIPT = `(function () {
   var form = document.getElementById('filters');
   if (!form) return;
@@ -399,6 +405,14 @@ const SCRIPT = `(function () {
       var next = g.nextElementSibling, any = false;
       while (next && !next.classList.contains('group')) { if (!next.hidden) any = true; next = next.nextElementSibling; }
       g.hidden = !any;
+    });
+    all('#failures, #known').forEach(function (sec) {
+      var span = sec.querySelector('h2 .count'), none = sec.querySelector('.none-match');
+      if (!span || !none) return;
+      var visible = all('li.problem, tbody tr:not(.group)', sec).filter(function (el) { return !el.hidden; }).length;
+      var total = span.getAttribute('data-total');
+      span.textContent = q === '' ? total : visible + ' of ' + total;
+      none.hidden = q === '' || visible > 0;
     });
     document.getElementById('shown').textContent = 'showing ' + shown + ' of ' + total + ' checks';
   }
