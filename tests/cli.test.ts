@@ -224,7 +224,16 @@ describe('the built command: every bad input is one clear line', () => {
       exp,
       'agent: syncthing\nversions: ">=1.0.0"\ndescription: d\ndeviations:\n  - { check: a/b/c, observed: o, reason: r }\n  - { check: a/b/c, observed: o, reason: r }\n',
     );
-    assert.match(synconf(['validate', 'expectations', exp]).stdout, /check "a\/b\/c" is listed twice/);
+    assert.match(synconf(['validate', 'expectations', exp]).stdout, /exp\.yaml:6: deviation "a\/b\/c": listed twice$/m);
+    // A schema error inside an entry names the line where the entry starts, and its check.
+    await writeFile(
+      exp,
+      'agent: syncthing\nversions: ">=1.0.0"\ndescription: d\ndeviations:\n- check: a/b/c\n  observed: o\n  reason: r\n- check: d/e/f\n  observed: o\n',
+    );
+    assert.match(
+      synconf(['validate', 'expectations', exp]).stdout,
+      /exp\.yaml:8: deviation "d\/e\/f": \/deviations\/1\/reason: required property "reason" is missing$/m,
+    );
     assert.equal(synconf(['validate', 'expectations', join(ROOT, 'bench', 'known-deviations-1.19.2.yaml')]).code, 0);
     const dir = await copyRecording(work, 'lint-cassettes');
     assert.equal(synconf(['validate', 'cassette', join(dir, 'system-ping.har')]).code, 0);

@@ -10,6 +10,7 @@ import { releaseOf } from '../schema/version.js';
 import { EXPECTATIONS_DIR, ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
 import { scenarioVerdict } from './scenario-runner.js';
+import { listItemLines } from '../scenario/list-lines.js';
 
 export interface LoadedExpectations {
   file: string;
@@ -18,21 +19,32 @@ export interface LoadedExpectations {
 
 export function loadExpectations(path: string): LoadedExpectations {
   const file = relative(ROOT, path).startsWith('..') ? path : relative(ROOT, path);
+  const text = readFileSync(path, 'utf8');
   let data: unknown;
   try {
-    data = loadYaml(readFileSync(path, 'utf8'), { schema: CORE_SCHEMA });
+    data = loadYaml(text, { schema: CORE_SCHEMA });
   } catch (e) {
     throw new InputError(`expectations file ${file}: ${(e as Error).message.split('\n')[0]}`);
   }
+  // An error inside a deviation names the line where its entry starts, and its check.
+  const at = (entry: number | undefined) => {
+    const line = entry === undefined ? undefined : listItemLines(text, 'deviations')[entry];
+    const check = entry === undefined ? undefined : (data as KnownDeviations).deviations?.[entry]?.check;
+    return `${file}${line ? `:${line}` : ''}: ${typeof check === 'string' ? `deviation "${check}": ` : ''}`;
+  };
   const errors = validate('expectations', data);
-  if (errors.length)
-    throw new InputError(`expectations file ${file}: ${errors[0].pointer || '/'}: ${errors[0].message}`);
+  if (errors.length) {
+    const entry = /^\/deviations\/(\d+)/.exec(errors[0].pointer)?.[1];
+    throw new InputError(
+      `expectations file ${at(entry === undefined ? undefined : Number(entry))}${errors[0].pointer || '/'}: ${errors[0].message}`,
+    );
+  }
   const exp = data as KnownDeviations;
   const seen = new Set<string>();
-  for (const d of exp.deviations) {
-    if (seen.has(d.check)) throw new InputError(`expectations file ${file}: check "${d.check}" is listed twice`);
+  exp.deviations.forEach((d, i) => {
+    if (seen.has(d.check)) throw new InputError(`expectations file ${at(i)}listed twice`);
     seen.add(d.check);
-  }
+  });
   return { file, data: exp };
 }
 

@@ -11,6 +11,7 @@ import type { Scenario, Step } from '../schema/generated/types.js';
 import { validate, listResources } from '../schema/registry.js';
 import { ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
+import { listItemLines } from './list-lines.js';
 
 export interface LoadedScenario {
   scenario: Scenario;
@@ -56,26 +57,14 @@ function stepNameAt(doc: unknown, pointer: string): string | undefined {
   return list?.[Number(m[2])]?.name;
 }
 
-/**
- * The 1-based line where each step starts, by step name. A valid file needs no second parse for
- * this: the items of a phase list are the lines that start with "- " at the list's indentation.
- */
+/** the 1-based line where each step starts, by step name */
 function stepLinesOf(text: string, s: Scenario): Record<string, number> {
-  const lines = text.split('\n');
   const out: Record<string, number> = {};
   for (const phase of ['setup', 'steps', 'cleanup'] as const) {
-    const steps = s[phase] ?? [];
-    const start = lines.findIndex((l) => new RegExp(`^${phase}:`).test(l));
-    if (start < 0 || !steps.length) continue;
-    let indent: string | undefined;
-    let i = 0;
-    for (let n = start + 1; n < lines.length && i < steps.length; n++) {
-      if (/^\S/.test(lines[n]) && !lines[n].startsWith('-') && !lines[n].startsWith('#')) break; // the next top-level key
-      const m = /^(\s*)- /.exec(lines[n]);
-      if (!m) continue;
-      indent ??= m[1];
-      if (m[1] === indent) out[steps[i++].name] = n + 1;
-    }
+    const lines = listItemLines(text, phase);
+    (s[phase] ?? []).forEach((step, i) => {
+      if (lines[i]) out[step.name] = lines[i];
+    });
   }
   return out;
 }
