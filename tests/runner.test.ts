@@ -577,6 +577,17 @@ describe('version gates per endpoint (schemas/endpoints.json)', () => {
     );
   });
 
+  test("present is any answer but the router's 404: a 404 from the endpoint's own handler (a missing parameter) counts", async () => {
+    fake.reset({ version: 'v1.15.0' });
+    fake.route('GET /rest/cluster/pending/devices', text('no such device\n', { status: 404 }));
+    const r = await run(PENDING);
+    assert.match(
+      assertPass(r, 'pending-devices/present/GET /rest/cluster/pending/devices').message,
+      /is present \(404 from its own handler: "no such device"\) on agent v1\.15\.0, which is past its gate$/,
+    );
+    assertFail(r, 'pending-folders/present/GET /rest/cluster/pending/folders', /answered 404 on agent v1\.15\.0/);
+  });
+
   test('from 1.18.0 on, the scenarios run normally (here skipped: the fake has no peer, and says so)', async () => {
     fake.reset({ version: 'v1.18.0' });
     const r = await run(PENDING);

@@ -394,7 +394,9 @@ class ScenarioRun {
 
   /**
    * An endpoint checked against its own gate: absent (404) on an agent older than `since`, present (any answer but
-   * 404) on a newer one. The request carries the API key and no parameters: the agent routes before it reads them.
+   * the router's 404) on a newer one. The request carries the API key and no parameters: the agent routes before it
+   * reads them, and an endpoint that needs one may answer 404 from its own handler (GET /rest/db/status without
+   * ?folder= is 404 "no such folder"), which is not the router's "404 page not found" (Go's mux) of an absent one.
    */
   async probe(
     endpoint: string,
@@ -417,13 +419,16 @@ class ScenarioRun {
     const status = x.response?.status;
     const answered = status ?? x.error?.code;
     const agent = this.ctx.agentVersion;
-    const ok = since ? status === 404 : status !== undefined && status !== 404;
+    const body = x.response?.body.trim() ?? '';
+    const unrouted = status === 404 && body === '404 page not found';
+    const ok = since ? status === 404 : status !== undefined && !unrouted;
+    const present = status === 404 ? `404 from its own handler: ${JSON.stringify(body.slice(0, 80))}` : status;
     const message = since
       ? ok
         ? `${endpoint} is absent (404) on agent ${agent}, as expected before ${since}`
         : `${endpoint} answered ${answered} on agent ${agent}; an endpoint added in ${since} must answer 404`
       : ok
-        ? `${endpoint} is present (${status}) on agent ${agent}, which is past its gate`
+        ? `${endpoint} is present (${present}) on agent ${agent}, which is past its gate`
         : `${endpoint} answered ${answered} on agent ${agent}; it must be present (not 404) from its version on`;
     this.add(
       step,
