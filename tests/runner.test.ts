@@ -750,6 +750,21 @@ async function withReportDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
 const readReport = async (dir: string): Promise<Report> =>
   JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
 
+/** `synconf run --agent` against the fake, with the suite `suite` of the fixtures */
+const runCli = (dir: string, suite: string, ...more: string[]) =>
+  synconf([
+    'run',
+    '--agent',
+    fake.url,
+    '--api-key',
+    fake.apiKey,
+    '--suite',
+    fixture(suite),
+    '--report-dir',
+    dir,
+    ...more,
+  ]);
+
 describe('malformed scenario files', () => {
   const loadError = async (name: string) => {
     const sel = await selectScenarios([fixture(`malformed/${name}.yaml`)], undefined);
@@ -808,18 +823,7 @@ describe('malformed scenario files', () => {
 
   test('synconf run exits 2, runs nothing, and still writes report.json with every harness error', async () => {
     await withReportDir(async (dir) => {
-      const out = await synconf([
-        'run',
-        '--agent',
-        fake.url,
-        '--api-key',
-        fake.apiKey,
-        '--suite',
-        fixture('malformed'),
-        '--report-dir',
-        dir,
-        '--no-expectations',
-      ]);
+      const out = await runCli(dir, 'malformed', '--no-expectations');
       assert.equal(out.code, 2, out.stderr);
       const report = await readReport(dir);
       assert.equal(report.exitCode, 2);
@@ -836,20 +840,6 @@ describe('malformed scenario files', () => {
 });
 
 describe('exit codes of synconf run --agent (against the fake)', () => {
-  const runCli = (dir: string, suite: string, ...more: string[]) =>
-    synconf([
-      'run',
-      '--agent',
-      fake.url,
-      '--api-key',
-      fake.apiKey,
-      '--suite',
-      fixture(suite),
-      '--report-dir',
-      dir,
-      ...more,
-    ]);
-
   test('0 when every check conforms', async () => {
     await withReportDir(async (dir) => {
       const out = await runCli(dir, 'checks/status.yaml', '--no-expectations');

@@ -8,10 +8,7 @@
 // document, and `unevaluatedProperties` at the outer level already sees theirs.
 import type { LoadedSchema } from './ajv-setup.js';
 import { escapePointer } from '../json.js';
-import { prune } from './prune.js';
-
-type Node = Record<string, unknown>;
-const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { prune, isNode, type Node } from './prune.js';
 
 const IN_PLACE = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else'];
 const NEW_LOCATION = ['items', 'additionalProperties', 'contains', 'unevaluatedItems'];

@@ -1,8 +1,8 @@
 // Build time (`npm run gen`): copies of schemas with only the keywords a generated validator needs.
 // Smaller schemas give smaller generated code, and that code is loaded on every run (bench/).
 
-type Node = Record<string, unknown>;
-const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+export type Node = Record<string, unknown>;
+export const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // Keywords whose value is a schema, an array of schemas, or maps names to schemas. The value of any
 // other keyword is data (enum, const, required, ...), copied as it is.
