@@ -12,15 +12,16 @@ import { validate, loadDocumentValidators } from '../src/schema/registry.js';
 await loadDocumentValidators(); // the report, matrix and mutation-report validators these tests use
 
 const BIN = join(ROOT, 'dist', 'bin', 'synconf.js');
-const synconf = (...args: string[]) => {
+const synconfIn = (cwd: string, ...args: string[]) => {
   const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
+    cwd,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' },
     timeout: 300_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
+const synconf = (...args: string[]) => synconfIn(ROOT, ...args);
 
 describe('synconf mutate (the built command)', () => {
   let work: string;
@@ -47,6 +48,12 @@ describe('synconf mutate (the built command)', () => {
     assert.match(html, /<h1>synconf mutate: 100\.0%<\/h1>/);
     assert.match(html, /Content-Security-Policy/);
     assert.match(readFileSync(join(dir, 'mutation.md'), 'utf8'), /### Survivors \(0\)/);
+  });
+
+  test('runs from any folder: the bundled scenario files are read from the package, not the working folder', () => {
+    const r = synconfIn(work, 'mutate', '--only', 'system-ping', '--report-dir', join(work, 'elsewhere'));
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /synconf mutate: score 100\.0% \(\d+ mutants: /);
   });
 
   test('a weakened scenario fails the gate (exit 1) and the survivor is printed with its file and line', () => {
