@@ -1,9 +1,13 @@
 // Makes a freshly generated config.xml loopback-only, for every config generation synconf starts (1.12.1 writes
-// version 32, 1.19.2 36, 1.29.5 37). The file written by `syncthing generate` is simple and regular, so a few targeted
-// element edits are plainer than a parse/rebuild round trip (which would also reformat it). An element a generation
-// does not write is added (Syncthing ignores elements it does not know), so no edit depends on one generation's
-// elements; after start, loopbackViolations() checks through the REST config API that the settings are in force.
-// The config `version` attribute is left alone: an older one would trigger a migration.
+// version 32, 1.19.2 36, 1.29.5 37). The lab owns every element it depends on, whatever `generate` wrote: each owned
+// element ends up exactly once, with the lab's value. That matters for lists: with 22000 taken, 1.12.1's generate
+// writes three <listenAddress> elements (tcp://0.0.0.0:N, a relay, quic://0.0.0.0:N) instead of `default`.
+// The file is simple and regular, so targeted element edits are plainer than a parse/rebuild round trip (which would
+// also reformat it); editMismatches() then reads the edited file with an XML parser, so a faulty edit is caught as
+// synconf's fault before the agent starts. After start, loopbackViolations() checks through the REST config API that
+// the agent took the settings. An element a generation does not write is added (Syncthing ignores elements it does
+// not know). The config `version` attribute is left alone: an older one would trigger a migration.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { LabError } from './errors.js';
 
 export interface LoopbackSettings {
@@ -35,26 +39,35 @@ const OFF: Record<string, boolean | number> = {
   announceLANAddresses: false,
 };
 
+/** The attributes of <gui> the lab relies on: its API served, over plain HTTP. */
+const GUI_ATTRIBUTES = { enabled: 'true', tls: 'false' };
+
+/** Every element of config.xml the lab owns, by section, with its one value. */
+function ownedElements(s: LoopbackSettings): Record<'gui' | 'options', Record<string, string>> {
+  return {
+    gui: { address: `127.0.0.1:${s.guiPort}`, apikey: s.apiKey },
+    options: {
+      listenAddress: `tcp://127.0.0.1:${s.syncPort}`, // a list: 1.12.1 may write three
+      ...Object.fromEntries(Object.entries(OFF).map(([k, v]) => [k, String(v)])),
+      urURL: `https://${NOWHERE}/`,
+      releasesURL: `https://${NOWHERE}/`,
+      crashReportingURL: `https://${NOWHERE}/`,
+      globalAnnounceServer: `https://${NOWHERE}/`, // a list
+      stunServer: NOWHERE, // a list
+      stunKeepaliveStartS: '0',
+      restartOnWakeup: 'false', // up to 1.2x only; later ones ignore it
+      reconnectionIntervalS: String(s.reconnectionIntervalS),
+      // With setLowPriority (the default) the monitor's child calls setpgid() and leaves the monitor's process
+      // group, so killing the group would miss it. false keeps monitor and child in one group.
+      setLowPriority: 'false',
+    },
+  };
+}
+
 export function loopbackConfig(xml: string, s: LoopbackSettings): string {
-  let out = editSection(xml, 'gui', {
-    address: `127.0.0.1:${s.guiPort}`,
-    apikey: s.apiKey,
-  });
-  out = editSection(out, 'options', {
-    listenAddress: `tcp://127.0.0.1:${s.syncPort}`,
-    ...Object.fromEntries(Object.entries(OFF).map(([k, v]) => [k, String(v)])),
-    urURL: `https://${NOWHERE}/`,
-    releasesURL: `https://${NOWHERE}/`,
-    crashReportingURL: `https://${NOWHERE}/`,
-    globalAnnounceServer: `https://${NOWHERE}/`,
-    stunServer: NOWHERE,
-    stunKeepaliveStartS: '0',
-    restartOnWakeup: 'false', // up to 1.2x only; later ones ignore it
-    reconnectionIntervalS: String(s.reconnectionIntervalS),
-    // With setLowPriority (the default) the monitor's child calls setpgid() and leaves the monitor's process
-    // group, so killing the group would miss it. false keeps monitor and child in one group.
-    setLowPriority: 'false',
-  });
+  const owned = ownedElements(s);
+  let out = editSection(xml, 'gui', owned.gui, GUI_ATTRIBUTES);
+  out = editSection(out, 'options', owned.options);
   // The device name defaults to the host name; the instance name makes pending records and recordings stable.
   const own = new RegExp(`(<device id="${s.deviceId}"[^>]*? name=")[^"]*(")`);
   if (!own.test(out))
@@ -63,23 +76,92 @@ export function loopbackConfig(xml: string, s: LoopbackSettings): string {
   return out;
 }
 
-/** Sets child elements of the first <section> element: replaces the text of one that exists, adds one that does not. */
-function editSection(xml: string, section: string, values: Record<string, string>): string {
+/**
+ * Sets child elements and attributes of the first <section> element. Each child ends up exactly once: the first
+ * of its kind gets the value, any further ones are removed, and one is added when there is none.
+ */
+function editSection(
+  xml: string,
+  section: string,
+  values: Record<string, string>,
+  attributes: Record<string, string> = {},
+): string {
   const match = new RegExp(`<${section}[\\s>][\\s\\S]*?</${section}>`).exec(xml);
   if (!match) throw new LabError(`config.xml has no <${section}> element: is this a config written by Syncthing 1.x?`);
-  let body = match[0];
+  let body = setAttributes(match[0], section, attributes);
   for (const [tag, value] of Object.entries(values)) {
-    const element = new RegExp(`<${tag}>[^<]*</${tag}>`);
     const text = `<${tag}>${escapeXml(value)}</${tag}>`;
-    body = element.test(body)
-      ? body.replace(element, () => text)
-      : body.replace(new RegExp(`(\\s*)</${section}>$`), (_m, ws: string) => `${ws}    ${text}${ws}</${section}>`);
+    const element = new RegExp(`(\\s*)(?:<${tag}(?:\\s[^>]*)?>[^<]*</${tag}>|<${tag}(?:\\s[^>]*)?/>)`, 'g');
+    let first = true;
+    body = body.replace(element, (_m, ws: string) => (first ? ((first = false), ws + text) : ''));
+    if (first)
+      body = body.replace(new RegExp(`(\\s*)</${section}>$`), (_m, ws: string) => `${ws}    ${text}${ws}</${section}>`);
   }
   return xml.slice(0, match.index) + body + xml.slice(match.index + match[0].length);
 }
 
+/** Sets attributes of the opening tag of element (replacing one that is there, adding one that is not). */
+function setAttributes(element: string, tag: string, attributes: Record<string, string>): string {
+  const open = new RegExp(`^<${tag}([^>]*?)(/?)>`).exec(element)!;
+  let attrs = open[1];
+  for (const [name, value] of Object.entries(attributes)) {
+    const text = `${name}="${escapeXml(value)}"`;
+    const existing = new RegExp(`\\s${name}="[^"]*"`);
+    attrs = existing.test(attrs) ? attrs.replace(existing, () => ` ${text}`) : `${attrs} ${text}`;
+  }
+  return `<${tag}${attrs}${open[2]}>` + element.slice(open[0].length);
+}
+
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  isArray: (_name, _path, _leaf, isAttribute) => !isAttribute, // every element a list: lists are what the lab must catch
+});
+
+type XmlNode = Record<string, unknown>;
+
+/** The text of each element of a parsed list (an element with attributes is an object with #text). */
+function texts(list: unknown): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.map((v: unknown) =>
+    typeof v === 'object' && v !== null ? String((v as XmlNode)['#text'] ?? '') : String(v),
+  );
+}
+
+/**
+ * What the edited config.xml does not hold of the lab's settings (empty when it holds all), read back with an XML
+ * parser rather than the edit's own patterns: anything here is a fault of the edit, found before the agent starts.
+ */
+export function editMismatches(xml: string, s: LoopbackSettings): string[] {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) return [`it is no longer well-formed XML (line ${valid.err.line}: ${valid.err.msg})`];
+  const config = (parser.parse(xml) as { configuration?: XmlNode[] }).configuration?.[0];
+  if (!config) return ['it has no <configuration> element'];
+  const out: string[] = [];
+  const owned = ownedElements(s);
+  for (const section of ['gui', 'options'] as const) {
+    const node = (config[section] as XmlNode[] | undefined)?.[0] ?? {};
+    for (const [tag, value] of Object.entries(owned[section])) {
+      const found = texts(node[tag]);
+      if (found.length !== 1 || found[0] !== value)
+        out.push(`${section}/${tag} is ${JSON.stringify(found)}, not ${JSON.stringify([value])}`);
+    }
+  }
+  const gui = (config.gui as XmlNode[] | undefined)?.[0] ?? {};
+  for (const [name, value] of Object.entries(GUI_ATTRIBUTES)) {
+    if (gui[`@${name}`] !== value) out.push(`gui@${name} is ${JSON.stringify(gui[`@${name}`])}, not "${value}"`);
+  }
+  const devices = (config.device as XmlNode[] | undefined) ?? [];
+  const own = devices.find((d) => d['@id'] === s.deviceId);
+  if (own?.['@name'] !== s.name)
+    out.push(`device ${s.deviceId} is named ${JSON.stringify(own?.['@name'])}, not ${JSON.stringify(s.name)}`);
+  return out;
 }
 
 /**

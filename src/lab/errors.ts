@@ -4,3 +4,11 @@ import { InputError } from '../errors.js';
 export class LabError extends InputError {
   override name = 'LabError';
 }
+
+/**
+ * A step of the lab itself went wrong, such as its edit of config.xml: a fault of synconf (exit 3), never the
+ * agent's. The message starts with "lab:" and names the step.
+ */
+export class LabFault extends Error {
+  override name = 'LabFault';
+}

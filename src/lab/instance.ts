@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { execa } from 'execa';
-import { loopbackConfig, loopbackViolations } from './config.js';
+import { editMismatches, loopbackConfig, loopbackViolations } from './config.js';
 import { cliArgsOf } from './generation.js';
-import { LabError } from './errors.js';
+import { LabError, LabFault } from './errors.js';
 import { isAlive, ownedProcesses, signalOwned, track, untrack, waitGone } from './procs.js';
 
 export interface LabInstance {
@@ -67,17 +67,19 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
 
   // url-safe so it can go into a header, a shell line or a URL as is; written only to config.xml and lab.json
   const apiKey = randomBytes(24).toString('base64url');
-  await writeFile(
-    configFile,
-    loopbackConfig(xml, {
-      name: spec.name,
-      deviceId,
-      guiPort: spec.guiPort,
-      syncPort: spec.syncPort,
-      apiKey,
-      reconnectionIntervalS: spec.reconnectionIntervalS,
-    }),
-  );
+  const settings = {
+    name: spec.name,
+    deviceId,
+    guiPort: spec.guiPort,
+    syncPort: spec.syncPort,
+    apiKey,
+    reconnectionIntervalS: spec.reconnectionIntervalS,
+  };
+  const edited = loopbackConfig(xml, settings);
+  const missed = editMismatches(edited, settings);
+  if (missed.length > 0)
+    throw new LabFault(`lab: the config.xml edit did not take for ${spec.name} (${configFile}): ${missed.join('; ')}`);
+  await writeFile(configFile, edited);
 
   // The log gets an inherited file descriptor, not a pipe through this process: the instance must keep logging after
   // `synconf lab up` exits (Go dies of SIGPIPE writing to a closed stdout). execa pipes `{file}` targets through the

@@ -17,7 +17,7 @@ import { startInstance, stopInstance, type LabInstance } from './instance.js';
 import { freePorts } from './ports.js';
 import { ownedProcesses, untrack } from './procs.js';
 
-export { LabError } from './errors.js';
+export { LabError, LabFault } from './errors.js';
 export { startInstance, stopInstance, type InstanceSpec, type LabInstance } from './instance.js';
 
 export interface Lab {

@@ -1,0 +1,120 @@
+// The lab owns its environment: with Syncthing's default ports held by another process (a workstation's own
+// Syncthing, or the generate of a neighbouring lab), every installed version still starts loopback-only.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { editMismatches, loopbackConfig } from '../src/lab/config.js';
+import { startLab } from '../src/lab/lab.js';
+import { AGENT_VERSIONS } from './support/agents.js';
+import { holdDefaultPorts, type HeldPorts } from './support/default-ports.js';
+import { labFetch, processesMentioning } from './support/lab.js';
+
+const DEVICE = 'JP2IAI4-C7N6ACG-FSFHFKA-GVZRAAF-GGOM5GA-GEVDGFQ-5MDRLHE-YRYAIAF';
+const SETTINGS = {
+  name: 'agent',
+  deviceId: DEVICE,
+  guiPort: 1111,
+  syncPort: 2222,
+  apiKey: 'key',
+  reconnectionIntervalS: 5,
+};
+
+/** config.xml in the shape `generate` writes (cut down), with the given <gui> attributes and <options> children */
+function generated(gui: string, options: string): string {
+  return `<configuration version="32">
+    <device id="${DEVICE}" name="host" compression="metadata" introducer="false">
+        <address>dynamic</address>
+    </device>
+    <gui ${gui} debugging="false">
+        <address>127.0.0.1:8384</address>
+        <apikey>generated</apikey>
+    </gui>
+    <options>
+${options}
+        <globalAnnounceEnabled>true</globalAnnounceEnabled>
+        <relaysEnabled>true</relaysEnabled>
+    </options>
+</configuration>
+`;
+}
+
+const listen = (...addresses: string[]) =>
+  addresses.map((a) => `        <listenAddress>${a}</listenAddress>`).join('\n');
+
+const GENERATED: [string, string][] = [
+  ['ports free (every version)', generated('enabled="true" tls="false"', listen('default'))],
+  [
+    '22000 taken (1.12.1): three explicit addresses',
+    generated(
+      'enabled="true" tls="false"',
+      listen('tcp://0.0.0.0:33339', 'dynamic+https://relays.syncthing.net/endpoint', 'quic://0.0.0.0:33339'),
+    ),
+  ],
+  ['no listen address at all', generated('enabled="true" tls="false"', '')],
+  [
+    'two announce servers and a STUN server list, GUI off and on TLS',
+    generated(
+      'enabled="false" tls="true"',
+      listen('default') +
+        '\n        <globalAnnounceServer>https://a/</globalAnnounceServer><globalAnnounceServer>https://b/</globalAnnounceServer>' +
+        '\n        <stunServer>a:3478</stunServer>\n        <stunServer>b:3478</stunServer>',
+    ),
+  ],
+];
+
+for (const [name, xml] of GENERATED) {
+  test(`config.xml edit, ${name}: every element the lab owns is there once with its value`, () => {
+    assert.notDeepEqual(editMismatches(xml, SETTINGS), [], 'the check sees what generate wrote');
+    const edited = loopbackConfig(xml, SETTINGS);
+    assert.deepEqual(editMismatches(edited, SETTINGS), []);
+    assert.deepEqual(
+      [...edited.matchAll(/<listenAddress>([^<]*)</g)].map((m) => m[1]),
+      ['tcp://127.0.0.1:2222'],
+    );
+    assert.match(edited, /<gui enabled="true" tls="false" debugging="false">/);
+  });
+}
+
+test('the edit check catches an edit that leaves a second listen address (the first-only edit of old)', () => {
+  const edited = loopbackConfig(GENERATED[1][1], SETTINGS);
+  const firstOnly = edited.replace(
+    '</options>',
+    '    <listenAddress>quic://0.0.0.0:33339</listenAddress>\n    </options>',
+  );
+  assert.deepEqual(editMismatches(firstOnly, SETTINGS), [
+    'options/listenAddress is ["tcp://127.0.0.1:2222","quic://0.0.0.0:33339"], not ["tcp://127.0.0.1:2222"]',
+  ]);
+  assert.match(editMismatches(edited.replace('</gui>', ''), SETTINGS)[0], /^it is no longer well-formed XML/);
+});
+
+let ports: HeldPorts;
+before(async () => {
+  ports = await holdDefaultPorts();
+});
+after(() => ports.release());
+
+for (const version of AGENT_VERSIONS) {
+  test(
+    `${version}: with 22000 (TCP, UDP), 8384 and 21027 held by another process, a lab starts loopback-only`,
+    { timeout: 60_000 },
+    async (t) => {
+      t.diagnostic(`held: ${ports.held.join(', ') || 'none'}`);
+      if (ports.notHeld.length > 0)
+        t.diagnostic(`already taken on this machine, not held by the test: ${ports.notHeld.join(', ')}`);
+      const lab = await startLab({ instances: 1, binary: version });
+      try {
+        const [agent] = lab.instances;
+        const config = (await (await labFetch(agent, '/rest/config')).json()) as {
+          gui: { address: string };
+          options: Record<string, unknown>;
+        };
+        assert.equal(config.gui.address, new URL(agent.url).host);
+        assert.deepEqual(config.options.listenAddresses, [agent.syncAddress]);
+        for (const off of ['globalAnnounceEnabled', 'localAnnounceEnabled', 'relaysEnabled', 'natEnabled'])
+          assert.equal(config.options[off], false, off);
+      } finally {
+        await lab.down();
+      }
+      assert.deepEqual(processesMentioning(lab.dir), []);
+    },
+  );
+}
