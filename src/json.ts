@@ -5,14 +5,15 @@
 export const MISSING = Symbol('missing');
 
 export const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
-const unescape = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+/** a segment of a JSON pointer as the key it names (~1 is /, ~0 is ~) */
+export const unescapePointer = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** the value at a JSON pointer ("" is the whole document; "/-1" the last array item), or MISSING */
 export function resolvePointer(doc: unknown, pointer: string): unknown {
   if (pointer === '') return doc;
   let node: unknown = doc;
   for (const raw of pointer.split('/').slice(1)) {
-    const key = unescape(raw);
+    const key = unescapePointer(raw);
     if (Array.isArray(node)) {
       const index = key === '-1' ? node.length - 1 : Number(key);
       if (!Number.isInteger(index) || index < 0 || index >= node.length) return MISSING;

@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { toHtml } from '../src/report/html.js';
 import { loadEndpoints } from '../src/report/coverage.js';
-import { mergeReports } from '../src/report/merge.js';
+import { mergeReports } from '../src/matrix/merge.js';
 import { matrixToHtml } from '../src/report/matrix-html.js';
 import { ROOT } from '../src/paths.js';
 import { FakeAgent, json } from './support/fake-agent.js';
-import { selectScenarios, runScenarios } from '../src/runner/run.js';
+import { runScenarios } from '../src/runner/run.js';
+import { selectScenarios } from '../src/scenario/select.js';
 import { liveTarget } from '../src/runner/targets.js';
 import {
   hostileReport,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { cliAsync } from './support/cli.js';
 import { spawn } from 'node:child_process';
 import { runningProcesses } from '../src/lab/procs.js';
-import { selectScenarios } from '../src/runner/run.js';
+import { selectScenarios } from '../src/scenario/select.js';
 import { ROOT, SCHEMAS_DIR } from '../src/paths.js';
 import type { Report } from '../src/schema/generated/types.js';
 import { AGENT_VERSIONS, agentBinary } from './support/agents.js';

@@ -1,7 +1,7 @@
 // Output of `synconf drift DIR-A DIR-B`: per scenario the shape differences, one line each, then the count.
-import { driftBetween } from '../transport/drift-dirs.js';
+import { driftBetween } from './compare-dirs.js';
 import { EXIT } from '../errors.js';
-import { idPattern } from '../runner/run.js';
+import { idPattern } from '../scenario/select.js';
 
 /** prints the drift between two folders and returns the exit code: 0 none, 1 differences, 2 unreadable cassettes */
 export async function printFolderDrift(a: string, b: string, only?: string[]): Promise<number> {

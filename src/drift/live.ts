@@ -6,7 +6,7 @@ import { EXIT } from '../errors.js';
 import { executeRun, type CommonRunOptions } from '../runner/execute.js';
 import { liveTargetMaker, type TargetOptions } from '../runner/live-target.js';
 import { readCassette, CassetteError } from '../transport/cassette.js';
-import { driftOf } from '../transport/drift.js';
+import { driftOf } from './compare.js';
 
 export interface DriftOptions extends Omit<CommonRunOptions, 'reportDir' | 'failOn'>, TargetOptions {
   keep?: boolean;

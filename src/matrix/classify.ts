@@ -11,43 +11,13 @@
 //                    on one side only), with a note saying what.
 // The row takes the most urgent class of its steps; regressions come first.
 import type { CheckResult, ScenarioResult, Verdict, ChangeClass, MatrixChange } from '../schema/generated/types.js';
+import { CHANGE_CLASSES, conforms, deviates } from '../verdict/change-class.js';
 import { releaseOf } from '../schema/version.js';
 import gt from 'semver/functions/gt.js';
 import lte from 'semver/functions/lte.js';
 import type { Gate, GateIndex } from './gates.js';
-import { normalKey } from '../transport/drift.js';
-
-export type { ChangeClass };
-
-/** the classes from the most urgent */
-export const CHANGE_CLASSES: readonly ChangeClass[] = ['regression', 'fixed', 'version-change', 'known', 'other'];
-
-export const CHANGE_LABEL: Record<ChangeClass, string> = {
-  regression: 'regression',
-  fixed: 'fixed',
-  'version-change': 'version change',
-  known: 'known',
-  other: 'other change',
-};
-
-/** a heading over the rows of a class */
-export const CHANGE_HEADING: Record<ChangeClass, string> = {
-  regression: 'Regressions',
-  fixed: 'Fixed',
-  'version-change': 'Version changes',
-  known: 'Known deviations that changed',
-  other: 'Other changes',
-};
-
-export const CHANGE_MEANING: Record<ChangeClass, string> = {
-  regression: 'Conforms on the older version, deviates on the newer one (listed or not).',
-  fixed: 'Deviates on the older version, conforms on the newer one.',
-  'version-change':
-    'An endpoint, step or field behind the check was added or deprecated between the two versions (`since`/`deprecated`).',
-  known: 'A listed known deviation on both versions, but what deviates changed.',
-  other:
-    'The verdict changed for another reason (a capability missing on one side, a listing on one side only); the note says which.',
-};
+import { normalKey } from '../schema/normal-key.js';
+import { unescapePointer } from '../json.js';
 
 /** one cell of the matrix with what classification needs */
 export interface Cell {
@@ -62,16 +32,13 @@ export interface Cell {
 
 export type Change = MatrixChange;
 
-const conforms = (v: Verdict) => v === 'pass' || v === 'unexpected-pass';
-const deviates = (v: Verdict) => v === 'fail' || v === 'expected-fail';
-
 /** a pointer without the parts that change from run to run (addresses, device IDs, paths as keys) */
 function stablePointer(pointer: string): string {
   return (
     pointer
       .split('/')
       .slice(1)
-      .map((seg) => `/${/^\d+$/.test(seg) ? '*' : normalKey(seg.replace(/~1/g, '/').replace(/~0/g, '~'))}`)
+      .map((seg) => `/${/^\d+$/.test(seg) ? '*' : normalKey(unescapePointer(seg))}`)
       .join('') || '/'
   );
 }

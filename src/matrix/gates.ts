@@ -6,7 +6,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadedScenario } from '../scenario/load.js';
-import { loadEndpoints, type EndpointEntry } from '../schema/endpoints.js';
+import { endpointKey, loadEndpoints, type EndpointEntry } from '../schema/endpoints.js';
 import { SCHEMAS_DIR } from '../paths.js';
 
 export interface Gate {
@@ -91,8 +91,7 @@ export function gateIndex(scenarios: LoadedScenario[], endpoints: EndpointEntry[
     for (const step of [...(s.setup ?? []), ...(s.steps ?? []), ...(s.cleanup ?? [])]) {
       const gates: Gate[] = [];
       if (step.since) gates.push({ what: `step ${step.name}`, since: step.since });
-      if (step.request)
-        gates.push(...endpointGate(byId.get(`${step.request.method} ${step.request.path.split('?')[0]}`)));
+      if (step.request) gates.push(...endpointGate(byId.get(endpointKey(step.request.method, step.request.path))));
       if (step.expect?.schema) gates.push(...schemaGates(step.expect.schema));
       stepGates.set(`${s.id}/${step.name}`, gates);
     }

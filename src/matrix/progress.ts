@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import type { Report, ScenarioResult } from '../schema/generated/types.js';
 import type { MatrixAgent } from './agents.js';
 import type { MatrixResult } from './run.js';
-import { CHANGE_CLASSES, CHANGE_LABEL } from './classify.js';
+import { CHANGE_CLASSES, CHANGE_LABEL } from '../verdict/change-class.js';
 
 /** a path as short as it reads well: relative inside the working folder, absolute outside it */
 const rel = (p: string) => {

@@ -4,9 +4,11 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
-import { selectScenarios, runScenarios, emptyReport, finalize, type Selection, type Target } from '../runner/run.js';
+import { runScenarios, type Target } from '../runner/run.js';
+import { selectScenarios, type Selection } from '../scenario/select.js';
+import { emptyReport, finalize } from '../verdict/totals.js';
 import { writeReports, writeMatrix } from '../report/write.js';
-import { mergeReports, type Matrix } from '../report/merge.js';
+import { mergeReports, type Matrix } from './merge.js';
 import { gateIndex } from './gates.js';
 import { SynconfError, EXIT } from '../errors.js';
 import type { MatrixAgent } from './agents.js';

@@ -11,6 +11,7 @@ import { entryKey } from '../transport/cassette.js';
 import { schemaMutations, schemaFileOf, type ValueMutation, type Operator } from './schema-mutations.js';
 import { assertionMutations, headerMutations } from './assertion-mutations.js';
 import { answered, answerOf, changesNothing, endpointOf, headersOf, isJsonBody, type Mutant } from './mutants.js';
+import { endpointKey } from '../schema/endpoints.js';
 
 /** a step as the unmutated replay checked it, with the place in the cassette of the answer it checked */
 export type Observation = ObservedStep & { entryIndex?: number };
@@ -221,9 +222,7 @@ function mediaTypeMutants(
     );
     const steps = [...new Set(indexes.map((i) => entries[i]._step))];
     const live = liveRewrite(steps, (r, q) =>
-      r.status >= 200 &&
-      r.status < 300 &&
-      `${q.method} ${q.url.split('?')[0]}`.startsWith(endpoint.replace(/\/\{id\}.*$/, ''))
+      r.status >= 200 && r.status < 300 && endpointKey(q.method, q.url).startsWith(endpoint.replace(/\/\{id\}.*$/, ''))
         ? { ...r, headers: { ...r.headers, 'content-type': other } }
         : r,
     );

@@ -2,7 +2,7 @@
 // the replay (one mutant at a time), never written anywhere.
 import { isDeepStrictEqual } from 'node:util';
 import type { HarEntry, MutantResult } from '../schema/generated/types.js';
-import { loadEndpoints } from '../schema/endpoints.js';
+import { endpointKey, loadEndpoints } from '../schema/endpoints.js';
 import type { LiveFault } from './fault-transport.js';
 
 export interface Mutant extends Omit<MutantResult, 'outcome' | 'killedBy'> {
@@ -49,7 +49,7 @@ export function changesNothing(entries: HarEntry[], replace: Map<number, HarEntr
 /** METHOD path of a request, as the id of schemas/endpoints.json when one is it; ids in deeper paths become {id} */
 export function endpointOf(e: HarEntry): string {
   const path = new URL(e.request.url).pathname;
-  const id = `${e.request.method} ${path}`;
+  const id = endpointKey(e.request.method, path);
   if (loadEndpoints().some((x) => x.id === id)) return id;
   return `${e.request.method} ${path
     .split('/')

@@ -2,7 +2,7 @@
 // the scenarios check, from the schemas, and from the requests that change the agent) are replayed
 // one at a time; a mutant no check notices is a blind spot of the suite, listed with its place.
 import type { MutantResult, MutationReport } from '../schema/generated/types.js';
-import { selectScenarios } from '../runner/run.js';
+import { selectScenarios } from '../scenario/select.js';
 import { replayTarget } from '../runner/replay-target.js';
 import { expectationsFor, indexDeviations, loadExpectations, type LoadedExpectations } from '../runner/expectations.js';
 import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';

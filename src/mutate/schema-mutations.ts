@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMAS_DIR } from '../paths.js';
-import { escapePointer, jsonType } from '../json.js';
+import { escapePointer, jsonType, unescapePointer } from '../json.js';
 import type { Operator } from './operators.js';
 
 type Schema = Record<string, unknown>;
@@ -44,7 +44,7 @@ function deref(node: Located): Located {
     const [target, fragment = ''] = (schema.$ref as string).split('#');
     if (target) file = target;
     let s: unknown = schemaFile(file);
-    for (const seg of fragment.split('/').slice(1)) s = (s as Schema)[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
+    for (const seg of fragment.split('/').slice(1)) s = (s as Schema)[unescapePointer(seg)];
     const { $ref: _ref, ...siblings } = schema;
     schema = { ...(s as Schema), ...siblings };
   }
@@ -58,10 +58,7 @@ export function changeAt(
   change: (value: unknown, present: boolean) => unknown | typeof DROP,
 ): unknown {
   const copy = structuredClone(doc);
-  const segs = pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segs = pointer.split('/').slice(1).map(unescapePointer);
   if (segs.length === 0) {
     const r = change(copy, true);
     return r === DROP ? undefined : r;

@@ -2,10 +2,10 @@
 // rewritten from its report.json.
 import { dirname } from 'node:path';
 import { readReport } from './load.js';
-import { mergeReports } from './merge.js';
+import { mergeReports } from '../matrix/merge.js';
 import { writeMatrix, writeReports } from './write.js';
 import { prepareDir } from './prepare-dir.js';
-import { selectScenarios } from '../runner/run.js';
+import { selectScenarios } from '../scenario/select.js';
 import { gateIndex } from '../matrix/gates.js';
 
 export async function reportMerge(files: string[], out: string): Promise<void> {

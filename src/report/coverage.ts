@@ -4,7 +4,7 @@
 // "not covered".
 import type { Report, Verdict } from '../schema/generated/types.js';
 import { loadEndpoints, type EndpointEntry } from '../schema/endpoints.js';
-import { worst } from './verdicts.js';
+import { worst } from '../verdict/verdicts.js';
 
 export { loadEndpoints, type EndpointEntry };
 

@@ -9,7 +9,7 @@ import type { CheckResult, Report, ScenarioResult, Verdict } from '../schema/gen
 import { type EndpointEntry, sectionTitle } from './coverage.js';
 import { htmlPage } from './html-page.js';
 import { escapeHtml, cut, platform, showValue } from './text.js';
-import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, isProblem } from './verdicts.js';
+import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, isProblem } from '../verdict/verdicts.js';
 import { BASELINE_CLASS_LABEL, type CheckView, type RunView, type ScenarioView, viewOf } from './view.js';
 import { ROOT } from '../paths.js';
 

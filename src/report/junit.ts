@@ -8,7 +8,7 @@ import { XMLBuilder } from 'fast-xml-parser';
 import type { Report, ScenarioResult, UndocumentedMember } from '../schema/generated/types.js';
 import { evidenceText } from './evidence-text.js';
 import { cut, oneLine, platform, seconds, noteLine } from './text.js';
-import { VERDICT_LABEL } from './verdicts.js';
+import { VERDICT_LABEL } from '../verdict/verdicts.js';
 import { type CheckView, type RunView, viewOf } from './view.js';
 
 /** XML 1.0 cannot carry control characters or lone surrogates, which response bodies may hold */

@@ -5,7 +5,7 @@
 // Text is never cut mid-sentence: a long list is shortened by dropping rows, and says how many.
 import type { Report } from '../schema/generated/types.js';
 import { escapeMarkdown as md, platform, noteLine } from './text.js';
-import { VERDICTS, VERDICT_LABEL } from './verdicts.js';
+import { VERDICTS, VERDICT_LABEL } from '../verdict/verdicts.js';
 import { BASELINE_CLASS_LABEL, type CheckView, type RunView, viewOf } from './view.js';
 
 /** the size a summary aims at: readable, and far below GitHub's 1 MiB per step */

@@ -3,10 +3,10 @@
 // are what a release engineer sees first. Columns run from the oldest agent version to the newest.
 import type { Verdict } from '../schema/generated/types.js';
 import { htmlPage } from './html-page.js';
-import type { Matrix } from './merge.js';
+import type { Matrix } from '../schema/generated/types.js';
 import { escapeHtml, cut } from './text.js';
-import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, runStatus } from './verdicts.js';
-import { CHANGE_CLASSES, CHANGE_LABEL, CHANGE_MEANING } from '../matrix/classify.js';
+import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, runStatus } from '../verdict/verdicts.js';
+import { CHANGE_CLASSES, CHANGE_LABEL, CHANGE_MEANING } from '../verdict/change-class.js';
 
 const e = (s: string, max = 500) => escapeHtml(cut(s, max));
 const n = (x: number) => e(String(x), 20);

@@ -1,9 +1,9 @@
 // The version matrix as Markdown: the runs, then the checks that changed between versions grouped by
 // class, regressions first (the unchanged rows are only counted; matrix.html and matrix.json have them all).
-import type { Matrix, MatrixRow } from './merge.js';
+import type { Matrix, MatrixRow } from '../schema/generated/types.js';
 import { escapeMarkdown as md } from './text.js';
-import { VERDICT_LABEL } from './verdicts.js';
-import { CHANGE_CLASSES, CHANGE_HEADING, CHANGE_LABEL, CHANGE_MEANING } from '../matrix/classify.js';
+import { VERDICT_LABEL } from '../verdict/verdicts.js';
+import { CHANGE_CLASSES, CHANGE_HEADING, CHANGE_LABEL, CHANGE_MEANING } from '../verdict/change-class.js';
 
 /** rows shown per class; the rest are counted (matrix.json and matrix.html have every row) */
 const ROWS_PER_CLASS = 60;

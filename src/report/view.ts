@@ -12,8 +12,17 @@ import type {
   Verdict,
 } from '../schema/generated/types.js';
 import { type CoverageRow, type EndpointEntry, coverage, loadEndpoints } from './coverage.js';
+import { endpointKey } from '../schema/endpoints.js';
 import { curlOf } from './curl.js';
-import { DEFAULT_FAIL_ON, VERDICTS, VERDICT_LABEL, countVerdicts, failsRun, isProblem, runStatus } from './verdicts.js';
+import {
+  DEFAULT_FAIL_ON,
+  VERDICTS,
+  VERDICT_LABEL,
+  countVerdicts,
+  failsRun,
+  isProblem,
+  runStatus,
+} from '../verdict/verdicts.js';
 
 export interface CheckView {
   check: CheckResult;
@@ -106,7 +115,7 @@ const checkAnchor = (si: number, ci: number) => `s${si}-c${ci}`;
 /** the request's "METHOD /path" (no query), else the scenario's first endpoint */
 function endpointOf(c: CheckResult, s: ScenarioResult): string {
   const req = c.evidence?.request;
-  if (req) return `${req.method} ${req.url.split('?')[0]}`;
+  if (req) return endpointKey(req.method, req.url);
   return s.spec[0] ?? s.id;
 }
 

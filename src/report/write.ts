@@ -6,7 +6,7 @@ import type { Report } from '../schema/generated/types.js';
 import { toHtml } from './html.js';
 import { toJUnit } from './junit.js';
 import { toMarkdown } from './markdown.js';
-import type { Matrix } from './merge.js';
+import type { Matrix } from '../schema/generated/types.js';
 import { matrixToHtml } from './matrix-html.js';
 import { matrixToMarkdown } from './matrix-markdown.js';
 import { viewOf } from './view.js';

@@ -1,7 +1,7 @@
 // Version gates per endpoint, from schemas/endpoints.json (`since`): an agent older than an endpoint's `since`
 // does not have it, and a request to it with a valid API key must answer 404 (Syncthing routes after it checks the
 // key, so a request without one is refused with 403 on every version and stays an ordinary check).
-import { loadEndpoints, type EndpointEntry } from '../schema/endpoints.js';
+import { endpointKey, loadEndpoints, type EndpointEntry } from '../schema/endpoints.js';
 import { atLeast } from '../schema/version.js';
 
 let byId: Map<string, EndpointEntry> | undefined;
@@ -9,7 +9,7 @@ let byId: Map<string, EndpointEntry> | undefined;
 /** the catalog entry of "METHOD /path" (a query string is ignored) */
 export function endpointEntry(method: string, path: string): EndpointEntry | undefined {
   byId ??= new Map(loadEndpoints().map((e) => [e.id, e]));
-  return byId.get(`${method.toUpperCase()} ${path.split('?')[0]}`);
+  return byId.get(endpointKey(method, path));
 }
 
 /** the `since` of the endpoint when the agent predates it (the endpoint must be absent), else undefined */

@@ -3,7 +3,9 @@
 // the report is written and the exit code says what happened.
 import { relative, resolve } from 'node:path';
 import type { FailOn, Report } from '../schema/generated/types.js';
-import { selectScenarios, runScenarios, verdictLine, finalize, emptyReport, type Target } from './run.js';
+import { runScenarios, type Target } from './run.js';
+import { selectScenarios } from '../scenario/select.js';
+import { verdictLine, finalize, emptyReport } from '../verdict/totals.js';
 import type { LiveTransport } from '../transport/live.js';
 import type { Transport } from '../transport/types.js';
 import { writeReports } from '../report/write.js';
@@ -11,8 +13,8 @@ import { prepareDir } from '../report/prepare-dir.js';
 import { progress } from './progress.js';
 import { EXIT, SynconfError, UsageError } from '../errors.js';
 import { readReport } from '../report/load.js';
-import { compareWithBaseline } from '../report/baseline.js';
-import { combineRuns, stabilityLine } from './repeat.js';
+import { compareWithBaseline } from '../verdict/baseline.js';
+import { combineRuns, stabilityLine } from '../verdict/repeat.js';
 import { recorderFor } from '../transport/recorder.js';
 
 /** what every running command (run, replay, drift) passes in */

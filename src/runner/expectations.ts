@@ -9,7 +9,7 @@ import { validate } from '../schema/registry.js';
 import { releaseOf } from '../schema/version.js';
 import { EXPECTATIONS_DIR, ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
-import { scenarioVerdict } from './scenario-runner.js';
+import { scenarioVerdict } from '../verdict/verdicts.js';
 import { listItemLines } from '../scenario/list-lines.js';
 
 export interface LoadedExpectations {

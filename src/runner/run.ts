@@ -1,10 +1,10 @@
 // One synconf run: load the scenarios, set up the target (lab, a given agent, or recordings),
 // run every scenario, apply the known deviations, and build the Report. Writing it is the caller's.
-import { resolve } from 'node:path';
-import { existsSync } from 'node:fs';
 import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
-import { DEFAULT_FAIL_ON, failsRun } from '../report/verdicts.js';
-import { loadScenario, ScenarioError, type LoadedScenario } from '../scenario/load.js';
+import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
+import { finalize, totalsOf } from '../verdict/totals.js';
+import type { LoadedScenario } from '../scenario/load.js';
+import type { Selection } from '../scenario/select.js';
 import { runScenario } from './scenario-runner.js';
 import type { RunContext, Capability } from './context.js';
 import {
@@ -17,10 +17,9 @@ import {
 } from './expectations.js';
 import type { Transport } from '../transport/types.js';
 import { Redactor } from '../transport/redact.js';
-import { wallClock, type Clock } from './clock.js';
+import type { Clock } from './clock.js';
 import type { LocalActions } from './context.js';
-import { SUITES_DIR, SYNCONF_VERSION } from '../paths.js';
-import { loadEndpoints } from '../schema/endpoints.js';
+import { SYNCONF_VERSION } from '../paths.js';
 import { parseBody } from './exchange-checks.js';
 import { undocumentedNotes, sortedNotes } from './undocumented.js';
 
@@ -61,94 +60,6 @@ export interface RunOptions {
   onReport?: (report: Report) => void;
 }
 
-export { DEFAULT_FAIL_ON };
-
-export interface Selection {
-  scenarios: LoadedScenario[];
-  errors: { file: string; step?: string; message: string }[];
-  /** scenarios of the suite that --only left out */
-  notSelected?: LoadedScenario[];
-}
-
-/** a scenario id pattern of --only (`*` any run of characters, `?` one) as a regular expression */
-export function idPattern(glob: string): RegExp {
-  return new RegExp(
-    `^${glob
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.')}$`,
-  );
-}
-
-/** find and load scenario files; every malformed file is reported, none is run */
-export async function selectScenarios(suites: string[] | undefined, only: string[] | undefined): Promise<Selection> {
-  const given = suites?.length ? suites : [SUITES_DIR];
-  const errors: Selection['errors'] = [];
-  const found = new Set<string>();
-  // Each --suite path on its own, so that one matching nothing is named rather than lost among the others.
-  for (const p of given) {
-    const abs = resolve(p);
-    const pattern = /\.(ya?ml)$/.test(abs) || /[*?{]/.test(p) ? abs : `${abs}/**/*.yaml`;
-    // Plain file names need no globbing (and a run of one file should not pay for it: tinyglobby's
-    // fdir loads picomatch from node_modules when its module is evaluated).
-    const files =
-      /\.ya?ml$/.test(pattern) && !/[*?{[]/.test(pattern) && existsSync(pattern)
-        ? [pattern]
-        : await (await import('tinyglobby')).glob(pattern, { absolute: true });
-    if (files.length === 0)
-      errors.push({
-        file: '--suite',
-        message: `"${p}" matches no scenario file${existsSync(abs) ? '' : ' (no such file or folder)'}`,
-      });
-    for (const f of files) found.add(f);
-  }
-  const files = [...found].sort();
-  const endpointIds = new Set(loadEndpoints().map((e) => e.id));
-  const scenarios: LoadedScenario[] = [];
-  for (const f of files) {
-    try {
-      scenarios.push(await loadScenario(f, endpointIds));
-    } catch (e) {
-      if (!(e instanceof ScenarioError)) throw e;
-      errors.push({
-        file: e.line ? `${e.file}:${e.line}` : e.file,
-        ...(e.step ? { step: e.step } : {}),
-        message: e.cause_,
-      });
-    }
-  }
-  const ids = new Map<string, string>();
-  for (const s of scenarios) {
-    const other = ids.get(s.scenario.id);
-    if (other) errors.push({ file: s.file, message: `scenario id "${s.scenario.id}" is also used by ${other}` });
-    ids.set(s.scenario.id, s.file);
-  }
-  let selected = scenarios;
-  let notSelected: LoadedScenario[] = [];
-  if (only?.length) {
-    const re = only.map(idPattern);
-    selected = scenarios.filter((s) => re.some((r) => r.test(s.scenario.id)));
-    notSelected = scenarios.filter((s) => !selected.includes(s));
-    // Every pattern must match: one that matches nothing is a typo, even when another one matches.
-    const unmatched = only.filter((_, i) => !scenarios.some((s) => re[i].test(s.scenario.id)));
-    if (unmatched.length && scenarios.length)
-      errors.push({
-        file: '--only',
-        message: `${unmatched.map((p) => `"${p}"`).join(', ')} match${unmatched.length === 1 ? 'es' : ''} no scenario id (known: ${scenarios
-          .map((s) => s.scenario.id)
-          .sort()
-          .join(', ')})`,
-      });
-  }
-  // Destructive scenarios go last: after a shutdown there is no agent left to check.
-  selected = [...selected].sort(
-    (a, b) =>
-      Number(a.scenario.needs?.includes('shutdown') ?? false) - Number(b.scenario.needs?.includes('shutdown') ?? false),
-  );
-  return { scenarios: selected, errors, notSelected };
-}
-
-/** ask the agent who it is: GET /rest/system/version */
 /**
  * The context scenarios of one target run in: its transport, clock, keys and variables, fresh pacing and
  * generations, defaults for the rest (the run, replays of mutants and live mutants all start from here).
@@ -173,6 +84,7 @@ export function contextFor(target: Target, agentVersion: string | null, over: Pa
   };
 }
 
+/** ask the agent who it is: GET /rest/system/version */
 export async function identify(target: Target, timeoutMs: number): Promise<AgentIdentity> {
   const x = await target.transport.send(
     {
@@ -196,95 +108,6 @@ export async function identify(target: Target, timeoutMs: number): Promise<Agent
     arch: str('arch'),
     deviceId,
   };
-}
-
-export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
-  const t: Report['totals'] = {
-    scenarios: scenarios.length,
-    checks: 0,
-    pass: 0,
-    fail: 0,
-    'expected-fail': 0,
-    'unexpected-pass': 0,
-    skip: 0,
-  };
-  for (const s of scenarios) {
-    for (const c of s.checks) {
-      t.checks++;
-      t[c.verdict]++;
-    }
-  }
-  return t;
-}
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-export function verdictLine(
-  r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented' | 'baseline' | 'repeat'> & {
-    scenarios?: Report['scenarios'];
-  },
-  failOn: readonly FailOn[],
-): string {
-  const t = r.totals;
-  const head =
-    r.exitCode === 3
-      ? 'INTERNAL ERROR'
-      : r.exitCode === 2
-        ? 'HARNESS ERROR'
-        : r.exitCode === 1
-          ? 'DOES NOT CONFORM'
-          : 'CONFORMS';
-  const errors = plural(r.harnessErrors.length, 'harness error');
-  if (t.scenarios === 0 && r.harnessErrors.length)
-    return `synconf: ${head}: no scenario ran; ${errors} (exit ${r.exitCode})`;
-  const parts = [
-    `${t.pass} passed`,
-    `${t.fail} failed`,
-    plural(t['expected-fail'], 'expected failure'),
-    plural(t['unexpected-pass'], 'unexpected pass', 'unexpected passes'),
-    `${t.skip} skipped`,
-  ];
-  const notRun = r.scenarios?.filter((s) => s.skipReason?.startsWith('harness error')).length ?? 0;
-  const undocumented = r.undocumented?.length
-    ? `; ${r.undocumented.length} undocumented member${r.undocumented.length > 1 ? 's' : ''}`
-    : '';
-  let tail = `${undocumented}${r.harnessErrors.length ? `; ${errors}` : ''}`;
-  if (r.repeat) tail += `; over ${r.repeat.runs} runs ${r.repeat.flaky.length} flaky`;
-  const b = r.baseline?.counts;
-  if (b)
-    tail += `; against the baseline: ${b['new-failure']} new failures, ${b.fixed} fixed, ${b['still-failing']} still failing, ${b['new-check']} new checks, ${b.gone} gone`;
-  return `synconf: ${head}: ${plural(t.scenarios, 'scenario')}${notRun ? ` (${notRun} not run: harness error)` : ''}, ${plural(t.checks, 'check')}: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
-}
-
-/** totals, exit code and verdict line of a report, from its scenarios and harness errors */
-export function finalize(report: Report, failOn: readonly FailOn[]): Report {
-  report.totals = totalsOf(report.scenarios);
-  report.run.failOn = [...failOn];
-  const nonConforming = report.scenarios.some((s) => s.checks.some((c) => failsRun(c, failOn)));
-  report.exitCode = report.harnessErrors.length ? 2 : nonConforming ? 1 : 0;
-  report.verdict = verdictLine(report, failOn);
-  return report;
-}
-
-/**
- * the report of a run that could not start (no scenarios loaded, no target): a harness error, exit 2;
- * or of a run a fault of synconf ended (exitCode 3, what the process then exits with)
- */
-export function emptyReport(mode: Report['run']['mode'], target: string, message: string, exitCode: 2 | 3 = 2): Report {
-  const report: Report = {
-    format: 'synconf-report/1',
-    synconf: { version: SYNCONF_VERSION },
-    run: { mode, startedAt: new Date().toISOString(), durationMs: 0, target, expectations: null },
-    agent: { version: null, versionSource: 'unknown', longVersion: null, os: null, arch: null, deviceId: null },
-    totals: totalsOf([]),
-    exitCode,
-    verdict: '',
-    expensiveCalls: {},
-    harnessErrors: [{ message }],
-    scenarios: [],
-  };
-  report.verdict = verdictLine(report, []);
-  return report;
 }
 
 /** run the selected scenarios against a target that is already set up */

@@ -11,7 +11,8 @@ import { parseDuration } from './clock.js';
 import { atLeast } from '../schema/version.js';
 import { missingSince } from './endpoint-gates.js';
 import { validate } from '../schema/registry.js';
-import { worst } from '../report/verdicts.js';
+import { endpointKey } from '../schema/endpoints.js';
+import { scenarioVerdict } from '../verdict/verdicts.js';
 // RECORDING_ENDS: a replay ends a wait or an event poll where the live run ended it.
 import { agentGone, RECORDING_ENDS } from '../transport/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
@@ -69,7 +70,7 @@ class ScenarioRun {
 
   /** send through the transport, pacing and counting the expensive endpoints */
   private async send(req: OutgoingRequest, step: string, attempt = 1): Promise<Exchange> {
-    const endpoint = `${req.method} ${req.url.split('?')[0]}`;
+    const endpoint = endpointKey(req.method, req.url);
     if (EXPENSIVE.includes(endpoint)) {
       const key = `${req.target} ${endpoint}`;
       const last = this.ctx.lastExpensiveAt[key];
@@ -170,7 +171,7 @@ class ScenarioRun {
 
   /** notes undocumented members of the responses of `req` (the final exchange of a step, not each wait attempt) */
   private undocumented(req: OutgoingRequest): UndocumentedHook {
-    const endpoint = `${req.method} ${req.url.split('?')[0]}`;
+    const endpoint = endpointKey(req.method, req.url);
     return (resource, doc) => noteUndocumented(this.ctx.undocumented, endpoint, resource, doc, this.s.id);
   }
 
@@ -473,14 +474,9 @@ function dependsOn(s: Scenario): string[] {
   const called = new Set(
     [...(s.setup ?? []), ...s.steps, ...(s.cleanup ?? [])]
       .filter((st) => st.request && (st.request.auth ?? 'key') === 'key' && (st.agent ?? 'agent') === 'agent')
-      .map((st) => `${st.request!.method} ${st.request!.path.split('?')[0]}`),
+      .map((st) => endpointKey(st.request!.method, st.request!.path)),
   );
   return s.spec.filter((e) => called.has(e));
-}
-
-/** the verdict of a scenario: the one of its checks that needs the most attention */
-export function scenarioVerdict(checks: CheckResult[]): CheckResult['verdict'] {
-  return checks.length ? worst(checks.map((c) => c.verdict)) : 'skip';
 }
 
 export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Promise<ScenarioResult> {

@@ -11,6 +11,7 @@ import type { Scenario, Step } from '../schema/generated/types.js';
 import { validate, listResources } from '../schema/registry.js';
 import { ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
+import { unescapePointer } from '../json.js';
 import { listItemLines } from './list-lines.js';
 
 export interface LoadedScenario {
@@ -40,7 +41,7 @@ function lineAt(doc: Document, lines: LineCounter, pointer: string): number | un
   const path = pointer
     .split('/')
     .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map(unescapePointer)
     .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
   for (let n = path.length; n >= 0; n--) {
     const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);

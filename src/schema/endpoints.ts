@@ -8,6 +8,15 @@ import { SCHEMAS_DIR } from '../paths.js';
 
 export type { EndpointEntry };
 
+/**
+ * The key of a request in the catalog and everywhere synconf names an endpoint: "METHOD /path" without the query
+ * string ("GET /rest/db/status"). A full URL (as cassettes hold) counts by its path.
+ */
+export function endpointKey(method: string, url: string): string {
+  const path = /^[a-z][a-z\d+.-]*:\/\//i.test(url) ? new URL(url).pathname : url.split('?')[0];
+  return `${method.toUpperCase()} ${path}`;
+}
+
 const cache = new Map<string, EndpointEntry[]>();
 
 /** the catalog (read once per file); a catalog that breaks its schema is an error naming the file */

@@ -5,7 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load, dump } from 'js-yaml';
 import type { Report } from '../../src/schema/generated/types.js';
-import { selectScenarios, runScenarios } from '../../src/runner/run.js';
+import { runScenarios } from '../../src/runner/run.js';
+import { selectScenarios } from '../../src/scenario/select.js';
 import { replayTarget } from '../../src/runner/replay-target.js';
 import { EXPECTATIONS_DIR, RECORDINGS_DIR } from '../../src/paths.js';
 

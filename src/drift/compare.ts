@@ -4,21 +4,11 @@
 // types — ignoring volatile values (times, ids, counters, device IDs, addresses, paths). This is
 // how a maintainer sees what changed between two agent versions.
 import type { Cassette, HarEntry } from '../schema/generated/types.js';
-import { jsonType } from '../json.js';
-import { agentGone } from './types.js';
-import { loadEndpoints } from '../schema/endpoints.js';
+import { jsonType, unescapePointer } from '../json.js';
+import { agentGone } from '../transport/types.js';
+import { endpointKey, loadEndpoints } from '../schema/endpoints.js';
 import { validate } from '../schema/registry.js';
-
-const DEVICE_ID = /^[A-Z2-7]{7}(-[A-Z2-7]{7}){7}$/;
-
-/** object keys that are values in disguise (device IDs, addresses, paths) become placeholders */
-export function normalKey(key: string, tmp?: string): string {
-  if (DEVICE_ID.test(key)) return '<deviceId>';
-  if (/^[a-z]+:\/\//.test(key) || /^[\d.]+:\d+$/.test(key) || /^\[[\da-f:]+\]:\d+$/.test(key)) return '<address>';
-  if (tmp && key.startsWith(tmp)) return `<tmp>${key.slice(tmp.length)}`;
-  if (key.startsWith('/')) return '<path>';
-  return key;
-}
+import { DEVICE_ID, normalKey } from '../schema/normal-key.js';
 
 /** every path of a JSON document with the JSON types found there; array items share one path */
 export function shapeOf(doc: unknown, tmp?: string): Map<string, Set<string>> {
@@ -51,9 +41,9 @@ const SHAPE_RULES = new Set([
 
 /** the response resource of each endpoint of the catalog, by "METHOD path" */
 let responses: Map<string, string> | undefined;
-const responseOf = (method: string, path: string) =>
+const responseOf = (method: string, url: string) =>
   (responses ??= new Map(loadEndpoints().flatMap((e) => (e.response ? [[e.id, e.response] as const] : [])))).get(
-    `${method} ${path}`,
+    endpointKey(method, url),
   );
 
 /** the value rules of the spec's schema a response breaks, each "<path>\t<rule>" with the shape's path names */
@@ -66,7 +56,7 @@ function valueRulesBroken(resource: string, doc: unknown, tmp: string | undefine
       .split('/')
       .slice(1)
       .map((raw) => {
-        const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+        const key = unescapePointer(raw);
         const inArray = Array.isArray(node);
         node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
         return inArray ? '[]' : normalKey(key, tmp);
@@ -122,9 +112,7 @@ function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Obse
     }
     const prior = out.get(id);
     const resource =
-      e.response.status === 200 && doc !== undefined
-        ? responseOf(e.request.method, new URL(e.request.url).pathname)
-        : undefined;
+      e.response.status === 200 && doc !== undefined ? responseOf(e.request.method, e.request.url) : undefined;
     const eventTypes = prior?.eventTypes ?? new Set<string>();
     if (Array.isArray(doc) && new URL(e.request.url).pathname === '/rest/events')
       for (const ev of doc) if (ev?.type) eventTypes.add(String(ev.type));

@@ -54,6 +54,11 @@ export function worst(vs: Iterable<Verdict>): Verdict {
   return VERDICTS[best];
 }
 
+/** the verdict of a scenario: the one of its checks that needs the most attention */
+export function scenarioVerdict(checks: CheckResult[]): CheckResult['verdict'] {
+  return checks.length ? worst(checks.map((c) => c.verdict)) : 'skip';
+}
+
 /** the run as a whole, from its exit code (the CI gate) */
 export function runStatus(exitCode: number): string {
   return exitCode === 0

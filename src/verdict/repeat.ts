@@ -3,8 +3,7 @@
 // flaky, with its verdict in each run and the evidence of the odd one out (the least frequent
 // verdict, or the worst run when the odd one is a pass and has no evidence).
 import type { CheckResult, Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
-import { worst } from '../report/verdicts.js';
-import { scenarioVerdict } from './scenario-runner.js';
+import { worst, scenarioVerdict } from './verdicts.js';
 
 /** a check a run did not have (its scenario broke, or a step was not reached) counts as skip */
 const ABSENT: Verdict = 'skip';

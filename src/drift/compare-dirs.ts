@@ -2,8 +2,8 @@
 // scenario by scenario, what changed in the API's shapes (src/transport/drift.ts). A scenario recorded in one
 // folder only is a difference; a cassette that cannot be read is an input error, named with its file.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { readCassette, CassetteError } from './cassette.js';
-import { driftOf } from './drift.js';
+import { readCassette, CassetteError } from '../transport/cassette.js';
+import { driftOf } from './compare.js';
 import { InputError } from '../errors.js';
 
 export interface ScenarioDrift {

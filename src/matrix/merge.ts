@@ -2,10 +2,11 @@
 // run. A row whose verdict differs between runs is `changed`, and each change is classified
 // (regression, fixed, version change, known, other: src/matrix/classify.ts): that is where a release moved.
 import type { Report, Matrix, MatrixColumn, MatrixRow } from '../schema/generated/types.js';
-import { platform } from './text.js';
+import { platform } from '../report/text.js';
 import { isVersion, releaseOf } from '../schema/version.js';
-import { cellOf, classifyRow, rowClass, versionOrder, CHANGE_CLASSES, type Cell } from '../matrix/classify.js';
-import type { GateIndex } from '../matrix/gates.js';
+import { cellOf, classifyRow, rowClass, versionOrder, type Cell } from './classify.js';
+import { CHANGE_CLASSES } from '../verdict/change-class.js';
+import type { GateIndex } from './gates.js';
 
 export type { Matrix, MatrixColumn, MatrixRow };
 

@@ -1,0 +1,92 @@
+// Which scenarios a run runs: the files of --suite (folders, files or globs), loaded and checked, and the ids
+// --only picks. Every malformed file and every pattern that matches nothing is reported; none is run.
+import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { loadScenario, ScenarioError, type LoadedScenario } from './load.js';
+import { loadEndpoints } from '../schema/endpoints.js';
+import { SUITES_DIR } from '../paths.js';
+
+export interface Selection {
+  scenarios: LoadedScenario[];
+  errors: { file: string; step?: string; message: string }[];
+  /** scenarios of the suite that --only left out */
+  notSelected?: LoadedScenario[];
+}
+
+/** a scenario id pattern of --only (`*` any run of characters, `?` one) as a regular expression */
+export function idPattern(glob: string): RegExp {
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
+}
+
+/** find and load scenario files; every malformed file is reported, none is run */
+export async function selectScenarios(suites: string[] | undefined, only: string[] | undefined): Promise<Selection> {
+  const given = suites?.length ? suites : [SUITES_DIR];
+  const errors: Selection['errors'] = [];
+  const found = new Set<string>();
+  // Each --suite path on its own, so that one matching nothing is named rather than lost among the others.
+  for (const p of given) {
+    const abs = resolve(p);
+    const pattern = /\.(ya?ml)$/.test(abs) || /[*?{]/.test(p) ? abs : `${abs}/**/*.yaml`;
+    // Plain file names need no globbing (and a run of one file should not pay for it: tinyglobby's
+    // fdir loads picomatch from node_modules when its module is evaluated).
+    const files =
+      /\.ya?ml$/.test(pattern) && !/[*?{[]/.test(pattern) && existsSync(pattern)
+        ? [pattern]
+        : await (await import('tinyglobby')).glob(pattern, { absolute: true });
+    if (files.length === 0)
+      errors.push({
+        file: '--suite',
+        message: `"${p}" matches no scenario file${existsSync(abs) ? '' : ' (no such file or folder)'}`,
+      });
+    for (const f of files) found.add(f);
+  }
+  const files = [...found].sort();
+  const endpointIds = new Set(loadEndpoints().map((e) => e.id));
+  const scenarios: LoadedScenario[] = [];
+  for (const f of files) {
+    try {
+      scenarios.push(await loadScenario(f, endpointIds));
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      errors.push({
+        file: e.line ? `${e.file}:${e.line}` : e.file,
+        ...(e.step ? { step: e.step } : {}),
+        message: e.cause_,
+      });
+    }
+  }
+  const ids = new Map<string, string>();
+  for (const s of scenarios) {
+    const other = ids.get(s.scenario.id);
+    if (other) errors.push({ file: s.file, message: `scenario id "${s.scenario.id}" is also used by ${other}` });
+    ids.set(s.scenario.id, s.file);
+  }
+  let selected = scenarios;
+  let notSelected: LoadedScenario[] = [];
+  if (only?.length) {
+    const re = only.map(idPattern);
+    selected = scenarios.filter((s) => re.some((r) => r.test(s.scenario.id)));
+    notSelected = scenarios.filter((s) => !selected.includes(s));
+    // Every pattern must match: one that matches nothing is a typo, even when another one matches.
+    const unmatched = only.filter((_, i) => !scenarios.some((s) => re[i].test(s.scenario.id)));
+    if (unmatched.length && scenarios.length)
+      errors.push({
+        file: '--only',
+        message: `${unmatched.map((p) => `"${p}"`).join(', ')} match${unmatched.length === 1 ? 'es' : ''} no scenario id (known: ${scenarios
+          .map((s) => s.scenario.id)
+          .sort()
+          .join(', ')})`,
+      });
+  }
+  // Destructive scenarios go last: after a shutdown there is no agent left to check.
+  selected = [...selected].sort(
+    (a, b) =>
+      Number(a.scenario.needs?.includes('shutdown') ?? false) - Number(b.scenario.needs?.includes('shutdown') ?? false),
+  );
+  return { scenarios: selected, errors, notSelected };
+}

@@ -1,0 +1,94 @@
+// The outcome of a run as numbers and one line: totals by verdict, the exit code (what --fail-on makes of the
+// checks) and the verdict line every report and the console end with.
+import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
+import { failsRun } from './verdicts.js';
+import { SYNCONF_VERSION } from '../paths.js';
+
+export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
+  const t: Report['totals'] = {
+    scenarios: scenarios.length,
+    checks: 0,
+    pass: 0,
+    fail: 0,
+    'expected-fail': 0,
+    'unexpected-pass': 0,
+    skip: 0,
+  };
+  for (const s of scenarios) {
+    for (const c of s.checks) {
+      t.checks++;
+      t[c.verdict]++;
+    }
+  }
+  return t;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function verdictLine(
+  r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented' | 'baseline' | 'repeat'> & {
+    scenarios?: Report['scenarios'];
+  },
+  failOn: readonly FailOn[],
+): string {
+  const t = r.totals;
+  const head =
+    r.exitCode === 3
+      ? 'INTERNAL ERROR'
+      : r.exitCode === 2
+        ? 'HARNESS ERROR'
+        : r.exitCode === 1
+          ? 'DOES NOT CONFORM'
+          : 'CONFORMS';
+  const errors = plural(r.harnessErrors.length, 'harness error');
+  if (t.scenarios === 0 && r.harnessErrors.length)
+    return `synconf: ${head}: no scenario ran; ${errors} (exit ${r.exitCode})`;
+  const parts = [
+    `${t.pass} passed`,
+    `${t.fail} failed`,
+    plural(t['expected-fail'], 'expected failure'),
+    plural(t['unexpected-pass'], 'unexpected pass', 'unexpected passes'),
+    `${t.skip} skipped`,
+  ];
+  const notRun = r.scenarios?.filter((s) => s.skipReason?.startsWith('harness error')).length ?? 0;
+  const undocumented = r.undocumented?.length
+    ? `; ${r.undocumented.length} undocumented member${r.undocumented.length > 1 ? 's' : ''}`
+    : '';
+  let tail = `${undocumented}${r.harnessErrors.length ? `; ${errors}` : ''}`;
+  if (r.repeat) tail += `; over ${r.repeat.runs} runs ${r.repeat.flaky.length} flaky`;
+  const b = r.baseline?.counts;
+  if (b)
+    tail += `; against the baseline: ${b['new-failure']} new failures, ${b.fixed} fixed, ${b['still-failing']} still failing, ${b['new-check']} new checks, ${b.gone} gone`;
+  return `synconf: ${head}: ${plural(t.scenarios, 'scenario')}${notRun ? ` (${notRun} not run: harness error)` : ''}, ${plural(t.checks, 'check')}: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
+}
+
+/** totals, exit code and verdict line of a report, from its scenarios and harness errors */
+export function finalize(report: Report, failOn: readonly FailOn[]): Report {
+  report.totals = totalsOf(report.scenarios);
+  report.run.failOn = [...failOn];
+  const nonConforming = report.scenarios.some((s) => s.checks.some((c) => failsRun(c, failOn)));
+  report.exitCode = report.harnessErrors.length ? 2 : nonConforming ? 1 : 0;
+  report.verdict = verdictLine(report, failOn);
+  return report;
+}
+
+/**
+ * the report of a run that could not start (no scenarios loaded, no target): a harness error, exit 2;
+ * or of a run a fault of synconf ended (exitCode 3, what the process then exits with)
+ */
+export function emptyReport(mode: Report['run']['mode'], target: string, message: string, exitCode: 2 | 3 = 2): Report {
+  const report: Report = {
+    format: 'synconf-report/1',
+    synconf: { version: SYNCONF_VERSION },
+    run: { mode, startedAt: new Date().toISOString(), durationMs: 0, target, expectations: null },
+    agent: { version: null, versionSource: 'unknown', longVersion: null, os: null, arch: null, deviceId: null },
+    totals: totalsOf([]),
+    exitCode,
+    verdict: '',
+    expensiveCalls: {},
+    harnessErrors: [{ message }],
+    scenarios: [],
+  };
+  report.verdict = verdictLine(report, []);
+  return report;
+}
