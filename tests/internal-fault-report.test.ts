@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { executeRun } from '../src/runner/execute.js';
+import { executeRun } from '../src/commands/run.js';
 import { readReport } from '../src/report/load.js';
 import { exitCodeOf, EXIT } from '../src/errors.js';
 

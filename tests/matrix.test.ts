@@ -11,7 +11,7 @@ import type { Report, CheckResult, ScenarioResult } from '../src/schema/generate
 import { mergeReports } from '../src/matrix/merge.js';
 import { gateIndex } from '../src/matrix/gates.js';
 import { selectScenarios } from '../src/scenario/select.js';
-import { runMatrix } from '../src/matrix/run.js';
+import { runMatrix } from '../src/commands/matrix.js';
 import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
 import { RECORDINGS_DIR } from '../src/paths.js';
 import { cliAsync } from './support/cli.js';

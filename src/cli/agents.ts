@@ -24,7 +24,7 @@ private apt configuration: the machine's package state is not touched. Needs apt
 $SYNCONF_DEBIAN_SOURCES (files separated by ':') replaces the machine's sources.
 ${AGENTS_EXIT_CODES}`),
   handler: async (argv) => {
-    const { agentsInstall } = await import('../agents/commands.js');
+    const { agentsInstall } = await import('../commands/agents.js');
     await agentsInstall((argv.versions as string[] | undefined) ?? [], argv.force === true);
   },
 };
@@ -38,7 +38,7 @@ const list: CommandModule = {
       .example('synconf agents list', 'known and installed versions')
       .epilogue(AGENTS_EXIT_CODES),
   handler: async (argv) => {
-    const { agentsList } = await import('../agents/commands.js');
+    const { agentsList } = await import('../commands/agents.js');
     await agentsList(argv.json === true);
   },
 };

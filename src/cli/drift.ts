@@ -3,8 +3,7 @@
 import type { CommandModule } from 'yargs';
 import { selectionOptions, targetOptions } from './options.js';
 import { UsageError } from '../errors.js';
-import type { DriftOptions } from '../drift/live.js';
-import { DEFAULT_RECORDINGS } from '../paths.js';
+import type { DriftOptions } from '../commands/drift.js';
 
 export const driftCommand: CommandModule = {
   command: 'drift [dirs..]',
@@ -49,14 +48,7 @@ export const driftCommand: CommandModule = {
         'drift writes no report and judges no verdicts: it compares shapes (so it has no --report-dir, --fail-on or --expectations).\nExit codes: 0 no difference, 1 a difference, 2 usage or input error (an unreadable cassette, an agent that cannot be reached), 3 a fault of synconf itself.',
       ),
   handler: async (argv) => {
-    const opts = argv as unknown as DriftOptions & { dirs?: string[] };
-    const dirs = opts.dirs ?? [];
-    if (dirs.length === 2) {
-      const { printFolderDrift } = await import('../engine.js');
-      process.exitCode = await printFolderDrift(dirs[0], dirs[1], opts.only);
-      return;
-    }
-    const { driftRun } = await import('../engine.js');
-    process.exitCode = await driftRun(dirs[0] ?? DEFAULT_RECORDINGS, opts);
+    const { drift } = await import('../engine.js');
+    await drift(argv as unknown as DriftOptions & { dirs?: string[] });
   },
 };

@@ -1,7 +1,7 @@
 // `synconf lab up|down`: start a lab of real Syncthing instances on loopback for manual runs and recordings, and stop it.
 import type { CommandModule } from 'yargs';
 import { wholeNumber, oneSyncthing } from './options.js';
-import type { LabUpOptions } from '../lab/commands.js';
+import type { LabUpOptions } from '../commands/lab.js';
 
 const LAB_EXIT_CODES =
   'Exit codes: 0 done, 2 usage or input error (no Syncthing binary, an instance that never answers, no lab in --dir), 3 a fault of synconf itself.';
@@ -53,7 +53,7 @@ const up: CommandModule = {
       .example('synconf lab up --syncthing 1.12.1', 'one instance of Syncthing 1.12.1 (synconf agents install 1.12.1)')
       .epilogue(LAB_EXIT_CODES),
   handler: async (argv) => {
-    const { labUp } = await import('../lab/commands.js');
+    const { labUp } = await import('../commands/lab.js');
     await labUp(argv as unknown as LabUpOptions);
   },
 };
@@ -68,7 +68,7 @@ const down: CommandModule = {
       .example('synconf lab down --dir /tmp/lab', 'stop the lab started with `synconf lab up --dir /tmp/lab`')
       .epilogue(LAB_EXIT_CODES),
   handler: async (argv) => {
-    const { labDown } = await import('../lab/commands.js');
+    const { labDown } = await import('../commands/lab.js');
     await labDown(argv.dir as string);
   },
 };

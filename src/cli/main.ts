@@ -5,13 +5,14 @@
 //   1. Write src/cli/<command>.ts exporting a yargs CommandModule (`export const fooCommand: CommandModule`):
 //      `command`, `describe`, a `builder` that declares the options (shared ones: ./options.ts), at least one
 //      `.example(...)` and an `.epilogue(...)` with the command's exit codes.
-//   2. Keep it thin: the `handler` imports its implementation lazily, through src/engine.ts
-//      (`await import('../engine.js')`: export it there), so that start-up, --help and --version do not load it
-//      and a run loads the engine as one chunk (start-up time is measured in bench/). No logic here: it lives
-//      under src/<area>/, and nothing under src/ imports from src/cli/.
-//   3. The handler sets `process.exitCode` (EXIT from src/errors.ts) or throws: UsageError / InputError
-//      (or a subclass) for anything the user can act on — printed here as one line, exit 2; anything else
-//      is a fault of synconf (exit 3, stack to a log file, or to stderr with --verbose).
+//   2. Keep it thin: the `handler` only hands its arguments to the command's entry point in src/commands/,
+//      imported lazily through src/engine.ts (`await import('../engine.js')`: export it there), so that start-up,
+//      --help and --version do not load it and a run loads the engine as one chunk (start-up time is measured in
+//      bench/). No logic here (docs/architecture.md): src/commands/ prints and sets `process.exitCode` (EXIT from
+//      src/errors.ts); the work lives below it. The layer rule (.dependency-cruiser.cjs) holds this in the build.
+//   3. A command throws UsageError / InputError (or a subclass) for anything the user can act on — printed here as
+//      one line, exit 2; anything else is a fault of synconf (exit 3, stack to a log file, or to stderr with
+//      --verbose): src/commands/fault.ts.
 //   4. Lists are `type: 'string', coerce: list` (repeat or comma-separate), never `array: true` options.
 //   5. Register it in the `.command([...])` list below, and add it to the CLI tests (tests/cli.test.ts).
 import yargs, { type Argv } from 'yargs';
@@ -27,8 +28,7 @@ import { matrixCommand } from './matrix.js';
 import { agentsCommand } from './agents.js';
 import { serveCommand } from './serve.js';
 import { usageMessage } from './usage.js';
-import { reportFault } from './fault.js';
-import { EXIT, SynconfError, UsageError, exitCodeOf } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { SYNCONF_VERSION } from '../paths.js';
 
 const EXIT_CODES = `Exit codes:
@@ -88,11 +88,8 @@ if (typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () =>
 try {
   await parser.parseAsync();
 } catch (err) {
-  if (err instanceof SynconfError) {
-    console.error(`synconf: ${err.message}`);
-    if (err.hint) console.error(`synconf: ${err.hint}`);
-  } else reportFault(err, argv.includes('--verbose'));
-  process.exitCode = exitCodeOf(err);
+  const { reportError } = await import('../commands/fault.js');
+  process.exitCode = reportError(err, argv.includes('--verbose'));
 }
 // exitCode only: a command's handles (a lab being stopped) may still be closing.
 if (process.exitCode === undefined) process.exitCode = EXIT.ok;

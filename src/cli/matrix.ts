@@ -2,20 +2,7 @@
 // one report per version and the merged version matrix. The work is src/matrix/; this file is the wiring.
 import type { CommandModule } from 'yargs';
 import { scenarioOptions, list, wholeNumber, VERDICTS, STRICT } from './options.js';
-
-interface MatrixOptions {
-  syncthing?: string[];
-  replay?: boolean;
-  recordings?: string[];
-  jobs?: number;
-  suite?: string[];
-  only?: string[];
-  reportDir: string;
-  expectations?: string | false;
-  failOn: string[];
-  timeout: number;
-  strict?: boolean;
-}
+import type { MatrixOptions } from '../commands/matrix.js';
 
 export const matrixCommand: CommandModule = {
   command: 'matrix',
@@ -87,39 +74,7 @@ export const matrixCommand: CommandModule = {
         'Exit codes: the worst of the versions: 0 only when every version conforms or deviates only as listed, 1 a check of some version does not conform, 2 usage or input error, 3 a fault of synconf itself.',
       ),
   handler: async (argv) => {
-    const opts = argv as unknown as MatrixOptions;
-    const { resolve } = await import('node:path');
-    const { chooseAgents, runMatrix, defaultJobs, matrixProgress, prepareDir } = await import('../engine.js');
-    await prepareDir(opts.reportDir, '--report-dir');
-    const { agents, offline, notice } = await chooseAgents({
-      syncthing: opts.syncthing ?? [],
-      replay: opts.replay ?? false,
-      recordings: opts.recordings ?? [],
-    });
-    if (notice)
-      console.error(
-        notice
-          .split('\n')
-          .map((l) => `synconf: ${l}`)
-          .join('\n'),
-      );
-    const jobs = opts.jobs ?? defaultJobs(agents.length);
-    const out = matrixProgress(agents, jobs, offline);
-    const result = await runMatrix({
-      agents,
-      jobs,
-      suites: opts.suite,
-      only: opts.only,
-      reportDir: resolve(opts.reportDir),
-      expectations: opts.expectations,
-      failOn: opts.failOn as never,
-      strict: opts.strict,
-      requestTimeoutMs: opts.timeout * 1000,
-      onVersionStart: out.start,
-      onScenario: out.scenario,
-      onVersionEnd: out.end,
-    });
-    out.done(result);
-    process.exitCode = result.exitCode;
+    const { matrix } = await import('../engine.js');
+    await matrix(argv as unknown as MatrixOptions);
   },
 };

@@ -2,9 +2,8 @@
 import type { CommandModule } from 'yargs';
 import { scenarioOptions, list } from './options.js';
 import { UsageError } from '../errors.js';
-import type { MutantResult } from '../schema/generated/types.js';
+import type { MutateCommandOptions } from '../commands/mutate.js';
 import { operators } from '../mutate/operators.js';
-import { DEFAULT_RECORDINGS } from '../paths.js';
 
 /** "0.9", "90%" or "90" → 0.9 */
 function score(value: unknown): number | undefined {
@@ -75,36 +74,7 @@ export const mutateCommand: CommandModule = {
         'The score is killed / (killed + survived); equivalent mutants (a change the spec allows, by a stated rule) do not count.\nExit codes: 0 done (and the score is at least --min-score), 1 the score is below --min-score, 2 usage or input error (or recordings that fail without a mutant), 3 a fault of synconf itself.',
       ),
   handler: async (argv) => {
-    const opts = argv as unknown as {
-      dir?: string;
-      suite?: string[];
-      only?: string[];
-      expectations?: string | boolean;
-      minScore?: number;
-      reportDir: string;
-      live?: boolean;
-      operators: MutantResult['operator'][];
-      syncthing?: string;
-    };
-    const { mutate, writeMutationReports, mutationText } = await import('../engine.js');
-    const report = await mutate({
-      dir: opts.dir ?? DEFAULT_RECORDINGS,
-      suites: opts.suite,
-      only: opts.only,
-      expectations:
-        opts.expectations === false ? false : typeof opts.expectations === 'string' ? opts.expectations : undefined,
-      minScore: opts.minScore,
-      ...(opts.live ? { live: { operators: opts.operators, binary: opts.syncthing } } : {}),
-      onScenario: (id, results) => {
-        const n = (o: string) => results.filter((r) => r.outcome === o).length;
-        process.stderr.write(
-          `${id}: ${results.length} mutants, ${n('killed')} killed, ${n('survived')} survived, ${n('equivalent')} equivalent\n`,
-        );
-      },
-    });
-    const paths = await writeMutationReports(report, opts.reportDir);
-    console.log(mutationText(report));
-    console.log(`reports: ${paths.join(', ')}`);
-    process.exitCode = report.exitCode;
+    const { mutateCommand } = await import('../engine.js');
+    await mutateCommand(argv as unknown as MutateCommandOptions);
   },
 };

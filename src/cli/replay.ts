@@ -1,8 +1,7 @@
 // `synconf replay [DIR]`: run the scenarios against recorded cassettes, offline.
 import type { CommandModule } from 'yargs';
 import { selectionOptions, reportOptions, runExitCodes } from './options.js';
-import type { CommonRunOptions } from '../runner/execute.js';
-import { DEFAULT_RECORDINGS } from '../paths.js';
+import type { CommonRunOptions } from '../commands/run.js';
 
 export const replayCommand: CommandModule = {
   command: 'replay [dir]',
@@ -23,13 +22,7 @@ export const replayCommand: CommandModule = {
         ),
       ),
   handler: async (argv) => {
-    const opts = argv as unknown as CommonRunOptions & { dir?: string };
-    const { executeRun, replayTarget } = await import('../engine.js');
-    process.exitCode = await executeRun(
-      opts,
-      async () => replayTarget(opts.dir ?? DEFAULT_RECORDINGS),
-      undefined,
-      'replay',
-    );
+    const { replay } = await import('../engine.js');
+    await replay(argv as unknown as CommonRunOptions & { dir?: string });
   },
 };

@@ -1,14 +1,7 @@
 // `synconf run`: run the scenarios against a live agent (a lab by default) and write the reports.
 import type { CommandModule } from 'yargs';
 import { selectionOptions, reportOptions, targetOptions, list, wholeNumber, runExitCodes } from './options.js';
-import type { CommonRunOptions } from '../runner/execute.js';
-import type { TargetOptions } from '../runner/live-target.js';
-
-interface RunOptions extends CommonRunOptions, TargetOptions {
-  record?: string;
-  recordMode: 'all' | 'once' | 'new';
-  redact: string[];
-}
+import type { RunCommandOptions } from '../commands/run.js';
 
 export const runCommand: CommandModule = {
   command: 'run',
@@ -58,9 +51,7 @@ export const runCommand: CommandModule = {
         ),
       ),
   handler: async (argv) => {
-    const opts = argv as unknown as RunOptions;
-    const { executeRun, liveTargetMaker } = await import('../engine.js');
-    const record = opts.record ? { dir: opts.record, mode: opts.recordMode, redact: opts.redact ?? [] } : undefined;
-    process.exitCode = await executeRun(opts, liveTargetMaker(opts), record);
+    const { run } = await import('../engine.js');
+    await run(argv as unknown as RunCommandOptions);
   },
 };

@@ -2,8 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { join } from 'node:path';
 import { wholeNumber } from './options.js';
-import type { ServeRun } from '../serve/run-serve.js';
-import { RECORDINGS_DIR } from '../paths.js';
+import type { ServeOptions } from '../commands/serve.js';
 
 const SERVE_EXIT_CODES =
   'Exit codes (when stopped with Ctrl-C or SIGTERM): 0 stopped, 1 with --strict: a request had no recorded answer, 2 usage or input error (port in use, no recordings), 3 a fault of synconf itself.';
@@ -52,19 +51,7 @@ export const serveCommand: CommandModule = {
           SERVE_EXIT_CODES,
       ),
   handler: async (argv) => {
-    const opts = argv as unknown as Omit<ServeRun, 'dir' | 'strict'> & {
-      dir?: string;
-      apiKey?: string;
-      strict?: boolean;
-    };
-    const { runServe, newestRecordings } = await import('../engine.js');
-    process.exitCode = await runServe({
-      dir: opts.dir ?? newestRecordings(RECORDINGS_DIR),
-      host: opts.host,
-      port: opts.port,
-      apiKey: opts.apiKey,
-      log: opts.log,
-      strict: opts.strict ?? false,
-    });
+    const { serve } = await import('../engine.js');
+    await serve(argv as unknown as ServeOptions);
   },
 };

@@ -2,7 +2,7 @@
 // synconf's own files (scenario, expectations, cassette, report) with the messages a run gives.
 import type { CommandModule } from 'yargs';
 import { version } from './options.js';
-import type { ValidateDocumentOptions } from '../schema/validate-document.js';
+import type { ValidateDocumentOptions } from '../commands/validate.js';
 
 export const validateCommand: CommandModule = {
   command: 'validate <resource> <file>',
@@ -53,12 +53,7 @@ export const validateCommand: CommandModule = {
     } = argv as unknown as ValidateDocumentOptions & { resource: string; file: string };
     // yargs turns a positional "-" into "" (it parses it as the value of --file): take it back.
     const file = given === '' && process.argv.slice(2).includes('-') ? '-' : given;
-    if (['scenario', 'expectations', 'cassette', 'report'].includes(resource)) {
-      const { lintFile } = await import('../engine.js');
-      process.exitCode = await lintFile(resource as 'scenario', file);
-      return;
-    }
-    const { validateDocument } = await import('../engine.js');
-    process.exitCode = await validateDocument(resource, file, opts);
+    const { validateFile } = await import('../engine.js');
+    await validateFile(resource, file, opts);
   },
 };

@@ -16,6 +16,7 @@ import {
   type LoadedExpectations,
 } from './expectations.js';
 import type { Transport } from '../transport/types.js';
+import type { LiveTransport } from '../transport/live.js';
 import { Redactor } from '../transport/redact.js';
 import type { Clock } from './clock.js';
 import type { LocalActions } from './context.js';
@@ -38,6 +39,9 @@ export interface Target {
   vars: Record<string, unknown>;
   close(): Promise<void>;
 }
+
+/** sets up the target of one run; `wrap` puts a recorder (or a fault injector) between the runner and a live agent */
+export type MakeTarget = (needsPeer: boolean, wrap?: (t: LiveTransport) => Transport) => Promise<Target>;
 
 export interface RunOptions {
   /** files, folders or globs of scenario files; default every suites/**\/*.yaml */

@@ -2,8 +2,8 @@
 // every line names its version), then the matrix summary, regressions first.
 import { relative } from 'node:path';
 import type { Report, ScenarioResult } from '../schema/generated/types.js';
-import type { MatrixAgent } from './agents.js';
-import type { MatrixResult } from './run.js';
+import type { MatrixAgent } from '../matrix/agents.js';
+import type { MatrixResult } from './matrix.js';
 import { CHANGE_CLASSES, CHANGE_LABEL } from '../verdict/change-class.js';
 
 /** a path as short as it reads well: relative inside the working folder, absolute outside it */

@@ -1,7 +1,7 @@
 // `synconf agents install|list`: what they print.
-import { installAgents } from './install.js';
-import { listAgents } from './list.js';
-import { agentsDir } from './cache.js';
+import { installAgents } from '../agents/install.js';
+import { listAgents } from '../agents/list.js';
+import { agentsDir } from '../agents/cache.js';
 
 export async function agentsInstall(versions: string[], force: boolean): Promise<void> {
   const results = await installAgents(versions, {

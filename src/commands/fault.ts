@@ -1,9 +1,20 @@
-// A fault of synconf itself (a bug, exit 3): one line that says so, the stack trace in a log file
-// (or on stderr with --verbose), and a request to report it.
+// What a command that throws prints, and its exit code: an error the user can act on (SynconfError) is one line
+// (and its hint), exit 2; anything else is a fault of synconf itself (a bug, exit 3): one line that says so, the
+// stack trace in a log file (or on stderr with --verbose), and a request to report it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { SYNCONF_VERSION } from '../paths.js';
+import { SynconfError, exitCodeOf, type ExitCode } from '../errors.js';
+
+/** prints `err` as its kind asks; returns the exit code */
+export function reportError(err: unknown, verbose: boolean): ExitCode {
+  if (err instanceof SynconfError) {
+    console.error(`synconf: ${err.message}`);
+    if (err.hint) console.error(`synconf: ${err.hint}`);
+  } else reportFault(err, verbose);
+  return exitCodeOf(err);
+}
 
 export function reportFault(err: unknown, verbose: boolean): void {
   const e = err instanceof Error ? err : new Error(String(err));

@@ -1,9 +1,9 @@
 // How a live run (run, drift) reaches its agent: --agent/--api-key, or a lab synconf starts.
 import { UsageError } from '../errors.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
-import type { MakeTarget } from './execute.js';
-import { labTarget, agentTarget } from './targets.js';
-import { replayTarget } from './replay-target.js';
+import type { MakeTarget } from '../runner/run.js';
+import { labTarget, agentTarget } from '../runner/targets.js';
+import { replayTarget } from '../runner/replay-target.js';
 
 /** how to reach a live agent: --agent/--api-key, or the lab */
 export interface TargetOptions {

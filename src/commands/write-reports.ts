@@ -1,15 +1,18 @@
-// Writes every format of a run's report, or of a version matrix, into one folder. The writers
-// are pure; only this module touches the file system.
+// Writes every format of a run's report, of a version matrix or of a mutation run into one folder (and the
+// Markdown to the GitHub job summary when there is one). The writers are pure; only this module touches the file
+// system.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Report } from '../schema/generated/types.js';
-import { toHtml } from './html.js';
-import { toJUnit } from './junit.js';
-import { toMarkdown } from './markdown.js';
+import type { MutationReport, Report } from '../schema/generated/types.js';
+import { mutationHtml, mutationMarkdown } from '../mutate/render.js';
+import { toHtml } from '../report/html.js';
+import { toJUnit } from '../report/junit.js';
+import { toMarkdown } from '../report/markdown.js';
 import type { Matrix } from '../schema/generated/types.js';
-import { matrixToHtml } from './matrix-html.js';
-import { matrixToMarkdown } from './matrix-markdown.js';
-import { viewOf } from './view.js';
+import { matrixToHtml } from '../report/matrix-html.js';
+import { matrixToMarkdown } from '../report/matrix-markdown.js';
+import { viewOf } from '../report/view.js';
 
 // Written synchronously: a few small files, and nothing else left to do meanwhile (each asynchronous
 // write waited a turn of the thread pool: ~3 ms of every run, bench/).
@@ -45,4 +48,18 @@ export async function writeMatrix(matrix: Matrix, dir: string): Promise<string[]
     ['matrix.html', matrixToHtml(matrix)],
     ['matrix.md', matrixToMarkdown(matrix)],
   ]);
+}
+
+/** mutation.json, mutation.html and mutation.md in `dir`; the paths written, in that order */
+export async function writeMutationReports(report: MutationReport, dir: string): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const markdown = mutationMarkdown(report);
+  const files: [string, string][] = [
+    ['mutation.json', JSON.stringify(report, null, 2) + '\n'],
+    ['mutation.html', mutationHtml(report)],
+    ['mutation.md', markdown],
+  ];
+  for (const [name, text] of files) await writeFile(join(dir, name), text, 'utf8');
+  if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, markdown + '\n', 'utf8');
+  return files.map(([name]) => join(dir, name));
 }

@@ -1,8 +1,11 @@
 // The `synconf serve` process: start the server, say where it is and which key to use, run until
 // SIGINT/SIGTERM, then close every connection, write the request log and tell what was missed.
 import { randomBytes } from 'node:crypto';
-import { startServer } from './server.js';
+import { startServer } from '../serve/server.js';
+import { newestRecordings } from '../serve/recordings.js';
 import { EXIT, UsageError } from '../errors.js';
+import { RECORDINGS_DIR } from '../paths.js';
+import { onInterrupt } from './interrupt.js';
 
 export interface ServeRun {
   dir: string;
@@ -11,6 +14,25 @@ export interface ServeRun {
   apiKey?: string;
   log: string;
   strict: boolean;
+}
+
+/** `synconf serve [DIR]`: the options as the command line gives them */
+export interface ServeOptions extends Omit<ServeRun, 'dir' | 'strict'> {
+  dir?: string;
+  apiKey?: string;
+  strict?: boolean;
+}
+
+/** `synconf serve [DIR]`: DIR (default the newest bundled recordings) until Ctrl-C */
+export async function serve(opts: ServeOptions): Promise<void> {
+  process.exitCode = await runServe({
+    dir: opts.dir ?? newestRecordings(RECORDINGS_DIR),
+    host: opts.host,
+    port: opts.port,
+    apiKey: opts.apiKey,
+    log: opts.log,
+    strict: opts.strict ?? false,
+  });
 }
 
 /** a key shaped like the agent's own (32 characters) */
@@ -40,11 +62,10 @@ export async function runServe(opts: ServeRun): Promise<number> {
   console.log(`e.g. syncthing cli --gui-address=${hostname}:${port} --gui-apikey=${server.apiKey} show version`);
   console.log('Stop with Ctrl-C.');
 
-  const signal = await new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
+  const interrupt = onInterrupt();
+  const signal = await interrupt.stopped;
   await server.close();
+  interrupt.off();
   const { served, missed } = server.counts;
   console.error(
     `synconf serve: stopped (${signal}); ${served} request(s) answered, ${missed} missed; request log ${opts.log}`,

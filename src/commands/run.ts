@@ -3,19 +3,23 @@
 // the report is written and the exit code says what happened.
 import { relative, resolve } from 'node:path';
 import type { FailOn, Report } from '../schema/generated/types.js';
-import { runScenarios, type Target } from './run.js';
+import { runScenarios, type MakeTarget, type Target } from '../runner/run.js';
+import { replayTarget } from '../runner/replay-target.js';
+import { liveTargetMaker, type TargetOptions } from './targets.js';
+import { DEFAULT_RECORDINGS } from '../paths.js';
 import { selectScenarios } from '../scenario/select.js';
 import { verdictLine, finalize, emptyReport } from '../verdict/totals.js';
-import type { LiveTransport } from '../transport/live.js';
-import type { Transport } from '../transport/types.js';
-import { writeReports } from '../report/write.js';
-import { prepareDir } from '../report/prepare-dir.js';
-import { progress } from './progress.js';
+import { writeReports } from './write-reports.js';
+import { prepareDir } from './prepare-dir.js';
+import { progress } from './run-progress.js';
+import { onInterrupt } from './interrupt.js';
 import { EXIT, SynconfError, UsageError } from '../errors.js';
 import { readReport } from '../report/load.js';
 import { compareWithBaseline } from '../verdict/baseline.js';
 import { combineRuns, stabilityLine } from '../verdict/repeat.js';
 import { recorderFor } from '../transport/recorder.js';
+import type { LiveTransport } from '../transport/live.js';
+import type { Transport } from '../transport/types.js';
 
 /** what every running command (run, replay, drift) passes in */
 export interface CommonRunOptions {
@@ -41,7 +45,28 @@ export interface RecordOptions {
   redact: string[];
 }
 
-export type MakeTarget = (needsPeer: boolean, wrap?: (t: LiveTransport) => Transport) => Promise<Target>;
+/** `synconf run`: the options of a live run */
+export interface RunCommandOptions extends CommonRunOptions, TargetOptions {
+  record?: string;
+  recordMode: 'all' | 'once' | 'new';
+  redact: string[];
+}
+
+/** `synconf run`: a live agent (a lab by default), recorded with --record */
+export async function run(opts: RunCommandOptions): Promise<void> {
+  const record = opts.record ? { dir: opts.record, mode: opts.recordMode, redact: opts.redact ?? [] } : undefined;
+  process.exitCode = await executeRun(opts, liveTargetMaker(opts), record);
+}
+
+/** `synconf replay [DIR]`: the cassettes of DIR (default the bundled recordings), offline */
+export async function replay(opts: CommonRunOptions & { dir?: string }): Promise<void> {
+  process.exitCode = await executeRun(
+    opts,
+    async () => replayTarget(opts.dir ?? DEFAULT_RECORDINGS),
+    undefined,
+    'replay',
+  );
+}
 
 export async function executeRun(
   args: CommonRunOptions,
@@ -99,24 +124,14 @@ export async function executeRun(
   }
 
   let target: Target | undefined;
-  let interrupted = false;
   const partial: { report?: Report } = {};
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) process.exit(EXIT.usage);
-    interrupted = true;
+  const interrupt = onInterrupt(async (signal) => {
     console.error(`\nsynconf: ${signal}: stopping; the report of the scenarios done so far is written`);
-    void (async () => {
-      const report = partial.report ?? emptyReport(mode, target?.description ?? 'unknown', `interrupted by ${signal}`);
-      if (partial.report) report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
-      await finish(finalize(report, failOn)).catch(() => {});
-      await target?.close().catch(() => {});
-      process.exit(EXIT.usage);
-    })();
-  };
-  // on(), not once(): the lab's own handler re-raises the signal when no other listener is left,
-  // which would end the process before the report is written.
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+    const report = partial.report ?? emptyReport(mode, target?.description ?? 'unknown', `interrupted by ${signal}`);
+    if (partial.report) report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
+    await finish(finalize(report, failOn)).catch(() => {});
+    await target?.close().catch(() => {});
+  });
 
   try {
     const needsPeer = selection.scenarios.some((s) => s.scenario.needs?.includes('peer'));
@@ -145,7 +160,7 @@ export async function executeRun(
           onReport: (r) => (partial.report = r),
         }),
       );
-      if (interrupted) return EXIT.usage;
+      if (interrupt.signal) return EXIT.usage;
       await target.close();
       target = undefined;
     }
@@ -163,7 +178,6 @@ export async function executeRun(
     throw e;
   } finally {
     await target?.close().catch(() => {});
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    interrupt.off();
   }
 }

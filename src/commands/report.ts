@@ -1,9 +1,9 @@
 // `synconf report merge|render`: the version matrix of several runs, and the report files of one run
 // rewritten from its report.json.
 import { dirname } from 'node:path';
-import { readReport } from './load.js';
+import { readReport } from '../report/load.js';
 import { mergeReports } from '../matrix/merge.js';
-import { writeMatrix, writeReports } from './write.js';
+import { writeMatrix, writeReports } from './write-reports.js';
 import { prepareDir } from './prepare-dir.js';
 import { selectScenarios } from '../scenario/select.js';
 import { gateIndex } from '../matrix/gates.js';

@@ -1,6 +1,6 @@
 // `synconf lab up|down`: start real Syncthing instances for manual runs and print how to reach them; stop them.
 import { InputError } from '../errors.js';
-import { startLab, readState, stopLab } from './lab.js';
+import { startLab, readState, stopLab } from '../lab/lab.js';
 
 export interface LabUpOptions {
   instances: number;

@@ -1,0 +1,46 @@
+// Ctrl-C (SIGINT) and SIGTERM, one way for every command: the first signal starts an orderly stop (the command
+// writes what it has, e.g. the report of the scenarios done so far), a second one ends the process at once.
+import { EXIT } from '../errors.js';
+
+export interface Interrupt {
+  /** the signal that arrived, once one has */
+  readonly signal: NodeJS.Signals | undefined;
+  /** resolves with the first signal */
+  readonly stopped: Promise<NodeJS.Signals>;
+  /** stop listening (when the command is done) */
+  off(): void;
+}
+
+/**
+ * Listens for SIGINT and SIGTERM until `off()`. With `stop`, the first signal runs it (its failure is ignored: the
+ * process is ending anyway) and then exits with EXIT.usage; without, the command awaits `stopped` and ends itself.
+ */
+export function onInterrupt(stop?: (signal: NodeJS.Signals) => Promise<void>): Interrupt {
+  let signal: NodeJS.Signals | undefined;
+  let resolve: (s: NodeJS.Signals) => void = () => {};
+  const stopped = new Promise<NodeJS.Signals>((r) => (resolve = r));
+  const onSignal = (s: NodeJS.Signals) => {
+    if (signal) process.exit(EXIT.usage); // the second Ctrl-C: the user does not want to wait
+    signal = s;
+    resolve(s);
+    if (stop)
+      void stop(s).then(
+        () => process.exit(EXIT.usage),
+        () => process.exit(EXIT.usage),
+      );
+  };
+  // on(), not once(): the lab's own handler re-raises the signal when no other listener is left,
+  // which would end the process before the report is written.
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    get signal() {
+      return signal;
+    },
+    stopped,
+    off() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

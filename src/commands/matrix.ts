@@ -1,0 +1,141 @@
+// `synconf matrix`: the suite against several agent versions, each in its own lab (or from its own recordings),
+// a few at a time, then one report per version and the merged version matrix. The exit code is the worst of
+// the versions: 0 only when every version conforms or deviates only as listed. Running one version is
+// src/matrix/versions.ts; this runs them side by side, writes their reports as they end, and the matrix.
+import { join, resolve } from 'node:path';
+import type { Report } from '../schema/generated/types.js';
+import { selectScenarios } from '../scenario/select.js';
+import { finalize } from '../verdict/totals.js';
+import { writeReports, writeMatrix } from './write-reports.js';
+import { prepareDir } from './prepare-dir.js';
+import { onInterrupt } from './interrupt.js';
+import { matrixProgress } from './matrix-progress.js';
+import { mergeReports, type Matrix } from '../matrix/merge.js';
+import { gateIndex } from '../matrix/gates.js';
+import { chooseAgents, type MatrixAgent } from '../matrix/agents.js';
+import { defaultJobs, faultReport, runVersion, worstExit, type MatrixRunOptions } from '../matrix/versions.js';
+
+export type { MatrixRunOptions };
+
+/** the options of `synconf matrix`, as the command line gives them */
+export interface MatrixOptions {
+  syncthing?: string[];
+  replay?: boolean;
+  recordings?: string[];
+  jobs?: number;
+  suite?: string[];
+  only?: string[];
+  reportDir: string;
+  expectations?: string | false;
+  failOn: string[];
+  timeout: number;
+  strict?: boolean;
+}
+
+/** `synconf matrix`: the versions chosen, run side by side, their reports and the matrix; the exit code the worst */
+export async function matrix(opts: MatrixOptions): Promise<void> {
+  await prepareDir(opts.reportDir, '--report-dir');
+  const { agents, offline, notice } = await chooseAgents({
+    syncthing: opts.syncthing ?? [],
+    replay: opts.replay ?? false,
+    recordings: opts.recordings ?? [],
+  });
+  if (notice)
+    console.error(
+      notice
+        .split('\n')
+        .map((l) => `synconf: ${l}`)
+        .join('\n'),
+    );
+  const jobs = opts.jobs ?? defaultJobs(agents.length);
+  const out = matrixProgress(agents, jobs, offline);
+  const result = await runMatrix({
+    agents,
+    jobs,
+    suites: opts.suite,
+    only: opts.only,
+    reportDir: resolve(opts.reportDir),
+    expectations: opts.expectations,
+    failOn: opts.failOn as never,
+    strict: opts.strict,
+    requestTimeoutMs: opts.timeout * 1000,
+    onVersionStart: out.start,
+    onScenario: out.scenario,
+    onVersionEnd: out.end,
+  });
+  out.done(result);
+  process.exitCode = result.exitCode;
+}
+
+export interface MatrixResult {
+  matrix: Matrix;
+  reports: Report[];
+  /** the report folder of each version, in the order of `agents` */
+  dirs: string[];
+  /** matrix.json, matrix.html, matrix.md */
+  matrixFiles: string[];
+  exitCode: number;
+  wallMs: number;
+}
+
+export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
+  const t0 = performance.now();
+  const selection = await selectScenarios(opts.suites, opts.only);
+  const reports = new Map<MatrixAgent, Report>();
+  const partial = new Map<MatrixAgent, Report>();
+  const dirs = opts.agents.map((a) => join(opts.reportDir, a.name));
+  const queue = [...opts.agents];
+  const worker = async () => {
+    for (let agent = queue.shift(); agent; agent = queue.shift()) {
+      opts.onVersionStart?.(agent);
+      let report: Report;
+      try {
+        report = await runVersion(agent, selection, opts, partial);
+      } catch (e) {
+        // A defect of synconf itself: this version's report says so (exit 3, with the stack), the others go on.
+        report = faultReport(agent, e);
+      }
+      if (interrupt.signal) return;
+      reports.set(agent, report);
+      const dir = dirs[opts.agents.indexOf(agent)];
+      await writeReports(report, dir);
+      opts.onVersionEnd?.(agent, report, dir);
+    }
+  };
+  const finish = async (): Promise<MatrixResult> => {
+    const done = opts.agents.filter((a) => reports.has(a));
+    const ordered = done.map((a) => reports.get(a)!);
+    const doneDirs = done.map((a) => dirs[opts.agents.indexOf(a)]);
+    const matrix = mergeReports(ordered, {
+      files: doneDirs,
+      labels: done.map((a) => a.name),
+      gates: gateIndex(selection.scenarios),
+    });
+    const matrixFiles = await writeMatrix(matrix, opts.reportDir);
+    return {
+      matrix,
+      reports: ordered,
+      dirs: doneDirs,
+      matrixFiles,
+      exitCode: worstExit(ordered.map((r) => r.exitCode)),
+      wallMs: Math.round(performance.now() - t0),
+    };
+  };
+  // Ctrl-C: the versions under way get the report of what they did so far, and the matrix of those is written.
+  const interrupt = onInterrupt(async (signal) => {
+    console.error(`\nsynconf matrix: ${signal}: stopping; the reports of the versions done so far are written`);
+    for (const [agent, report] of partial) {
+      if (reports.has(agent)) continue;
+      report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
+      reports.set(agent, finalize(report, opts.failOn));
+      await writeReports(report, dirs[opts.agents.indexOf(agent)]).catch(() => {});
+    }
+    await finish().catch(() => {});
+  });
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.jobs, opts.agents.length)) }, worker));
+    return await finish();
+  } finally {
+    interrupt.off();
+  }
+}
