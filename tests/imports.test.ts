@@ -1,56 +1,167 @@
-// The layers of src/ stay apart: nothing below src/cli/ imports from it (the CLI is thin wiring on top), and
-// the runner does not import replay internals (it does not know which transport it has; only its replay
-// target, the one place that builds a replay, may).
+// The layers of src/ (docs/architecture.md) are held by dependency-cruiser with .dependency-cruiser.cjs, in the
+// build (npm run lint:deps). Here: the rules pass on src/ as it is, and each rule catches the wrong import it
+// exists for — planted in a scratch copy of src/, as a static import, a type-only import, a dynamic import() or a
+// re-export — and names itself (each wrong import matches exactly one rule).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve, dirname } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 
-const SRC = join(ROOT, 'src');
+const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+
+/** dependency-cruiser over `dir`/src with the project's config, as `npm run lint:deps` runs it (more `args`) */
+const depcruise = (dir: string, ...args: string[]) =>
+  spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', '.dependency-cruiser.cjs', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+
+/** the violations in `dir`/src and how many modules dependency-cruiser read */
+function cruise(dir: string): { violations: Violation[]; modules: number } {
+  const r = depcruise(dir, '--output-type', 'json');
+  assert.ok(r.stdout, `depcruise printed no result (exit ${r.status}):\n${r.stderr}`);
+  const out = JSON.parse(r.stdout) as { summary: { violations: Violation[]; totalCruised: number } };
+  return { violations: out.summary.violations, modules: out.summary.totalCruised };
+}
+
+test('dependency rules: src/ as it is breaks none', () => {
+  const { violations, modules } = cruise(ROOT);
+  assert.ok(modules > 100, `the sources are read (${modules} modules)`);
+  assert.deepEqual(
+    violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`),
+    [],
   );
-}
-
-/** every relative import of a file (static and dynamic), as paths from src/ */
-function importsOf(file: string, text: string): string[] {
-  return [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) =>
-    relative(SRC, resolve(dirname(file), m[1])).replace(/\.js$/, '.ts'),
-  );
-}
-
-/** the broken rules among files (path and text) */
-function violations(files: [path: string, text: string][]): string[] {
-  const out: string[] = [];
-  for (const [file, text] of files) {
-    const from = relative(SRC, file);
-    for (const to of importsOf(file, text)) {
-      if (!from.startsWith('cli/') && to.startsWith('cli/'))
-        out.push(`${from} imports ${to}: nothing under src/ imports from src/cli/`);
-      if (from.startsWith('runner/') && from !== 'runner/replay-target.ts' && to === 'transport/replay.ts')
-        out.push(`${from} imports ${to}: the runner does not import replay internals`);
-    }
-  }
-  return out;
-}
-
-test('import direction: nothing below src/cli/ imports from it; the runner does not import replay internals', () => {
-  const files = sources(SRC);
-  assert.ok(files.length > 30, 'the sources are found');
-  assert.deepEqual(violations(files.map((f) => [f, readFileSync(f, 'utf8')])), []);
+  assert.equal(depcruise(ROOT).status, 0, 'npm run lint:deps passes');
 });
 
-test('the import check catches each broken rule', () => {
-  const found = violations([
-    [
-      join(SRC, 'runner', 'x.ts'),
-      "import { x } from '../cli/main.js';\nconst r = await import('../transport/replay.js');\n",
-    ],
-  ]);
-  assert.equal(found.length, 2, found.join('\n'));
-  assert.match(found[0], /runner\/x\.ts imports cli\/main\.ts/);
-  assert.match(found[1], /imports transport\/replay\.ts: the runner does not import replay internals/);
+// [file (created, or appended to when it exists), the wrong import, its target, the rule that must name it]
+const PLANTED: [file: string, line: string, to: string, rule: string][] = [
+  [
+    'src/paths.ts',
+    "export { loadSchemas } from './schema/ajv-setup.js';",
+    'src/schema/ajv-setup.ts',
+    'layer-0-node-only',
+  ],
+  [
+    'src/schema/__planted.ts',
+    "import { worst } from '../verdict/verdicts.js';\nexport const a = worst;",
+    'src/verdict/verdicts.ts',
+    'layer-1-schema',
+  ],
+  [
+    'src/verdict/__planted.ts',
+    "import type { Target } from '../runner/run.js';\nexport type A = Target;",
+    'src/runner/run.ts',
+    'layer-2-verdict',
+  ],
+  [
+    'src/transport/__planted.ts',
+    "export const a = () => import('../scenario/load.js');",
+    'src/scenario/load.ts',
+    'layer-3-scenario-transport-lab-agents',
+  ],
+  [
+    'src/lab/lab.ts',
+    "export { LiveTransport as PlantedTransport } from '../transport/live.js';",
+    'src/transport/live.ts',
+    'layer-3-lab-agents',
+  ],
+  [
+    'src/runner/__planted.ts',
+    "import { viewOf } from '../report/view.js';\nexport const a = viewOf;",
+    'src/report/view.ts',
+    'layer-4-runner',
+  ],
+  [
+    'src/report/__planted.ts',
+    "import { runScenarios } from '../runner/run.js';\nexport const a = runScenarios;",
+    'src/runner/run.ts',
+    'layer-4-report',
+  ],
+  [
+    'src/report/__planted2.ts',
+    "import type { Cell } from '../matrix/classify.js';\nexport type A = Cell;",
+    'src/matrix/classify.ts',
+    'layer-4-report',
+  ],
+  [
+    'src/matrix/__planted.ts',
+    "export { driftOf } from '../drift/compare.js';",
+    'src/drift/compare.ts',
+    'layer-5-features',
+  ],
+  [
+    'src/mutate/__planted.ts',
+    "export const a = () => import('../serve/server.js');",
+    'src/serve/server.ts',
+    'layer-5-features',
+  ],
+  [
+    'src/commands/__planted.ts',
+    "import { run } from '../engine.js';\nexport const a = run;",
+    'src/engine.ts',
+    'layer-6-commands',
+  ],
+  ['src/engine.ts', "export { runScenarios } from './runner/run.js';", 'src/runner/run.ts', 'layer-6-engine'],
+  [
+    'src/cli/__planted.ts',
+    "import { runScenarios } from '../runner/run.js';\nexport const a = runScenarios;",
+    'src/runner/run.ts',
+    'layer-7-cli',
+  ],
+  [
+    'src/cli/mutate.ts',
+    "export { mutate as plantedMutate } from '../mutate/mutate.js';",
+    'src/mutate/mutate.ts',
+    'layer-7-cli-mutate',
+  ],
+  [
+    'src/cli/__planted2.ts',
+    "import { run } from '../commands/run.js';\nexport const a = run;",
+    'src/commands/run.ts',
+    'layer-7-cli-lazy',
+  ],
+  [
+    'src/serve/__planted.ts',
+    "import { list } from '../cli/options.js';\nexport const a = list;",
+    'src/cli/options.ts',
+    'nothing-below-cli-imports-cli',
+  ],
+  [
+    'src/runner/__planted2.ts',
+    "import { ReplayTransport } from '../transport/replay.js';\nexport const a = ReplayTransport;",
+    'src/transport/replay.ts',
+    'runner-not-replay-internals',
+  ],
+];
+
+test('dependency rules: each wrong import planted in a copy of src/ is caught, by the rule made for it', (t) => {
+  const scratch = mkdtempSync(join(tmpdir(), 'synconf-imports-'));
+  t.after(() => rmSync(scratch, { recursive: true, force: true }));
+  cpSync(join(ROOT, 'src'), join(scratch, 'src'), { recursive: true });
+  for (const f of ['tsconfig.json', '.dependency-cruiser.cjs']) cpSync(join(ROOT, f), join(scratch, f));
+  for (const [file, line] of PLANTED) {
+    const path = join(scratch, file);
+    if (existsSync(path)) appendFileSync(path, `\n${line}\n`);
+    else writeFileSync(path, `${line}\n`);
+  }
+  const found = cruise(scratch)
+    .violations.map((v) => `${v.from} → ${v.to}: ${v.rule.name}`)
+    .sort();
+  const want = PLANTED.map(([file, , to, rule]) => `${file} → ${to}: ${rule}`).sort();
+  assert.deepEqual(found, want);
+  // and the build stops, naming the rule and the import
+  const build = depcruise(scratch);
+  assert.notEqual(build.status, 0, 'npm run lint:deps fails');
+  assert.match(build.stdout, /error layer-4-report: src\/report\/__planted\.ts → src\/runner\/run\.ts/);
 });

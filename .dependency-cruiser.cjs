@@ -1,0 +1,178 @@
+// The layers of src/ (docs/architecture.md), held by dependency-cruiser in `npm run build` (npm run lint:deps):
+// every import — static, dynamic, type-only, re-export — points down. One rule per layer says what that layer may
+// not import; each import that breaks the picture matches exactly one rule, whose name says which.
+//
+//   7 cli/                     yargs command definitions only
+//   6 commands/ (+ engine.ts)  prints, exit codes, signals, report folders
+//   5 matrix/ mutate/ serve/ drift/   features, none imports another
+//   4 runner/ report/          report never imports runner or matrix
+//   3 scenario/ transport/ lab/ agents/
+//   2 verdict/
+//   1 schema/
+//   0 errors.ts json.ts paths.ts
+//
+// An exception names its file in `from.pathNot` with the reason beside it. Keep them few: an exception is a
+// place where the picture is not yet true.
+
+/** layer 0: below everything */
+const BASE = '^src/(errors|json|paths)\\.ts$';
+const LAYER3 = '^src/(scenario|transport|lab|agents)/';
+const FEATURES = '^src/(matrix|mutate|serve|drift)/';
+/** every layer but cli may be imported from below cli only by what lies above it: cli has its own rule */
+const CLI = '^src/cli/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'layer-0-node-only',
+      comment: 'errors.ts, json.ts and paths.ts lie below every layer: they import node modules only',
+      severity: 'error',
+      from: { path: BASE },
+      to: { path: '^src/', pathNot: [CLI] },
+    },
+    {
+      name: 'layer-1-schema',
+      comment: 'schema/ (schemas, ajv, version overlays, endpoint keys) imports only layer 0',
+      severity: 'error',
+      from: { path: '^src/schema/' },
+      to: { path: '^src/', pathNot: ['^src/schema/', BASE, CLI] },
+    },
+    {
+      name: 'layer-2-verdict',
+      comment: 'verdict/ (the verdict vocabulary) imports only the generated schema types and layer 0',
+      severity: 'error',
+      from: { path: '^src/verdict/' },
+      to: { path: '^src/', pathNot: ['^src/verdict/', '^src/schema/generated/', BASE, CLI] },
+    },
+    {
+      name: 'layer-3-scenario-transport-lab-agents',
+      comment: 'scenario/, transport/, lab/ and agents/ import schema/ and layer 0 (and not each other)',
+      severity: 'error',
+      from: {
+        path: LAYER3,
+        pathNot: [
+          // The lab starts an installed agent version: agents/ resolves a version (1.29.5) to its binary in the
+          // agents cache. Both are layer 3; the lab is the one user of that lookup.
+          '^src/lab/lab\\.ts$',
+        ],
+      },
+      to: { path: '^src/', pathNot: ['^src/$1/', '^src/schema/', BASE, CLI] },
+    },
+    {
+      name: 'layer-3-lab-agents',
+      comment: 'the exception above, kept as narrow as it is: lab/lab.ts may import agents/, nothing else of layer 3',
+      severity: 'error',
+      from: { path: '^src/lab/lab\\.ts$' },
+      to: { path: '^src/', pathNot: ['^src/lab/', '^src/agents/', '^src/schema/', BASE, CLI] },
+    },
+    {
+      name: 'layer-4-runner',
+      comment: "runner/ imports layer 3, verdict/ and below: not report/ (writing is the commands' job)",
+      severity: 'error',
+      from: { path: '^src/runner/' },
+      to: { path: '^src/', pathNot: ['^src/runner/', LAYER3, '^src/verdict/', '^src/schema/', BASE, CLI] },
+    },
+    {
+      name: 'layer-4-report',
+      comment:
+        'report/ holds pure writers (a view in, text out): it never imports runner/ or matrix/; the verdict words come from verdict/',
+      severity: 'error',
+      from: { path: '^src/report/' },
+      to: { path: '^src/', pathNot: ['^src/report/', LAYER3, '^src/verdict/', '^src/schema/', BASE, CLI] },
+    },
+    {
+      name: 'layer-5-features',
+      comment:
+        'matrix/, mutate/, serve/ and drift/ import runner/, report/ and below, never each other (what two need lies below both)',
+      severity: 'error',
+      from: { path: FEATURES },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/$1/', '^src/(runner|report)/', LAYER3, '^src/verdict/', '^src/schema/', BASE, CLI],
+      },
+    },
+    {
+      name: 'layer-6-commands',
+      comment: 'commands/ imports everything below it, not the engine barrel that re-exports it',
+      severity: 'error',
+      from: { path: '^src/commands/' },
+      to: { path: '^src/engine\\.ts$' },
+    },
+    {
+      name: 'layer-6-engine',
+      comment:
+        'src/engine.ts, the lazy barrel of the CLI (scripts/bundle.mjs), re-exports the entry points of commands/ only',
+      severity: 'error',
+      from: { path: '^src/engine\\.ts$' },
+      to: { path: '^src/', pathNot: ['^src/commands/', CLI] },
+    },
+    {
+      name: 'layer-7-cli',
+      comment:
+        'cli/ (yargs command definitions) imports commands/ (through engine.ts), verdict/, errors, paths and the version helpers',
+      severity: 'error',
+      from: {
+        path: '^src/cli/',
+        pathNot: [
+          // --operators lists its choices in --help: the operator names of schemas/mutation-report.schema.json,
+          // read by this one small module (node:fs only), so that the help shows them without loading mutate/.
+          '^src/cli/mutate\\.ts$',
+        ],
+      },
+      to: {
+        path: '^src/',
+        pathNot: [CLI, '^src/engine\\.ts$', '^src/commands/', '^src/verdict/', BASE, '^src/schema/version\\.ts$'],
+      },
+    },
+    {
+      name: 'layer-7-cli-mutate',
+      comment: 'the exception above, kept as narrow as it is: cli/mutate.ts may import mutate/operators.ts only',
+      severity: 'error',
+      from: { path: '^src/cli/mutate\\.ts$' },
+      to: {
+        path: '^src/',
+        pathNot: [
+          CLI,
+          '^src/engine\\.ts$',
+          '^src/commands/',
+          '^src/verdict/',
+          BASE,
+          '^src/schema/version\\.ts$',
+          '^src/mutate/operators\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'layer-7-cli-lazy',
+      comment:
+        'the CLI loads what a command runs only when it runs (--help and --version stay light): engine.ts and commands/ by import(), or as types',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: ['^src/engine\\.ts$', '^src/commands/'], dynamic: false, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'nothing-below-cli-imports-cli',
+      comment: 'cli/ is thin wiring on top: nothing under src/ imports from it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: [CLI] },
+      to: { path: CLI },
+    },
+    {
+      name: 'runner-not-replay-internals',
+      comment:
+        'the runner does not know which transport it has: only its replay target, the one place that builds a replay, imports transport/replay.ts',
+      severity: 'error',
+      from: { path: '^src/runner/', pathNot: ['^src/runner/replay-target\\.ts$'] },
+      to: { path: '^src/transport/replay\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^src/',
+    // type-only imports count: a type is an import of the module's meaning
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
