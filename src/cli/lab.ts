@@ -1,6 +1,6 @@
 // `synconf lab up|down`: start a lab of real Syncthing instances on loopback for manual runs and recordings, and stop it.
 import type { CommandModule } from 'yargs';
-import { wholeNumber, oneSyncthing } from './options.js';
+import { wholeNumber, syncthingOption } from './options.js';
 import type { LabUpOptions } from '../commands/lab.js';
 
 const LAB_EXIT_CODES =
@@ -24,12 +24,7 @@ const up: CommandModule = {
         type: 'string',
         describe: 'lab folder (kept by `lab down`); default a new temp dir that `lab down` removes',
       })
-      .option('syncthing', {
-        type: 'string',
-        coerce: oneSyncthing,
-        describe:
-          'a VERSION installed by `synconf agents install` (e.g. 1.29.5) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent)',
-      })
+      .option('syncthing', syncthingOption())
       .option('json', {
         type: 'boolean',
         describe: 'print the instances as a JSON array (the stop command goes to stderr)',

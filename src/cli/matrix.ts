@@ -1,7 +1,8 @@
 // `synconf matrix`: the suite against several agent versions (live, each in its own lab, or from recordings),
 // one report per version and the merged version matrix. The work is src/matrix/; this file is the wiring.
 import type { CommandModule } from 'yargs';
-import { scenarioOptions, list, wholeNumber, VERDICTS, STRICT } from './options.js';
+import { scenarioOptions, list, wholeNumber, STRICT, TIMEOUT } from './options.js';
+import { failOnVerdicts } from '../verdict/verdicts.js';
 import type { MatrixOptions } from '../commands/matrix.js';
 
 export const matrixCommand: CommandModule = {
@@ -48,17 +49,11 @@ export const matrixCommand: CommandModule = {
       .option('fail-on', {
         type: 'string',
         coerce: list,
-        choices: VERDICTS,
+        choices: failOnVerdicts(),
         default: 'fail,unexpected-pass',
         describe: "verdicts that make a version's exit code 1; repeat or comma-separate",
       })
-      .option('timeout', {
-        type: 'string',
-        coerce: wholeNumber('timeout', 1),
-        default: '10',
-        defaultDescription: '10',
-        describe: 'seconds a single request may take',
-      })
+      .option('timeout', TIMEOUT)
       .option('strict', { type: 'boolean', describe: STRICT })
       .example('synconf matrix', 'every installed agent, each in its own lab')
       .example(

@@ -5,6 +5,7 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../errors.js';
 import { DEFAULT_REPORT_DIR } from '../paths.js';
 import { isVersion } from '../schema/version.js';
+import { DEFAULT_FAIL_ON, failOnChoices } from '../verdict/verdicts.js';
 
 /** `--x a --x b,c` → ['a', 'b', 'c'] */
 export function list(value: unknown): string[] {
@@ -44,10 +45,6 @@ export function version(option: string) {
   };
 }
 
-export const VERDICTS = ['fail', 'unexpected-pass', 'expected-fail', 'skip'];
-/** what --fail-on takes: verdicts, and the gate's classes new-failure (--baseline) and flaky (--repeat) */
-export const FAIL_ON = [...VERDICTS, 'new-failure', 'flaky'];
-
 /** which scenarios: --suite and --only, as every command that runs scenarios takes them */
 export function scenarioOptions<T>(y: Argv<T>, onlyVerb = 'run') {
   return y
@@ -71,14 +68,24 @@ export function selectionOptions<T>(y: Argv<T>) {
       coerce: version('agent-version'),
       describe: 'use this agent version for version gates and schema overlays instead of the one the agent reports',
     })
-    .option('timeout', {
-      type: 'string',
-      coerce: wholeNumber('timeout', 1),
-      default: '10',
-      defaultDescription: '10',
-      describe: 'seconds a single request may take (GET /rest/svc/report takes over 1 s on 1.19.2)',
-    });
+    .option('timeout', TIMEOUT);
 }
+
+/** --timeout of every command that sends requests (run, replay, drift, matrix) */
+export const TIMEOUT = {
+  type: 'string',
+  coerce: wholeNumber('timeout', 1),
+  default: '10',
+  defaultDescription: '10',
+  describe: 'seconds a single request may take (GET /rest/svc/report takes over 1 s on 1.19.2)',
+} as const;
+
+/** --syncthing of a command that starts one lab (run, drift, lab up); `more` says what else it does there */
+export const syncthingOption = (more = '') => ({
+  type: 'string' as const,
+  coerce: oneSyncthing,
+  describe: `a VERSION installed by \`synconf agents install\` (e.g. 1.29.5) or a PATH to a binary (default $SYNCONF_SYNCTHING, else \`syncthing\` on PATH, else the newest installed agent)${more}`,
+});
 
 /** the verdict options of the commands that write a report (run, replay) */
 export function reportOptions<T>(y: Argv<T>) {
@@ -96,8 +103,8 @@ export function reportOptions<T>(y: Argv<T>) {
     .option('fail-on', {
       type: 'string',
       coerce: list,
-      choices: FAIL_ON,
-      default: 'fail,unexpected-pass,flaky',
+      choices: failOnChoices(),
+      default: DEFAULT_FAIL_ON.join(','),
       describe:
         'what makes the exit code 1: verdicts; new-failure, a problem the --baseline did not have (alone: gate on regressions only); flaky, a verdict that varied under --repeat. Repeat or comma-separate',
     })
@@ -131,12 +138,7 @@ export function targetOptions<T>(y: Argv<T>) {
       type: 'boolean',
       describe: 'start the agent (and a peer) with the lab; the default without --agent',
     })
-    .option('syncthing', {
-      type: 'string',
-      coerce: oneSyncthing,
-      describe:
-        'the Syncthing the lab starts: a VERSION installed by `synconf agents install` (e.g. 1.12.1) or a PATH to a binary (default $SYNCONF_SYNCTHING, else `syncthing` on PATH, else the newest installed agent); implies --lab unless --agent is given',
-    })
+    .option('syncthing', syncthingOption(': the Syncthing the lab starts; implies --lab unless --agent is given'))
     .option('allow-destructive', {
       type: 'boolean',
       describe: 'let scenarios shut down an agent synconf did not start',

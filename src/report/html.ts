@@ -8,7 +8,7 @@ import { relative, resolve } from 'node:path';
 import type { CheckResult, Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
 import { type EndpointEntry, sectionTitle } from './coverage.js';
 import { htmlPage } from './html-page.js';
-import { escapeHtml, cut, platform, showValue } from './text.js';
+import { escapeHtml, cut, duration, platform, showValue } from './text.js';
 import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, isProblem } from '../verdict/verdicts.js';
 import { BASELINE_CLASS_LABEL, type CheckView, type RunView, type ScenarioView, viewOf } from './view.js';
 import { ROOT } from '../paths.js';
@@ -19,7 +19,6 @@ const e = (s: string, max = 600) => escapeHtml(cut(s, max));
 const BLOCK = 20_000;
 
 const badge = (v: Verdict) => `<span class="badge v-${e(v, 40)}">${e(VERDICT_LABEL[v] ?? v, 40)}</span>`;
-const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`);
 
 /** how the page links files it names (HAR cassettes): relative to the folder report.html is written to */
 interface Links {
@@ -126,7 +125,7 @@ function searchText(v: CheckView): string {
 
 function checkItem(v: CheckView, endpoints: Map<string, EndpointEntry>, links: Links): string {
   const c = v.check;
-  const dur = c.durationMs !== undefined ? `<span class="dur">${e(seconds(c.durationMs), 40)}</span>` : '';
+  const dur = c.durationMs !== undefined ? `<span class="dur">${e(duration(c.durationMs), 40)}</span>` : '';
   return `<li class="check v-${e(c.verdict, 40)}${v.fails ? ' fails' : ''}" id="${v.anchor}" data-verdict="${e(c.verdict, 40)}" data-search="${escapeHtml(searchText(v))}">
 <div class="head">${badge(c.verdict)}${c.flaky ? '<span class="badge v-flaky">flaky</span>' : ''}<span class="id">${e(c.id, 500)}</span><span class="kind">${e(c.kind, 40)}</span><span class="msg">${e(c.message)}</span>${dur}</div>
 ${evidence(v, endpoints, links)}</li>`;
@@ -155,7 +154,7 @@ function scenarioSection(sv: ScenarioView, endpoints: Map<string, EndpointEntry>
       : s.mode === 'skipped'
         ? 'skipped'
         : '',
-    seconds(s.durationMs),
+    duration(s.durationMs),
     counts,
   ].filter(Boolean);
   const notes = [...(s.skipReason ? [`Skipped: ${s.skipReason}`] : []), ...(s.notes ?? [])];
@@ -197,7 +196,7 @@ function glance(view: RunView): string {
     box(
       'plain',
       String(r.totals.checks),
-      `checks in ${r.totals.scenarios} scenarios, ${e(seconds(r.run.durationMs), 40)}`,
+      `checks in ${r.totals.scenarios} scenarios, ${e(duration(r.run.durationMs), 40)}`,
       '#scenarios',
     ),
   ];
@@ -442,7 +441,7 @@ ${fact('Device ID', a.deviceId, true)}
 ${fact('Mode', r.mode)}
 ${fact('Target', r.target, true)}
 ${fact('Started', r.startedAt)}
-${fact('Duration', seconds(r.durationMs))}
+${fact('Duration', duration(r.durationMs))}
 ${fact('Known deviations', r.expectations ?? 'none applied', true)}
 ${fact('Recordings', r.recordings, true)}
 ${fact('Fails on', (r.failOn ?? []).join(', '))}
@@ -460,7 +459,7 @@ ${VERDICTS.map((v) => `<li class="v-${v}"><span class="n">${e(String(report.tota
 
 function timings(view: RunView): string {
   if (!view.slowest.length) return '';
-  return `<section id="timings"><h2>Slowest scenarios</h2><table><tbody>${view.slowest.map((s) => `<tr><td><a href="#${s.anchor}">${e(s.scenario.id, 300)}</a></td><td class="num">${e(seconds(s.scenario.durationMs), 40)}</td></tr>`).join('')}</tbody></table></section>`;
+  return `<section id="timings"><h2>Slowest scenarios</h2><table><tbody>${view.slowest.map((s) => `<tr><td><a href="#${s.anchor}">${e(s.scenario.id, 300)}</a></td><td class="num">${e(duration(s.scenario.durationMs), 40)}</td></tr>`).join('')}</tbody></table></section>`;
 }
 
 function undocumentedSection(view: RunView): string {
@@ -509,7 +508,7 @@ export function toHtml(report: Report, opts: HtmlOptions = {}): string {
     platform(a),
     `${report.run.mode} run against ${report.run.target}`,
     report.run.startedAt,
-    seconds(report.run.durationMs),
+    duration(report.run.durationMs),
   ]
     .filter(Boolean)
     .join(' · ');

@@ -36,6 +36,10 @@ export function seconds(ms: number | undefined): string {
   return ((ms ?? 0) / 1000).toFixed(3);
 }
 
+/** a duration for a reader: "850 ms", "2.35 s", "61.2 s" */
+export const duration = (ms: number) =>
+  ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+
 /** the agent's platform, e.g. linux/amd64, or null when unknown */
 export function platform(agent: { os?: string | null; arch?: string | null }): string | null {
   const parts = [agent.os, agent.arch].filter((p): p is string => !!p);

@@ -1,5 +1,8 @@
 // The five verdicts as every report format presents them: one order, one wording, one legend.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CheckResult, FailOn, Verdict } from '../schema/generated/types.js';
+import { SCHEMAS_DIR } from '../paths.js';
 
 /** display order: what needs attention first */
 export const VERDICTS: readonly Verdict[] = ['fail', 'unexpected-pass', 'expected-fail', 'skip', 'pass'];
@@ -25,6 +28,14 @@ export const VERDICT_MEANING: Record<Verdict, string> = {
 
 /** what fails a run unless --fail-on says otherwise: a failure, a stale deviation entry, a flaky check */
 export const DEFAULT_FAIL_ON: readonly FailOn[] = ['fail', 'unexpected-pass', 'flaky'];
+
+/** what --fail-on takes, as schemas/report.schema.json lists it: verdicts, new-failure (--baseline), flaky (--repeat) */
+export function failOnChoices(): FailOn[] {
+  return JSON.parse(readFileSync(join(SCHEMAS_DIR, 'report.schema.json'), 'utf8')).$defs.failOn.enum;
+}
+
+/** the --fail-on choices that are verdicts (a run without --baseline and --repeat: the matrix) */
+export const failOnVerdicts = (): Verdict[] => VERDICTS.filter((v) => (failOnChoices() as string[]).includes(v));
 
 /**
  * THE rule of the gate: does this check make the run non-conforming (exit 1)? A flaky check
