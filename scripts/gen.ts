@@ -76,9 +76,9 @@ function standaloneModule(schemas: object[], exportsMap: Record<string, string>)
   return modules.map((m, i) => `import __cjs${i} from "${m}";\n`).join('') + code.replace(/^"use strict";/, '');
 }
 
-// synconf's own output documents: their validators are a module of their own (validators-documents.ts),
-// loaded when such a document is read; a run writes them but reads none.
-const DOCUMENTS = ['matrix', 'mutation-report', 'report'];
+// synconf's own documents: their validators are a module of their own (validators-documents.ts), loaded when
+// such a document is read; a run writes the output documents but reads none, and reads no statement index.
+const DOCUMENTS = ['matrix', 'mutation-report', 'report', 'statement-index'];
 
 // A bucket module holds only the validators that differ from the spec's; the registry falls back
 // to the spec module for the rest (keeps what a run loads small).
@@ -158,7 +158,7 @@ files['index.ts'] =
   `/** Validator modules by the lowest agent version they answer for, ascending; the last is the spec itself. */\n` +
   `export const BUCKETS = [\n${buckets.map((b, i) => `  { from: '${b.from}', validators: bucket${i} as unknown as Record<string, unknown> },\n`).join('')}];\n` +
   `export const RESOURCES: string[] = ${JSON.stringify(resources)};\n` +
-  `/** synconf's output documents, whose validators are loaded on demand */\n` +
+  `/** synconf's own documents (outputs, the statement index), whose validators are loaded on demand */\n` +
   `export const DOCUMENTS: string[] = ${JSON.stringify(DOCUMENTS)};\n` +
   `export const loadDocuments = () => import('./validators-documents.js');\n`;
 

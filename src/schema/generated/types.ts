@@ -196,6 +196,11 @@ export type Assertion = Operators & {
   [k: string]: unknown;
 };
 export type Steps = Step[];
+/**
+ * shape: a field, type, parameter or path exists as said; value: a value means what is said; cross-field: two fields of one response agree; cross-endpoint: a response agrees with another endpoint's or with the agent; effect: a call changes (or keeps) state as said; error: a failure answers as said; auth: the API key rules; version: a version note (added, since, deprecated)
+ */
+export type StatementKind =
+  "shape" | "value" | "cross-field" | "cross-endpoint" | "effect" | "error" | "auth" | "version";
 
 export interface SynconfResources {
   browse?: Browse;
@@ -227,6 +232,7 @@ export interface SynconfResources {
   "remote-ignored-device"?: RemoteIgnoredDevice;
   report?: Report;
   scenario?: Scenario;
+  "statement-index"?: StatementIndex;
   "system-errors"?: SystemErrors;
   "system-status"?: SystemStatus;
   "system-version"?: SystemVersion;
@@ -1800,6 +1806,52 @@ export interface Operators {
    */
   every?: Operators;
   [k: string]: unknown;
+}
+/**
+ * spec/statements.yaml: every checkable sentence and table row of the spec (../shared/spec/rest-api-subset.md) as a statement with a stable id, where it stands in the spec, its kind, and why it cannot be checked on the tested agents when it cannot. tests/statements.test.ts holds the index to the spec text in both directions.
+ */
+export interface StatementIndex {
+  /**
+   * @minItems 1
+   */
+  statements: [Statement, ...Statement[]];
+}
+export interface Statement {
+  /**
+   * dotted: area (lower case) then the subject and what is said of it, e.g. status.tilde.home, config.folder.maxConcurrentWrites.default
+   */
+  id: string;
+  kind: StatementKind;
+  /**
+   * the heading path of the spec line, from its ## heading down (the document title left out)
+   *
+   * @minItems 1
+   */
+  section: [string, ...string[]];
+  /**
+   * 1-based line of the spec that holds the quote
+   */
+  line: number;
+  /**
+   * an exact fragment of that line: the sentence or table row, or the part of it this statement is about
+   */
+  quote: string;
+  /**
+   * how the statement reads as a check, where the quote alone does not say it
+   */
+  note?: string;
+  /**
+   * the sentence restates these statements (a version note, a summary table): it is covered by what covers them
+   *
+   * @minItems 1
+   *
+   * Items: dotted: area (lower case) then the subject and what is said of it, e.g. status.tilde.home, config.folder.maxConcurrentWrites.default
+   */
+  sameAs?: [string, ...string[]];
+  /**
+   * why no check on the tested agents can confirm or break it (a reason a reviewer accepts, not 'not implemented')
+   */
+  notCheckable?: string;
 }
 /**
  * GET /rest/system/error: the recent errors (POST /rest/system/error/clear removes them). The spec does not show the shape; this is what agents answer. `errors` is a list and an empty list is `[]`: null is rejected. A list-valued field that sometimes is null forces every client to special-case the state right after POST /rest/system/error/clear, and nothing in the spec suggests "no errors" differs from "an empty list of errors" (agents that serialise an empty Go slice as null deviate).
