@@ -14,3 +14,4 @@ export { validateFile } from './commands/validate.js';
 export { reportMerge, reportRender } from './commands/report.js';
 export { mutateCommand } from './commands/mutate.js';
 export { serve } from './commands/serve.js';
+export { spec } from './commands/spec.js';

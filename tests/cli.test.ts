@@ -190,6 +190,7 @@ describe('the built command: every bad input is one clear line', () => {
       ['report'],
       ['report', 'merge'],
       ['report', 'render'],
+      ['spec'],
     ]) {
       const r = synconf([...command, '--help']);
       assert.equal(r.code, 0, `${command.join(' ')} --help: ${r.stderr}`);

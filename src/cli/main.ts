@@ -27,6 +27,7 @@ import { mutateCommand } from './mutate.js';
 import { matrixCommand } from './matrix.js';
 import { agentsCommand } from './agents.js';
 import { serveCommand } from './serve.js';
+import { specCommand } from './spec.js';
 import { usageMessage } from './usage.js';
 import { EXIT, UsageError } from '../errors.js';
 import { SYNCONF_VERSION } from '../paths.js';
@@ -56,6 +57,7 @@ const parser: Argv = yargs(argv)
     reportCommand,
     mutateCommand,
     serveCommand,
+    specCommand,
   ])
   .completion('completion', 'Print a bash/zsh completion script (synconf completion >> ~/.bashrc)')
   .demandCommand(1, 'no command given (synconf --help lists them)')

@@ -1,0 +1,38 @@
+// `synconf spec`: list the statement index of the spec (spec/statements.yaml).
+import type { CommandModule } from 'yargs';
+import { list } from './options.js';
+import type { SpecOptions } from '../commands/spec.js';
+
+export const specCommand: CommandModule = {
+  command: 'spec',
+  describe:
+    "List the spec's statements (spec/statements.yaml): id, kind, section, and whether the tested agents can check each (if not, why)",
+  builder: (y) =>
+    y
+      .option('kind', {
+        type: 'string',
+        coerce: list,
+        describe:
+          'only statements of these kinds (schemas/statement-index.schema.json; an unknown kind lists the known ones); repeat or comma-separate',
+      })
+      .option('json', {
+        type: 'boolean',
+        describe: 'print the statements as a JSON array of {id, kind, section, line, checkable, reason, sameAs}',
+      })
+      .example('synconf spec', 'every statement, then the counts by kind and the reasons for "not checkable"')
+      .example(
+        'synconf spec --kind cross-endpoint,effect',
+        'the statements that need another endpoint or a state after',
+      )
+      .example(
+        'synconf spec --json | jq -r \'.[] | select(.checkable == "not checkable") | .id\'',
+        'what cannot be checked',
+      )
+      .epilogue(
+        'Exit codes: 0 listed, 2 an unknown --kind or a malformed statement index, 3 a fault of synconf itself.',
+      ),
+  handler: async (argv) => {
+    const { spec } = await import('../engine.js');
+    await spec(argv as unknown as SpecOptions);
+  },
+};
