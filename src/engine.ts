@@ -5,8 +5,8 @@
 // The built command has it as one file, dist/bin/engine.cjs, loaded through V8's code cache (scripts/bundle.mjs,
 // src/cli/load-engine.ts): what every command needs (runner, validators, report writers) is parsed and compiled
 // at build time, not at each start (bench/README.md). Inside the engine, modules import each other statically;
-// what stays lazy is evaluated only when used: the lab and the agent installation (execa, apt), the located-YAML
-// parser of error messages, globbing, and the validators of synconf's output documents.
+// what stays lazy is evaluated only when used: the lab and the agent installation (execa, apt), globbing, and the
+// validators of synconf's output documents.
 export { run, replay } from './commands/run.js';
 export { matrix } from './commands/matrix.js';
 export { drift } from './commands/drift.js';

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { cli } from './support/cli.js';
 import { ROOT } from '../src/paths.js';
+import { loadScenario } from '../src/scenario/load.js';
+import { loadExpectations } from '../src/runner/expectations.js';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'syncthing-1.19.2');
 let dir: string;
@@ -115,6 +117,89 @@ describe('synconf validate', () => {
       assert.match(r.stdout, /Options:/);
     }
   });
+});
+
+// A malformed scenario or expectations file: one line naming the file, the line and the cause (what `synconf
+// validate` prints and a run refuses). The line of a schema error is that of the offending node, behind comments,
+// anchors and empty values; the known deviations give their YAML syntax errors the parser's (line:column).
+describe('malformed YAML files: file:line: cause', () => {
+  const HEAD = 'id: t\ntitle: t\nspec: [GET /rest/system/ping]\n';
+  const PING = '    request: { method: GET, path: /rest/system/ping }\n';
+  const rows: [string, 'scenario' | 'expectations', string, string][] = [
+    ['a duplicate key', 'scenario', `${HEAD}title: again\nsteps: []\n`, ':4: not valid YAML: duplicated mapping key'],
+    [
+      'a duplicate key in a step',
+      'scenario',
+      `${HEAD}steps:\n  - name: p\n${PING}    name: q\n`,
+      ':7: not valid YAML: duplicated mapping key',
+    ],
+    [
+      'a tab as indentation',
+      'scenario',
+      `${HEAD}steps:\n\t- name: p\n`,
+      ':5: not valid YAML: tab characters must not be used in indentation',
+    ],
+    [
+      'a flow mapping not closed',
+      'scenario',
+      `${HEAD}steps:\n  - name: p\n    request: { method: GET, path: /rest/system/ping\n    expect: { status: 200 }\n`,
+      ':7: not valid YAML: missed comma between flow collection entries',
+    ],
+    ['an unknown tag', 'scenario', `${HEAD}steps: !foo []\n`, ':4: not valid YAML: unknown tag !<!foo>'],
+    [
+      'a missing property of a file that starts with comments',
+      'scenario',
+      '# a scenario\n\nid: t\nspec: [GET /rest/system/ping]\nsteps: []\n',
+      ':3: /title: required property "title" is missing',
+    ],
+    [
+      'a wrong mapping behind a comment',
+      'scenario',
+      `${HEAD}steps:\n  - name: p\n${PING}    expect:\n      # the status\n      - 200\n`,
+      ':9: step "p": /steps/0/expect: must be object, got array [200]',
+    ],
+    [
+      'an empty value',
+      'scenario',
+      `${HEAD}steps:\n  - name: p\n${PING}    expect:\n  - name: q\n${PING}`,
+      ':7: step "p": /steps/0/expect: must be object, got null null',
+    ],
+    [
+      'a wrong value in a flow mapping on lines of its own',
+      'scenario',
+      `${HEAD}steps:\n  - name: p\n${PING}    expect:\n      { schema: ping,\n        status: fine }\n`,
+      ':9: step "p": /steps/0/expect/status: must be integer or array, got string "fine"',
+    ],
+    [
+      'a wrong anchored mapping',
+      'scenario',
+      `${HEAD}steps:\n  - name: p\n${PING}    expect: &e\n      - 200\n`,
+      ':8: step "p": /steps/0/expect: must be object, got array [200]',
+    ],
+    [
+      'a duplicate key',
+      'expectations',
+      'agent: syncthing\nversions: ">=1.0.0"\nagent: x\n',
+      ': duplicated mapping key (3:1)',
+    ],
+    [
+      'a tab as indentation',
+      'expectations',
+      'agent: syncthing\ndeviations:\n\t- check: a\n',
+      ': tab characters must not be used in indentation (3:1)',
+    ],
+  ];
+  rows.forEach(([given, kind, text, want], i) =>
+    test(`${kind}: ${given}`, async () => {
+      const file = join(dir, `malformed-${i}.yaml`);
+      writeFileSync(file, text);
+      const load = kind === 'scenario' ? () => loadScenario(file) : async () => loadExpectations(file);
+      await assert.rejects(load(), (e: Error) => {
+        assert.equal(e.message, `${kind === 'expectations' ? 'expectations file ' : ''}${file}${want}`);
+        return true;
+      });
+    }),
+  );
 });
 
 test('the generated types and validators are what `npm run gen` writes from schemas/ (not stale)', () => {

@@ -1,18 +1,15 @@
 // Reading scenario files: YAML → validated Scenario, or a ScenarioError that names the file,
 // the line and the cause. Nothing runs until every selected file has loaded.
-// Two YAML parsers, on purpose: js-yaml reads a valid file several times faster (start-up is most
-// of a short run, see bench/); only when a file is wrong does `yaml` parse it again, for its
-// source positions, to name the line of the offending node.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { load as loadYaml, CORE_SCHEMA, YAMLException } from 'js-yaml';
-import type { Document, LineCounter } from 'yaml';
+import { YAMLException } from 'js-yaml';
 import type { Scenario, Step } from '../schema/generated/types.js';
 import { validate, listResources } from '../schema/registry.js';
 import { ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
 import { unescapePointer } from '../json.js';
 import { listItemLines } from './list-lines.js';
+import { loadLocated, type LocatedYaml } from './located-yaml.js';
 
 export interface LoadedScenario {
   scenario: Scenario;
@@ -36,21 +33,6 @@ export class ScenarioError extends InputError {
 
 const STEP_KINDS = ['request', 'file', 'openEvents', 'expectEvent', 'sleep'];
 
-/** the 1-based line of the node at a JSON pointer, or of its nearest existing parent */
-function lineAt(doc: Document, lines: LineCounter, pointer: string): number | undefined {
-  const path = pointer
-    .split('/')
-    .slice(1)
-    .map(unescapePointer)
-    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-  for (let n = path.length; n >= 0; n--) {
-    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-    if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range))
-      return lines.linePos(node.range[0]).line;
-  }
-  return undefined;
-}
-
 function stepNameAt(doc: unknown, pointer: string): string | undefined {
   const m = /^\/(setup|steps|cleanup)\/(\d+)/.exec(pointer);
   if (!m) return undefined;
@@ -70,12 +52,6 @@ function stepLinesOf(text: string, s: Scenario): Record<string, number> {
   return out;
 }
 
-/** the file parsed again with source positions, to find the line of a JSON pointer (loaded only for a wrong file) */
-async function located(text: string): Promise<{ doc: Document; lines: LineCounter }> {
-  const { located: parse } = await import('./yaml-positions.js');
-  return parse(text);
-}
-
 export async function loadScenario(path: string, endpointIds?: Set<string>): Promise<LoadedScenario> {
   const rel = relative(process.cwd(), path);
   const file = rel && !rel.startsWith('..') ? rel : path;
@@ -85,17 +61,16 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
   } catch (e) {
     throw new ScenarioError(file, undefined, `cannot read: ${(e as Error).message}`);
   }
-  let data: unknown;
+  let parsed: LocatedYaml;
   try {
-    // YAML 1.2 core schema: dates stay strings, as they do for `yaml`.
-    data = loadYaml(text, { schema: CORE_SCHEMA, filename: file });
+    parsed = loadLocated(text, file);
   } catch (e) {
     if (!(e instanceof YAMLException)) throw e;
     throw new ScenarioError(file, e.mark ? e.mark.line + 1 : undefined, `not valid YAML: ${e.reason}`);
   }
+  const data = parsed.data;
   const errors = validate('scenario', data);
   if (errors.length) {
-    const { doc, lines } = await located(text);
     // A step with none (or two) of the step kinds produces one error per oneOf branch; say it once.
     const oneOf = errors.find((e) => e.rule === 'oneOf' && /^\/(setup|steps|cleanup)\/\d+$/.test(e.pointer));
     const first =
@@ -116,7 +91,7 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
       : types.length > 1
         ? `${first.pointer}: must be ${types.map((m) => m[1]).join(' or ')}, ${types[0][2]}`
         : `${first.pointer || '/'}: ${first.message}`;
-    throw new ScenarioError(file, lineAt(doc, lines, first.pointer), message, stepNameAt(data, first.pointer));
+    throw new ScenarioError(file, parsed.lineAt(first.pointer), message, stepNameAt(data, first.pointer));
   }
   const scenario = data as Scenario;
   try {
@@ -127,8 +102,7 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
     );
   } catch (e) {
     if (!(e instanceof ScenarioError) || e.pointer === undefined) throw e;
-    const { doc, lines } = await located(text);
-    throw new ScenarioError(file, lineAt(doc, lines, e.pointer), e.cause_, e.step);
+    throw new ScenarioError(file, parsed.lineAt(e.pointer), e.cause_, e.step);
   }
   return {
     scenario,
