@@ -2,7 +2,7 @@
 // * the index loads: valid against schemas/statement-index.schema.json, ids unique, sameAs naming statements;
 //   each rule is shown to catch a broken index, naming the file and line;
 // * every quote stands on its line under its section, and every table row and every sentence of the covered
-//   sections (all but "…: not shown.") is claimed by a statement;
+//   sections (all but "…: not shown.") is claimed by a statement, clause by clause (", ", "; ", cells);
 // * spec edits (a row removed, moved or added, a sentence reworded, a heading renamed) are named, by statement id
 //   or by spec line: the agreement check is run on edited copies of the spec.
 import { test, describe, before, after } from 'node:test';
@@ -99,6 +99,7 @@ describe('the statement index against the spec text', () => {
   // A spec edit: the lines of the spec in, the edited lines out.
   type Edit = (lines: string[]) => string[];
   const lineOf = (id: string) => byId(id).line;
+  const facilities = () => specText.split('\n')[lineOf('debug.facility.versioner') - 1];
   const headingLine = (title: string) => specText.split('\n').findIndex((l) => l.startsWith(`### ${title}`)) + 1;
   const without =
     (n: number): Edit =>
@@ -161,6 +162,13 @@ describe('the statement index against the spec text', () => {
       () => [
         `restart.immediate: quote "The process restarts immediately." is not on line ${lineOf('restart.immediate')} (no longer in the spec)`,
         `line ${lineOf('restart.immediate')} (Endpoints › POST /rest/system/restart): no statement claims "The process restarts after a while."`,
+      ],
+    ],
+    [
+      'an item added to a list inside a sentence',
+      () => replaced(lineOf('debug.facility.versioner'), 'versioner (', 'watcher (filesystem watching), versioner ('),
+      () => [
+        `line ${lineOf('debug.facility.versioner')} (Resources and their fields › Debug facilities object (GET /rest/system/debug)): no statement claims "watcher (filesystem watching)" (in ${JSON.stringify(facilities().replace('versioner (', 'watcher (filesystem watching), versioner ('))})`,
       ],
     ],
     [

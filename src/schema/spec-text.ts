@@ -1,7 +1,8 @@
 // The spec as the statement index sees it: its lines, the heading path of each line, and its units (each table
 // row, and each sentence of a paragraph or list item). `disagreements` holds the index to that text both ways:
-// every statement's quote stands on its line under its section, and every unit of the covered sections is
-// claimed by a statement, so an edit of the spec that moves, removes or adds a statement is named.
+// every statement's quote stands on its line under its section, and every clause of every unit of the covered
+// sections is claimed by a statement, so an edit of the spec that moves, removes or adds a statement is named,
+// down to one more item in a list ("Facility names: …, versioner (file versioning), …").
 import type { Statement } from './generated/types.js';
 
 export interface SpecUnit {
@@ -12,13 +13,15 @@ export interface SpecUnit {
   end: number;
   text: string;
   section: string[];
+  /** the parts a statement must claim, each [start, end) on the line: its clauses (see clausesOf) */
+  clauses: [number, number][];
 }
 
 export interface SpecText {
   lines: string[];
   /** the heading path of each line (index = line - 1), from its ## heading down */
   sections: string[][];
-  /** the table rows and sentences that statements must claim: all but "…: not shown." and "…:" introductions */
+  /** the table rows and sentences whose clauses statements must claim: all but "…: not shown." and "…:" introductions */
   units: SpecUnit[];
 }
 
@@ -45,6 +48,38 @@ function sentences(line: string, offset: number): { start: number; end: number; 
 // A sentence that only says something is not shown states nothing to check; one ending in ":" introduces a table.
 const claimable = (sentence: string) => !/not shown\.$/.test(sentence) && !sentence.endsWith(':');
 
+/**
+ * The clauses of line[start, end): split at ", ", "; " and ". " outside brackets and at table cell borders; a clause that
+ * only says something is not shown is left out. Of a table row, the first cell (the field or item it is about) is
+ * no clause: the cells after it say what is stated of it.
+ */
+function clausesOf(line: string, start: number, end: number, row: boolean): [number, number][] {
+  const out: [number, number][] = [];
+  let depth = 0;
+  let from = row ? line.indexOf(' | ') + 3 : start;
+  const last = row ? line.lastIndexOf(' |') : end;
+  // a cell may hold sentences: ". " before a capital letter ends a clause too (which keeps its full stop)
+  const sentenceEnd = (i: number) => line[i] === '.' && /[A-Z]/.test(line[i + 2] ?? '');
+  const push = (to: number) => {
+    if (to > from && !/not shown\.$/.test(line.slice(from, to))) out.push([from, to]);
+  };
+  for (let i = from; i < last; i++) {
+    const c = line[i];
+    if ('({['.includes(c)) depth++;
+    else if (')}]'.includes(c)) depth = Math.max(0, depth - 1);
+    else if (
+      line[i + 1] === ' ' &&
+      ((depth === 0 && (c === ',' || c === ';' || sentenceEnd(i))) || (row && c === '|'))
+    ) {
+      push(c === '|' ? i - 1 : c === '.' ? i + 1 : i);
+      from = i + 2;
+      if (c === '|') depth = 0;
+    }
+  }
+  push(last);
+  return out;
+}
+
 export function parseSpec(text: string): SpecText {
   const lines = text.split('\n');
   const sections: string[][] = [];
@@ -62,11 +97,20 @@ export function parseSpec(text: string): SpecText {
     if (isTableRow(line)) {
       const header = isTableRule(lines[i + 1] ?? '');
       if (!header && !isTableRule(line))
-        units.push({ line: i + 1, start: 0, end: line.length, text: line, section: path });
+        units.push({
+          line: i + 1,
+          start: 0,
+          end: line.length,
+          text: line,
+          section: path,
+          clauses: clausesOf(line, 0, line.length, true),
+        });
       return;
     }
     const offset = /^\s*(?:[-*+]|\d+\.)\s+/.exec(line)?.[0].length ?? 0;
-    for (const s of sentences(line, offset)) if (claimable(s.text)) units.push({ line: i + 1, ...s, section: path });
+    for (const s of sentences(line, offset))
+      if (claimable(s.text))
+        units.push({ line: i + 1, ...s, section: path, clauses: clausesOf(line, s.start, s.end, false) });
   });
   return { lines, sections, units };
 }
@@ -89,16 +133,24 @@ export function disagreements(statements: Statement[], spec: SpecText): string[]
         `${s.id}: section is "${where(s.section)}", but line ${s.line} is under "${where(spec.sections[s.line - 1])}"`,
       );
   }
-  for (const u of spec.units)
-    if (!claimed(u, statements, spec.lines[u.line - 1]))
+  for (const u of spec.units) {
+    const line = spec.lines[u.line - 1];
+    const open = u.clauses.filter((c) => !claimed(c, u.line, statements, line));
+    if (open.length > 0 && open.length === u.clauses.length)
       out.push(`line ${u.line} (${where(u.section)}): no statement claims ${JSON.stringify(u.text)}`);
+    else
+      for (const [from, to] of open)
+        out.push(
+          `line ${u.line} (${where(u.section)}): no statement claims ${JSON.stringify(line.slice(from, to))} (in ${JSON.stringify(u.text)})`,
+        );
+  }
   return out;
 }
 
-/** a unit is claimed by a statement on its line whose quote overlaps it */
-function claimed(unit: SpecUnit, statements: Statement[], line: string): boolean {
+/** a clause is claimed by a statement on its line whose quote overlaps it */
+function claimed([from, to]: [number, number], lineNo: number, statements: Statement[], line: string): boolean {
   return statements.some((s) => {
-    const at = s.line === unit.line ? line.indexOf(s.quote) : -1;
-    return at >= 0 && at < unit.end && at + s.quote.length > unit.start;
+    const at = s.line === lineNo ? line.indexOf(s.quote) : -1;
+    return at >= 0 && at < to && at + s.quote.length > from;
   });
 }
