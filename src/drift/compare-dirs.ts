@@ -3,12 +3,16 @@
 // folder only is a difference; a cassette that cannot be read is an input error, named with its file.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readCassette, CassetteError } from '../transport/cassette.js';
-import { driftOf } from './compare.js';
+import { describeDifference, differencesOf, type Difference } from './compare.js';
 import { InputError } from '../errors.js';
 
 export interface ScenarioDrift {
   scenario: string;
   lines: string[];
+  /** the differences of the lines, for grouping by cause; none when the scenario is recorded in one folder only */
+  differences: Difference[];
+  /** the folder that holds the only recording of the scenario */
+  onlyIn?: 'a' | 'b';
 }
 
 export interface FolderDrift {
@@ -36,20 +40,27 @@ export function driftBetween(a: string, b: string, only?: (scenario: string) => 
   const ids = [...new Set([...inA, ...inB])].filter((id) => !only || only(id)).sort();
   const result: FolderDrift = { scenarios: [], differences: 0, problems: [] };
   for (const scenario of ids) {
-    let lines: string[];
-    if (!inA.has(scenario)) lines = [`recorded only in ${b}`];
-    else if (!inB.has(scenario)) lines = [`recorded only in ${a}`];
-    else {
-      try {
-        lines = driftOf(readCassette(a, scenario)!, readCassette(b, scenario)!);
-      } catch (e) {
-        if (!(e instanceof CassetteError)) throw e;
-        result.problems.push(e.message);
-        continue;
-      }
+    if (!inA.has(scenario) || !inB.has(scenario)) {
+      const onlyIn = inA.has(scenario) ? 'a' : 'b';
+      result.differences++;
+      result.scenarios.push({
+        scenario,
+        lines: [`recorded only in ${onlyIn === 'a' ? a : b}`],
+        differences: [],
+        onlyIn,
+      });
+      continue;
     }
-    result.differences += lines.length;
-    result.scenarios.push({ scenario, lines });
+    let differences: Difference[];
+    try {
+      differences = differencesOf(readCassette(a, scenario)!, readCassette(b, scenario)!);
+    } catch (e) {
+      if (!(e instanceof CassetteError)) throw e;
+      result.problems.push(e.message);
+      continue;
+    }
+    result.differences += differences.length;
+    result.scenarios.push({ scenario, lines: differences.map(describeDifference), differences });
   }
   return result;
 }

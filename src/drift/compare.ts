@@ -4,7 +4,7 @@
 // types — ignoring volatile values (times, ids, counters, device IDs, addresses, paths). This is
 // how a maintainer sees what changed between two agent versions.
 import type { Cassette, HarEntry } from '../schema/generated/types.js';
-import { jsonType, unescapePointer } from '../json.js';
+import { escapePointer, jsonType, unescapePointer } from '../json.js';
 import { agentGone } from '../transport/types.js';
 import { endpointKey, loadEndpoints } from '../schema/endpoints.js';
 import { validate } from '../schema/registry.js';
@@ -69,11 +69,15 @@ function valueRulesBroken(resource: string, doc: unknown, tmp: string | undefine
 }
 
 interface Observed {
+  /** "METHOD /path", device IDs in the path as placeholders */
+  endpoint: string;
   status: number | string;
   mediaType: string;
   shape: Map<string, Set<string>> | null;
   broken: Set<string>;
   eventTypes: Set<string>;
+  /** configuration booleans and numbers (configuration endpoints only) */
+  values: Map<string, string>;
 }
 
 /** a request identified without its volatile parts (since/timeout of event polls, ids, tmp paths) */
@@ -87,11 +91,32 @@ function requestId(e: HarEntry, tmp: string | undefined): string {
     )
     .sort()
     .join('&');
-  const path = u.pathname
+  return `${e._target} ${e._step}: ${endpointOf(e)}${query ? `?${query}` : ''}`;
+}
+
+/** "METHOD /path" of an entry, device IDs in the path as placeholders */
+function endpointOf(e: HarEntry): string {
+  const path = new URL(e.request.url).pathname
     .split('/')
     .map((seg) => (DEVICE_ID.test(decodeURIComponent(seg)) ? '<deviceId>' : seg))
     .join('/');
-  return `${e._target} ${e._step}: ${e.request.method} ${path}${query ? `?${query}` : ''}`;
+  return `${e.request.method} ${path}`;
+}
+
+/** configuration endpoints, whose booleans and numbers are the agent's defaults where the lab set nothing */
+const CONFIG = /^\/rest\/(system\/)?config(\/|$)/;
+
+/** the boolean and number members of a configuration document by concrete pointer (its schema version left out) */
+function configScalars(doc: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (v: unknown, pointer: string) => {
+    if (typeof v === 'boolean' || typeof v === 'number') out.set(pointer, JSON.stringify(v));
+    else if (v && typeof v === 'object')
+      for (const [k, child] of Object.entries(v)) walk(child, `${pointer}/${escapePointer(k)}`);
+  };
+  walk(doc, '');
+  out.delete('/version');
+  return out;
 }
 
 /** opening an event cursor (since=0, timeout=0) is synconf's bookkeeping: what it returns depends on the agent's history */
@@ -118,6 +143,8 @@ function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Obse
       for (const ev of doc) if (ev?.type) eventTypes.add(String(ev.type));
     // Polls repeat a request a varying number of times: the last answer is the one the step judged.
     out.set(id, {
+      endpoint: endpointOf(e),
+      values: doc !== undefined && CONFIG.test(new URL(e.request.url).pathname) ? configScalars(doc) : new Map(),
       status: e._error ? (agentGone(e._error) ? 'no response (refused or reset)' : e._error.code) : e.response.status,
       mediaType: (e.response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '')
         .split(';')[0]
@@ -130,53 +157,125 @@ function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Obse
   return out;
 }
 
+/** what kind of difference: the line of each is written by `describeDifference` */
+export type DifferenceKind =
+  | 'only-before'
+  | 'only-after'
+  | 'status'
+  | 'media-type'
+  | 'type'
+  | 'removed'
+  | 'added'
+  | 'value-broken'
+  | 'value-conforms'
+  | 'value'
+  | 'body-json'
+  | 'event-gone'
+  | 'event-new';
+
+/** one difference of one exchange between two recordings of a scenario */
+export interface Difference {
+  /** "<target> <step>: METHOD /path?query", the exchange as both recordings name it */
+  exchange: string;
+  /** "METHOD /path", device IDs in the path as placeholders */
+  endpoint: string;
+  /** the answer's status in the older and the newer recording (null: no such exchange there) */
+  status: [number | string | null, number | string | null];
+  kind: DifferenceKind;
+  /** where in the body: a shape path (array items as /[], keys in disguise as placeholders), '' the whole body */
+  path?: string;
+  /** the older and the newer form: types, statuses, media types, a value; the broken rule; an event type */
+  before?: string;
+  after?: string;
+  /** how many fields an added or removed field holds */
+  inside?: number;
+}
+
 /** the fields of `a` that `b` lacks, a field whose parent is also missing counted under the parent */
-function fieldsOnlyIn(a: Map<string, Set<string>>, b: Map<string, Set<string>>, change: string): string[] {
+function fieldsOnlyIn(a: Map<string, Set<string>>, b: Map<string, Set<string>>): { path: string; inside: number }[] {
   const missing = [...a.keys()].filter((p) => p && !b.has(p));
   const top = missing.filter((p) => !missing.some((q) => q !== p && p.startsWith(`${q}/`)));
-  return top.map((p) => {
-    const inside = missing.filter((q) => q.startsWith(`${p}/`) && !q.endsWith('/[]')).length; // array items are not fields
-    return `field ${p} ${change}${inside ? ` (with ${inside} field${inside === 1 ? '' : 's'} inside)` : ''}`;
-  });
+  return top.map((p) => ({
+    path: p,
+    inside: missing.filter((q) => q.startsWith(`${p}/`) && !q.endsWith('/[]')).length, // array items are not fields
+  }));
+}
+
+/** the differences of the bodies of one exchange seen on both sides */
+function bodyDifferences(x: Observed, y: Observed, at: Omit<Difference, 'kind'>): Difference[] {
+  const out: Difference[] = [];
+  if (x.shape && y.shape) {
+    for (const [path, types] of x.shape) {
+      const other = y.shape.get(path);
+      if (other && [...types].sort().join('|') !== [...other].sort().join('|'))
+        out.push({ ...at, kind: 'type', path, before: [...types].join('|'), after: [...other].join('|') });
+    }
+    for (const f of fieldsOnlyIn(x.shape, y.shape)) out.push({ ...at, kind: 'removed', ...f });
+    for (const f of fieldsOnlyIn(y.shape, x.shape)) out.push({ ...at, kind: 'added', ...f });
+    const rule = (r: string) => r.split('\t');
+    for (const r of y.broken)
+      if (!x.broken.has(r)) out.push({ ...at, kind: 'value-broken', path: rule(r)[0], after: rule(r)[1] });
+    for (const r of x.broken)
+      if (!y.broken.has(r)) out.push({ ...at, kind: 'value-conforms', path: rule(r)[0], before: rule(r)[1] });
+    for (const [path, value] of x.values) {
+      const other = y.values.get(path);
+      if (other !== undefined && other !== value) out.push({ ...at, kind: 'value', path, before: value, after: other });
+    }
+  } else if (!!x.shape !== !!y.shape)
+    out.push({ ...at, kind: 'body-json', before: x.shape ? 'JSON' : 'not JSON', after: y.shape ? 'JSON' : 'not JSON' });
+  return out;
+}
+
+/** the differences between two cassettes of one scenario */
+export function differencesOf(before: Cassette, after: Cassette): Difference[] {
+  const a = observe(before.log.entries, before.log._synconf.tmp);
+  const b = observe(after.log.entries, after.log._synconf.tmp);
+  const out: Difference[] = [];
+  for (const exchange of new Set([...a.keys(), ...b.keys()])) {
+    const x = a.get(exchange);
+    const y = b.get(exchange);
+    const at = {
+      exchange,
+      endpoint: (x ?? y)!.endpoint,
+      status: [x?.status ?? null, y?.status ?? null] as Difference['status'],
+    };
+    if (!x || !y) {
+      out.push({ ...at, kind: x ? 'only-before' : 'only-after' });
+      continue;
+    }
+    if (x.status !== y.status) out.push({ ...at, kind: 'status', before: String(x.status), after: String(y.status) });
+    if (x.mediaType !== y.mediaType)
+      out.push({ ...at, kind: 'media-type', before: x.mediaType || '(none)', after: y.mediaType || '(none)' });
+    out.push(...bodyDifferences(x, y, at));
+    for (const t of x.eventTypes) if (!y.eventTypes.has(t)) out.push({ ...at, kind: 'event-gone', before: t });
+    for (const t of y.eventTypes) if (!x.eventTypes.has(t)) out.push({ ...at, kind: 'event-new', after: t });
+  }
+  return out;
+}
+
+const inside = (n: number | undefined) => (n ? ` (with ${n} field${n === 1 ? '' : 's'} inside)` : '');
+
+/** a difference as one line */
+export function describeDifference(d: Difference): string {
+  const what: Record<DifferenceKind, () => string> = {
+    'only-before': () => 'only in the old recording',
+    'only-after': () => 'only in the new recording',
+    status: () => `status ${d.before} → ${d.after}`,
+    'media-type': () => `media type ${d.before} → ${d.after}`,
+    type: () => `field ${d.path || '/'} type ${d.before} → ${d.after}`,
+    removed: () => `field ${d.path} removed${inside(d.inside)}`,
+    added: () => `field ${d.path} added${inside(d.inside)}`,
+    'value-broken': () => `values at ${d.path} no longer match the spec's schema (${d.after})`,
+    'value-conforms': () => `values at ${d.path} match the spec's schema now (${d.before})`,
+    value: () => `value at ${d.path} ${d.before} → ${d.after}`,
+    'body-json': () => `body ${d.before} → ${d.after}`,
+    'event-gone': () => `event ${d.before} no longer seen`,
+    'event-new': () => `event ${d.after} newly seen`,
+  };
+  return `${d.exchange}: ${what[d.kind]()}`;
 }
 
 /** the differences between two cassettes of one scenario, one line each */
 export function driftOf(before: Cassette, after: Cassette): string[] {
-  const a = observe(before.log.entries, before.log._synconf.tmp);
-  const b = observe(after.log.entries, after.log._synconf.tmp);
-  const out: string[] = [];
-  for (const id of new Set([...a.keys(), ...b.keys()])) {
-    const x = a.get(id);
-    const y = b.get(id);
-    if (!x) {
-      out.push(`${id}: only in the new recording`);
-      continue;
-    }
-    if (!y) {
-      out.push(`${id}: only in the old recording`);
-      continue;
-    }
-    if (x.status !== y.status) out.push(`${id}: status ${x.status} → ${y.status}`);
-    if (x.mediaType !== y.mediaType)
-      out.push(`${id}: media type ${x.mediaType || '(none)'} → ${y.mediaType || '(none)'}`);
-    if (x.shape && y.shape) {
-      for (const [path, types] of x.shape) {
-        const other = y.shape.get(path);
-        if (other && [...types].sort().join('|') !== [...other].sort().join('|'))
-          out.push(`${id}: field ${path || '/'} type ${[...types].join('|')} → ${[...other].join('|')}`);
-      }
-      out.push(...fieldsOnlyIn(x.shape, y.shape, 'removed').map((f) => `${id}: ${f}`));
-      out.push(...fieldsOnlyIn(y.shape, x.shape, 'added').map((f) => `${id}: ${f}`));
-      const rule = (r: string) => r.split('\t');
-      for (const r of y.broken)
-        if (!x.broken.has(r))
-          out.push(`${id}: values at ${rule(r)[0]} no longer match the spec's schema (${rule(r)[1]})`);
-      for (const r of x.broken)
-        if (!y.broken.has(r)) out.push(`${id}: values at ${rule(r)[0]} match the spec's schema now (${rule(r)[1]})`);
-    } else if (!!x.shape !== !!y.shape)
-      out.push(`${id}: body ${x.shape ? 'JSON' : 'not JSON'} → ${y.shape ? 'JSON' : 'not JSON'}`);
-    for (const t of x.eventTypes) if (!y.eventTypes.has(t)) out.push(`${id}: event ${t} no longer seen`);
-    for (const t of y.eventTypes) if (!x.eventTypes.has(t)) out.push(`${id}: event ${t} newly seen`);
-  }
-  return out;
+  return differencesOf(before, after).map(describeDifference);
 }

@@ -7,6 +7,36 @@
  */
 export type Browse = string[];
 /**
+ * a stable rule id: ignore entries, gates and reports name rules by it
+ */
+export type ChangeRuleId =
+  | "response-member-removed"
+  | "response-member-type-changed"
+  | "response-value-format-changed"
+  | "response-body-no-longer-json"
+  | "media-type-changed"
+  | "status-changed"
+  | "endpoint-removed"
+  | "event-not-fired"
+  | "error-status-changed"
+  | "error-body-changed"
+  | "response-value-format-now-conforms"
+  | "effect-changed"
+  | "default-changed"
+  | "exchange-missing"
+  | "scenario-missing"
+  | "response-member-added"
+  | "response-member-type-narrowed"
+  | "response-body-now-json"
+  | "endpoint-added"
+  | "event-added"
+  | "exchange-new"
+  | "scenario-new";
+/**
+ * breaking: a correct client of the older version can fail; risky: it may; compatible: it does not
+ */
+export type ChangeLevel = "breaking" | "risky" | "compatible";
+/**
  * A configured folder (an entry of Configuration.folders). Every listed field is required; the folder identifier is groups of letters/digits separated by a hyphen.
  */
 export type Folder = FolderFields & {
@@ -51,6 +81,10 @@ export type DeviceTemplate = DeviceFields & {
   deviceID?: string;
   [k: string]: unknown;
 };
+/**
+ * breaking: a correct client of the older version can fail; risky: it may; compatible: it does not
+ */
+export type ChangeLevel1 = "breaking" | "risky" | "compatible";
 /**
  * One event as the event interface (GET /rest/events) delivers it. The data of PendingDevicesChanged and PendingFoldersChanged events is checked against their own schemas; other data is not shown by the spec.
  */
@@ -205,10 +239,13 @@ export type StatementKind =
 export interface SynconfResources {
   browse?: Browse;
   cassette?: Cassette;
+  "change-rules"?: ChangeRules;
   config?: Config;
   "control-reply"?: ControlReply;
   "debug-facilities"?: DebugFacilities;
   device?: Device;
+  "drift-causes"?: DriftCauses;
+  "drift-ignore"?: DriftIgnores;
   endpoints?: EndpointCatalog;
   event?: Event;
   events?: Events;
@@ -355,6 +392,32 @@ export interface CassetteMeta {
   capabilities?: {
     [k: string]: boolean | string;
   };
+}
+/**
+ * The rules that classify a change between two agent versions by its effect on clients (rules/change-rules.yaml): each cause `synconf drift` finds gets one rule id and that rule's level. Documented in docs/change-rules.md, which is written from the rules file.
+ */
+export interface ChangeRules {
+  $schema?: string;
+  /**
+   * @minItems 1
+   */
+  rules: [ChangeRule, ...ChangeRule[]];
+}
+export interface ChangeRule {
+  id: ChangeRuleId;
+  level: ChangeLevel;
+  /**
+   * one line: what changed
+   */
+  summary: string;
+  /**
+   * why it has its level: "A correct client of the older version can fail because ..." (or why it cannot)
+   */
+  doc: string;
+  /**
+   * a change of this kind seen between real versions
+   */
+  example?: string;
 }
 /**
  * The configuration object, returned by GET /rest/system/config (deprecated since 1.12.0) and GET /rest/config.
@@ -756,6 +819,116 @@ export interface Facilities {
    */
   versioner: string;
   [k: string]: string;
+}
+/**
+ * `synconf drift A B --json`: the differences between two recordings grouped by cause, each classified by a rule of rules/change-rules.yaml, from the point of view of a client of the older version (A).
+ */
+export interface DriftCauses {
+  /**
+   * the older recordings folder (A)
+   */
+  from: string;
+  /**
+   * the newer recordings folder (B)
+   */
+  to: string;
+  failOn?: ChangeLevel1;
+  /**
+   * breaking first, then risky, then compatible
+   */
+  causes: ChangeCause[];
+  /**
+   * causes per level, accepted ones not counted in their level
+   */
+  counts: {
+    breaking: number;
+    risky: number;
+    compatible: number;
+    accepted: number;
+  };
+  /**
+   * cassettes that could not be read
+   */
+  problems?: string[];
+}
+export interface ChangeCause {
+  rule: ChangeRuleId;
+  level: ChangeLevel;
+  /**
+   * the rule's one-line summary
+   */
+  summary: string;
+  /**
+   * "METHOD /path" of every endpoint whose answers show the cause (one member of a schema several endpoints return is one cause); ["*"] for a scenario recorded in one folder only
+   *
+   * @minItems 1
+   */
+  endpoints: [string, ...string[]];
+  /**
+   * the schema (resource) that defines the member, when the spec's schemas know it; the pointer is then within it
+   */
+  schema?: string;
+  /**
+   * JSON pointer, array items and map keys as *; "" for a cause of the whole answer or endpoint
+   */
+  pointer: string;
+  /**
+   * the pointers in the answers where the cause was seen (array items and map keys as *), when they differ from `pointer`
+   */
+  at?: string[];
+  /**
+   * the members added under the pointer (response-member-added groups them by the object holding them)
+   */
+  members?: string[];
+  /**
+   * what changed, in one phrase ("null → number", "status 404 → 405")
+   */
+  change: string;
+  /**
+   * differences folded into the cause
+   */
+  occurrences: number;
+  scenarios: string[];
+  evidence: ChangeEvidence[];
+  /**
+   * set when an --ignore or --ignore-file entry accepts the cause
+   */
+  accepted?: {
+    /**
+     * the entry: RULE@ENDPOINT from the command line, or FILE:LINE
+     */
+    by: string;
+    reason: string;
+  };
+}
+export interface ChangeEvidence {
+  scenario: string;
+  /**
+   * the difference as `synconf drift` lists it ("agent get-status: GET /rest/system/status: field /tilde removed")
+   */
+  difference: string;
+}
+/**
+ * Reviewed changes accepted by `synconf drift --ignore-file`: each entry names a rule and an endpoint (and optionally a pointer), with the reason it is accepted. An accepted cause is still listed, as accepted, and does not trip --fail-on.
+ */
+export interface DriftIgnores {
+  $schema?: string;
+  accepted: DriftIgnore[];
+}
+export interface DriftIgnore {
+  rule: ChangeRuleId;
+  /**
+   * "METHOD /path" as a cause names it, or * for a cause of no one endpoint (a scenario recorded in one folder only)
+   */
+  endpoint: string;
+  /**
+   * only the cause at this pointer (as printed, `*` for array items and map keys); every cause of the rule at the endpoint when left out
+   */
+  pointer?: string;
+  /**
+   * why the change is accepted
+   */
+  reason: string;
 }
 /**
  * schemas/endpoints.json: every endpoint of the spec, and the related paths it names, with the resource of its response and its version notes. Scenarios name these ids in `spec:`; reports show coverage by them.
