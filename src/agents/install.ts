@@ -6,6 +6,7 @@ import { chmod, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/p
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { InputError, UsageError } from '../errors.js';
+import { makeOutputDir } from '../output-dir.js';
 import { agentPath, agentsDir } from './cache.js';
 import { debianArchives, sourceFiles } from './debian-sources.js';
 import { KNOWN_AGENTS, KNOWN_VERSIONS, knownAgent, type KnownAgent } from './known.js';
@@ -126,7 +127,7 @@ export async function installAgents(versions: string[], opts: InstallOptions = {
     );
   }
 
-  await mkdir(dir, { recursive: true });
+  makeOutputDir(dir, process.env.SYNCONF_AGENTS_DIR ? 'SYNCONF_AGENTS_DIR' : 'the agents cache');
   const work = await mkdtemp(join(dir, '.install-'));
   try {
     const suites = [...new Set(agents.map((a) => a.suite))];

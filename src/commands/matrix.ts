@@ -7,7 +7,7 @@ import type { Report } from '../schema/generated/types.js';
 import { selectScenarios } from '../scenario/select.js';
 import { finalize } from '../verdict/totals.js';
 import { writeReports, writeMatrix } from './write-reports.js';
-import { prepareDir } from './prepare-dir.js';
+import { makeOutputDir } from '../output-dir.js';
 import { onInterrupt } from './interrupt.js';
 import { matrixProgress } from './matrix-progress.js';
 import { mergeReports, type Matrix } from '../matrix/merge.js';
@@ -34,7 +34,7 @@ export interface MatrixOptions {
 
 /** `synconf matrix`: the versions chosen, run side by side, their reports and the matrix; the exit code the worst */
 export async function matrix(opts: MatrixOptions): Promise<void> {
-  await prepareDir(opts.reportDir, '--report-dir');
+  makeOutputDir(opts.reportDir, '--report-dir');
   const { agents, offline, notice } = await chooseAgents({
     syncthing: opts.syncthing ?? [],
     replay: opts.replay ?? false,

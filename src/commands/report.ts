@@ -4,12 +4,12 @@ import { dirname } from 'node:path';
 import { readReport } from '../report/load.js';
 import { mergeReports } from '../matrix/merge.js';
 import { writeMatrix, writeReports } from './write-reports.js';
-import { prepareDir } from './prepare-dir.js';
+import { makeOutputDir } from '../output-dir.js';
 import { selectScenarios } from '../scenario/select.js';
 import { gateIndex } from '../matrix/gates.js';
 
 export async function reportMerge(files: string[], out: string): Promise<void> {
-  await prepareDir(out, '--out');
+  makeOutputDir(out, '--out');
   const reports = [];
   for (const file of files) reports.push(await readReport(file));
   // the version gates of the suite as it is here: they tell a version change from a regression
@@ -29,6 +29,6 @@ export async function reportMerge(files: string[], out: string): Promise<void> {
 
 export async function reportRender(file: string, out?: string): Promise<void> {
   const loaded = await readReport(file);
-  await prepareDir(out ?? dirname(file), out ? '--out' : 'the folder of the report');
+  makeOutputDir(out ?? dirname(file), out ? '--out' : 'the folder of the report');
   for (const path of await writeReports(loaded, out ?? dirname(file))) console.log(`wrote ${path}`);
 }

@@ -10,7 +10,7 @@ import { DEFAULT_RECORDINGS } from '../paths.js';
 import { selectScenarios } from '../scenario/select.js';
 import { verdictLine, finalize, emptyReport } from '../verdict/totals.js';
 import { writeReports } from './write-reports.js';
-import { prepareDir } from './prepare-dir.js';
+import { makeOutputDir } from '../output-dir.js';
 import { progress } from './run-progress.js';
 import { onInterrupt } from './interrupt.js';
 import { EXIT, SynconfError, UsageError } from '../errors.js';
@@ -79,7 +79,7 @@ export async function executeRun(
   const failOn = args.failOn as FailOn[];
   const repeat = args.repeat ?? 1;
   // A report folder that cannot be written is one line now, not a lost report at the end.
-  await prepareDir(args.reportDir, '--report-dir');
+  makeOutputDir(args.reportDir, '--report-dir');
   /** the recordings folder of a replay, named on the last line */
   let replayed: string | undefined;
   const finish = async (report: Report): Promise<number> => {

@@ -1,8 +1,8 @@
 // Writes every format of a run's report, of a version matrix or of a mutation run into one folder (and the
 // Markdown to the GitHub job summary when there is one). The writers are pure; only this module touches the file
 // system.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MutationReport, Report } from '../schema/generated/types.js';
 import { mutationHtml, mutationMarkdown } from '../mutate/render.js';
@@ -13,11 +13,12 @@ import type { Matrix } from '../schema/generated/types.js';
 import { matrixToHtml } from '../report/matrix-html.js';
 import { matrixToMarkdown } from '../report/matrix-markdown.js';
 import { viewOf } from '../report/view.js';
+import { makeOutputDir } from '../output-dir.js';
 
 // Written synchronously: a few small files, and nothing else left to do meanwhile (each asynchronous
 // write waited a turn of the thread pool: ~3 ms of every run, bench/).
 function writeAll(dir: string, files: [name: string, text: string][]): string[] {
-  mkdirSync(dir, { recursive: true });
+  makeOutputDir(dir, 'the report folder');
   return files.map(([name, text]) => {
     const path = join(dir, name);
     writeFileSync(path, text, 'utf8');
@@ -52,7 +53,7 @@ export async function writeMatrix(matrix: Matrix, dir: string): Promise<string[]
 
 /** mutation.json, mutation.html and mutation.md in `dir`; the paths written, in that order */
 export async function writeMutationReports(report: MutationReport, dir: string): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
+  makeOutputDir(dir, '--report-dir');
   const markdown = mutationMarkdown(report);
   const files: [string, string][] = [
     ['mutation.json', JSON.stringify(report, null, 2) + '\n'],

@@ -8,10 +8,11 @@
 // refuses to touch anything else that is in the way. A failed `up` there removes the homes and data folders it made
 // and keeps the logs.
 import { existsSync } from 'node:fs';
-import { access, constants, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, constants, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, join, resolve } from 'node:path';
 import { agentsDir, installedAgents, isVersionSpec, resolveSyncthing } from '../agents/index.js';
+import { makeOutputDir } from '../output-dir.js';
 import { LabError } from './errors.js';
 import { startInstance, stopInstance, type LabInstance } from './instance.js';
 import { freePorts } from './ports.js';
@@ -186,7 +187,7 @@ async function removeOwnedDir(dir: string): Promise<void> {
 
 /** A user-given folder: replace a previous stopped lab's files, refuse a running lab or foreign files in the way. */
 async function prepareUserDir(dir: string, names: string[]): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  makeOutputDir(dir, '--dir');
   const previous = await readState(dir);
   if (previous) {
     const running = previous.instances.filter((i) => ownedProcesses(i).length > 0);

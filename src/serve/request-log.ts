@@ -1,12 +1,13 @@
 // The request log of `synconf serve`: every request it was asked, answered or missed, as HAR 1.2
 // (the format of synconf's cassettes, so the same tools read both), the API key redacted.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { HarEntry } from '../schema/generated/types.js';
 import type { Exchange } from '../transport/types.js';
 import { toEntry } from '../transport/cassette.js';
 import type { Redactor } from '../transport/redact.js';
 import { SYNCONF_VERSION } from '../paths.js';
+import { makeOutputDir } from '../output-dir.js';
 
 /** how serve answered: the recorded exchange (scenario/step), the event log, the agent's refusal, or a miss */
 export interface Outcome {
@@ -23,7 +24,7 @@ export class RequestLog {
     readonly file: string,
     private readonly redactor: Redactor,
   ) {
-    mkdirSync(dirname(file), { recursive: true });
+    makeOutputDir(dirname(file), 'the folder of --log');
     this.write();
   }
 

@@ -3,7 +3,7 @@
 //   all   re-record every scenario
 //   once  replay scenarios that have a cassette, record the others
 //   new   replay what a cassette has, send the rest live and add it to the cassette
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { HarEntry } from '../schema/generated/types.js';
 import type { Exchange, ExchangeContext, OutgoingRequest, ScenarioMeta, Transport } from './types.js';
 import type { LiveTransport } from './live.js';
@@ -12,6 +12,7 @@ import { toEntry, newCassette, cassettePath, harRef, RUN_CASSETTE, readCassette 
 import { ReplayTransport, REPLAY_MISS, RECORDING_ENDS } from './replay.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { UsageError } from '../errors.js';
+import { makeOutputDir } from '../output-dir.js';
 
 export type RecordMode = 'all' | 'once' | 'new';
 
@@ -52,7 +53,7 @@ export class RecordingTransport implements Transport {
     private readonly opts: RecorderOptions,
     private readonly redactor: Redactor,
   ) {
-    mkdirSync(opts.dir, { recursive: true });
+    makeOutputDir(opts.dir, '--record');
     for (const key of Object.values(live.endpointKeys())) redactor.addApiKey(key);
     this.replay = new ReplayTransport(opts.dir, redactor);
   }

@@ -1,0 +1,60 @@
+// The one way synconf creates a folder it writes into (report folders, serve's request log, mutate's writer,
+// recordings, the agents cache, a lab's --dir): made and test-written before any work, so a bad location is one
+// line up front (exit 2) and never a lost report at the end. Made one level at a time: Node 20's recursive mkdir
+// spins at full CPU, deaf to SIGTERM, when a missing parent is under /proc.
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { InputError } from './errors.js';
+
+/**
+ * Creates `dir` (and its missing parents) unless it exists, and proves it is a folder synconf can write into.
+ * `what` names where the path came from in the message, e.g. "--report-dir" or "SYNCONF_AGENTS_DIR".
+ * Returns the absolute path.
+ */
+export function makeOutputDir(dir: string, what: string): string {
+  if (dir.trim() === '') throw new InputError(`${what} "${dir}": the path is empty`);
+  const fail = (cause: string) => new InputError(`${what} ${dir}: ${cause}`);
+  const abs = resolve(dir);
+  const missing: string[] = [];
+  for (let at = abs; ; at = dirname(at)) {
+    const found = statOrUndefined(at, fail);
+    if (found) {
+      if (!found.isDirectory()) throw fail(`${at === abs ? 'it' : at} is a file, not a folder`);
+      break;
+    }
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  for (const level of missing) {
+    try {
+      mkdirSync(level);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw fail(`cannot create ${level} (${causeOf(e)})`);
+    }
+  }
+  // a test write, not access(W_OK): root passes that check everywhere, also in /proc and /sys
+  const probe = join(abs, `.synconf-write-test-${process.pid}`);
+  try {
+    writeFileSync(probe, '');
+    rmSync(probe, { force: true });
+  } catch (e) {
+    throw fail(`the folder is not writable (${causeOf(e)})`);
+  }
+  return abs;
+}
+
+function statOrUndefined(path: string, fail: (cause: string) => InputError) {
+  try {
+    return statSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined; // ENOTDIR: a parent is a file, found next
+    throw fail(`cannot use ${path} (${causeOf(e)})`);
+  }
+}
+
+/** "ENOENT: no such file or directory" from Node's "ENOENT: no such file or directory, mkdir '/proc/x'" */
+function causeOf(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return err.code ? `${err.code}: ${/^\w+: ([^,]*)/.exec(err.message)?.[1] ?? err.message}` : String(err.message ?? e);
+}
