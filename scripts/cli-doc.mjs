@@ -4,9 +4,9 @@
 //   node scripts/cli-doc.mjs          (npm run cli-doc) writes docs/cli.md
 //   node scripts/cli-doc.mjs --check  exits 1 when docs/cli.md is not what it would write
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeOrCheck } from './generated-file.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'dist', 'bin', 'synconf.js');
@@ -46,13 +46,15 @@ synconf lab up --instances 2 --dir /tmp/lab   # real agents on loopback for your
 synconf lab down --dir /tmp/lab
 synconf report merge a/report.json b/report.json --out somewhere   # a matrix of runs made elsewhere
 synconf report render reports/latest/report.json --out somewhere
+synconf spec --kind value,effect --json      # the spec's statements by id: kind, section, checkable or why not
 synconf completion >> ~/.bashrc               # shell completion of commands and options
 \`\`\`
 
 npm scripts: \`npm run setup\` (Debian packages, \`npm ci\`, build, agents), \`npm run build\`, \`npm test\`,
 \`npm run conformance\` (= \`synconf matrix\`), \`npm run record\` (re-record the bundled recordings: docs/recordings.md),
-\`npm run gen\` (types and validators from schemas/), \`npm run figures\` (docs/figures.md), \`npm run cli-doc\` (this
-file), \`npm run bench\` and \`npm run bench:mutate\` (bench/README.md).
+\`npm run gen\` (types and validators from schemas/), \`npm run gen:rules-doc\` (docs/change-rules.md), \`npm run lint:deps\`
+(the layer rule: docs/architecture.md), \`npm run figures\` (docs/figures.md), \`npm run cli-doc\` (this file),
+\`npm run bench\` and \`npm run bench:mutate\` (bench/README.md).
 `;
 
 function help(command) {
@@ -89,14 +91,4 @@ async function render() {
   return [OVERVIEW, ...sections].join('\n');
 }
 
-const text = await render();
-if (process.argv.includes('--check')) {
-  const current = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
-  if (current !== text) {
-    console.error('docs/cli.md is stale: run npm run build && npm run cli-doc');
-    process.exit(1);
-  }
-} else {
-  writeFileSync(OUT, text);
-  console.log(`wrote ${OUT}`);
-}
+writeOrCheck(OUT, await render(), { root: ROOT, command: 'npm run build && npm run cli-doc' });
