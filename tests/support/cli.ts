@@ -10,9 +10,11 @@ export interface CliResult {
 }
 
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
+// tsx by its resolved URL: `--import tsx` would be looked up from the working folder, which a test may move
+const TSX = import.meta.resolve('tsx');
 
 export function cli(args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliResult {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const r = spawnSync(process.execPath, ['--import', TSX, MAIN, ...args], {
     input: opts.input,
     encoding: 'utf8',
     cwd: opts.cwd ?? ROOT,
@@ -25,7 +27,7 @@ export function cli(args: string[], opts: { input?: string; env?: NodeJS.Process
 /** the same, without blocking the event loop (for tests that serve something meanwhile) */
 export function cliAsync(args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: '1', ...opts.env },
     });
