@@ -42,7 +42,6 @@ function synconf(work, args) {
 }
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
-const lastLine = (text) => text.trim().split('\n').pop();
 const row = (cells) => `| ${cells.join(' | ')} |`;
 const table = (head, rows) => [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
 
@@ -55,7 +54,7 @@ async function measure(work, versions) {
     synconf(work, ['matrix', '--replay', '--report-dir', 'matrix']),
     synconf(work, ['replay', recording(STRICT_VERSION), '--strict', '--report-dir', 'strict']),
     synconf(work, ['mutate', '--report-dir', 'mutation']),
-    ...pairs.map(([a, b]) => synconf(work, ['drift', recording(a), recording(b)])),
+    ...pairs.map(([a, b]) => synconf(work, ['drift', recording(a), recording(b), '--fail-on', 'breaking'])),
   ]);
   return {
     versions,
@@ -65,7 +64,7 @@ async function measure(work, versions) {
     strict: { ...readJson(join(work, 'strict', 'report.json')), code: strict.code },
     mutation: readJson(join(work, 'mutation', 'mutation.json')),
     mutateCode: mutate.code,
-    drifts: pairs.map(([from, to], i) => ({ from, to, code: drifts[i].code, summary: lastLine(drifts[i].stdout) })),
+    drifts: pairs.map(([from, to], i) => ({ from, to, code: drifts[i].code, stdout: drifts[i].stdout })),
   };
 }
 
@@ -196,14 +195,22 @@ function matrixSection({ versions, matrix }) {
   ];
 }
 
+/** the line of drift's output that matches `pattern` */
+const lineOf = (stdout, pattern) => stdout.split('\n').find((l) => pattern.test(l)) ?? '(missing)';
+
 function driftSection({ drifts }) {
-  const rows = drifts.map((d) => [`${d.from} → ${d.to}`, d.summary, d.code]);
+  const rows = drifts.map((d) => [
+    `${d.from} → ${d.to}`,
+    lineOf(d.stdout, /^\d+ differences? in \d+ scenarios?$/),
+    lineOf(d.stdout, /^\d+ causes?: /),
+    d.code,
+  ]);
   return [
     '## Drift between consecutive versions',
     '',
-    '`synconf drift recordings/syncthing-A recordings/syncthing-B`:',
+    '`synconf drift recordings/syncthing-A recordings/syncthing-B --fail-on breaking` (the causes: docs/matrix.md):',
     '',
-    table(['versions', 'last line', 'exit'], rows),
+    table(['versions', 'differences', 'causes', 'exit'], rows),
     '',
   ];
 }

@@ -82,13 +82,33 @@ describe('the built command: every bad input is one clear line', () => {
 
   for (const option of [
     ['--report-dir', 'D'],
-    ['--fail-on', 'fail'],
     ['--expectations', 'x.yaml'],
   ]) {
     test(`drift rejects ${option[0]} (it writes no report)`, () => {
       assertOneLine(synconf(['drift', ...option]), 2, new RegExp(`drift does not take ${option[0]}`));
     });
   }
+
+  test('drift gate input: a bad --fail-on, --ignore or --ignore-file is one line, exit 2, naming what', async () => {
+    const bad = join(work, 'bad-ignore.yaml');
+    await writeFile(
+      bad,
+      'accepted:\n  - rule: endpoint-added\n    endpoint: GET /rest/x\n  - rule: nope\n    endpoint: GET /x\n    reason: r\n',
+    );
+    const pair = ['drift', join(ROOT, 'recordings', 'syncthing-1.19.2'), join(ROOT, 'recordings', 'syncthing-1.29.5')];
+    for (const [args, message] of [
+      [['--fail-on', 'fail'], /--fail-on: "fail" is not one of breaking, risky, compatible, any/],
+      [['--ignore', 'nope@GET /x'], /--ignore "nope@GET \/x": unknown rule "nope"; rules: response-member-removed, /],
+      [['--ignore', 'status-changed GET /x'], /--ignore "status-changed GET \/x": the form is RULE@METHOD \/path/],
+      [['--ignore', 'status-changed@GET /x y'], /the pointer "y" does not start with \//],
+      [['--ignore-file', join(work, 'none.yaml')], /--ignore-file .*none\.yaml: ENOENT/],
+      [
+        ['--ignore-file', bad],
+        /--ignore-file .*bad-ignore\.yaml:2: \/accepted\/0\/reason: required property "reason" is missing/,
+      ],
+    ] as const)
+      assertOneLine(synconf([...pair, ...args]), 2, message);
+  });
 
   test('--report-dir or report merge --out naming an existing file: one line, exit 2', async () => {
     const file = join(work, 'a-file');

@@ -11,6 +11,9 @@ import { causesOf } from '../src/drift/causes.js';
 import { loadRules, rulesDoc, RULES_FILE } from '../src/drift/rules.js';
 import { RECORDINGS_DIR, ROOT, SCHEMAS_DIR } from '../src/paths.js';
 import { RULE_PAIRS, cassetteOf, type Step } from './fixtures/drift-rules/pairs.js';
+import { cli } from './support/cli.js';
+import { loadDocumentValidators, validate } from '../src/schema/registry.js';
+import type { DriftCauses } from '../src/schema/generated/types.js';
 
 const UNCHANGED: Step[] = [{ step: 'get-version', path: '/rest/system/version', body: { version: 'v1.0.0' } }];
 
@@ -120,5 +123,131 @@ describe('drift causes', () => {
     const causes = real('1.19.2', '1.12.1');
     assert.equal(find(causes, 'endpoint-removed', /GET \/rest\/cluster\/pending\/devices/)?.level, 'breaking');
     assert.equal(find(causes, 'response-member-removed', /\/defaults/)?.level, 'breaking');
+  });
+
+  describe('synconf drift A B: one line per cause, the gate, accepted changes, JSON', () => {
+    const A = join(RECORDINGS_DIR, 'syncthing-1.19.2');
+    const B = join(RECORDINGS_DIR, 'syncthing-1.29.5');
+    const causeLines = (stdout: string) =>
+      stdout.split('\n').filter((l) => /^(breaking|risky|compatible|accepted) /.test(l));
+    const BROWSE = 'response-value-format-changed@GET /rest/system/browse';
+
+    test('1.19.2 → 1.29.5 --fail-on breaking: at most 40 lines of causes, exit 1 naming the browse cause', () => {
+      const r = cli(['drift', A, B, '--fail-on', 'breaking']);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      const lines = causeLines(r.stdout);
+      assert.ok(lines.length <= 40 && lines.length >= 10, `${lines.length} cause lines`);
+      assert.match(r.stdout, /^342 differences in 11 scenarios$/m);
+      assert.match(r.stdout, /^\d+ causes: 4 breaking, 1 risky, \d+ compatible, 0 accepted$/m);
+      assert.match(
+        r.stdout,
+        new RegExp(`^--fail-on breaking: 4 causes at or above breaking, not accepted: .*${BROWSE} /\\*`, 'm'),
+      );
+      assert.match(
+        r.stdout,
+        /^breaking +response-member-removed +GET \/rest\/config, GET \/rest\/system\/config \/options\/restartOnWakeup: removed .*\(13 occurrences in 2 scenarios\)$/m,
+      );
+      const levels = lines.map((l) => l.split(' ')[0]);
+      assert.deepEqual(
+        levels,
+        [...levels].sort(
+          (x, y) => ['breaking', 'risky', 'compatible'].indexOf(x) - ['breaking', 'risky', 'compatible'].indexOf(y),
+        ),
+        'breaking first',
+      );
+    });
+
+    test('1.12.1 → 1.19.2 --fail-on breaking: exit 1; the added endpoints do not trip it', () => {
+      const r = cli(['drift', join(RECORDINGS_DIR, 'syncthing-1.12.1'), A, '--fail-on', 'breaking']);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.ok(causeLines(r.stdout).length <= 40);
+      assert.match(r.stdout, /^compatible +endpoint-added +GET \/rest\/cluster\/pending\/devices: /m);
+      assert.match(r.stdout, /^--fail-on breaking: .*response-member-type-changed@GET \/rest\/system\/version \/tags/m);
+      assert.doesNotMatch(
+        r.stdout.split('\n').find((l) => l.startsWith('--fail-on'))!,
+        /endpoint-added/,
+      );
+    });
+
+    test('accepted changes: listed as accepted, not counted by the gate; a stale entry is said on stderr', async () => {
+      const file = join(work, 'accepted.yaml');
+      await writeFile(
+        file,
+        [
+          'accepted:',
+          '  - rule: response-member-removed',
+          '    endpoint: GET /rest/config',
+          '    pointer: /options/restartOnWakeup',
+          '    reason: restartOnWakeup was dropped in 1.20.0; our client never read it',
+          '  - rule: response-member-type-changed',
+          '    endpoint: GET /rest/db/need',
+          '    reason: numBlocks is counted now; our client treats null and a number alike',
+          '  - rule: endpoint-removed',
+          '    endpoint: GET /rest/system/ping',
+          '    reason: stale',
+          '',
+        ].join('\n'),
+      );
+      const args = [
+        'drift',
+        A,
+        B,
+        '--ignore-file',
+        file,
+        '--ignore',
+        BROWSE,
+        '--ignore',
+        'response-member-removed@GET /rest/system/debug /facilities/sha256',
+      ];
+      const r = cli([...args, '--fail-on', 'breaking']);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, /^\d+ causes: 0 breaking, 1 risky, \d+ compatible, 4 accepted$/m);
+      assert.match(r.stdout, /^--fail-on breaking: no cause at or above breaking, not accepted$/m);
+      assert.match(
+        r.stdout,
+        /^accepted +response-member-removed .*\/options\/restartOnWakeup: .*\[breaking, accepted by .*accepted\.yaml:2: restartOnWakeup was dropped/m,
+      );
+      assert.match(
+        r.stdout,
+        new RegExp(
+          `^accepted +response-value-format-changed .*accepted by --ignore ${BROWSE}: accepted on the command line\\]$`,
+          'm',
+        ),
+      );
+      assert.match(r.stderr, /accepted\.yaml:9 accepts no cause \(endpoint-removed@GET \/rest\/system\/ping\)/);
+      // risky is still there: the connections map no longer lists the agent's own device
+      const risky = cli([...args, '--fail-on', 'risky']);
+      assert.equal(risky.code, 1);
+      assert.match(
+        risky.stdout,
+        /^--fail-on risky: 1 cause at or above risky, not accepted: effect-changed@GET \/rest\/system\/connections \/connections$/m,
+      );
+    });
+
+    test('--json: the causes as a drift-causes document, nothing else on stdout', async () => {
+      const r = cli(['drift', A, B, '--json', '--fail-on', 'breaking', '--ignore', BROWSE]);
+      assert.equal(r.code, 1, r.stderr);
+      const doc = JSON.parse(r.stdout) as DriftCauses;
+      await loadDocumentValidators();
+      assert.deepEqual(validate('drift-causes', doc), []);
+      assert.equal(doc.failOn, 'breaking');
+      assert.deepEqual(doc.counts, { ...doc.counts, breaking: 3, risky: 1, accepted: 1 });
+      const browse = doc.causes.find((c) => c.rule === 'response-value-format-changed')!;
+      assert.equal(browse.accepted?.reason, 'accepted on the command line');
+      assert.equal(browse.evidence.length, 3);
+      assert.deepEqual(browse.scenarios, ['system-browse']);
+      assert.equal(
+        doc.causes.reduce((n, c) => n + c.occurrences, 0),
+        342,
+      );
+      // the schema catches a document that lies: a level the rules do not have
+      assert.notDeepEqual(validate('drift-causes', { ...doc, causes: [{ ...browse, level: 'severe' }] }), []);
+    });
+
+    test('a folder against itself: no cause, exit 0 even with --fail-on compatible', () => {
+      const r = cli(['drift', A, A, '--fail-on', 'compatible']);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, /^0 causes: 0 breaking, 0 risky, 0 compatible, 0 accepted$/m);
+    });
   });
 });

@@ -82,8 +82,13 @@ describe('drift between two recordings folders', () => {
 
   test('the browse change of 1.29.5 (directories without the trailing separator) shows as a value that no longer matches the schema', async () => {
     const newer = await simulatedNewerRecording(work);
-    const r = await cliAsync(['drift', BUNDLED_1_19, newer]);
+    const r = await cliAsync(['drift', BUNDLED_1_19, newer, '--differences']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
+    // the three differences are one cause, breaking
+    assert.match(
+      r.stdout,
+      /^breaking +response-value-format-changed +GET \/rest\/system\/browse \/\*: .* \(3 occurrences in 1 scenario\)$/m,
+    );
     assert.match(
       r.stdout,
       /^system-browse:\n {2}agent subdirectories: GET \/rest\/system\/browse\?current=<tmp>\/browse\/: values at \/\[\] no longer match the spec's schema \(pattern \[\/\\\\\]\$\)$/m,

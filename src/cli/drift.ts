@@ -4,11 +4,12 @@ import type { CommandModule } from 'yargs';
 import { selectionOptions, targetOptions } from './options.js';
 import { UsageError } from '../errors.js';
 import type { DriftOptions } from '../commands/drift.js';
+import { changeFailOnChoices } from '../verdict/change-levels.js';
 
 export const driftCommand: CommandModule = {
   command: 'drift [dirs..]',
   describe:
-    "Compare two recordings by shape (status, media type, fields and their types, values against the spec's patterns and formats, event types): two folders offline, or one folder against a fresh recording of a live agent; exit 0 no difference, 1 differences, 2 input error",
+    "Compare two recordings by shape (status, media type, fields and their types, values against the spec's patterns and formats, event types), grouped by cause and classified by what a client of the older version feels (breaking, risky, compatible; rules/change-rules.yaml): two folders offline, or one folder against a fresh recording of a live agent; exit 0 nothing to gate, 1 a cause at or above --fail-on (default: any cause), 2 input error",
   builder: (y) =>
     targetOptions(selectionOptions(y))
       .positional('dirs', {
@@ -17,15 +18,39 @@ export const driftCommand: CommandModule = {
           'DIR-A DIR-B: two recordings folders, compared offline (A the older); or one folder to compare a fresh live recording with (default: the bundled recordings)',
       })
       .option('keep', { type: 'boolean', describe: 'keep the fresh recording (its folder is printed)' })
+      .option('fail-on', {
+        type: 'string',
+        choices: changeFailOnChoices(),
+        describe:
+          'exit 1 when a cause not accepted is at or above this level (breaking: a correct client of the older version can fail; risky: it may; compatible or any: every cause); default any',
+      })
+      .option('ignore', {
+        type: 'string',
+        array: true,
+        describe:
+          'accept a reviewed change: RULE@METHOD /path [/pointer], e.g. "response-value-format-changed@GET /rest/system/browse" (repeatable); the cause is still listed, as accepted',
+      })
+      .option('ignore-file', {
+        type: 'string',
+        describe:
+          'a YAML file of accepted changes, each with rule, endpoint, optional pointer and its reason (schemas/drift-ignore.schema.json)',
+      })
+      .option('differences', {
+        type: 'boolean',
+        describe: 'also list every difference, per scenario (the evidence the causes fold)',
+      })
+      .option('json', {
+        type: 'boolean',
+        describe: 'print the causes as JSON (schemas/drift-causes.schema.json) and nothing else on stdout',
+      })
       // Options of run/replay that drift cannot honour: said so, rather than accepted and ignored.
       .option('report-dir', { type: 'string', hidden: true })
-      .option('fail-on', { type: 'string', hidden: true })
       .option('expectations', { type: 'string', hidden: true })
       .check((argv) => {
-        for (const o of ['report-dir', 'fail-on', 'expectations'])
+        for (const o of ['report-dir', 'expectations'])
           if (argv[o] !== undefined)
             throw new UsageError(
-              `drift does not take --${o}: it writes no report and judges no verdicts, it compares the shapes of the answers`,
+              `drift does not take --${o}: it writes no report and judges no verdicts, it compares the shapes of the answers (its gate is --fail-on breaking|risky|compatible|any)`,
             );
         const dirs = (argv.dirs as string[] | undefined) ?? [];
         if (dirs.length > 2)
@@ -42,10 +67,18 @@ export const driftCommand: CommandModule = {
         'synconf drift recordings/syncthing-1.19.2 recordings/syncthing-1.29.5',
         'offline: what changed between two versions',
       )
+      .example(
+        'synconf drift recordings/syncthing-1.19.2 recordings/syncthing-1.29.5 --fail-on breaking',
+        'the release gate: exit 1 when 1.29.5 breaks clients of 1.19.2, naming the causes',
+      )
+      .example(
+        'synconf drift A B --fail-on breaking --ignore "response-value-format-changed@GET /rest/system/browse"',
+        'the same, with a reviewed change accepted (still listed, as accepted)',
+      )
       .example('synconf drift --lab', 'a fresh lab agent against the bundled 1.19.2 recordings')
       .example('synconf drift --agent URL --api-key KEY DIR', 'what changed in the agent running here')
       .epilogue(
-        'drift writes no report and judges no verdicts: it compares shapes (so it has no --report-dir, --fail-on or --expectations).\nExit codes: 0 no difference, 1 a difference, 2 usage or input error (an unreadable cassette, an agent that cannot be reached), 3 a fault of synconf itself.',
+        "drift writes no report and judges no verdicts: it compares shapes (so it has no --report-dir or --expectations). Each cause is one line: level, rule id, endpoints, pointer, what changed, the rule's summary, how many differences it folds (docs/change-rules.md).\nExit codes: 0 no cause at or above --fail-on that is not accepted (without --fail-on: no cause, or all accepted), 1 such a cause (listed), 2 usage or input error (an unreadable cassette or ignore file, an unknown rule, an agent that cannot be reached), 3 a fault of synconf itself.",
       ),
   handler: async (argv) => {
     const { drift } = await import('../engine.js');

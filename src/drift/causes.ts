@@ -8,7 +8,8 @@ import { describeDifference, type Difference } from './compare.js';
 import type { ScenarioDrift } from './compare-dirs.js';
 import { loadEndpoints } from '../schema/endpoints.js';
 import { homeOf } from './schema-home.js';
-import { LEVELS, ruleOf, ruleRank } from './rules.js';
+import { ruleOf, ruleRank } from './rules.js';
+import { changeLevels } from '../verdict/change-levels.js';
 
 export type { ChangeCause };
 
@@ -250,7 +251,7 @@ function toCause(g: Folded): ChangeCause {
 /** the order causes are listed in: breaking first, then by rule, endpoint and pointer */
 export function byUrgency(x: ChangeCause, y: ChangeCause): number {
   return (
-    LEVELS.indexOf(x.level) - LEVELS.indexOf(y.level) ||
+    changeLevels().indexOf(x.level) - changeLevels().indexOf(y.level) ||
     ruleRank(x.rule) - ruleRank(y.rule) ||
     x.endpoints[0].localeCompare(y.endpoints[0], 'en') ||
     x.pointer.localeCompare(y.pointer, 'en') ||

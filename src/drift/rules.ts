@@ -7,14 +7,12 @@ import type { ChangeLevel, ChangeRule, ChangeRuleId, ChangeRules } from '../sche
 import { validate } from '../schema/registry.js';
 import { loadLocated, type LocatedYaml } from '../scenario/located-yaml.js';
 import { ROOT } from '../paths.js';
+import { changeLevels } from '../verdict/change-levels.js';
 import { InputError } from '../errors.js';
 
 export type { ChangeLevel, ChangeRule, ChangeRuleId };
 
 export const RULES_FILE = join(ROOT, 'rules', 'change-rules.yaml');
-
-/** the levels from the most severe */
-export const LEVELS: readonly ChangeLevel[] = ['breaking', 'risky', 'compatible'];
 
 /** the rules in the order of the file, each id once; a file that breaks its schema is an input error naming the line */
 export function loadRules(file = RULES_FILE): ChangeRule[] {
@@ -66,7 +64,7 @@ export function rulesDoc(rules: ChangeRule[]): string {
     'accepted). The rules, their levels and texts are data: `rules/change-rules.yaml`, described by',
     '`schemas/change-rules.schema.json`.',
     '',
-    ...LEVELS.map(
+    ...changeLevels().map(
       (l) =>
         `- ${l}: ${rules
           .filter((r) => r.level === l)

@@ -33,7 +33,7 @@ export type ChangeRuleId =
   | "exchange-new"
   | "scenario-new";
 /**
- * breaking: a correct client of the older version can fail; risky: it may; compatible: it does not
+ * breaking: a correct client of the older version can fail; risky: it may; compatible: it does not (in this order: synconf reads the severity from it)
  */
 export type ChangeLevel = "breaking" | "risky" | "compatible";
 /**
@@ -81,10 +81,6 @@ export type DeviceTemplate = DeviceFields & {
   deviceID?: string;
   [k: string]: unknown;
 };
-/**
- * breaking: a correct client of the older version can fail; risky: it may; compatible: it does not
- */
-export type ChangeLevel1 = "breaking" | "risky" | "compatible";
 /**
  * One event as the event interface (GET /rest/events) delivers it. The data of PendingDevicesChanged and PendingFoldersChanged events is checked against their own schemas; other data is not shown by the spec.
  */
@@ -832,7 +828,10 @@ export interface DriftCauses {
    * the newer recordings folder (B)
    */
   to: string;
-  failOn?: ChangeLevel1;
+  /**
+   * the --fail-on level, when given (any: every cause not accepted)
+   */
+  failOn?: "breaking" | "risky" | "compatible" | "any";
   /**
    * breaking first, then risky, then compatible
    */

@@ -1,0 +1,88 @@
+// Reviewed changes accepted for the drift gate: `--ignore RULE@ENDPOINT [POINTER]` on the command line, or the
+// entries of an --ignore-file (schemas/drift-ignore.schema.json), each with its reason. An accepted cause is still
+// listed, marked accepted with the entry and its reason; it does not trip --fail-on.
+import { readFileSync } from 'node:fs';
+import type { ChangeCause, ChangeRuleId, DriftIgnores } from '../schema/generated/types.js';
+import { validate } from '../schema/registry.js';
+import { loadLocated, type LocatedYaml } from '../scenario/located-yaml.js';
+import { InputError, UsageError } from '../errors.js';
+import { loadRules } from './rules.js';
+
+export interface Acceptance {
+  rule: ChangeRuleId;
+  /** "METHOD /path", or * for a cause of no one endpoint */
+  endpoint: string;
+  pointer?: string;
+  reason: string;
+  /** where the entry comes from: the option as given, or FILE:LINE */
+  by: string;
+}
+
+const ENDPOINT = /^([A-Z]+ \/\S*|\*)$/;
+
+/** one --ignore value: RULE@METHOD /path, RULE@METHOD /path /pointer, or RULE@* */
+export function parseIgnore(value: string): Acceptance {
+  const at = value.indexOf('@');
+  const rule = value.slice(0, at);
+  const [method, path, pointer, ...rest] = value
+    .slice(at + 1)
+    .trim()
+    .split(/\s+/);
+  const endpoint = method === '*' ? '*' : `${method} ${path ?? ''}`;
+  const form =
+    'the form is RULE@METHOD /path [/pointer] (e.g. "response-value-format-changed@GET /rest/system/browse")';
+  if (at < 0 || !ENDPOINT.test(endpoint) || rest.length || (method === '*' && path !== undefined))
+    throw new UsageError(`--ignore "${value}": ${form}`);
+  if (pointer !== undefined && !pointer.startsWith('/'))
+    throw new UsageError(`--ignore "${value}": the pointer "${pointer}" does not start with /; ${form}`);
+  const ids = loadRules().map((r) => r.id as string);
+  if (!ids.includes(rule))
+    throw new UsageError(`--ignore "${value}": unknown rule "${rule}"; rules: ${ids.join(', ')}`);
+  return {
+    rule: rule as ChangeRuleId,
+    endpoint,
+    ...(pointer ? { pointer } : {}),
+    reason: 'accepted on the command line',
+    by: `--ignore ${value}`,
+  };
+}
+
+/** the entries of an ignore file; a file that cannot be read or breaks its schema is an input error naming the line */
+export function loadIgnoreFile(file: string): Acceptance[] {
+  let doc: LocatedYaml;
+  try {
+    doc = loadLocated(readFileSync(file, 'utf8'), file);
+  } catch (e) {
+    throw new InputError(`--ignore-file ${file}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const line = (pointer: string) => doc.lineAt(pointer);
+  const errors = validate('drift-ignore', doc.data);
+  if (errors.length) {
+    const e = errors[0];
+    throw new InputError(
+      `--ignore-file ${file}${line(e.pointer) ? `:${line(e.pointer)}` : ''}: ${e.pointer || '/'}: ${e.message}`,
+    );
+  }
+  return (doc.data as DriftIgnores).accepted.map((entry, i) => ({
+    ...entry,
+    by: `${file}:${line(`/accepted/${i}`) ?? '?'}`,
+  }));
+}
+
+const matches = (a: Acceptance, c: ChangeCause) =>
+  a.rule === c.rule &&
+  (c.endpoints as string[]).includes(a.endpoint) &&
+  (a.pointer === undefined || a.pointer === c.pointer || (c.at ?? []).includes(a.pointer));
+
+/** the causes, those an entry accepts marked with it (the first that matches); and the entries that match none */
+export function accept(causes: ChangeCause[], entries: Acceptance[]): { causes: ChangeCause[]; unused: Acceptance[] } {
+  const used = new Set<Acceptance>();
+  const marked = causes.map((c) => {
+    const entry = entries.find((a) => matches(a, c));
+    if (!entry) return c;
+    used.add(entry);
+    return { ...c, accepted: { by: entry.by, reason: entry.reason } };
+  });
+  for (const c of causes) for (const a of entries) if (matches(a, c)) used.add(a);
+  return { causes: marked, unused: entries.filter((a) => !used.has(a)) };
+}

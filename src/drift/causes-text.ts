@@ -1,0 +1,58 @@
+// The causes of a drift as text (one line each) and as the --json document, and the --fail-on gate over them.
+// Pure: causes in, text or data out; src/commands/drift.ts prints and sets the exit code.
+import type { ChangeCause, DriftCauses } from '../schema/generated/types.js';
+import { tripsGate, type ChangeFailOn } from '../verdict/change-levels.js';
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** where in the answers: the pointers seen, or the schema's pointer; nothing for a cause of a whole endpoint */
+function whereOf(c: ChangeCause): string[] {
+  if (c.at?.length) return c.at.map((p) => p || '/');
+  return c.pointer ? [c.pointer] : c.members || c.schema ? ['/'] : [];
+}
+
+/** a cause as the gate names it: RULE@ENDPOINT, the other endpoints counted, and where */
+function causeId(c: ChangeCause): string {
+  const more =
+    c.endpoints.length > 1 ? ` (+${c.endpoints.length - 1} endpoint${c.endpoints.length > 2 ? 's' : ''})` : '';
+  const where = whereOf(c)[0];
+  return `${c.rule}@${c.endpoints[0]}${where ? ` ${where}` : ''}${more}`;
+}
+
+/** one line: level, rule id, endpoints, pointer, what changed, the rule's summary, the folded count */
+export function causeLine(c: ChangeCause): string {
+  const where = whereOf(c).join(', ');
+  const change = c.members ? `${c.change}: ${c.members.join(', ')}` : c.change;
+  const level = c.accepted ? 'accepted' : c.level;
+  const folded = `(${plural(c.occurrences, 'occurrence')} in ${plural(c.scenarios.length, 'scenario')})`;
+  const accepted = c.accepted ? ` [${c.level}, accepted by ${c.accepted.by}: ${c.accepted.reason}]` : '';
+  return `${level.padEnd(10)} ${c.rule}  ${c.endpoints.join(', ')}${where ? ` ${where}` : ''}: ${change} — ${c.summary} ${folded}${accepted}`;
+}
+
+/** causes per level, accepted ones counted apart */
+export function countsOf(causes: ChangeCause[]): DriftCauses['counts'] {
+  const open = causes.filter((c) => !c.accepted);
+  return {
+    breaking: open.filter((c) => c.level === 'breaking').length,
+    risky: open.filter((c) => c.level === 'risky').length,
+    compatible: open.filter((c) => c.level === 'compatible').length,
+    accepted: causes.length - open.length,
+  };
+}
+
+export function countLine(counts: DriftCauses['counts']): string {
+  const total = counts.breaking + counts.risky + counts.compatible + counts.accepted;
+  return `${plural(total, 'cause')}: ${counts.breaking} breaking, ${counts.risky} risky, ${counts.compatible} compatible, ${counts.accepted} accepted`;
+}
+
+/** the causes, not accepted, at or above the --fail-on level (any: every one) */
+export function failing(causes: ChangeCause[], failOn: ChangeFailOn): ChangeCause[] {
+  return causes.filter((c) => !c.accepted && tripsGate(c.level, failOn));
+}
+
+/** the gate's verdict in one line, naming the causes that trip it */
+export function gateLine(failOn: ChangeFailOn, tripped: ChangeCause[]): string {
+  const what = failOn === 'any' ? 'not accepted' : `at or above ${failOn}, not accepted`;
+  if (!tripped.length) return `--fail-on ${failOn}: no cause ${what}`;
+  return `--fail-on ${failOn}: ${plural(tripped.length, 'cause')} ${what}: ${tripped.map(causeId).join('; ')}`;
+}
