@@ -119,7 +119,8 @@ describe('JUnit XML', () => {
     const failure = doc.testsuites.testsuite
       .flatMap((s) => s.testcase ?? [])
       .find((c) => c.failure && c.name.startsWith('system-browse/sub/'))?.failure;
-    assert.ok(failure?.message.includes(IMG_ATTR), 'the message reads back as the original text');
+    assert.ok(failure, 'a failure of system-browse/sub/ is in the XML');
+    assert.ok(failure.message.includes(IMG_ATTR), 'the message reads back as the original text');
     assert.ok(failure.message.length < 1200, 'the message attribute is cut');
   });
 });

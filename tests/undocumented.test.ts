@@ -192,7 +192,7 @@ describe('undocumented members in a run', () => {
     assert.ok(
       junit.testsuites.testsuite.properties.property.some((p) => p.name === 'undocumented' && p.value === line),
     );
-    const html = toHtml(r, []);
+    const html = toHtml(r, { endpoints: [] });
     assert.match(html, /<section id="undocumented"><h2>Undocumented members \(1\)<\/h2>/);
     assert.match(html, /<code>extra<\/code>/);
   });
