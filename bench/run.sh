@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Speed benchmark of the runner (`npm run bench`): the same 13 requests against one lab agent, sent
-#   - by bench/plain-13.mjs (built-in fetch, checks by hand), and
-#   - by `synconf run --suite bench/synconf-13.yaml` (the same checks plus schema checks),
-# each a whole process as a user starts it, timed by hyperfine. Prints both medians and the ratio
-# synconf/plain; the target is a ratio ≤ 1.0. Results: bench/results.json (hyperfine's export).
+# Speed benchmark of synconf (`npm run bench`): three ratios, timed in one interleaved series by bench/ratios.mjs
+# (each round runs every command once, so the shared machine's load hits them alike; medians of RUNS rounds):
+#   help    `synconf --help` against bare `node -e 0` (target ≤ 3×);
+#   replay  `synconf replay` of the bundled 1.19.2 recordings against `node -e 0` (target ≤ 10×);
+#   live    the same 13 requests against one lab agent, sent by `synconf run --suite bench/synconf-13.yaml`
+#           and by bench/plain-13.mjs (built-in fetch, checks by hand): target ≤ 0.9×.
+# Each a whole process as a user starts it. Results: bench/results.json.
 #
-# Environment: RUNS (default 20), WARMUP (default 3), SYNCONF_BENCH_NO_BUILD=1 to skip `npm run build`.
+# Environment: RUNS (default 30), WARMUP (default 3), SYNCONF_BENCH_NO_BUILD=1 to skip `npm run build`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-command -v hyperfine >/dev/null || { echo "bench: hyperfine is not installed (Debian: apt-get install hyperfine)" >&2; exit 2; }
-RUNS="${RUNS:-20}"
-WARMUP="${WARMUP:-3}"
+# NODE_EXTRA_CA_CERTS makes every Node start read a certificate bundle (~50 ms here) and adds nothing to the work.
+unset NODE_EXTRA_CA_CERTS
 
 # Time the built command (package.json "bin": what `synconf` runs once installed), not tsx compiling
 # TypeScript on the fly.
@@ -66,14 +67,4 @@ RUN="node $BIN run --agent $URL --api-key $KEY --suite bench/synconf-13.yaml --r
 $PLAIN >/dev/null || { echo "bench: plain-13.mjs does not pass against the lab agent" >&2; exit 1; }
 $RUN >"$TMP/preflight.txt" || { cat "$TMP/preflight.txt" >&2; echo "bench: synconf does not pass against the lab agent" >&2; exit 1; }
 
-hyperfine --warmup "$WARMUP" --runs "$RUNS" --export-json bench/results.json -n plain "$PLAIN" -n synconf "$RUN"
-
-node -e '
-const { results } = JSON.parse(require("fs").readFileSync("bench/results.json", "utf8"));
-const by = Object.fromEntries(results.map((r) => [r.command, r]));
-const ms = (s) => (s * 1000).toFixed(1) + " ms";
-const ratio = by.synconf.median / by.plain.median;
-console.log(`plain   median ${ms(by.plain.median)} (min ${ms(by.plain.min)}, max ${ms(by.plain.max)})`);
-console.log(`synconf median ${ms(by.synconf.median)} (min ${ms(by.synconf.min)}, max ${ms(by.synconf.max)})`);
-console.log(`ratio synconf/plain ${ratio.toFixed(2)} (target ≤ 1.00: ${ratio <= 1 ? "met" : "NOT met"})`);
-'
+node bench/ratios.mjs "$BIN" "$TMP" "$URL" "$KEY" "$FOLDER"
