@@ -5,7 +5,7 @@
 //   7 cli/                     yargs command definitions only
 //   6 commands/ (+ engine.ts)  prints, exit codes, signals, report folders
 //   5 matrix/ mutate/ serve/ drift/   features, none imports another
-//   4 runner/ report/          report never imports runner or matrix
+//   4 runner/ report/ changes/ report never imports runner or matrix; changes/ compares two versions' recordings
 //   3 scenario/ transport/ lab/ agents/
 //   2 verdict/
 //   1 schema/
@@ -84,14 +84,22 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/report/', LAYER3, '^src/verdict/', '^src/schema/', BASE, CLI] },
     },
     {
+      name: 'layer-4-changes',
+      comment:
+        "changes/ (two versions' recordings compared, the differences folded into causes classified by the change rules) imports layer 3, verdict/ and below: drift/ and matrix/ both use it",
+      severity: 'error',
+      from: { path: '^src/changes/' },
+      to: { path: '^src/', pathNot: ['^src/changes/', LAYER3, '^src/verdict/', '^src/schema/', BASE, CLI] },
+    },
+    {
       name: 'layer-5-features',
       comment:
-        'matrix/, mutate/, serve/ and drift/ import runner/, report/ and below, never each other (what two need lies below both)',
+        'matrix/, mutate/, serve/ and drift/ import runner/, report/, changes/ and below, never each other (what two need lies below both)',
       severity: 'error',
       from: { path: FEATURES },
       to: {
         path: '^src/',
-        pathNot: ['^src/$1/', '^src/(runner|report)/', LAYER3, '^src/verdict/', '^src/schema/', BASE, CLI],
+        pathNot: ['^src/$1/', '^src/(runner|report|changes)/', LAYER3, '^src/verdict/', '^src/schema/', BASE, CLI],
       },
     },
     {

@@ -2,7 +2,7 @@
 // With --check it writes nothing and exits 1 when the committed file is stale.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { loadRules, rulesDoc } from '../src/drift/rules.js';
+import { loadRules, rulesDoc } from '../src/changes/rules.js';
 import { ROOT } from '../src/paths.js';
 
 const file = join(ROOT, 'docs', 'change-rules.md');

@@ -1,4 +1,4 @@
-// Drift grouped by cause and classified by change rule (src/drift/causes.ts, rules/change-rules.yaml): a hand-made
+// Drift grouped by cause and classified by change rule (src/changes/causes.ts, rules/change-rules.yaml): a hand-made
 // pair of recordings per rule id is one cause of that rule and level; the rules file, its schema's ids and the docs
 // agree; the bundled recordings fold into a few dozen causes.
 import { test, describe, before, after } from 'node:test';
@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, rm, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { driftBetween } from '../src/drift/compare-dirs.js';
-import { causesOf } from '../src/drift/causes.js';
-import { loadRules, rulesDoc, RULES_FILE } from '../src/drift/rules.js';
+import { driftBetween } from '../src/changes/compare-dirs.js';
+import { causesOf } from '../src/changes/causes.js';
+import { loadRules, rulesDoc, RULES_FILE } from '../src/changes/rules.js';
 import { RECORDINGS_DIR, ROOT, SCHEMAS_DIR } from '../src/paths.js';
 import { RULE_PAIRS, cassetteOf, type Step } from './fixtures/drift-rules/pairs.js';
 import { cli } from './support/cli.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { driftBetween } from '../src/drift/compare-dirs.js';
+import { driftBetween } from '../src/changes/compare-dirs.js';
 import { cliAsync } from './support/cli.js';
 import { BUNDLED_1_19, copyRecording, editCassette, simulatedNewerRecording } from './support/recordings.js';
 

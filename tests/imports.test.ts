@@ -95,9 +95,15 @@ const PLANTED: [file: string, line: string, to: string, rule: string][] = [
     'layer-4-report',
   ],
   [
+    'src/changes/__planted.ts',
+    "import { viewOf } from '../report/view.js';\nexport const a = viewOf;",
+    'src/report/view.ts',
+    'layer-4-changes',
+  ],
+  [
     'src/matrix/__planted.ts',
-    "export { driftOf } from '../drift/compare.js';",
-    'src/drift/compare.ts',
+    "export { startServer } from '../serve/server.js';",
+    'src/serve/server.ts',
     'layer-5-features',
   ],
   [

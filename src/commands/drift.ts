@@ -1,5 +1,5 @@
 // `synconf drift`: compare recordings by shape — two folders offline (DIR-A DIR-B), or a folder with a fresh
-// recording of a live agent (the scenarios recorded into a temp folder first). The comparison is src/drift/; this
+// recording of a live agent (the scenarios recorded into a temp folder first). The comparison is src/changes/; this
 // prints it: the causes the differences fold into, one line each, breaking first (with --differences also every
 // difference per scenario), the counts, and the --fail-on gate; or the causes as JSON (--json).
 import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
@@ -10,11 +10,11 @@ import { DEFAULT_RECORDINGS } from '../paths.js';
 import { executeRun, type CommonRunOptions } from './run.js';
 import { liveTargetMaker, type TargetOptions } from './targets.js';
 import { readCassette, CassetteError } from '../transport/cassette.js';
-import { describeDifference, differencesOf } from '../drift/compare.js';
-import { driftBetween, type FolderDrift } from '../drift/compare-dirs.js';
-import { causesOf } from '../drift/causes.js';
-import { accept, loadIgnoreFile, parseIgnore, type Acceptance } from '../drift/accept.js';
-import { causeLine, countLine, countsOf, failing, gateLine } from '../drift/causes-text.js';
+import { describeDifference, differencesOf } from '../changes/compare.js';
+import { driftBetween, type FolderDrift } from '../changes/compare-dirs.js';
+import { causesOf } from '../changes/causes.js';
+import { accept, loadIgnoreFile, parseIgnore, type Acceptance } from '../changes/accept.js';
+import { causeLine, countLine, countsOf, failing, gateLine } from '../report/causes-text.js';
 import type { ChangeFailOn } from '../verdict/change-levels.js';
 import type { DriftCauses } from '../schema/generated/types.js';
 import { idPattern } from '../scenario/select.js';

@@ -1,5 +1,5 @@
 // Drift between two recordings folders (say recordings/syncthing-1.19.2 and recordings/syncthing-1.29.5), offline:
-// scenario by scenario, what changed in the API's shapes (src/drift/compare.ts). A scenario recorded in one
+// scenario by scenario, what changed in the API's shapes (src/changes/compare.ts). A scenario recorded in one
 // folder only is a difference; a cassette that cannot be read is an input error, named with its file.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readCassette, CassetteError } from '../transport/cassette.js';
