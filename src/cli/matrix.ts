@@ -1,7 +1,7 @@
 // `synconf matrix`: the suite against several agent versions (live, each in its own lab, or from recordings),
 // one report per version and the merged version matrix. The work is src/matrix/; this file is the wiring.
 import type { CommandModule } from 'yargs';
-import { scenarioOptions, list, wholeNumber, STRICT, TIMEOUT } from './options.js';
+import { scenarioOptions, list, wholeNumber, STRICT, TIMEOUT, SHARD } from './options.js';
 import { failOnVerdicts } from '../verdict/verdicts.js';
 import type { MatrixOptions } from '../commands/matrix.js';
 
@@ -55,12 +55,14 @@ export const matrixCommand: CommandModule = {
       })
       .option('timeout', TIMEOUT)
       .option('strict', { type: 'boolean', describe: STRICT })
+      .option('shard', SHARD)
       .example('synconf matrix', 'every installed agent, each in its own lab')
       .example(
         "synconf matrix --syncthing 1.19.2 --syncthing /opt/st/syncthing --only 'system-*'",
         'an installed version and a binary of your own',
       )
       .example('synconf matrix --replay', 'offline, from the bundled recordings')
+      .example('synconf matrix --replay --shard 2/3', 'the second of three shards of every version')
       .example(
         'synconf matrix --recordings recordings/syncthing-1.19.2,my-recordings/syncthing-1.29.5',
         'offline, from these recordings',

@@ -26,6 +26,25 @@ export function wholeNumber(option: string, min: number) {
   };
 }
 
+/** --shard i/n: whole numbers, 1 ≤ i ≤ n; given twice is a mistake, not "the last one wins" */
+export function shard(value: unknown): { index: number; count: number } | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw new UsageError(`--shard given twice (${value.join(', ')}): a run is one shard`);
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(String(value));
+  const [index, count] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+  if (!m || index < 1 || count < 1 || index > count)
+    throw new UsageError(`--shard "${value}" is not i/n with whole numbers 1 ≤ i ≤ n (e.g. --shard 2/3)`);
+  return { index, count };
+}
+
+/** --shard of the commands that run scenarios (run, replay, matrix) */
+export const SHARD = {
+  type: 'string',
+  coerce: shard,
+  describe:
+    "run shard i of n (e.g. 2/3): the selected scenarios split into n by their recorded durations, the same split on every machine; merge the shards' report.json with `synconf report merge`",
+} as const;
+
 /** --syncthing of a single lab: given twice is a mistake (the matrix runs several versions), not "the last one wins" */
 export function oneSyncthing(value: unknown): string | undefined {
   if (Array.isArray(value))

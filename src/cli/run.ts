@@ -1,6 +1,6 @@
 // `synconf run`: run the scenarios against a live agent (a lab by default) and write the reports.
 import type { CommandModule } from 'yargs';
-import { selectionOptions, reportOptions, targetOptions, list, wholeNumber, runExitCodes } from './options.js';
+import { selectionOptions, reportOptions, targetOptions, list, wholeNumber, runExitCodes, SHARD } from './options.js';
 import type { RunCommandOptions } from '../commands/run.js';
 
 export const runCommand: CommandModule = {
@@ -24,6 +24,7 @@ export const runCommand: CommandModule = {
         describe:
           'run the suite this many times (a fresh lab each time, or the given agent) and report every check whose verdict varied as flaky; the run ends with a stability line',
       })
+      .option('shard', SHARD)
       .option('redact', {
         type: 'string',
         coerce: list,
@@ -43,6 +44,7 @@ export const runCommand: CommandModule = {
         'synconf run --baseline last/report.json --fail-on new-failure',
         'fail only on checks that did not fail in the last run',
       )
+      .example('synconf run --syncthing 1.19.2 --shard 1/3', 'the first of three shards (one CI job each)')
       .example('synconf run --repeat 3', 'three runs, a fresh lab each: flaky checks reported')
       .example('synconf run --strict', 'a member the spec does not name fails its check (a note otherwise)')
       .epilogue(

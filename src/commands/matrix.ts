@@ -5,6 +5,7 @@
 import { join, resolve } from 'node:path';
 import type { Report } from '../schema/generated/types.js';
 import { selectScenarios } from '../scenario/select.js';
+import { bundledRecordings, recordedDurations, shardLine, shardSelection, type ShardSpec } from '../scenario/shard.js';
 import { finalize } from '../verdict/totals.js';
 import { writeReports, writeMatrix } from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
@@ -30,6 +31,7 @@ export interface MatrixOptions {
   failOn: string[];
   timeout: number;
   strict?: boolean;
+  shard?: ShardSpec;
 }
 
 /** `synconf matrix`: the versions chosen, run side by side, their reports and the matrix; the exit code the worst */
@@ -58,7 +60,9 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
     expectations: opts.expectations,
     failOn: opts.failOn as never,
     strict: opts.strict,
+    shard: opts.shard,
     requestTimeoutMs: opts.timeout * 1000,
+    onShard: (shard) => console.log(shardLine(shard)),
     onVersionStart: out.start,
     onScenario: out.scenario,
     onVersionEnd: out.end,
@@ -80,7 +84,13 @@ export interface MatrixResult {
 
 export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
   const t0 = performance.now();
-  const selection = await selectScenarios(opts.suites, opts.only);
+  let selection = await selectScenarios(opts.suites, opts.only);
+  /** --shard: which shard of which plan every version's report is, a failed one too */
+  let shard: Report['shard'];
+  if (opts.shard) {
+    ({ selection, shard } = shardSelection(selection, opts.shard, recordedDurations(bundledRecordings())));
+    opts.onShard?.(shard);
+  }
   const reports = new Map<MatrixAgent, Report>();
   const partial = new Map<MatrixAgent, Report>();
   const dirs = opts.agents.map((a) => join(opts.reportDir, a.name));
@@ -96,6 +106,7 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
         report = faultReport(agent, e);
       }
       if (interrupt.signal) return;
+      if (shard) report.shard = shard;
       reports.set(agent, report);
       const dir = dirs[opts.agents.indexOf(agent)];
       await writeReports(report, dir);
@@ -127,6 +138,7 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
     for (const [agent, report] of partial) {
       if (reports.has(agent)) continue;
       report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
+      if (shard) report.shard = shard;
       reports.set(agent, finalize(report, opts.failOn));
       await writeReports(report, dirs[opts.agents.indexOf(agent)]).catch(() => {});
     }

@@ -8,6 +8,7 @@ import { replayTarget } from '../runner/replay-target.js';
 import { liveTargetMaker, type TargetOptions } from './targets.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
 import { selectScenarios } from '../scenario/select.js';
+import { bundledRecordings, recordedDurations, shardLine, shardSelection, type ShardSpec } from '../scenario/shard.js';
 import { verdictLine, finalize, emptyReport } from '../verdict/totals.js';
 import { writeReports } from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
@@ -37,6 +38,8 @@ export interface CommonRunOptions {
   repeat?: number;
   /** undocumented members fail (otherwise they are notes) */
   strict?: boolean;
+  /** --shard i/n: run only this shard of the selected scenarios (run, replay) */
+  shard?: ShardSpec;
 }
 
 export interface RecordOptions {
@@ -82,7 +85,10 @@ export async function executeRun(
   makeOutputDir(args.reportDir, '--report-dir');
   /** the recordings folder of a replay, named on the last line */
   let replayed: string | undefined;
+  /** --shard: which shard of which plan this run is; every report it writes says so, a failed one too */
+  let shard: Report['shard'];
   const finish = async (report: Report): Promise<number> => {
+    if (shard) report.shard = shard;
     const paths = await writeReports(report, reportDir);
     for (const id of report.staleExpectations ?? [])
       console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
@@ -111,7 +117,11 @@ export async function executeRun(
     return finalize(report, failOn);
   };
 
-  const selection = await selectScenarios(args.suite, args.only);
+  let selection = await selectScenarios(args.suite, args.only);
+  if (args.shard) {
+    ({ selection, shard } = shardSelection(selection, args.shard, recordedDurations(bundledRecordings())));
+    console.log(shardLine(shard));
+  }
   if (selection.errors.length) {
     const report = emptyReport(
       mode,

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
 import { runScenarios, type Target } from '../runner/run.js';
 import type { Selection } from '../scenario/select.js';
+import type { ShardSpec } from '../scenario/shard.js';
 import { emptyReport, finalize } from '../verdict/totals.js';
 import { EXIT, SynconfError } from '../errors.js';
 import type { MatrixAgent } from './agents.js';
@@ -20,9 +21,13 @@ export interface MatrixRunOptions {
   failOn: FailOn[];
   /** undocumented members fail (otherwise they are notes) */
   strict?: boolean;
+  /** --shard i/n: every version runs only this shard of the selected scenarios */
+  shard?: ShardSpec;
   requestTimeoutMs: number;
   /** an expectations file for every version, false for none; default: each version's own line */
   expectations?: string | false;
+  /** the shard of the plan every version runs (--shard), once, before any runs */
+  onShard?: (shard: NonNullable<Report['shard']>) => void;
   /** progress: a version started, a scenario of a version ended, a version ended */
   onVersionStart?: (agent: MatrixAgent) => void;
   onScenario?: (agent: MatrixAgent, s: ScenarioResult, index: number, total: number) => void;

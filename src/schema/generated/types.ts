@@ -1681,6 +1681,7 @@ export interface Report {
    * members of responses that their schema does not name (notes; failures under --strict), once per endpoint and member
    */
   undocumented?: UndocumentedMember[];
+  shard?: Shard;
   scenarios: ScenarioResult[];
 }
 export interface UndocumentedMember {
@@ -1700,6 +1701,35 @@ export interface UndocumentedMember {
    * the scenarios whose responses had it
    */
   scenarios: string[];
+}
+/**
+ * --shard i/n: this run is shard `index` of `count` of a plan; `report merge` puts the shards of a plan back together and refuses a set with a shard missing, given twice or of another plan
+ */
+export interface Shard {
+  /**
+   * which shard, 1-based
+   */
+  index: number;
+  /**
+   * how many shards the plan has
+   */
+  count: number;
+  /**
+   * the plan: a hash of the selected scenario ids with their weights and of the shard count; every shard of one plan carries the same
+   */
+  plan: string;
+  /**
+   * the scenario ids of this shard, in the order they ran
+   */
+  scenarios: string[];
+  /**
+   * the recorded duration of this shard's scenarios (their weights), milliseconds
+   */
+  weightMs?: number;
+  /**
+   * how many scenarios the whole plan has
+   */
+  planScenarios?: number;
 }
 export interface ScenarioResult {
   id: string;
