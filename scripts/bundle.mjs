@@ -1,7 +1,10 @@
 // The `synconf` command as users run it, in dist/bin/ (the sources stay the TypeScript in src/; the
 // tests run them with tsx). Start-up time is measured in bench/; what is built, and why:
 //   synconf.js, chunk-*.js  the command line (yargs), an ES module bundle; the lab and agents commands
-//                           are chunks loaded when they run.
+//                           are chunks loaded when they run. synconf.js is src/cli/bin.ts, which loads
+//                           src/cli/main.ts (a chunk) for anything but the top-level help:
+//   help.json               the top-level help (`synconf --help`) as yargs lays it out, per wrap width, written
+//                           here by the command just built, so that --help need not load yargs.
 //   engine.cjs              src/engine.ts, what the commands run (runner, validators, reports, ...), one
 //                           CommonJS file that src/cli/load-engine.ts loads through V8's code cache:
 //   engine.cjs.cache        written here after a replay of the bundled recordings, so that a command does
@@ -10,7 +13,7 @@
 //                           from a fault of synconf by its class (instanceof).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +77,7 @@ await build({
 });
 await build({
   ...common,
-  entryPoints: { synconf: join(src, 'cli', 'main.ts') },
+  entryPoints: { synconf: join(src, 'cli', 'bin.ts') },
   outdir,
   splitting: true,
   format: 'esm',
@@ -85,6 +88,20 @@ await build({
   plugins: [sharedErrors, engineThroughCodeCache, lazyStringWidth],
 });
 chmodSync(join(outdir, 'synconf.js'), 0o755);
+
+// The top-level help at the widths most terminals and every pipe get (src/cli/help-width.ts: 100 when stdout is
+// not a terminal, at most 110); at any other width `synconf --help` lays it out with yargs as before.
+const HELP_WIDTHS = [80, 100, 110];
+const helpTexts = Object.fromEntries(
+  HELP_WIDTHS.map((width) => {
+    const columns = `--import=data:text/javascript,process.stdout.columns=${width}`;
+    const r = spawnSync(process.execPath, [columns, join(outdir, 'synconf.js'), '--help'], { encoding: 'utf8' });
+    if (r.status !== 0 || !r.stdout.startsWith('synconf: '))
+      throw new Error(`bundle: synconf --help at width ${width} ended ${r.status}:\n${r.stdout}${r.stderr}`);
+    return [width, r.stdout];
+  }),
+);
+writeFileSync(join(outdir, 'help.json'), JSON.stringify(helpTexts));
 
 // The code cache: what a replay of the bundled recordings compiles (validators, YAML, reports, ...).
 const reports = mkdtempSync(join(tmpdir(), 'synconf-bundle-'));

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
 import { ROOT } from '../src/paths.js';
+import { cli } from './support/cli.js';
 
 const BIN_DIR = join(ROOT, 'dist', 'bin');
 const ENGINE = join(BIN_DIR, 'engine.cjs');
@@ -42,12 +43,62 @@ describe('the built command', () => {
   });
 
   test('a run loads the command line and the engine from a handful of files', () => {
-    // synconf.js imports its chunks statically; `run` then imports the chunk that loads engine.cjs.
-    const loader = readFileSync(join(BIN_DIR, 'synconf.js'), 'utf8').match(/import\("\.\/(engine-[^"]+)"\)/);
-    assert.ok(loader, 'synconf.js imports the engine lazily');
-    const files = new Set([...staticClosure('synconf.js'), ...staticClosure(loader[1])]);
-    assert.ok(files.size <= 6, `${files.size} files: ${[...files].join(', ')}`);
-    assert.match(readFileSync(join(BIN_DIR, loader[1]), 'utf8'), /engine\.cjs/);
+    // synconf.js (src/cli/bin.ts) imports the command line (src/cli/main.ts) lazily; `run` then imports the chunk
+    // that loads engine.cjs.
+    const lazy = (file: string, name: string) =>
+      readFileSync(join(BIN_DIR, file), 'utf8').match(new RegExp(`import\\("\\./(${name}-[^"]+)"\\)`))?.[1];
+    const main = lazy('synconf.js', 'main');
+    assert.ok(main, 'synconf.js imports the command line lazily');
+    const loader = lazy(main, 'engine');
+    assert.ok(loader, 'the command line imports the engine lazily');
+    const files = new Set([...staticClosure('synconf.js'), ...staticClosure(main), ...staticClosure(loader)]);
+    assert.ok(files.size <= 8, `${files.size} files: ${[...files].join(', ')}`);
+    assert.match(readFileSync(join(BIN_DIR, loader), 'utf8'), /engine\.cjs/);
+    // --help alone: the entry and what it imports statically, not yargs
+    const help = [...staticClosure('synconf.js')];
+    assert.ok(help.length <= 3, help.join(', '));
+    assert.ok(
+      help.every((f) => !readFileSync(join(BIN_DIR, f), 'utf8').includes('yargs')),
+      help.join(', '),
+    );
+  });
+
+  // The built --help is a text laid out at build time (dist/bin/help.json): it must be what yargs lays out from
+  // the sources, at each width the build laid out; at another width yargs lays it out itself.
+  /** `synconf ARGS` with stdout `width` columns wide, by the sources (tsx) or by `bin` (a dist/bin folder) */
+  function atWidth(width: number, args: string[], bin?: string) {
+    const env = {
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=data:text/javascript,process.stdout.columns=${width}`,
+      LC_ALL: 'en_US.UTF-8', // the built command speaks English whatever the locale; yargs from the sources follows it
+    };
+    if (!bin) return cli(args, { env }).stdout;
+    return spawnSync(process.execPath, [join(bin, 'synconf.js'), ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    }).stdout;
+  }
+
+  test('synconf --help (and -h) of the built command is what yargs lays out from the sources, at every width', () => {
+    const widths = Object.keys(JSON.parse(readFileSync(join(BIN_DIR, 'help.json'), 'utf8'))).map(Number);
+    assert.ok(widths.includes(100), `the width of a pipe is laid out: ${widths.join(', ')}`);
+    for (const width of [...widths, 95]) {
+      const want = atWidth(width, ['--help']);
+      assert.match(want, /^synconf: conformance test harness/);
+      assert.equal(atWidth(width, ['--help'], BIN_DIR), want, `--help at width ${width}`);
+      assert.equal(atWidth(width, ['-h'], BIN_DIR), want, `-h at width ${width}`);
+    }
+  });
+
+  test('a stale help.json is caught by that comparison; a width it lacks goes to yargs', () => {
+    const copy = mkdtempSync(join(ROOT, 'dist', 'bundle-test-'));
+    copies.push(copy);
+    cpSync(BIN_DIR, join(copy, 'bin'), { recursive: true });
+    const helpFile = join(copy, 'bin', 'help.json');
+    const texts = JSON.parse(readFileSync(helpFile, 'utf8')) as Record<string, string>;
+    for (const width of Object.keys(texts)) texts[width] = texts[width].replace('Run the scenarios', 'Run scenarios');
+    writeFileSync(helpFile, JSON.stringify(texts));
+    assert.notEqual(atWidth(100, ['--help'], join(copy, 'bin')), atWidth(100, ['--help']), 'stale text shown');
+    assert.equal(atWidth(95, ['--help'], join(copy, 'bin')), atWidth(95, ['--help']));
   });
 
   // Each changes the copy's engine.cjs.cache, or its engine.cjs: the engine must then run its own source.

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Entry point of the `synconf` command, parsed by yargs.
+// The `synconf` command, parsed by yargs (the built command enters through src/cli/bin.ts, which prints the
+// top-level help laid out at build time without loading this module).
 //
 // HOW TO ADD A COMMAND
 //   1. Write src/cli/<command>.ts exporting a yargs CommandModule (`export const fooCommand: CommandModule`):
@@ -31,6 +32,7 @@ import { specCommand } from './spec.js';
 import { usageMessage } from './usage.js';
 import { EXIT, UsageError } from '../errors.js';
 import { SYNCONF_VERSION } from '../paths.js';
+import { helpWidth } from './help-width.js';
 
 const EXIT_CODES = `Exit codes:
   0  every check conforms (or is a listed known deviation)
@@ -66,7 +68,7 @@ const parser: Argv = yargs(argv)
   .version(SYNCONF_VERSION)
   .alias('help', 'h')
   .alias('version', 'V')
-  .wrap(Math.min(110, process.stdout.columns || 100))
+  .wrap(helpWidth())
   .example('synconf run', 'start a lab agent and run every scenario')
   .example('synconf replay', 'the bundled Syncthing 1.19.2 recordings, offline')
   .example('synconf matrix --replay', 'the version matrix of the bundled recordings')

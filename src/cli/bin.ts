@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// Entry point of the built `synconf` command (scripts/bundle.mjs); everything else is src/cli/main.ts.
+// `synconf --help` (or -h) alone prints the top-level help that the build laid out with yargs from the same
+// definitions (dist/bin/help.json: the text per wrap width, written by each build), without loading yargs and
+// every command module: a start about as fast as bare Node's (bench/README.md). Any other arguments, a width the
+// build did not lay out, or no help.json (the sources run by tsx) go to main.ts.
+import { readFileSync } from 'node:fs';
+import { helpWidth } from './help-width.js';
+
+/** the top-level help the build laid out for this terminal's width, if it did */
+function builtHelp(): string | undefined {
+  try {
+    const texts = JSON.parse(readFileSync(new URL('./help.json', import.meta.url), 'utf8')) as Record<string, string>;
+    return texts[helpWidth()];
+  } catch {
+    return undefined;
+  }
+}
+
+const args = process.argv.slice(2);
+const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h') ? builtHelp() : undefined;
+if (help === undefined) await import('./main.js');
+else process.stdout.write(help);
