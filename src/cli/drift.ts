@@ -10,6 +10,7 @@ export const driftCommand: CommandModule = {
   command: 'drift [dirs..]',
   describe:
     "Compare two recordings by shape (status, media type, fields and their types, values against the spec's patterns and formats, event types), grouped by cause and classified by what a client of the older version feels (breaking, risky, compatible; rules/change-rules.yaml): two folders offline, or one folder against a fresh recording of a live agent; exit 0 nothing to gate, 1 a cause at or above --fail-on (default: any cause), 2 input error",
+  // eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
   builder: (y) =>
     targetOptions(selectionOptions(y))
       .positional('dirs', {

@@ -71,6 +71,7 @@ export async function replay(opts: CommonRunOptions & { dir?: string }): Promise
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
 export async function executeRun(
   args: CommonRunOptions,
   makeTarget: MakeTarget,
@@ -155,7 +156,7 @@ export async function executeRun(
         target = await makeTarget(needsPeer, wrap);
         if (target.mode === 'replay') replayed = target.description;
       } catch (e) {
-        if (e instanceof SynconfError) return finish(emptyReport(mode, 'not set up', e.message));
+        if (e instanceof SynconfError) return await finish(emptyReport(mode, 'not set up', e.message));
         throw e;
       }
       reports.push(

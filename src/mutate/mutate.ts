@@ -28,6 +28,7 @@ export interface MutateOptions {
   live?: { operators: MutantResult['operator'][]; binary?: string };
 }
 
+// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
 export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   const startedAt = new Date();
   const t0 = performance.now();

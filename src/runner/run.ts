@@ -115,6 +115,7 @@ export async function identify(target: Target, timeoutMs: number): Promise<Agent
 }
 
 /** run the selected scenarios against a target that is already set up */
+// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
 export async function runScenarios(selection: Selection, target: Target, opts: RunOptions): Promise<Report> {
   const startedAt = new Date();
   const t0 = performance.now();

@@ -276,6 +276,7 @@ class ScenarioRun {
     return ok;
   }
 
+  // eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
   private async expectEvent(step: Step, phase: Phase): Promise<boolean> {
     const spec = this.renderWithAssertions(step.expectEvent!);
     const c = this.cursors.get(spec.cursor)!;
@@ -479,6 +480,7 @@ function dependsOn(s: Scenario): string[] {
   return s.spec.filter((e) => called.has(e));
 }
 
+// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
 export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Promise<ScenarioResult> {
   const { scenario: s, file } = loaded;
   const wall0 = performance.now();

@@ -7,7 +7,6 @@ import type { Scenario, Step } from '../schema/generated/types.js';
 import { validate, listResources } from '../schema/registry.js';
 import { ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
-import { unescapePointer } from '../json.js';
 import { listItemLines } from './list-lines.js';
 import { loadLocated, type LocatedYaml } from './located-yaml.js';
 
