@@ -121,12 +121,11 @@ function undocumentedLines(view: RunView, out: string[], budget: { left: number 
   );
 }
 
-/** the summary; `view` is the run's view when the caller has it already */
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
-export function toMarkdown(report: Report, view: RunView = viewOf(report)): string {
+/** the title, the verdict line, the run's identity and the totals table */
+function headLines(report: Report, view: RunView): string[] {
   const t = report.totals;
   const agent = `${report.agent.version ?? 'unknown version'}${platform(report.agent) ? ` (${platform(report.agent)})` : ''}`;
-  const out: string[] = [
+  return [
     `## synconf: ${view.status}`,
     '',
     md(report.verdict),
@@ -137,76 +136,83 @@ export function toMarkdown(report: Report, view: RunView = viewOf(report)): stri
     `|${' ---: |'.repeat(2 + VERDICTS.length)}`,
     `| ${t.scenarios} | ${t.checks} | ${VERDICTS.map((v) => t[v]).join(' | ')} |`,
   ];
-  const budget = { left: BUDGET - out.join('\n').length };
+}
 
-  if (report.harnessErrors.length) {
-    out.push('', `### Harness errors (${report.harnessErrors.length})`, '');
-    bounded(
-      out,
-      report.harnessErrors.map((e) => {
-        const where = [e.file, e.scenario, e.step].filter(Boolean).join(' ');
-        return [`- ${where ? `${md(where)}: ` : ''}${cell(e.message)}`];
-      }),
-      budget,
-      (n) => `- … and ${n} more (report.html)`,
-    );
-  }
+/** errors of the harness itself (files that did not load, steps that could not run) */
+function harnessErrorLines(report: Report, out: string[], budget: { left: number }): void {
+  if (!report.harnessErrors.length) return;
+  out.push('', `### Harness errors (${report.harnessErrors.length})`, '');
+  bounded(
+    out,
+    report.harnessErrors.map((e) => {
+      const where = [e.file, e.scenario, e.step].filter(Boolean).join(' ');
+      return [`- ${where ? `${md(where)}: ` : ''}${cell(e.message)}`];
+    }),
+    budget,
+    (n) => `- … and ${n} more (report.html)`,
+  );
+}
 
-  if (view.problems.length) {
-    out.push('', `### Failures (${view.problems.length})`, '');
-    bounded(
-      out,
-      view.problems.map(failureLines),
-      { left: Math.min(budget.left, BUDGET / 3) },
-      (n) => `- … and ${n} more failures (report.html)`,
-    );
-    budget.left = BUDGET - out.join('\n').length;
-  }
+/** the failures, within a third of the budget so that the rest of the summary still shows */
+function failureSection(view: RunView, out: string[], budget: { left: number }): void {
+  if (!view.problems.length) return;
+  out.push('', `### Failures (${view.problems.length})`, '');
+  bounded(
+    out,
+    view.problems.map(failureLines),
+    { left: Math.min(budget.left, BUDGET / 3) },
+    (n) => `- … and ${n} more failures (report.html)`,
+  );
+  budget.left = BUDGET - out.join('\n').length;
+}
 
-  baselineLines(view, out, budget);
+/** --repeat: how many checks gave the same verdict in every run, and the flaky ones */
+function stabilityLines(report: Report, view: RunView, out: string[], budget: { left: number }): void {
+  if (!report.repeat) return;
+  out.push(
+    '',
+    `### Stability over ${report.repeat.runs} runs`,
+    '',
+    `${view.checks.length - view.flaky.length} of ${view.checks.length} checks gave the same verdict in every run; ${view.flaky.length} flaky.`,
+  );
+  if (!view.flaky.length) return;
+  out.push('');
+  bounded(
+    out,
+    view.flaky.map((c) => [`- ${md(c.check.id)}: ${(c.check.runs ?? []).map((v) => VERDICT_LABEL[v]).join(', ')}`]),
+    budget,
+    (n) => `- … and ${n} more (report.html)`,
+  );
+}
 
-  if (report.repeat) {
-    out.push(
-      '',
-      `### Stability over ${report.repeat.runs} runs`,
-      '',
-      `${view.checks.length - view.flaky.length} of ${view.checks.length} checks gave the same verdict in every run; ${view.flaky.length} flaky.`,
-    );
-    if (view.flaky.length) {
-      out.push('');
-      bounded(
-        out,
-        view.flaky.map((c) => [`- ${md(c.check.id)}: ${(c.check.runs ?? []).map((v) => VERDICT_LABEL[v]).join(', ')}`]),
-        budget,
-        (n) => `- … and ${n} more (report.html)`,
-      );
-    }
-  }
+/** the known deviations of this agent version, a table row each, while they fit */
+function deviationLines(report: Report, view: RunView, out: string[], budget: { left: number }): void {
+  if (!view.deviations.length) return;
+  const rows = view.deviations
+    .flatMap((g) => g.checks)
+    .map((c) => [
+      `| ${md(c.check.id)} | ${cell(c.check.deviation?.observed ?? c.check.message)} | ${cell(c.check.deviation?.reason ?? '')} |`,
+    ]);
+  out.push(
+    '',
+    `### Known deviations (${rows.length})`,
+    '',
+    `Accepted for this agent version${report.run.expectations ? ` (${md(report.run.expectations)})` : ''}; they do not fail the run.`,
+    '',
+    '| check | what the agent does | why |',
+    '|---|---|---|',
+  );
+  budget.left = BUDGET - out.join('\n').length;
+  bounded(
+    out,
+    rows,
+    budget,
+    (n) => `\n${n} more known deviations are listed in report.html (this summary keeps under ${BUDGET / 1000} kB).`,
+  );
+}
 
-  if (view.deviations.length) {
-    const rows = view.deviations
-      .flatMap((g) => g.checks)
-      .map((c) => [
-        `| ${md(c.check.id)} | ${cell(c.check.deviation?.observed ?? c.check.message)} | ${cell(c.check.deviation?.reason ?? '')} |`,
-      ]);
-    out.push(
-      '',
-      `### Known deviations (${rows.length})`,
-      '',
-      `Accepted for this agent version${report.run.expectations ? ` (${md(report.run.expectations)})` : ''}; they do not fail the run.`,
-      '',
-      '| check | what the agent does | why |',
-      '|---|---|---|',
-    );
-    budget.left = BUDGET - out.join('\n').length;
-    bounded(
-      out,
-      rows,
-      budget,
-      (n) => `\n${n} more known deviations are listed in report.html (this summary keeps under ${BUDGET / 1000} kB).`,
-    );
-  }
-
+/** expectations that matched no check and recorded exchanges no step asked for: both say the input is stale */
+function staleLines(report: Report, out: string[]): void {
   const stale = report.staleExpectations ?? [];
   if (stale.length)
     out.push(
@@ -215,29 +221,44 @@ export function toMarkdown(report: Report, view: RunView = viewOf(report)): stri
     );
   if (report.unusedExchanges?.length)
     out.push('', `Unused recorded exchanges: ${report.unusedExchanges.length} (the recording is stale)`);
-  budget.left = BUDGET - out.join('\n').length;
-  undocumentedLines(view, out, budget);
+}
 
-  // The rest, for whoever wants it, folded away. Scenarios needing attention first.
+/** the scenarios table with the coverage line, folded away (the view lists scenarios needing attention first) */
+function scenarioTable(view: RunView, out: string[]): void {
+  if (!view.scenarios.length) return;
   const cov = view.coverage;
   const coverageLine = `Coverage: ${cov.covered} of ${cov.spec} spec endpoints covered${cov.notRun ? `, ${cov.notRun} not run (not selected)` : ''}${cov.notCovered ? `, **${cov.notCovered} not covered** by any scenario` : ''}.`;
-  if (view.scenarios.length) {
+  out.push(
+    '',
+    '<details><summary>Scenarios and coverage</summary>',
+    '',
+    coverageLine,
+    '',
+    `| scenario | verdict | ${VERDICTS.map((v) => VERDICT_LABEL[v]).join(' | ')} | time | endpoints |`,
+    `|---|---|${'---:|'.repeat(VERDICTS.length + 1)}---|`,
+  );
+  for (const sv of view.scenarios) {
+    const s = sv.scenario;
     out.push(
-      '',
-      '<details><summary>Scenarios and coverage</summary>',
-      '',
-      coverageLine,
-      '',
-      `| scenario | verdict | ${VERDICTS.map((v) => VERDICT_LABEL[v]).join(' | ')} | time | endpoints |`,
-      `|---|---|${'---:|'.repeat(VERDICTS.length + 1)}---|`,
+      `| ${md(s.id)} | **${VERDICT_LABEL[s.verdict]}** | ${VERDICTS.map((v) => sv.counts[v]).join(' | ')} | ${(s.durationMs / 1000).toFixed(1)} s | ${md(firstItems(s.spec, 200))} |`,
     );
-    for (const sv of view.scenarios) {
-      const s = sv.scenario;
-      out.push(
-        `| ${md(s.id)} | **${VERDICT_LABEL[s.verdict]}** | ${VERDICTS.map((v) => sv.counts[v]).join(' | ')} | ${(s.durationMs / 1000).toFixed(1)} s | ${md(firstItems(s.spec, 200))} |`,
-      );
-    }
-    out.push('', '</details>');
   }
+  out.push('', '</details>');
+}
+
+/** the summary; `view` is the run's view when the caller has it already */
+export function toMarkdown(report: Report, view: RunView = viewOf(report)): string {
+  const out = headLines(report, view);
+  const budget = { left: BUDGET - out.join('\n').length };
+  harnessErrorLines(report, out, budget);
+  failureSection(view, out, budget);
+  baselineLines(view, out, budget);
+  stabilityLines(report, view, out, budget);
+  deviationLines(report, view, out, budget);
+  staleLines(report, out);
+  budget.left = BUDGET - out.join('\n').length;
+  undocumentedLines(view, out, budget);
+  // the rest, for whoever wants it, folded away
+  scenarioTable(view, out);
   return out.join('\n') + '\n';
 }

@@ -164,62 +164,71 @@ function coverageView(report: Report, endpoints: EndpointEntry[] | undefined): R
   };
 }
 
+/** one scenario of the run and the view of each of its checks; `open` when it needs attention */
+function scenarioView(
+  report: Report,
+  s: Report['scenarios'][number],
+  si: number,
+  failOn: readonly FailOn[],
+): ScenarioView {
+  const own = s.checks.map((c, ci): CheckView => {
+    const fails = failsRun(c, failOn);
+    const interesting = fails || isProblem(c.verdict) || c.verdict === 'expected-fail' || !!c.flaky;
+    return {
+      check: c,
+      scenario: s,
+      si,
+      ci,
+      anchor: checkAnchor(si, ci),
+      endpoint: endpointOf(c, s),
+      location: c.line ? `${s.file}:${c.line}` : s.file,
+      fails,
+      hint: hintOf(c),
+      curl: interesting ? curlOf(c, report.run.target) : null,
+    };
+  });
+  const counts = countVerdicts(s.checks.map((c) => c.verdict));
+  const open =
+    own.some((c) => c.fails || isProblem(c.check.verdict) || c.check.flaky) ||
+    (s.checks.length === 0 && s.verdict !== 'pass');
+  return { scenario: s, si, anchor: `s${si}`, counts, open, checks: own };
+}
+
+/** the known deviations (expected failures) grouped by endpoint */
+function deviationGroups(checks: CheckView[]): RunView['deviations'] {
+  const groups = new Map<string, CheckView[]>();
+  for (const c of checks.filter((x) => x.check.verdict === 'expected-fail'))
+    groups.set(c.endpoint, [...(groups.get(c.endpoint) ?? []), c]);
+  return [...groups].map(([endpoint, list]) => ({ endpoint, checks: list }));
+}
+
+/** the comparison with --baseline, the checks sorted by their change class; null without a baseline */
+function baselineView(report: Report, checks: CheckView[]): BaselineView | null {
+  if (!report.baseline) return null;
+  const of = (k: BaselineClass) => checks.filter((c) => c.check.baseline?.class === k);
+  return {
+    file: report.baseline.file,
+    startedAt: report.baseline.startedAt ?? null,
+    counts: report.baseline.counts,
+    gone: report.baseline.gone,
+    byClass: {
+      'new-failure': of('new-failure'),
+      fixed: of('fixed'),
+      'still-failing': of('still-failing'),
+      'new-check': of('new-check'),
+    },
+  };
+}
+
 /**
  * The view of a run. `endpoints` defaults to schemas/endpoints.json; when it cannot be read the
  * coverage lists only the endpoints scenarios name, and `coverage.listError` says why.
  */
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
 export function viewOf(report: Report, endpoints?: EndpointEntry[]): RunView {
   const failOn = report.run.failOn ?? DEFAULT_FAIL_ON;
-  const checks: CheckView[] = [];
-  const scenarios: ScenarioView[] = report.scenarios.map((s, si) => {
-    const own = s.checks.map((c, ci): CheckView => {
-      const fails = failsRun(c, failOn);
-      const interesting = fails || isProblem(c.verdict) || c.verdict === 'expected-fail' || !!c.flaky;
-      return {
-        check: c,
-        scenario: s,
-        si,
-        ci,
-        anchor: checkAnchor(si, ci),
-        endpoint: endpointOf(c, s),
-        location: c.line ? `${s.file}:${c.line}` : s.file,
-        fails,
-        hint: hintOf(c),
-        curl: interesting ? curlOf(c, report.run.target) : null,
-      };
-    });
-    checks.push(...own);
-    const counts = countVerdicts(s.checks.map((c) => c.verdict));
-    const open =
-      own.some((c) => c.fails || isProblem(c.check.verdict) || c.check.flaky) ||
-      (s.checks.length === 0 && s.verdict !== 'pass');
-    return { scenario: s, si, anchor: `s${si}`, counts, open, checks: own };
-  });
-
+  const scenarios = report.scenarios.map((s, si) => scenarioView(report, s, si, failOn));
+  const checks = scenarios.flatMap((s) => s.checks);
   const problems = [...checks.filter((c) => c.fails), ...checks.filter((c) => !c.fails && isProblem(c.check.verdict))];
-  const groups = new Map<string, CheckView[]>();
-  for (const c of checks.filter((x) => x.check.verdict === 'expected-fail'))
-    groups.set(c.endpoint, [...(groups.get(c.endpoint) ?? []), c]);
-  const deviations = [...groups].map(([endpoint, list]) => ({ endpoint, checks: list }));
-
-  let baseline: BaselineView | null = null;
-  if (report.baseline) {
-    const of = (k: BaselineClass) => checks.filter((c) => c.check.baseline?.class === k);
-    baseline = {
-      file: report.baseline.file,
-      startedAt: report.baseline.startedAt ?? null,
-      counts: report.baseline.counts,
-      gone: report.baseline.gone,
-      byClass: {
-        'new-failure': of('new-failure'),
-        fixed: of('fixed'),
-        'still-failing': of('still-failing'),
-        'new-check': of('new-check'),
-      },
-    };
-  }
-
   const ordered = [...scenarios].sort(
     (a, b) => VERDICTS.indexOf(a.scenario.verdict) - VERDICTS.indexOf(b.scenario.verdict),
   );
@@ -232,9 +241,9 @@ export function viewOf(report: Report, endpoints?: EndpointEntry[]): RunView {
     agent: `agent ${report.agent.version ?? 'of unknown version'}`,
     checks,
     problems,
-    deviations,
+    deviations: deviationGroups(checks),
     flaky: checks.filter((c) => c.check.flaky),
-    baseline,
+    baseline: baselineView(report, checks),
     coverage: coverageView(report, endpoints),
     scenarios: ordered,
     slowest,
