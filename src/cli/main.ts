@@ -15,20 +15,12 @@
 //      one line, exit 2; anything else is a fault of synconf (exit 3, stack to a log file, or to stderr with
 //      --verbose): src/commands/fault.ts.
 //   4. Lists are `type: 'string', coerce: list` (repeat or comma-separate), never `array: true` options.
-//   5. Register it in the `.command([...])` list below, and add it to the CLI tests (tests/cli.test.ts).
+//   5. Register it in COMMANDS (./commands.ts), and add it to the CLI tests (tests/cli.test.ts). Its options that
+//      take a value need nothing more: ./values.ts refuses them valueless or "" for every command.
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { runCommand } from './run.js';
-import { replayCommand } from './replay.js';
-import { driftCommand } from './drift.js';
-import { validateCommand } from './validate.js';
-import { labCommand } from './lab.js';
-import { reportCommand } from './report.js';
-import { mutateCommand } from './mutate.js';
-import { matrixCommand } from './matrix.js';
-import { agentsCommand } from './agents.js';
-import { serveCommand } from './serve.js';
-import { specCommand } from './spec.js';
+import { COMMANDS } from './commands.js';
+import { requireValues } from './values.js';
 import { usageMessage } from './usage.js';
 import { EXIT, UsageError } from '../errors.js';
 import { SYNCONF_VERSION } from '../paths.js';
@@ -48,19 +40,9 @@ const parser: Argv = yargs(argv)
   .usage(
     'synconf: conformance test harness for the Syncthing REST management API\n\nUsage: synconf <command> [options]',
   )
-  .command([
-    runCommand,
-    replayCommand,
-    matrixCommand,
-    driftCommand,
-    validateCommand,
-    labCommand,
-    agentsCommand,
-    reportCommand,
-    mutateCommand,
-    serveCommand,
-    specCommand,
-  ])
+  // before every coerce and check: an option given without a value, or "", is a usage error naming it (./values.ts)
+  .middleware(requireValues(argv), true)
+  .command(COMMANDS)
   .completion('completion', 'Print a bash/zsh completion script (synconf completion >> ~/.bashrc)')
   .demandCommand(1, 'no command given (synconf --help lists them)')
   .option('verbose', { type: 'boolean', global: true, describe: 'print the stack trace of an internal error' })

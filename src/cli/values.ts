@@ -1,0 +1,105 @@
+// One rule for option values, for every command and every option, those added later included: an option that
+// takes a value (a string, a list, a choice) given without one, or with "" or only blanks, is a usage error naming
+// it. The CI shape is `--report-dir "$OUT"` with OUT unset. Left to yargs, a valueless option at the end of the line
+// takes its default (`replay --report-dir` wrote to reports/latest), `--only ""` became no pattern (every
+// scenario), `--expectations ""` none. Checked on the words of the command line, as typed, against the options
+// the running command declares: after parsing, "" and a default can no longer be told apart.
+import type { Argv, MiddlewareFunction } from 'yargs';
+import { UsageError } from '../errors.js';
+
+interface Declared {
+  string: string[];
+  array: string[];
+  boolean: string[];
+  choices: Record<string, unknown>;
+  alias: Record<string, string[]>;
+}
+
+interface Introspect {
+  getOptions(): Declared;
+  getInternalMethods(): { getContext(): { fullCommands: string[] } };
+}
+
+/** every spelling of each option that takes a value (name, aliases, camelCase twin) → the name to print */
+function valueOptions(declared: Declared): Map<string, string> {
+  const names = new Map<string, string>();
+  const takesValue = [...declared.string, ...declared.array, ...Object.keys(declared.choices)];
+  for (const key of takesValue) {
+    if (declared.boolean.includes(key)) continue;
+    const spellings = [
+      key,
+      ...Object.entries(declared.alias).flatMap(([k, a]) => (k === key || a.includes(key) ? [k, ...a] : [])),
+    ];
+    // the long dashed name: -p is --port, --reportDir is --report-dir
+    const canonical = spellings.sort((a, b) => b.length - a.length)[0];
+    // yargs takes the camelCase twin too (--reportDir)
+    for (const spelling of spellings.flatMap((n) => [n, n.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())]))
+      names.set(spelling, canonical);
+  }
+  return names;
+}
+
+const flag = (name: string) => `${name.length === 1 ? '-' : '--'}${name}`;
+/** yargs-parser takes a word as an option's value unless it looks like an option (a negative number does not) */
+const isOption = (word: string) => /^-/.test(word) && !/^-+(\d+|\d*\.\d+)(e[-+]?\d+)?$/.test(word);
+const blank = (value: string) => value.trim() === '';
+const shown = (value: string | undefined) => (value === undefined ? 'none' : JSON.stringify(value));
+
+function needsValue(name: string, got: string | undefined, next?: string): UsageError {
+  const follows = got === undefined && next !== undefined ? `: ${next} follows it` : '';
+  return new UsageError(`${flag(name)}: needs a value (got ${shown(got)}${follows})`);
+}
+
+/** the positional names of the running command, in order: "replay [dir]" → ["dir"] */
+function positionalNames(yi: Introspect): string[] {
+  const usage = yi.getInternalMethods().getContext().fullCommands.at(-1) ?? '';
+  return [...usage.matchAll(/[<[]([^\]>.]+)(?:\.\.)?[\]>]/g)].map((m) => m[1]);
+}
+
+/**
+ * Throws a UsageError for the first option of `words` (the command line) that takes a value and has none, or a
+ * blank one; then for a blank positional argument.
+ */
+export function checkValues(words: string[], argv: Record<string, unknown>, yargs: Argv): void {
+  const yi = yargs as unknown as Introspect;
+  const declared = yi.getOptions();
+  const options = valueOptions(declared);
+  let blankPositional = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    if (word === '--') {
+      blankPositional ||= words.slice(i + 1).some(blank);
+      break;
+    }
+    if (!isOption(word)) {
+      blankPositional ||= blank(word);
+      continue;
+    }
+    const [written, inline] = word.replace(/^-+/, '').split(/=(.*)/s, 2) as [string, string | undefined];
+    const name = options.get(written);
+    if (name === undefined) continue;
+    if (inline !== undefined) {
+      if (blank(inline)) throw needsValue(name, inline);
+      continue;
+    }
+    const next = words[i + 1];
+    if (next === undefined || isOption(next)) throw needsValue(name, undefined, next);
+    // a list option (array: true) takes every word up to the next option
+    const many = declared.array.includes(name) || (declared.alias[name] ?? []).some((a) => declared.array.includes(a));
+    do {
+      if (blank(words[i + 1])) throw needsValue(name, words[i + 1]);
+      i++;
+    } while (many && words[i + 1] !== undefined && !isOption(words[i + 1]));
+  }
+  if (blankPositional) {
+    const name = positionalNames(yi).find((p) => [argv[p]].flat().some((v) => typeof v === 'string' && blank(v)));
+    throw new UsageError(`${name ? `<${name}>` : 'an argument'}: needs a value (got "")`);
+  }
+}
+
+/** the yargs middleware of the rule: run before validation and before any coerce, for every command */
+export function requireValues(words: string[]): MiddlewareFunction {
+  // yargs passes the instance of the running command as the second argument (@types/yargs leaves it out)
+  const middleware = (argv: Record<string, unknown>, yargs: Argv) => checkValues(words, argv, yargs);
+  return middleware as unknown as MiddlewareFunction;
+}

@@ -1,0 +1,144 @@
+// One rule for option values (src/cli/values.ts), held for every option of every command as the definitions
+// declare them (walked, not listed by hand, so an option added later is tried too): each option that takes a value,
+// given without one or with "", is exit 2 with one line naming it, before anything is written or requested.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import yargs, { type CommandModule } from 'yargs';
+import { COMMANDS } from '../src/cli/commands.js';
+import { checkValues } from '../src/cli/values.js';
+import { builtCli } from './support/cli.js';
+
+interface Declared {
+  string: string[];
+  array: string[];
+  boolean: string[];
+  choices: Record<string, unknown>;
+  alias: Record<string, string[]>;
+}
+interface Handler {
+  original: string;
+  builder: CommandModule['builder'];
+}
+interface Walked {
+  /** e.g. ['report', 'merge'] */
+  path: string[];
+  /** a stand-in for each required positional */
+  positionals: string[];
+  /** the options that take a value, positionals left out */
+  options: string[];
+}
+
+/** -n of --instances: tried under its long name */
+const isShortAlias = (k: string, alias: Record<string, string[]>) =>
+  Object.entries(alias).some(
+    ([long, short]) => [long, ...short].includes(k) && [long, ...short].some((a) => a.length > k.length),
+  );
+
+/** every command and subcommand with the options its builder declares */
+function walk(modules: { command: string; builder?: CommandModule['builder'] }[], path: string[] = []): Walked[] {
+  return modules.flatMap((m) => {
+    const [name, ...args] = m.command.split(' ');
+    const y = yargs([]);
+    if (typeof m.builder === 'function') m.builder(y);
+    const introspect = y as unknown as {
+      getOptions(): Declared;
+      getInternalMethods(): { getCommandInstance(): { getCommandHandlers(): Record<string, Handler> } };
+    };
+    const o = introspect.getOptions();
+    const positionalNames = args.map((a) => a.replace(/[<>[\].]/g, ''));
+    const options = [...new Set([...o.string, ...o.array, ...Object.keys(o.choices)])].filter(
+      (k) => !o.boolean.includes(k) && !positionalNames.includes(k) && !isShortAlias(k, o.alias),
+    );
+    const subcommands = Object.values(introspect.getInternalMethods().getCommandInstance().getCommandHandlers());
+    const here: Walked = {
+      path: [...path, name],
+      positionals: args.filter((a) => a.startsWith('<')).map(() => 'not-there.json'),
+      options,
+    };
+    return [
+      here,
+      ...walk(
+        subcommands.map((h) => ({ command: h.original, builder: h.builder })),
+        here.path,
+      ),
+    ];
+  });
+}
+
+const WALKED = walk(COMMANDS);
+
+test('the walk finds the commands and their options (so the table below cannot be empty)', () => {
+  const names = WALKED.map((w) => w.path.join(' '));
+  for (const c of ['run', 'replay', 'matrix', 'drift', 'report merge', 'mutate', 'serve', 'lab up', 'spec'])
+    assert.ok(names.includes(c), c);
+  const replay = WALKED.find((w) => w.path.join(' ') === 'replay')!;
+  for (const o of ['report-dir', 'only', 'suite', 'expectations', 'timeout', 'baseline'])
+    assert.ok(replay.options.includes(o), o);
+  assert.ok(WALKED.reduce((n, w) => n + w.options.length, 0) >= 50);
+});
+
+test('the rule catches each fault it exists for, and lets a value through (checked without the command)', () => {
+  const y = yargs([])
+    .option('out', { type: 'string', default: 'x' })
+    .option('n', { alias: 'count', type: 'string' })
+    .option('ignore', { type: 'string', array: true })
+    .option('strict', { type: 'boolean' });
+  const check = (words: string[]) => checkValues(words, {}, y);
+  const refused: [string[], RegExp][] = [
+    [['--out'], /^--out: needs a value \(got none\)$/],
+    [['--out', ''], /^--out: needs a value \(got ""\)$/],
+    [['--out', '  '], /^--out: needs a value \(got " {2}"\)$/],
+    [['--out='], /^--out: needs a value \(got ""\)$/],
+    [['--out', '--strict'], /^--out: needs a value \(got none: --strict follows it\)$/],
+    [['-n'], /^--count: needs a value/],
+    [['--count', ''], /^--count: needs a value/],
+    [['--ignore', 'a', ''], /^--ignore: needs a value \(got ""\)$/],
+    [['--strict', ''], /^an argument: needs a value \(got ""\)$/],
+  ];
+  for (const [words, message] of refused) assert.throws(() => check(words), { message }, words.join(' '));
+  for (const words of [['--out', 'r'], ['--out=r'], ['-n', '-1'], ['--ignore', 'a', 'b'], ['--strict'], ['--', 'x']])
+    assert.doesNotThrow(() => check(words), words.join(' '));
+});
+
+describe('every option of every command, valueless and "", against the built command', () => {
+  let scratch: string;
+  let server: Server;
+  let requests = 0;
+  let agent: string;
+  before(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'synconf-values-'));
+    server = createServer((_req, res) => {
+      requests++;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    agent = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  after(async () => {
+    server.close();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  for (const command of WALKED)
+    for (const option of command.options)
+      for (const [form, words] of [
+        ['valueless', [`--${option}`]],
+        ['""', [`--${option}`, '']],
+      ] as const)
+        test(`${command.path.join(' ')} --${option} ${form}`, async () => {
+          // a live agent to reach, where the command takes one: the rule must stop it before any request
+          const target = command.options.includes('agent') && option !== 'agent' && option !== 'api-key';
+          const args = [...command.path, ...command.positionals, ...(target ? ['--agent', agent] : []), ...words];
+          const r = await builtCli(args, { cwd: scratch, env: { SYNCONF_API_KEY: 'k' } });
+          const out = `${r.stdout}${r.stderr}`;
+          assert.equal(r.code, 2, out);
+          assert.match(r.stderr, new RegExp(`^synconf: --${option}: needs a value \\(got (none|"")\\)\\n$`));
+          assert.equal(r.stdout, '');
+          assert.deepEqual(await readdir(scratch), [], 'nothing written');
+          assert.equal(requests, 0, 'no request made');
+        });
+});
