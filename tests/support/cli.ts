@@ -61,7 +61,7 @@ export function builtCli(
   } = {},
 ): Promise<BuiltResult> {
   return new Promise((resolve) => {
-    const env = { ...process.env, NO_COLOR: '1', ...opts.env };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...opts.env };
     delete env.FORCE_COLOR; // Node warns when both are set
     const child = spawn(process.execPath, [BUILT, ...args], { cwd: opts.cwd ?? ROOT, env });
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 10_000);
