@@ -9,6 +9,8 @@
 //                           CommonJS file that src/cli/load-engine.ts loads through V8's code cache:
 //   engine.cjs.cache        written here after a replay of the bundled recordings, so that a command does
 //                           not compile again what that replay compiled.
+//   parsed-yaml.json        the YAML files synconf ships (suites/, expectations/, bench/) and their values, so
+//                           that a run need not parse them (src/scenario/built-yaml.ts).
 //   errors.cjs              src/errors.ts, one copy shared by both bundles: the CLI tells a user's error
 //                           from a fault of synconf by its class (instanceof).
 import { build } from 'esbuild';
@@ -16,10 +18,14 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
+import { globSync } from 'tinyglobby';
 import { fileURLToPath } from 'node:url';
 import { lazyStringWidth } from './lazy-string-width-plugin.mjs';
 
-const src = fileURLToPath(new URL('../src/', import.meta.url));
+const root = fileURLToPath(new URL('../', import.meta.url));
+const src = join(root, 'src');
 const outdir = fileURLToPath(new URL('../dist/bin/', import.meta.url));
 const ERRORS = join(src, 'errors.ts');
 const ENGINE = join(src, 'engine.ts');
@@ -102,6 +108,17 @@ const helpTexts = Object.fromEntries(
   }),
 );
 writeFileSync(join(outdir, 'help.json'), JSON.stringify(helpTexts));
+
+// The shipped YAML files, each with its value as JSON: written before the code cache's replay, which then reads
+// them as every run does. A value JSON does not carry unchanged (.inf, .nan) is left to be parsed at run time.
+const yamlFiles = globSync(['suites/**/*.yaml', 'expectations/*.yaml', 'bench/*.yaml'], { cwd: root });
+const parsedYaml = yamlFiles.sort().flatMap((file) => {
+  const text = readFileSync(join(root, file), 'utf8');
+  const value = loadYaml(text, { schema: CORE_SCHEMA });
+  const json = JSON.stringify(value);
+  return json !== undefined && isDeepStrictEqual(JSON.parse(json), value) ? [[text, json]] : [];
+});
+writeFileSync(join(outdir, 'parsed-yaml.json'), JSON.stringify(parsedYaml));
 
 // The code cache: what a replay of the bundled recordings compiles (validators, YAML, reports, ...).
 const reports = mkdtempSync(join(tmpdir(), 'synconf-bundle-'));

@@ -9,8 +9,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
+import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
+import { globSync } from 'tinyglobby';
 import { ROOT } from '../src/paths.js';
 import { cli } from './support/cli.js';
 
@@ -145,6 +148,44 @@ describe('the built command', () => {
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.match(r.stdout, what.includes('another') ? /CONFORMZ: 1 scenario/ : /CONFORMS: 1 scenario, \d+ checks/);
     });
+
+  // dist/bin/parsed-yaml.json: the shipped YAML files and their values, parsed by the build (src/scenario/built-yaml.ts).
+  const shippedYaml = () =>
+    globSync(['suites/**/*.yaml', 'expectations/*.yaml', 'bench/*.yaml'], { cwd: ROOT }).map((f) =>
+      readFileSync(join(ROOT, f), 'utf8'),
+    );
+  const readParsedYaml = (bin: string) =>
+    JSON.parse(readFileSync(join(bin, 'parsed-yaml.json'), 'utf8')) as [string, string][];
+  /** the entries whose value is not what js-yaml makes of their text */
+  const wrongValues = (entries: [string, string][]) =>
+    entries.filter(([text, json]) => !isDeepStrictEqual(JSON.parse(json), loadYaml(text, { schema: CORE_SCHEMA })));
+
+  test('parsed-yaml.json holds every shipped YAML file, each with the value js-yaml makes of it', () => {
+    const entries = readParsedYaml(BIN_DIR);
+    assert.deepEqual(entries.map(([text]) => text).sort(), shippedYaml().sort());
+    assert.deepEqual(wrongValues(entries), []);
+    // the check catches a wrong value
+    const planted = entries.map(([text, json], i): [string, string] => [
+      text,
+      i === 3 ? json.replace(':', ':1,"x":') : json,
+    ]);
+    assert.equal(wrongValues(planted).length, 1);
+  });
+
+  test('the built command takes a value from parsed-yaml.json for exactly its text, else parses the file', () => {
+    const ping = readFileSync(join(ROOT, 'suites', 'system', 'ping.yaml'), 'utf8');
+    const titled = (text: string, title: string) => (bin: string) => {
+      const entries = readParsedYaml(bin);
+      const entry = entries.find(([t]) => t === ping)!;
+      entry[0] = text;
+      entry[1] = JSON.stringify({ ...JSON.parse(entry[1]), title });
+      writeFileSync(join(bin, 'parsed-yaml.json'), JSON.stringify(entries));
+    };
+    const title = (r: { reports: string }) =>
+      JSON.parse(readFileSync(join(r.reports, 'report.json'), 'utf8')).scenarios[0].title;
+    assert.equal(title(replayWithCopy(titled(ping, 'from the build'))), 'from the build');
+    assert.notEqual(title(replayWithCopy(titled(`${ping}\n`, 'from the build'))), 'from the build');
+  });
 
   test('a bug inside the engine is exit 3: one line naming the log file with the stack, and the report says 3', () => {
     const r = replayWithCopy((bin) => {

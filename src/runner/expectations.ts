@@ -11,6 +11,7 @@ import { EXPECTATIONS_DIR, ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
 import { scenarioVerdict } from '../verdict/verdicts.js';
 import { listItemLines } from '../scenario/list-lines.js';
+import { parsedAtBuild } from '../scenario/built-yaml.js';
 
 export interface LoadedExpectations {
   file: string;
@@ -22,7 +23,7 @@ export function loadExpectations(path: string): LoadedExpectations {
   const text = readFileSync(path, 'utf8');
   let data: unknown;
   try {
-    data = loadYaml(text, { schema: CORE_SCHEMA });
+    data = parsedAtBuild(text) ?? loadYaml(text, { schema: CORE_SCHEMA });
   } catch (e) {
     throw new InputError(`expectations file ${file}: ${(e as Error).message.split('\n')[0]}`);
   }

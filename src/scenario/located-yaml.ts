@@ -3,7 +3,9 @@
 // nodes form a tree in the order of the text, which lineAt walks beside the value. The tree has more than the
 // value says (js-yaml reads a block node by first trying it as a mapping key, and nests that try), so each step
 // of the walk is checked against the value, and stops at the deepest node that matches it.
+// A text the build parsed (src/scenario/built-yaml.ts) is parsed again only when a line is asked for (an error).
 import { load, CORE_SCHEMA } from 'js-yaml';
+import { parsedAtBuild } from './built-yaml.js';
 
 /** a node as js-yaml composed it: where it opened and closed in the text, its kind, its value, its nodes in order */
 interface SourceNode {
@@ -22,6 +24,13 @@ export interface LocatedYaml {
 
 /** `text` parsed with the YAML 1.2 core schema (dates stay strings); throws js-yaml's YAMLException */
 export function loadLocated(text: string, filename: string): LocatedYaml {
+  const data = parsedAtBuild(text);
+  if (data === undefined) return parseLocated(text, filename);
+  let located: LocatedYaml | undefined;
+  return { data, lineAt: (pointer) => (located ??= parseLocated(text, filename)).lineAt(pointer) };
+}
+
+function parseLocated(text: string, filename: string): LocatedYaml {
   const root: SourceNode = { open: 0, close: 0, kind: null, result: undefined, children: [] };
   const opened = [root];
   let input = text; // js-yaml's copy: without a byte order mark, with a final line break
