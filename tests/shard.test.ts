@@ -1,13 +1,19 @@
-// --shard i/n: the plan (longest processing time first over the recorded durations, deterministic, its hash),
-// the option's validation, and shards of the bundled recordings replayed by the built command.
+// --shard i/n: the plan (longest processing time first over the recorded durations, deterministic, its hash), the
+// option's validation; 3 versions × 3 shards of the bundled recordings replayed as 9 parallel processes of the built
+// command and merged: the same as the unsharded run check for check; a missing, duplicated, foreign or crashed
+// shard makes the merge fail with one line.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import type { Report } from '../src/schema/generated/types.js';
-import { ROOT } from '../src/paths.js';
+import type { Matrix, Report } from '../src/schema/generated/types.js';
+import { RECORDINGS_DIR, ROOT } from '../src/paths.js';
+import { combineShards } from '../src/matrix/combine-shards.js';
+import { mergeShardSets, type ReportFile } from '../src/matrix/shard-set.js';
+import { readFixture } from './fixtures/reports/hostile.js';
 import { shard as parseShard } from '../src/cli/options.js';
 import { bundledRecordings, planShards, recordedDurations, weightsOf, type Weighted } from '../src/scenario/shard.js';
 import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
@@ -143,84 +149,264 @@ describe('the plan', () => {
   });
 });
 
-describe('replay --shard on the bundled recordings (the built command)', () => {
+const VERSIONS = ['1.12.1', '1.19.2', '1.29.5'];
+const SHARDS = [1, 2, 3];
+const readJson = async <T = Report>(file: string): Promise<T> => JSON.parse(await readFile(file, 'utf8')) as T;
+
+/**
+ * what "check for check" compares: every check's id, verdict and message, scenario by scenario, in order. Durations
+ * in a message aside: a wait's "held after 1 attempt (484 ms)" counts the pacing of the expensive call before it,
+ * which another scenario made in the whole run and a scenario of its own shard (or none) made in a shard.
+ */
+const checksOf = (r: Report) =>
+  r.scenarios.flatMap((s) =>
+    s.checks.map((c) => `${s.id} | ${c.id} | ${c.verdict} | ${c.message.replace(/\(\d+ ms\)/g, '(… ms)')}`),
+  );
+/** the differences between two reports' checks, and between what follows from them (totals, verdict, exit, notes) */
+function differences(merged: Report, whole: Report): string[] {
+  const a = checksOf(merged);
+  const b = checksOf(whole);
+  const out = [
+    ...a.filter((x, i) => b[i] !== x).map((x) => `merged: ${x}`),
+    ...b.filter((x, i) => a[i] !== x).map((x) => `whole: ${x}`),
+  ];
+  for (const key of [
+    'totals',
+    'exitCode',
+    'verdict',
+    'undocumented',
+    'staleExpectations',
+    'expensiveCalls',
+    'agent',
+  ] as const)
+    if (JSON.stringify(merged[key]) !== JSON.stringify(whole[key])) out.push(`${key} differs`);
+  return out;
+}
+/** a matrix without what tells where and when its runs were made */
+const placeless = (m: Matrix) => ({
+  ...m,
+  columns: m.columns.map((c) => ({ ...c, file: null, startedAt: null, label: null })),
+});
+
+describe('3 versions × 3 shards as 9 parallel processes of the built command, merged', () => {
   let dir: string;
-  const reports: Report[] = [];
-  let whole: Report;
+  /** shard reports of each version: file[version][shard - 1] */
+  const files: Record<string, string[]> = {};
+  let wholeMatrix: Matrix;
+  const shardFile = (version: string, shard: number) => files[version][shard - 1];
+  const merge = (...args: string[]) => synconf('report', 'merge', ...args, '--out', join(dir, `merged-${++merges}`));
+  let merges = 0;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'synconf-shard-'));
-    const runs = await Promise.all(
-      [1, 2, 3].map((i) => synconf('replay', '--shard', `${i}/3`, '--report-dir', join(dir, `s${i}`))),
+    const jobs = VERSIONS.flatMap((v) =>
+      SHARDS.map((i) => {
+        const out = join(dir, `${v}-${i}`);
+        (files[v] ??= [])[i - 1] = join(out, 'report.json');
+        return synconf('replay', join(RECORDINGS_DIR, `syncthing-${v}`), '--shard', `${i}/3`, '--report-dir', out);
+      }),
     );
-    for (const [i, r] of runs.entries()) {
-      assert.equal(r.exitCode, 0, r.stderr);
-      assert.match(r.stdout, new RegExp(`^shard ${i + 1}/3 of plan [0-9a-f]{12}: \\d+ of 20 scenarios`));
-      reports.push(JSON.parse(await readFile(join(dir, `s${i + 1}`, 'report.json'), 'utf8')));
-    }
-    const r = await synconf('replay', '--report-dir', join(dir, 'whole'));
-    assert.equal(r.exitCode, 0, r.stderr);
-    whole = JSON.parse(await readFile(join(dir, 'whole', 'report.json'), 'utf8'));
+    // the unsharded runs: each version replayed whole, and the matrix
+    const wholeRuns = VERSIONS.map((v) =>
+      synconf('replay', join(RECORDINGS_DIR, `syncthing-${v}`), '--report-dir', join(dir, 'whole', v)),
+    );
+    for (const r of await Promise.all([...jobs, ...wholeRuns]))
+      assert.equal(r.exitCode, 0, `${r.command}\n${r.stderr}`);
+    const matrix = await synconf('matrix', '--replay', '--report-dir', join(dir, 'whole-matrix'));
+    assert.equal(matrix.exitCode, 0, matrix.stderr);
+    wholeMatrix = await readJson<Matrix>(join(dir, 'whole-matrix', 'matrix.json'));
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  test('each report is valid and says which shard of which plan it is', () => {
-    for (const [i, r] of reports.entries()) {
-      assert.deepEqual(validate('report', r).map(formatError), []);
-      assert.equal(r.shard?.index, i + 1);
-      assert.equal(r.shard?.count, 3);
-      assert.equal(r.shard?.plan, reports[0].shard?.plan);
-      assert.equal(r.shard?.planScenarios, 20);
-      assert.deepEqual(
-        r.scenarios.map((s) => s.id),
-        r.shard?.scenarios,
-        'ran exactly its scenarios',
-      );
+  test('each shard report is valid, says which shard of which plan it is, and ran exactly its scenarios', async () => {
+    for (const v of VERSIONS) {
+      const whole = await readJson(join(dir, 'whole', v, 'report.json'));
+      const shards = await Promise.all(SHARDS.map((i) => readJson(shardFile(v, i))));
+      for (const [i, r] of shards.entries()) {
+        assert.deepEqual(validate('report', r).map(formatError), []);
+        assert.deepEqual([r.shard?.index, r.shard?.count, r.shard?.planScenarios], [i + 1, 3, 20]);
+        assert.equal(r.shard?.plan, shards[0].shard?.plan, 'one plan');
+        assert.deepEqual(
+          r.scenarios.map((s) => s.id),
+          r.shard?.scenarios,
+        );
+        // the others' scenarios are not selected here: "not run", rather than "not covered"
+        assert.deepEqual(
+          r.notSelected?.map((s) => s.id).sort(),
+          whole.scenarios
+            .map((s) => s.id)
+            .filter((id) => !r.shard!.scenarios.includes(id))
+            .sort(),
+        );
+      }
+      const ids = shards.flatMap((r) => r.shard!.scenarios);
+      assert.equal(new Set(ids).size, ids.length, 'disjoint');
+      assert.deepEqual(ids.sort(), whole.scenarios.map((s) => s.id).sort(), 'together the whole suite');
+      assert.equal(whole.shard, undefined, 'an unsharded run has no shard');
     }
-    assert.equal(whole.shard, undefined, 'an unsharded run has no shard');
   });
 
-  test('the shards are disjoint, together the whole suite, each in the order of the whole run', () => {
-    const wholeIds = whole.scenarios.map((s) => s.id);
-    const ids = reports.flatMap((r) => r.shard!.scenarios);
-    assert.equal(new Set(ids).size, ids.length, 'disjoint');
-    assert.deepEqual([...ids].sort(), [...wholeIds].sort());
-    for (const r of reports)
-      assert.deepEqual(
-        r.shard!.scenarios,
-        wholeIds.filter((id) => r.shard!.scenarios.includes(id)),
-      );
+  test('every version of the same suite gets the same plan (weights do not depend on the agent)', async () => {
+    const plans = await Promise.all(VERSIONS.map(async (v) => (await readJson(shardFile(v, 1))).shard!.plan));
+    assert.equal(new Set(plans).size, 1);
   });
 
-  test("the other shards' scenarios are not selected here (not run, rather than not covered)", () => {
-    for (const r of reports)
-      assert.deepEqual(
-        (r.notSelected ?? []).map((s) => s.id).sort(),
-        whole.scenarios
-          .map((s) => s.id)
-          .filter((id) => !r.shard!.scenarios.includes(id))
-          .sort(),
-      );
+  test('each version merged equals its unsharded run check for check', async () => {
+    const order = (await readJson(join(dir, 'whole', '1.19.2', 'report.json'))).scenarios.map((s) => s.id);
+    for (const v of VERSIONS) {
+      const shards = await Promise.all(SHARDS.map((i) => readJson(shardFile(v, i))));
+      const { report, crashed } = combineShards(shards, v, order);
+      const whole = await readJson(join(dir, 'whole', v, 'report.json'));
+      assert.deepEqual(crashed, []);
+      assert.deepEqual(differences(report, whole), [], v);
+      assert.deepEqual(validate('report', report).map(formatError), []);
+      // the comparison catches a merge that is not the whole run: a verdict changed, a scenario lost
+      const tampered = structuredClone(shards);
+      tampered[1].scenarios[0].checks[0].verdict = 'fail';
+      assert.notDeepEqual(differences(combineShards(tampered, v, order).report, whole), []);
+      tampered[1].scenarios.pop();
+      assert.notDeepEqual(differences(combineShards(tampered, v, order).report, whole), []);
+    }
   });
 
-  test('the same plan again (deterministic)', async () => {
-    const again = await synconf('replay', '--shard', '2/3', '--report-dir', join(dir, 'again'));
-    const r: Report = JSON.parse(await readFile(join(dir, 'again', 'report.json'), 'utf8'));
-    assert.equal(again.exitCode, 0);
-    assert.deepEqual(r.shard, reports[1].shard);
+  test('report merge of the 9 shard reports: the matrix of the unsharded `matrix --replay`, exit 0', async () => {
+    const r = await merge(...VERSIONS.flatMap((v) => files[v]));
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    const merged = await readJson<Matrix>(join(dir, `merged-${merges}`, 'matrix.json'));
+    assert.deepEqual(
+      merged.columns.map((c) => c.label),
+      VERSIONS,
+    );
+    assert.deepEqual(placeless(merged), placeless(wholeMatrix));
+    assert.ok(merged.rows.length > 600 && merged.changed > 100, 'a matrix worth comparing');
   });
 
-  const bad: [string, string[]][] = [
-    ['replay', ['replay', '--shard', '4/3']],
-    ['run', ['run', '--shard', '0/3']],
-    ['matrix', ['matrix', '--replay', '--shard', '1/x']],
+  test('matrix --replay --shard i/3 as 3 parallel processes, merged: the same matrix', async () => {
+    const runs = await Promise.all(
+      SHARDS.map((i) => synconf('matrix', '--replay', '--shard', `${i}/3`, '--report-dir', join(dir, `m${i}`))),
+    );
+    for (const r of runs) assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(runs[1].stdout, /\nshard 2\/3 of plan [0-9a-f]{12}: \d+ of 20 scenarios/);
+    const r = await merge(...SHARDS.flatMap((i) => VERSIONS.map((v) => join(dir, `m${i}`, v, 'report.json'))));
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.deepEqual(
+      placeless(await readJson<Matrix>(join(dir, `merged-${merges}`, 'matrix.json'))),
+      placeless(wholeMatrix),
+    );
+  });
+
+  test('a shard killed before it wrote its report: the merge names it missing, one line, exit 2', async () => {
+    const out = join(dir, 'killed');
+    const child = execa('node', [join(ROOT, 'dist/bin/synconf.js'), 'replay', '--shard', '2/3', '--report-dir', out], {
+      reject: false,
+    });
+    child.kill('SIGKILL');
+    await child;
+    assert.equal(existsSync(join(out, 'report.json')), false, 'killed before writing');
+    const given = VERSIONS.flatMap((v) => files[v]).filter((f) => f !== shardFile('1.19.2', 2));
+    const r = await merge(...given);
+    const plan = (await readJson(shardFile('1.19.2', 1))).shard!.plan;
+    assert.equal(r.exitCode, 2);
+    assert.equal(r.stderr, `synconf: shard 2/3 of plan ${plan} for 1.19.2 is missing`);
+  });
+
+  test('a shard given twice: one line naming both files, exit 2', async () => {
+    const r = await merge(...files['1.19.2'], shardFile('1.19.2', 3));
+    assert.equal(r.exitCode, 2);
+    assert.match(r.stderr, /^synconf: shard 3\/3 of plan [0-9a-f]{12} for 1\.19\.2 is given twice: (\S+), \1$/);
+  });
+
+  test('a shard of another plan (2 shards, not 3): one line naming both plans, exit 2', async () => {
+    const other = join(dir, 'other-plan');
+    const run = await synconf('replay', '--shard', '2/2', '--report-dir', other);
+    assert.equal(run.exitCode, 0, run.stderr);
+    const r = await merge(shardFile('1.19.2', 1), join(other, 'report.json'), shardFile('1.19.2', 3));
+    assert.equal(r.exitCode, 2);
+    assert.match(
+      r.stderr,
+      /^synconf: the shards of 1\.19\.2 are of different plans: [0-9a-f]{12} \(1\/3 in \S+, 3\/3 in \S+\); [0-9a-f]{12} \(2\/2 in \S+\): merge the shards of one plan[^\n]*$/,
+    );
+  });
+
+  const crashes: [string, (r: Report) => void, number, RegExp][] = [
+    [
+      'exit 3 (a fault of synconf), its last scenarios not run',
+      (r) => {
+        r.exitCode = 3;
+        r.harnessErrors = [{ message: 'internal error (a bug in synconf): boom' }];
+        r.scenarios = r.scenarios.slice(0, 1);
+      },
+      3,
+      /did not finish: exit 3 \(a fault of synconf\); harness error: internal error \(a bug in synconf\): boom; \d+ of its \d+ scenarios did not run \(/,
+    ],
+    [
+      'interrupted: the report of the scenarios done so far',
+      (r) => {
+        r.harnessErrors = [{ message: 'interrupted by SIGTERM before the run ended' }];
+        r.scenarios = r.scenarios.slice(0, 2);
+        r.exitCode = 2;
+      },
+      2,
+      /did not finish: harness error: interrupted by SIGTERM before the run ended; \d+ of its \d+ scenarios did not run/,
+    ],
+    [
+      'scenarios of its plan missing, nothing else said (a report cut short)',
+      (r) => {
+        r.scenarios = r.scenarios.slice(0, 1);
+      },
+      2,
+      /did not finish: \d+ of its \d+ scenarios did not run \(/,
+    ],
   ];
-  for (const [command, args] of bad)
-    test(`${command} with a bad --shard: one line naming --shard, exit 2`, async () => {
-      const r = await synconf(...args, '--report-dir', join(dir, 'never'));
-      assert.equal(r.exitCode, 2);
-      assert.match(
-        r.stderr.trim(),
-        /^synconf: --shard "[^"]+" is not i\/n with whole numbers 1 ≤ i ≤ n \(e\.g\. --shard 2\/3\)$/,
-      );
+  for (const [name, crash, exit, line] of crashes)
+    test(`a crashed shard (${name}): its version fails (never green), one line, exit ${exit}`, async () => {
+      const report = await readJson(shardFile('1.19.2', 2));
+      crash(report);
+      const file = join(dir, `crashed-${merges}.json`);
+      await writeFile(file, JSON.stringify(report));
+      const r = await merge(shardFile('1.19.2', 1), file, shardFile('1.19.2', 3));
+      assert.equal(r.exitCode, exit, r.stderr);
+      const lines = r.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, r.stderr);
+      assert.match(lines[0], /^synconf: shard 2\/3 of plan [0-9a-f]{12} for 1\.19\.2 did not finish: /);
+      assert.match(lines[0], line);
+      const merged = await readJson<Matrix>(join(dir, `merged-${merges}`, 'matrix.json'));
+      assert.equal(merged.columns[0].exitCode, exit, 'the version fails');
+    });
+});
+
+describe('sets of shards refused in-process (every problem in one line)', () => {
+  const shard = (version: string, index: number, count = 3, plan = 'aaaaaaaaaaaa'): ReportFile => ({
+    file: `${version}-${index}-of-${count}.json`,
+    report: {
+      ...structuredClone(readFixture('pass')),
+      agent: { version, versionSource: 'recording' },
+      shard: { index, count, plan, scenarios: [] },
+    },
+  });
+  const whole = (version: string): ReportFile => ({
+    file: `${version}-whole.json`,
+    report: { ...structuredClone(readFixture('pass')), agent: { version, versionSource: 'recording' } },
+  });
+  const rows: [string, ReportFile[], string | undefined][] = [
+    ['a whole set', [shard('1.19.2', 2), shard('1.19.2', 1), shard('1.19.2', 3)], undefined],
+    ['whole runs only: as before', [whole('1.19.2'), whole('1.29.5')], undefined],
+    ['whole runs beside a whole set of another version', [whole('1.12.1'), shard('1.19.2', 1, 1)], undefined],
+    ['two shards missing', [shard('1.19.2', 2, 4)], 'shards 1/4, 3/4, 4/4 of plan aaaaaaaaaaaa for 1.19.2 are missing'],
+    [
+      'a whole run beside shards of its version',
+      [shard('1.19.2', 1, 2), whole('1.19.2'), shard('1.19.2', 2, 2)],
+      '1.19.2: 1.19.2-whole.json is a whole run beside shards (1.19.2-1-of-2.json, 1.19.2-2-of-2.json): merge either the whole run or its shards',
+    ],
+    [
+      'problems of two versions in one line',
+      [shard('1.19.2', 1, 2), shard('1.29.5', 1, 2), shard('1.29.5', 1, 2), shard('1.29.5', 2, 2)],
+      'shard 2/2 of plan aaaaaaaaaaaa for 1.19.2 is missing; shard 1/2 of plan aaaaaaaaaaaa for 1.29.5 is given twice: 1.29.5-1-of-2.json, 1.29.5-1-of-2.json',
+    ],
+  ];
+  for (const [name, set, message] of rows)
+    test(name, () => {
+      if (message === undefined) assert.doesNotThrow(() => mergeShardSets(set));
+      else assert.throws(() => mergeShardSets(set), { name: 'InputError', message });
     });
 });

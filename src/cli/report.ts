@@ -6,6 +6,9 @@ import { join } from 'node:path';
 const REPORT_EXIT_CODES =
   'Exit codes: 0 written, 2 usage or input error (a report that is missing, not JSON or not a synconf report), 3 a fault of synconf itself.';
 
+const MERGE_EXIT_CODES =
+  'Exit codes: the worst of the runs merged, as synconf matrix: 0 every run conforms (or deviates only as listed), 1 a check of some run does not conform, 2 usage or input error (a report that is missing, not JSON or not a synconf report; shards of a version missing, given twice or of different plans; a shard that did not finish), 3 a fault of synconf itself.';
+
 const merge: CommandModule = {
   command: 'merge <reports..>',
   describe: 'Merge the report.json of several runs into a version matrix (matrix.html, matrix.json, matrix.md)',
@@ -14,7 +17,8 @@ const merge: CommandModule = {
       .positional('reports', {
         type: 'string',
         array: true,
-        describe: 'report.json files, one per run (agent version, platform)',
+        describe:
+          'report.json files, one per run (agent version, platform), or every shard of a run (--shard i/n): the shards of a version are put back together first',
       })
       .option('out', {
         type: 'string',
@@ -22,7 +26,8 @@ const merge: CommandModule = {
         describe: 'folder to write the matrix files into',
       })
       .example('synconf report merge v1/report.json v2/report.json', 'compare two agent versions')
-      .epilogue(REPORT_EXIT_CODES),
+      .example('synconf report merge shards/*/report.json', 'the shards of CI jobs (--shard i/n), every version')
+      .epilogue(MERGE_EXIT_CODES),
   handler: async (argv) => {
     const { reportMerge } = await import('../engine.js');
     await reportMerge(argv.reports as string[], argv.out as string);

@@ -7,16 +7,26 @@ import { writeMatrix, writeReports } from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
 import { selectScenarios } from '../scenario/select.js';
 import { gateIndex } from '../matrix/gates.js';
+import { mergeShardSets } from '../matrix/shard-set.js';
+import { worstExit } from '../matrix/versions.js';
 
+/**
+ * `synconf report merge`: the version matrix of the runs given; the shards of a version (--shard) put back
+ * together first, refused when one is missing, given twice or of another plan. Exit code: the worst of the runs,
+ * as `synconf matrix` (a shard that did not finish fails its version).
+ */
 export async function reportMerge(files: string[], out: string): Promise<void> {
   makeOutputDir(out, '--out');
-  const reports = [];
-  for (const file of files) reports.push(await readReport(file));
-  // the version gates of the suite as it is here: they tell a version change from a regression
-  const matrix = mergeReports(reports, {
-    files,
-    gates: gateIndex((await selectScenarios(undefined, undefined)).scenarios),
-  });
+  const given = [];
+  for (const file of files) given.push({ report: await readReport(file), file });
+  // the suite as it is here: its version gates tell a version change from a regression, its order the shards'
+  const suite = (await selectScenarios(undefined, undefined)).scenarios;
+  const { runs, crashed } = mergeShardSets(given, { order: suite.map((s) => s.scenario.id) });
+  for (const line of crashed) console.error(`synconf: ${line}`);
+  const matrix = mergeReports(
+    runs.map((r) => r.report),
+    { files: runs.map((r) => r.file), gates: gateIndex(suite) },
+  );
   for (const path of await writeMatrix(matrix, out)) console.log(`wrote ${path}`);
   console.log(
     `${matrix.changed} of ${matrix.rows.length} check${matrix.rows.length === 1 ? '' : 's'} changed across ${matrix.columns.length} run${matrix.columns.length === 1 ? '' : 's'} (${Object.entries(
@@ -25,6 +35,7 @@ export async function reportMerge(files: string[], out: string): Promise<void> {
       .map(([c, n]) => `${c}: ${n}`)
       .join(', ')})`,
   );
+  process.exitCode = worstExit(runs.map((r) => r.report.exitCode));
 }
 
 export async function reportRender(file: string, out?: string): Promise<void> {

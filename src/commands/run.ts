@@ -15,6 +15,7 @@ import { makeOutputDir } from '../output-dir.js';
 import { progress } from './run-progress.js';
 import { onInterrupt } from './interrupt.js';
 import { EXIT, SynconfError, UsageError } from '../errors.js';
+import { isVersion } from '../schema/version.js';
 import { readReport } from '../report/load.js';
 import { compareWithBaseline } from '../verdict/baseline.js';
 import { combineRuns, stabilityLine } from '../verdict/repeat.js';
@@ -40,6 +41,8 @@ export interface CommonRunOptions {
   strict?: boolean;
   /** --shard i/n: run only this shard of the selected scenarios (run, replay) */
   shard?: ShardSpec;
+  /** the version a report names when the agent could not say (--syncthing 1.19.2 whose lab did not start) */
+  knownVersion?: string;
 }
 
 export interface RecordOptions {
@@ -58,7 +61,8 @@ export interface RunCommandOptions extends CommonRunOptions, TargetOptions {
 /** `synconf run`: a live agent (a lab by default), recorded with --record */
 export async function run(opts: RunCommandOptions): Promise<void> {
   const record = opts.record ? { dir: opts.record, mode: opts.recordMode, redact: opts.redact ?? [] } : undefined;
-  process.exitCode = await executeRun(opts, liveTargetMaker(opts), record);
+  const knownVersion = opts.agentVersion ?? (opts.syncthing && isVersion(opts.syncthing) ? opts.syncthing : undefined);
+  process.exitCode = await executeRun({ ...opts, knownVersion }, liveTargetMaker(opts), record);
 }
 
 /** `synconf replay [DIR]`: the cassettes of DIR (default the bundled recordings), offline */
@@ -90,6 +94,9 @@ export async function executeRun(
   let shard: Report['shard'];
   const finish = async (report: Report): Promise<number> => {
     if (shard) report.shard = shard;
+    // a run that did not reach its agent still names the version it was for (a merge of shards groups by it)
+    if (!report.agent.version && args.knownVersion)
+      report.agent = { ...report.agent, version: args.knownVersion, versionSource: 'option' };
     const paths = await writeReports(report, reportDir);
     for (const id of report.staleExpectations ?? [])
       console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);

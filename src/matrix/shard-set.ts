@@ -1,0 +1,97 @@
+// Reports to merge, some of them shards (--shard i/n): the shards of each version must be exactly the shards of one
+// plan, each once. Anything else — a shard missing (a CI job lost or cancelled), given twice, of another plan, or
+// beside a whole run of the same version — is refused, every problem in one line, before a matrix could look
+// complete without them. A set that holds is put back together per version (combine-shards.ts).
+import type { Report } from '../schema/generated/types.js';
+import { InputError } from '../errors.js';
+import { isVersion, releaseOf } from '../schema/version.js';
+import { combineShards } from './combine-shards.js';
+
+/** a report and the file it was read from */
+export interface ReportFile {
+  report: Report;
+  file: string | null;
+}
+
+/** the version a report is of, as a merge names it: "1.19.2", "unknown version" */
+export function versionOf(report: Report): string {
+  const v = report.agent.version;
+  return v ? (isVersion(v) ? releaseOf(v) : v) : 'unknown version';
+}
+
+const name = (f: ReportFile) => f.file ?? 'a report';
+const shardName = (index: number, count: number, plan: string) => `${index}/${count} of plan ${plan}`;
+
+/** what is wrong with the shards of one version (none: an empty list) */
+function problemsOf(version: string, runs: ReportFile[]): string[] {
+  const shards = runs.filter((r) => r.report.shard);
+  if (!shards.length) return [];
+  const whole = runs.filter((r) => !r.report.shard);
+  if (whole.length)
+    return [
+      `${version}: ${whole.map(name).join(', ')} ${whole.length === 1 ? 'is a whole run' : 'are whole runs'} beside shards (${shards.map(name).join(', ')}): merge either the whole run or its shards`,
+    ];
+  const plans = [...new Set(shards.map((r) => r.report.shard!.plan))];
+  if (plans.length > 1)
+    return [
+      `the shards of ${version} are of different plans: ${plans
+        .map((p) => {
+          const of = shards.filter((r) => r.report.shard!.plan === p);
+          return `${p} (${of.map((r) => `${r.report.shard!.index}/${r.report.shard!.count} in ${name(r)}`).join(', ')})`;
+        })
+        .join('; ')}: merge the shards of one plan (the same scenarios, --suite/--only, and shard count)`,
+    ];
+  const { count, plan } = shards[0].report.shard!;
+  const problems: string[] = [];
+  const missing: number[] = [];
+  for (let index = 1; index <= count; index++) {
+    const given = shards.filter((r) => r.report.shard!.index === index);
+    if (given.length === 0) missing.push(index);
+    if (given.length > 1)
+      problems.push(
+        `shard ${shardName(index, count, plan)} for ${version} is given twice: ${given.map(name).join(', ')}`,
+      );
+  }
+  if (missing.length)
+    problems.unshift(
+      `${missing.length === 1 ? 'shard' : 'shards'} ${missing.map((i) => `${i}/${count}`).join(', ')} of plan ${plan} for ${version} ${missing.length === 1 ? 'is' : 'are'} missing`,
+    );
+  return problems;
+}
+
+export interface ShardSetOptions {
+  /** scenario ids in the order a whole run runs them (the suite here): the merged report's order */
+  order?: string[];
+}
+
+/**
+ * every version's shards put back together into one report (whole runs pass as they are), in the order the
+ * versions first appear; an incomplete, duplicated or mixed set of shards is an InputError naming each problem.
+ * `crashed` says which shards did not finish (their version's report fails: never green).
+ */
+export function mergeShardSets(
+  runs: ReportFile[],
+  opts: ShardSetOptions = {},
+): { runs: ReportFile[]; crashed: string[] } {
+  // shards group by version; a whole run stands alone unless shards of its version are given too
+  const sharded = new Set(runs.filter((r) => r.report.shard).map((r) => versionOf(r.report)));
+  const byVersion = new Map<string, ReportFile[]>();
+  runs.forEach((r, i) => {
+    const key = sharded.has(versionOf(r.report)) ? versionOf(r.report) : `\0run ${i}`;
+    byVersion.set(key, [...(byVersion.get(key) ?? []), r]);
+  });
+  const problems = [...byVersion].flatMap(([version, of]) => problemsOf(version, of));
+  if (problems.length) throw new InputError(problems.join('; '));
+  const crashed: string[] = [];
+  const merged = [...byVersion.values()].map((of): ReportFile => {
+    if (!of[0].report.shard) return of[0];
+    const combined = combineShards(
+      of.map((r) => r.report),
+      versionOf(of[0].report),
+      opts.order,
+    );
+    crashed.push(...combined.crashed);
+    return { report: combined.report, file: of.map(name).join(' + ') };
+  });
+  return { runs: merged, crashed };
+}
