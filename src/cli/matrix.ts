@@ -62,7 +62,6 @@ export const matrixCommand: CommandModule = {
         'an installed version and a binary of your own',
       )
       .example('synconf matrix --replay', 'offline, from the bundled recordings')
-      .example('synconf matrix --replay --shard 2/3', 'the second of three shards of every version')
       .example(
         'synconf matrix --recordings recordings/syncthing-1.19.2,my-recordings/syncthing-1.29.5',
         'offline, from these recordings',

@@ -4,8 +4,15 @@
 // src/matrix/versions.ts; this runs them side by side, writes their reports as they end, and the matrix.
 import { join, resolve } from 'node:path';
 import type { Report } from '../schema/generated/types.js';
-import { selectScenarios } from '../scenario/select.js';
-import { bundledRecordings, recordedDurations, shardLine, shardSelection, type ShardSpec } from '../scenario/shard.js';
+import { selectScenarios, type Selection } from '../scenario/select.js';
+import {
+  bundledRecordings,
+  recordedDurations,
+  shardLine,
+  shardSelection,
+  type Shard,
+  type ShardSpec,
+} from '../scenario/shard.js';
 import { finalize } from '../verdict/totals.js';
 import { writeReports, writeMatrix } from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
@@ -82,15 +89,22 @@ export interface MatrixResult {
   wallMs: number;
 }
 
+/** the scenarios every version runs: the suite, or one shard of it (--shard) and which shard it is */
+async function selectionOf(opts: MatrixRunOptions): Promise<{ selection: Selection; shard?: Shard }> {
+  const selection = await selectScenarios(opts.suites, opts.only);
+  if (!opts.shard) return { selection };
+  const sharded = shardSelection(selection, opts.shard, recordedDurations(bundledRecordings()));
+  opts.onShard?.(sharded.shard);
+  return sharded;
+}
+
+/** a version's report says which shard it is (--shard) */
+const withShard = (report: Report, shard?: Shard): Report => (shard ? Object.assign(report, { shard }) : report);
+
 export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
   const t0 = performance.now();
-  let selection = await selectScenarios(opts.suites, opts.only);
-  /** --shard: which shard of which plan every version's report is, a failed one too */
-  let shard: Report['shard'];
-  if (opts.shard) {
-    ({ selection, shard } = shardSelection(selection, opts.shard, recordedDurations(bundledRecordings())));
-    opts.onShard?.(shard);
-  }
+  // --shard: which shard of which plan every version's report is, a failed one too
+  const { selection, shard } = await selectionOf(opts);
   const reports = new Map<MatrixAgent, Report>();
   const partial = new Map<MatrixAgent, Report>();
   const dirs = opts.agents.map((a) => join(opts.reportDir, a.name));
@@ -106,8 +120,7 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
         report = faultReport(agent, e);
       }
       if (interrupt.signal) return;
-      if (shard) report.shard = shard;
-      reports.set(agent, report);
+      reports.set(agent, withShard(report, shard));
       const dir = dirs[opts.agents.indexOf(agent)];
       await writeReports(report, dir);
       opts.onVersionEnd?.(agent, report, dir);
@@ -138,8 +151,7 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
     for (const [agent, report] of partial) {
       if (reports.has(agent)) continue;
       report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
-      if (shard) report.shard = shard;
-      reports.set(agent, finalize(report, opts.failOn));
+      reports.set(agent, finalize(withShard(report, shard), opts.failOn));
       await writeReports(report, dirs[opts.agents.indexOf(agent)]).catch(() => {});
     }
     await finish().catch(() => {});
