@@ -4,10 +4,8 @@
 // inside the engine is reported by the built command as a fault of synconf (exit 3), not as a user's error.
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { Script } from 'node:vm';
@@ -16,6 +14,7 @@ import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import { globSync } from 'tinyglobby';
 import { ROOT } from '../src/paths.js';
 import { cli } from './support/cli.js';
+import { makeTemp } from './support/temp.js';
 
 const BIN_DIR = join(ROOT, 'dist', 'bin');
 const ENGINE = join(BIN_DIR, 'engine.cjs');
@@ -74,11 +73,7 @@ describe('the built command', () => {
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=data:text/javascript,process.stdout.columns=${width}`,
       LC_ALL: 'en_US.UTF-8', // the built command speaks English whatever the locale; yargs from the sources follows it
     };
-    if (!bin) return cli(args, { env }).stdout;
-    return spawnSync(process.execPath, [join(bin, 'synconf.js'), ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, ...env },
-    }).stdout;
+    return (bin ? cli(args, { env, bin: join(bin, 'synconf.js') }) : cli(args, { env, source: true })).stdout;
   }
 
   test('synconf --help (and -h) of the built command is what yargs lays out from the sources, at every width', () => {
@@ -129,15 +124,14 @@ describe('the built command', () => {
   function replayWithCopy(change: (bin: string) => void) {
     // A copy inside the package, so that it finds synconf's files (src/paths.ts walks up to package.json).
     const copy = mkdtempSync(join(ROOT, 'dist', 'bundle-test-'));
-    const reports = mkdtempSync(join(tmpdir(), 'synconf-bundle-'));
+    const reports = makeTemp('bundle');
     copies.push(copy, reports);
     cpSync(BIN_DIR, join(copy, 'bin'), { recursive: true });
     change(join(copy, 'bin'));
-    const r = spawnSync(
-      process.execPath,
-      [join(copy, 'bin', 'synconf.js'), 'replay', '--only', 'system-ping', '--report-dir', reports],
-      { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
-    );
+    const r = cli(['replay', '--only', 'system-ping', '--report-dir', reports], {
+      bin: join(copy, 'bin', 'synconf.js'),
+      timeout: 60_000,
+    });
     return { ...r, reports };
   }
 
@@ -145,7 +139,7 @@ describe('the built command', () => {
     test(`${what}, the engine is compiled from its source and the command works`, () => {
       const r = replayWithCopy(damage);
       assert.equal(r.signal, null, r.stderr);
-      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
       assert.match(r.stdout, what.includes('another') ? /CONFORMZ: 1 scenario/ : /CONFORMS: 1 scenario, \d+ checks/);
     });
 
@@ -194,7 +188,7 @@ describe('the built command', () => {
       assert.ok(engine.includes(at));
       writeFileSync(join(bin, 'engine.cjs'), engine.replace(at, '{peer:(()=>{throw new TypeError("injected")})()'));
     });
-    assert.equal(r.status, 3, r.stdout + r.stderr);
+    assert.equal(r.code, 3, r.stdout + r.stderr);
     assert.match(r.stderr, /^synconf: internal error \(a bug in synconf [^)]+\): injected$/m);
     const log = /please report this bug with (\S+synconf-error-\d+\.log)/.exec(r.stderr)?.[1];
     assert.ok(log, r.stderr);

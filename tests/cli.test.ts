@@ -1,30 +1,17 @@
 // The built command (dist/bin/synconf.js, what `synconf` runs once installed) as a user meets it: every bad
 // input answered in one clear line with its exit code and no stack trace. Run against the bundle, so a
 // bundling fault (a lazily loaded chunk that breaks) fails here.
-import { test, describe, before, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
+import { writeFile, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { copyRecording } from './support/recordings.js';
+import { cli } from './support/cli.js';
+import { tempFolder } from './support/temp.js';
 
-const BIN = join(ROOT, 'dist', 'bin', 'synconf.js');
-
-function synconf(args: string[], env: NodeJS.ProcessEnv = { NO_COLOR: '1' }) {
-  const base = { ...process.env };
-  delete base.NO_COLOR; // Node warns when both are set
-  delete base.FORCE_COLOR;
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...base, ...env },
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, out: r.stdout + r.stderr };
-}
+const synconf = (args: string[], env?: NodeJS.ProcessEnv) => cli(args, { env, timeout: 60_000 });
 
 /** exit code, the message, at most `lines` lines on stderr, and never a stack trace */
 function assertOneLine(r: ReturnType<typeof synconf>, code: number, message: RegExp, lines = 1) {
@@ -35,33 +22,27 @@ function assertOneLine(r: ReturnType<typeof synconf>, code: number, message: Reg
 }
 
 describe('the built command: every bad input is one clear line', () => {
-  let work: string;
-  before(async () => {
-    work = await mkdtemp(join(tmpdir(), 'synconf-cli-'));
-  });
-  after(async () => {
-    await rm(work, { recursive: true, force: true });
-  });
+  const work = tempFolder('cli');
 
   for (const [what, body, where] of [
     ['an unknown key', 'statsu: 200', /bad\.yaml:8.*statsu/],
     ['a wrong type', 'status: "two hundred"', /bad\.yaml:8.*status/],
   ] as const) {
     test(`a scenario with ${what}: file:line and cause, exit 2, and the report is written`, async () => {
-      const file = join(work, 'bad.yaml');
+      const file = join(work(), 'bad.yaml');
       await writeFile(
         file,
         `id: my-bad\ntitle: a bad one\nspec: [GET /rest/system/ping]\nsteps:\n  - name: ping\n    request: { method: GET, path: /rest/system/ping }\n    expect:\n      ${body}\n`,
       );
-      const r = synconf(['replay', '--suite', file, '--report-dir', join(work, 'r-bad')]);
+      const r = synconf(['replay', '--suite', file, '--report-dir', join(work(), 'r-bad')]);
       assertOneLine(r, 2, where);
-      assert.ok(existsSync(join(work, 'r-bad', 'report.json')), 'report written');
+      assert.ok(existsSync(join(work(), 'r-bad', 'report.json')), 'report written');
     });
   }
 
   test('a recordings folder after --only is the folder, not a second pattern; the final line names it', async () => {
-    const mine = await copyRecording(work, 'my-recordings');
-    const r = synconf(['replay', '--only', 'system-ping', mine, '--report-dir', join(work, 'r-only')]);
+    const mine = await copyRecording(work(), 'my-recordings');
+    const r = synconf(['replay', '--only', 'system-ping', mine, '--report-dir', join(work(), 'r-only')]);
     assert.equal(r.code, 0, r.out);
     assert.match(r.stdout, /: 1 scenario, /, 'one scenario, singular');
     assert.match(r.stdout.trim().split('\n').at(-1)!, /my-recordings/);
@@ -69,12 +50,12 @@ describe('the built command: every bad input is one clear line', () => {
 
   test('an --only pattern or a --suite path that matches nothing is an error naming it', () => {
     assertOneLine(
-      synconf(['replay', '--only', 'system-ping,no-such-*', '--report-dir', join(work, 'r-nomatch')]),
+      synconf(['replay', '--only', 'system-ping,no-such-*', '--report-dir', join(work(), 'r-nomatch')]),
       2,
       /--only.*"no-such-\*"/,
     );
     assertOneLine(
-      synconf(['replay', '--suite', 'suites/system,/nonexistent/x.yaml', '--report-dir', join(work, 'r-nosuite')]),
+      synconf(['replay', '--suite', 'suites/system,/nonexistent/x.yaml', '--report-dir', join(work(), 'r-nosuite')]),
       2,
       /--suite.*\/nonexistent\/x\.yaml/,
     );
@@ -90,7 +71,7 @@ describe('the built command: every bad input is one clear line', () => {
   }
 
   test('drift gate input: a bad --fail-on, --ignore or --ignore-file is one line, exit 2, naming what', async () => {
-    const bad = join(work, 'bad-ignore.yaml');
+    const bad = join(work(), 'bad-ignore.yaml');
     await writeFile(
       bad,
       'accepted:\n  - rule: endpoint-added\n    endpoint: GET /rest/x\n  - rule: nope\n    endpoint: GET /x\n    reason: r\n',
@@ -101,7 +82,7 @@ describe('the built command: every bad input is one clear line', () => {
       [['--ignore', 'nope@GET /x'], /--ignore "nope@GET \/x": unknown rule "nope"; rules: response-member-removed, /],
       [['--ignore', 'status-changed GET /x'], /--ignore "status-changed GET \/x": the form is RULE@METHOD \/path/],
       [['--ignore', 'status-changed@GET /x y'], /the pointer "y" does not start with \//],
-      [['--ignore-file', join(work, 'none.yaml')], /--ignore-file .*none\.yaml: ENOENT/],
+      [['--ignore-file', join(work(), 'none.yaml')], /--ignore-file .*none\.yaml: ENOENT/],
       [
         ['--ignore-file', bad],
         /--ignore-file .*bad-ignore\.yaml:2: \/accepted\/0\/reason: required property "reason" is missing/,
@@ -111,7 +92,7 @@ describe('the built command: every bad input is one clear line', () => {
   });
 
   test('--report-dir or report merge --out naming an existing file: one line, exit 2', async () => {
-    const file = join(work, 'a-file');
+    const file = join(work(), 'a-file');
     await writeFile(file, 'x');
     assertOneLine(
       synconf(['replay', '--only', 'system-ping', '--report-dir', file]),
@@ -168,7 +149,7 @@ describe('the built command: every bad input is one clear line', () => {
       '--only',
       'system-ping',
       '--report-dir',
-      join(work, 'r-setup'),
+      join(work(), 'r-setup'),
     ]);
     assert.equal(r.code, 2, r.out);
     assert.doesNotMatch(r.out, /failing on: ;/);
@@ -177,9 +158,9 @@ describe('the built command: every bad input is one clear line', () => {
   });
 
   test('a corrupt cassette is counted as a harness error, not as a skip', async () => {
-    const dir = await copyRecording(work, 'corrupt');
+    const dir = await copyRecording(work(), 'corrupt');
     await writeFile(join(dir, 'system-ping.har'), '{ not json');
-    const r = synconf(['replay', dir, '--only', 'system-ping', '--report-dir', join(work, 'r-corrupt')]);
+    const r = synconf(['replay', dir, '--only', 'system-ping', '--report-dir', join(work(), 'r-corrupt')]);
     assert.equal(r.code, 2, r.out);
     assert.match(r.stdout, /ERROR +system-ping/);
     assert.doesNotMatch(r.stdout, /SKIP +system-ping/);
@@ -187,10 +168,10 @@ describe('the built command: every bad input is one clear line', () => {
   });
 
   test('colour: FORCE_COLOR turns it on without a terminal, NO_COLOR keeps it off', () => {
-    const args = ['replay', '--only', 'system-ping', '--report-dir', join(work, 'r-colour')];
-    assert.match(synconf(args, { FORCE_COLOR: '1' }).stdout, /\x1b\[32m/);
+    const args = ['replay', '--only', 'system-ping', '--report-dir', join(work(), 'r-colour')];
+    assert.match(synconf(args, { FORCE_COLOR: '1', NO_COLOR: undefined }).stdout, /\x1b\[32m/);
     assert.doesNotMatch(synconf(args, { NO_COLOR: '1' }).stdout, /\x1b\[/);
-    assert.doesNotMatch(synconf(args, { FORCE_COLOR: '0' }).stdout, /\x1b\[/);
+    assert.doesNotMatch(synconf(args, { FORCE_COLOR: '0', NO_COLOR: undefined }).stdout, /\x1b\[/);
   });
 
   test('--help of every command has examples and its exit codes; --version; completion', async () => {
@@ -231,16 +212,16 @@ describe('the built command: every bad input is one clear line', () => {
     const good = synconf(['validate', 'scenario', join(ROOT, 'suites', 'system', 'ping.yaml')]);
     assert.equal(good.code, 0, good.out);
     assert.match(good.stdout, /valid scenario: system-ping/);
-    const file = join(work, 'lint.yaml');
+    const file = join(work(), 'lint.yaml');
     await writeFile(
       file,
       'id: my-lint\ntitle: t\nspec: [GET /rest/system/ping]\nsteps:\n  - name: ping\n    request: { method: GET, path: /rest/system/ping }\n    expect:\n      statsu: 200\n',
     );
     const lint = synconf(['validate', 'scenario', file]);
-    const run = synconf(['replay', '--suite', file, '--report-dir', join(work, 'r-lint')]);
+    const run = synconf(['replay', '--suite', file, '--report-dir', join(work(), 'r-lint')]);
     assert.equal(lint.code, 1, lint.out);
     assert.equal(lint.stdout.split('\n')[0], run.stderr.trim().replace(/^synconf: /, ''), 'the same message as a run');
-    const exp = join(work, 'exp.yaml');
+    const exp = join(work(), 'exp.yaml');
     await writeFile(
       exp,
       'agent: syncthing\nversions: ">=1.0.0"\ndescription: d\ndeviations:\n  - { check: a/b/c, observed: o, reason: r }\n  - { check: a/b/c, observed: o, reason: r }\n',
@@ -256,7 +237,7 @@ describe('the built command: every bad input is one clear line', () => {
       /exp\.yaml:8: deviation "d\/e\/f": \/deviations\/1\/reason: required property "reason" is missing$/m,
     );
     assert.equal(synconf(['validate', 'expectations', join(ROOT, 'bench', 'known-deviations-1.19.2.yaml')]).code, 0);
-    const dir = await copyRecording(work, 'lint-cassettes');
+    const dir = await copyRecording(work(), 'lint-cassettes');
     assert.equal(synconf(['validate', 'cassette', join(dir, 'system-ping.har')]).code, 0);
     await writeFile(join(dir, 'system-ping.har'), '{ not json');
     const cassette = synconf(['validate', 'cassette', join(dir, 'system-ping.har')]);
@@ -269,7 +250,7 @@ describe('the built command: every bad input is one clear line', () => {
     const report = synconf(['validate', 'report', join(dir, 'system-ping.har')]);
     assert.equal(report.code, 1);
     assertOneLine(
-      synconf(['validate', 'scenario', join(work, 'nope.yaml')]),
+      synconf(['validate', 'scenario', join(work(), 'nope.yaml')]),
       2,
       /cannot read scenario ".*nope\.yaml": ENOENT/,
     );
@@ -283,9 +264,9 @@ describe('the built command: every bad input is one clear line', () => {
       '--only',
       'system-status',
       '--report-dir',
-      join(work, 'r-l1'),
+      join(work(), 'r-l1'),
     ]);
-    const b = synconf(['replay', '--only', 'system-ping,system-status', '--report-dir', join(work, 'r-l2')]);
+    const b = synconf(['replay', '--only', 'system-ping,system-status', '--report-dir', join(work(), 'r-l2')]);
     assert.equal(a.code, 0, a.out);
     assert.match(a.stdout, /: 2 scenarios, /);
     assert.equal(a.stdout.replace(/\(\d+\.\d+s\)|r-l\d/g, ''), b.stdout.replace(/\(\d+\.\d+s\)|r-l\d/g, ''));

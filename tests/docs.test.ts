@@ -5,10 +5,10 @@
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT } from '../src/paths.js';
+import { makeTemp, removeTemp } from './support/temp.js';
 
 const DOCS = join(ROOT, 'docs');
 
@@ -115,8 +115,8 @@ describe('docs/ and the README stay true', () => {
   });
 
   describe('the freshness check', () => {
-    const work = mkdtempSync(join(tmpdir(), 'synconf-docs-'));
-    after(() => rmSync(work, { recursive: true, force: true }));
+    const work = makeTemp('docs');
+    after(() => removeTemp(work));
 
     test('catches a stale generated file and names the command that writes it again', () => {
       const stale = join(work, 'cli.md');

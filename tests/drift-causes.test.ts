@@ -1,10 +1,9 @@
 // Drift grouped by cause and classified by change rule (src/changes/causes.ts, rules/change-rules.yaml): a hand-made
 // pair of recordings per rule id is one cause of that rule and level; the rules file, its schema's ids and the docs
 // agree; the bundled recordings fold into a few dozen causes.
-import { test, describe, before, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, rm, writeFile, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { driftBetween } from '../src/changes/compare-dirs.js';
 import { causesOf } from '../src/changes/causes.js';
@@ -14,6 +13,7 @@ import { RULE_PAIRS, cassetteOf, type Step } from './fixtures/drift-rules/pairs.
 import { cli } from './support/cli.js';
 import { loadDocumentValidators, validate } from '../src/schema/registry.js';
 import type { DriftCauses } from '../src/schema/generated/types.js';
+import { tempFolder } from './support/temp.js';
 
 const UNCHANGED: Step[] = [{ step: 'get-version', path: '/rest/system/version', body: { version: 'v1.0.0' } }];
 
@@ -25,18 +25,12 @@ async function folder(dir: string, version: string, steps: Step[] | null): Promi
 }
 
 describe('drift causes', () => {
-  let work: string;
-  before(async () => {
-    work = await mkdtemp(join(tmpdir(), 'synconf-drift-causes-'));
-  });
-  after(async () => {
-    await rm(work, { recursive: true, force: true });
-  });
+  const work = tempFolder('drift-causes');
 
   for (const pair of RULE_PAIRS)
     test(`a hand-made pair is one cause: ${pair.rule} (${pair.level})`, async () => {
-      const a = await folder(join(work, pair.rule, 'a'), 'v1.0.0', pair.a);
-      const b = await folder(join(work, pair.rule, 'b'), 'v1.1.0', pair.b);
+      const a = await folder(join(work(), pair.rule, 'a'), 'v1.0.0', pair.a);
+      const b = await folder(join(work(), pair.rule, 'b'), 'v1.1.0', pair.b);
       const causes = causesOf(driftBetween(a, b).scenarios);
       const what = causes.map((c) => `${c.rule} ${c.endpoints.join(',')} ${c.pointer} ${c.change}`).join('\n');
       assert.equal(causes.length, 1, what);
@@ -71,7 +65,7 @@ describe('drift causes', () => {
 
   test('a rules file that breaks its schema, or lists a rule twice, is an input error naming file and line', async () => {
     const text = await readFile(RULES_FILE, 'utf8');
-    const bad = join(work, 'bad-rules.yaml');
+    const bad = join(work(), 'bad-rules.yaml');
     await writeFile(bad, text.replace('level: risky', 'level: severe'));
     assert.throws(() => loadRules(bad), /change rules .*bad-rules\.yaml:\d+: \/rules\/\d+\/level: /);
     await writeFile(bad, `${text}  - id: endpoint-added\n    level: compatible\n    summary: again\n    doc: again\n`);
@@ -170,7 +164,7 @@ describe('drift causes', () => {
     });
 
     test('accepted changes: listed as accepted, not counted by the gate; a stale entry is said on stderr', async () => {
-      const file = join(work, 'accepted.yaml');
+      const file = join(work(), 'accepted.yaml');
       await writeFile(
         file,
         [

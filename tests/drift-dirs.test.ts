@@ -1,25 +1,19 @@
 // `synconf drift DIR-A DIR-B`: two recordings folders compared offline by shape. Each kind of difference is made
 // in a copy of the bundled 1.19.2 recordings and must be caught; a folder against itself has none.
-import { test, describe, before, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile, unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { driftBetween } from '../src/changes/compare-dirs.js';
 import { cliAsync } from './support/cli.js';
 import { BUNDLED_1_19, copyRecording, editCassette, simulatedNewerRecording } from './support/recordings.js';
+import { tempFolder } from './support/temp.js';
 
 const linesOf = (d: ReturnType<typeof driftBetween>, scenario: string) =>
   d.scenarios.find((s) => s.scenario === scenario)?.lines ?? [];
 
 describe('drift between two recordings folders', () => {
-  let work: string;
-  before(async () => {
-    work = await mkdtemp(join(tmpdir(), 'synconf-drift-dirs-'));
-  });
-  after(async () => {
-    await rm(work, { recursive: true, force: true });
-  });
+  const work = tempFolder('drift-dirs');
 
   test('a folder against itself: 0 differences, exit 0', async () => {
     const d = driftBetween(BUNDLED_1_19, BUNDLED_1_19);
@@ -31,7 +25,7 @@ describe('drift between two recordings folders', () => {
   });
 
   test('each kind of difference is caught: field added, removed, type changed, status, media type, value form, scenario missing', async () => {
-    const b = await copyRecording(work, 'kinds');
+    const b = await copyRecording(work(), 'kinds');
     await editCassette(b, 'system-status', (e, body) => {
       if (e._step !== 'get-status') return undefined;
       const s = { ...(body as Record<string, unknown>) };
@@ -81,7 +75,7 @@ describe('drift between two recordings folders', () => {
   });
 
   test('the browse change of 1.29.5 (directories without the trailing separator) shows as a value that no longer matches the schema', async () => {
-    const newer = await simulatedNewerRecording(work);
+    const newer = await simulatedNewerRecording(work());
     const r = await cliAsync(['drift', BUNDLED_1_19, newer, '--differences']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     // the three differences are one cause, breaking
@@ -108,10 +102,10 @@ describe('drift between two recordings folders', () => {
   });
 
   test('input errors exit 2 naming the folder or cassette; three folders or --lab with two is a usage error', async () => {
-    const missing = await cliAsync(['drift', BUNDLED_1_19, join(work, 'nope')]);
+    const missing = await cliAsync(['drift', BUNDLED_1_19, join(work(), 'nope')]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /recordings folder .*nope does not exist/);
-    const broken = await copyRecording(work, 'broken');
+    const broken = await copyRecording(work(), 'broken');
     await writeFile(join(broken, 'system-ping.har'), '{ not json');
     const bad = await cliAsync(['drift', BUNDLED_1_19, broken]);
     assert.equal(bad.code, 2);

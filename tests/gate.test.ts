@@ -1,25 +1,19 @@
 // The gate of a run, through the built command (dist/bin/synconf.js): --baseline compares every
 // check with a previous report.json and every format shows it; --fail-on new-failure gates on
 // regressions only; --repeat N reports a check whose verdict varied as flaky.
-import { test, describe, before, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { XMLParser } from 'fast-xml-parser';
 import type { Report } from '../src/schema/generated/types.js';
 import { ROOT } from '../src/paths.js';
 import { DROPPED, RECORDINGS, expectationsWithout } from './support/replay-run.js';
 import { FakeAgent, json } from './support/fake-agent.js';
+import { cliAsync } from './support/cli.js';
+import { tempFolder, withTemp } from './support/temp.js';
 
-const synconf = (...args: string[]) =>
-  execa('node', ['dist/bin/synconf.js', ...args], {
-    cwd: ROOT,
-    reject: false,
-    timeout: 120_000,
-    env: { GITHUB_STEP_SUMMARY: '', NO_COLOR: '1' },
-  });
+const synconf = (...args: string[]) => cliAsync(args, { timeout: 120_000 });
 const RECORDED = join(RECORDINGS, 'recorded-report.json');
 
 interface Written {
@@ -51,24 +45,18 @@ function junitCases(xml: string): Case[] {
 const baselineOf = (c: Case) => c.properties?.property.find((p) => p.name === 'baseline')?.value;
 
 describe('--baseline', () => {
-  let dir: string;
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'synconf-gate-'));
-  });
-  after(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const work = tempFolder('gate');
 
   test('a baseline with one check flipped to fail: exactly one "fixed", in every format', async () => {
     const baseline: Report = JSON.parse(await readFile(RECORDED, 'utf8'));
     const flipped = baseline.scenarios[2].checks[1];
     assert.equal(flipped.verdict, 'pass');
     flipped.verdict = 'fail';
-    const file = join(dir, 'flipped.json');
+    const file = join(work(), 'flipped.json');
     await writeFile(file, JSON.stringify(baseline));
-    const out = join(dir, 'fixed');
+    const out = join(work(), 'fixed');
     const r = await synconf('replay', '--baseline', file, '--report-dir', out);
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /against the baseline: 0 new failures, 1 fixed, 0 still failing, 0 new checks, 0 gone/);
     const w = await written(out);
     assert.deepEqual(w.report.baseline?.counts, {
@@ -101,8 +89,8 @@ describe('--baseline', () => {
   });
 
   test('--fail-on new-failure exits 1 on exactly one new failure, 0 when it was failing already', async () => {
-    const expectations = expectationsWithout(DROPPED, dir);
-    const out = join(dir, 'new');
+    const expectations = expectationsWithout(DROPPED, work());
+    const out = join(work(), 'new');
     const r = await synconf(
       'replay',
       '--expectations',
@@ -114,7 +102,7 @@ describe('--baseline', () => {
       '--report-dir',
       out,
     );
-    assert.equal(r.exitCode, 1, r.stdout + r.stderr);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
     const w = await written(out);
     assert.deepEqual(w.report.baseline?.counts, {
       'new-failure': 1,
@@ -150,10 +138,10 @@ describe('--baseline', () => {
       '--fail-on',
       'new-failure',
       '--report-dir',
-      join(dir, 'still'),
+      join(work(), 'still'),
     );
-    assert.equal(again.exitCode, 0, again.stdout + again.stderr);
-    const s = await written(join(dir, 'still'));
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    const s = await written(join(work(), 'still'));
     assert.deepEqual(s.report.baseline?.counts, {
       'new-failure': 0,
       fixed: 0,
@@ -170,19 +158,19 @@ describe('--baseline', () => {
       '--baseline',
       join(out, 'report.json'),
       '--report-dir',
-      join(dir, 'plain'),
+      join(work(), 'plain'),
     );
-    assert.equal(plain.exitCode, 1);
+    assert.equal(plain.code, 1);
   });
 
   test('usage errors: new-failure without a baseline, a baseline that is not a report', async () => {
-    const r = await synconf('replay', '--fail-on', 'new-failure', '--report-dir', join(dir, 'x'));
-    assert.equal(r.exitCode, 2);
+    const r = await synconf('replay', '--fail-on', 'new-failure', '--report-dir', join(work(), 'x'));
+    assert.equal(r.code, 2);
     assert.match(r.stderr, /--fail-on new-failure needs --baseline/);
-    const bad = join(dir, 'bad.json');
+    const bad = join(work(), 'bad.json');
     await writeFile(bad, '{"format": "something else"}');
-    const b = await synconf('replay', '--baseline', bad, '--report-dir', join(dir, 'y'));
-    assert.equal(b.exitCode, 2);
+    const b = await synconf('replay', '--baseline', bad, '--report-dir', join(work(), 'y'));
+    assert.equal(b.code, 2);
     assert.ok(b.stderr.includes(bad) && /not a valid synconf report/.test(b.stderr), b.stderr);
   });
 });
@@ -193,74 +181,64 @@ describe('--repeat', () => {
     // one ping per run: the second run gets the odd answer
     agent.route('GET /rest/system/ping', (_req, call) => json({ ping: call === 2 ? 'pang' : 'pong' }));
     await agent.up();
-    const dir = await mkdtemp(join(tmpdir(), 'synconf-repeat-'));
     try {
-      const suite = join(ROOT, 'tests', 'fixtures', 'flaky', 'ping.yaml');
-      const r = await synconf(
-        'run',
-        '--agent',
-        agent.url,
-        '--api-key',
-        agent.apiKey,
-        '--suite',
-        suite,
-        '--repeat',
-        '3',
-        '--report-dir',
-        dir,
-      );
-      assert.equal(r.exitCode, 1, 'a flaky check fails the run by default');
-      const lines = r.stdout.trim().split('\n');
-      assert.match(lines.at(-2) ?? '', /^reports: /);
-      assert.equal(
-        lines.at(-1),
-        'stability over 3 runs: 1 of 2 checks stable, 1 flaky: flaky-ping/ping/assert:pong (pass, fail, pass)',
-      );
-      const w = await written(dir);
-      const checks = w.report.scenarios.flatMap((s) => s.checks);
-      assert.deepEqual(
-        checks.filter((c) => c.flaky).map((c) => c.id),
-        ['flaky-ping/ping/assert:pong'],
-      );
-      const flaky = checks.find((c) => c.flaky)!;
-      assert.deepEqual(flaky.runs, ['pass', 'fail', 'pass']);
-      assert.equal(flaky.oddRun, 2);
-      assert.match(flaky.evidence?.response?.body ?? '', /pang/, 'the evidence of the odd run');
-      assert.deepEqual(w.report.repeat, { runs: 3, flaky: ['flaky-ping/ping/assert:pong'] });
-      assert.match(
-        w.md,
-        /### Stability over 3 runs\n\n1 of 2 checks gave the same verdict in every run; 1 flaky\.\n\n- flaky-ping\/ping\/assert:pong: pass, fail, pass/,
-      );
-      assert.match(w.html, /<section id="flaky"><h2>Stability over 3 runs<\/h2>/);
-      assert.ok(
-        !w.html.includes(agent.apiKey) &&
-          !w.md.includes(agent.apiKey) &&
-          !JSON.stringify(w.report).includes(agent.apiKey),
-        'the key is nowhere',
-      );
+      await withTemp('repeat', async (dir) => {
+        const suite = join(ROOT, 'tests', 'fixtures', 'flaky', 'ping.yaml');
+        /** `synconf run --repeat runs` of the flaky suite against the fake */
+        const repeat = (runs: number, out: string, ...more: string[]) =>
+          synconf(
+            'run',
+            '--agent',
+            agent.url,
+            '--api-key',
+            agent.apiKey,
+            '--suite',
+            suite,
+            '--repeat',
+            String(runs),
+            ...more,
+            '--report-dir',
+            out,
+          );
+        const r = await repeat(3, dir);
+        assert.equal(r.code, 1, 'a flaky check fails the run by default');
+        const lines = r.stdout.trim().split('\n');
+        assert.match(lines.at(-2) ?? '', /^reports: /);
+        assert.equal(
+          lines.at(-1),
+          'stability over 3 runs: 1 of 2 checks stable, 1 flaky: flaky-ping/ping/assert:pong (pass, fail, pass)',
+        );
+        const w = await written(dir);
+        const checks = w.report.scenarios.flatMap((s) => s.checks);
+        assert.deepEqual(
+          checks.filter((c) => c.flaky).map((c) => c.id),
+          ['flaky-ping/ping/assert:pong'],
+        );
+        const flaky = checks.find((c) => c.flaky)!;
+        assert.deepEqual(flaky.runs, ['pass', 'fail', 'pass']);
+        assert.equal(flaky.oddRun, 2);
+        assert.match(flaky.evidence?.response?.body ?? '', /pang/, 'the evidence of the odd run');
+        assert.deepEqual(w.report.repeat, { runs: 3, flaky: ['flaky-ping/ping/assert:pong'] });
+        assert.match(
+          w.md,
+          /### Stability over 3 runs\n\n1 of 2 checks gave the same verdict in every run; 1 flaky\.\n\n- flaky-ping\/ping\/assert:pong: pass, fail, pass/,
+        );
+        assert.match(w.html, /<section id="flaky"><h2>Stability over 3 runs<\/h2>/);
+        assert.ok(
+          !w.html.includes(agent.apiKey) &&
+            !w.md.includes(agent.apiKey) &&
+            !JSON.stringify(w.report).includes(agent.apiKey),
+          'the key is nowhere',
+        );
 
-      // --fail-on without flaky: the flaky check no longer fails the run
-      agent.route('GET /rest/system/ping', (_req, call) => json({ ping: call === 1 ? 'pang' : 'pong' })); // counts calls afresh
-      const lenient = await synconf(
-        'run',
-        '--agent',
-        agent.url,
-        '--api-key',
-        agent.apiKey,
-        '--suite',
-        suite,
-        '--repeat',
-        '2',
-        '--fail-on',
-        'fail',
-        '--report-dir',
-        join(dir, 'lenient'),
-      );
-      assert.equal(lenient.exitCode, 0, lenient.stdout);
-      assert.match(lenient.stdout, /1 flaky: flaky-ping\/ping\/assert:pong \(fail, pass\)$/);
+        // --fail-on without flaky: the flaky check no longer fails the run
+        agent.route('GET /rest/system/ping', (_req, call) => json({ ping: call === 1 ? 'pang' : 'pong' })); // counts calls afresh
+        const lenient = await repeat(2, join(dir, 'lenient'), '--fail-on', 'fail');
+        assert.equal(lenient.code, 0, lenient.stdout);
+        assert.match(lenient.stdout, /1 flaky: flaky-ping\/ping\/assert:pong \(fail, pass\)\n$/);
+      });
     } finally {
       await agent.close();
-      await rm(dir, { recursive: true, force: true });
     }
   });
 });

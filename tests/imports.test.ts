@@ -5,10 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
+import { makeTemp, removeTemp } from './support/temp.js';
 
 const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 
@@ -152,8 +152,8 @@ const PLANTED: [file: string, line: string, to: string, rule: string][] = [
 ];
 
 test('dependency rules: each wrong import planted in a copy of src/ is caught, by the rule made for it', (t) => {
-  const scratch = mkdtempSync(join(tmpdir(), 'synconf-imports-'));
-  t.after(() => rmSync(scratch, { recursive: true, force: true }));
+  const scratch = makeTemp('imports');
+  t.after(() => removeTemp(scratch));
   cpSync(join(ROOT, 'src'), join(scratch, 'src'), { recursive: true });
   for (const f of ['tsconfig.json', '.dependency-cruiser.cjs']) cpSync(join(ROOT, f), join(scratch, f));
   for (const [file, line] of PLANTED) {

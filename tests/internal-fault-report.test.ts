@@ -2,15 +2,15 @@
 // leaves behind must say 3 as well, and be a valid report (schemas/report.schema.json).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { executeRun } from '../src/commands/run.js';
 import { readReport } from '../src/report/load.js';
 import { exitCodeOf, EXIT } from '../src/errors.js';
+import { makeTemp, removeTemp } from './support/temp.js';
 
 test('a run ended by an internal fault writes a valid report saying exit 3, what the process exits with', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'synconf-fault-'));
+  const dir = makeTemp('fault');
   try {
     const bug = new TypeError('x is not a function');
     const thrown = await executeRun(
@@ -30,6 +30,6 @@ test('a run ended by an internal fault writes a valid report saying exit 3, what
     assert.match(report.harnessErrors[0].message, /internal error \(a bug in synconf\): x is not a function/);
     assert.match(readFileSync(join(dir, 'summary.md'), 'utf8'), /internal error/);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTemp(dir);
   }
 });

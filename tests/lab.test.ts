@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,14 +14,15 @@ import { isAlive, runningProcesses } from '../src/lab/procs.js';
 import { labFetch, processesMentioning, withLab } from './support/lab.js';
 import { AGENT_VERSIONS, agentBinary } from './support/agents.js';
 import { nonLoopback, socketsOf } from './support/sockets.js';
+import { cliAsync } from './support/cli.js';
+import { makeTemp, removeTemp } from './support/temp.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const tempDir = (prefix: string) => mkdtemp(join(tmpdir(), prefix));
 
 /** A stand-in binary: the real `generate` and `--help`, then `body` as `serve`. */
 async function fakeSyncthing(serveBody: string): Promise<{ dir: string; binary: string }> {
   const real = await resolveBinary();
-  const dir = await tempDir('synconf-fake-');
+  const dir = makeTemp('fake');
   const binary = join(dir, 'syncthing');
   await writeFile(binary, `#!/bin/sh\ncase "$1" in generate|--help) exec ${real} "$@";; esac\n${serveBody}\n`);
   await chmod(binary, 0o755);
@@ -222,7 +223,7 @@ test(
   { timeout: 30_000 },
   async () => {
     const fake = await fakeSyncthing('while :; do sleep 1; done');
-    const dir = await tempDir('synconf-labtest-');
+    const dir = makeTemp('labtest');
     try {
       const t0 = performance.now();
       await assert.rejects(startLab({ dir, binary: fake.binary, readyTimeoutMs: 1500 }), (err: Error) => {
@@ -241,7 +242,7 @@ test(
       assert.equal(existsSync(join(dir, 'agent')), false, 'the home it made in the user dir is removed');
       assert.ok(existsSync(join(dir, 'agent.log')), 'the log is kept');
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      removeTemp(dir);
       await rm(fake.dir, { recursive: true, force: true });
     }
   },
@@ -267,7 +268,7 @@ test('an instance that exits at once is reported with its exit code and log tail
 
 test('a missing binary gives a LabError that says how to install it', async () => {
   const saved = { bin: process.env.SYNCONF_SYNCTHING, path: process.env.PATH, agents: process.env.SYNCONF_AGENTS_DIR };
-  const emptyDir = await tempDir('synconf-nopath-');
+  const emptyDir = makeTemp('nopath');
   try {
     process.env.SYNCONF_SYNCTHING = '/nonexistent/syncthing';
     await assert.rejects(startLab(), (err: Error) => {
@@ -314,7 +315,7 @@ test('a missing binary gives a LabError that says how to install it', async () =
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
-    await rm(emptyDir, { recursive: true, force: true });
+    removeTemp(emptyDir);
   }
 });
 
@@ -340,7 +341,7 @@ test(
   async () => {
     // a wrapper that turns global discovery back on in config.xml just before `serve`
     const real = agentBinary('1.29.5');
-    const dir = await tempDir('synconf-leaky-');
+    const dir = makeTemp('leaky');
     const binary = join(dir, 'syncthing');
     await writeFile(
       binary,
@@ -358,7 +359,7 @@ test(
       });
       assert.deepEqual(processesMentioning(dir), []);
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      removeTemp(dir);
     }
   },
 );
@@ -381,7 +382,7 @@ test("the command-line generation is read from each real binary's --help", async
 });
 
 test('a binary that is not Syncthing is refused before anything starts', async () => {
-  const dir = await tempDir('synconf-notst-');
+  const dir = makeTemp('notst');
   const binary = join(dir, 'syncthing');
   await writeFile(binary, '#!/bin/sh\necho "usage: frobnicate [-x]"\n');
   await chmod(binary, 0o755);
@@ -391,7 +392,7 @@ test('a binary that is not Syncthing is refused before anything starts', async (
       /--help shows neither Syncthing's subcommands \(generate, serve\) nor its flags \(-generate, -home\): is it Syncthing\? \(usage: frobnicate/,
     );
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    removeTemp(dir);
   }
 });
 
@@ -436,7 +437,7 @@ test(
         assert.equal(isAlive(pid), false, `${ending} (${version ?? 'default'}): monitor pid ${pid} is gone`);
         assert.deepEqual(processesMentioning(dir), [], `${ending} (${version ?? 'default'})`);
       } finally {
-        await rm(dir, { recursive: true, force: true }); // the killed process could not remove its temp dir
+        removeTemp(dir); // the killed process could not remove its temp dir
       }
     }
   },
@@ -446,12 +447,11 @@ test(
   'CLI: lab up --syncthing 1.12.1 --json prints the instances, lab down stops them, lab down on a folder without a lab exits 2',
   { timeout: 60_000 },
   async () => {
-    const cli = (...args: string[]) =>
-      execa('node', ['dist/bin/synconf.js', ...args], { cwd: ROOT, reject: false, timeout: 60_000 });
-    const dir = await tempDir('synconf-labcli-');
+    const synconf = (...args: string[]) => cliAsync(args, { timeout: 60_000 });
+    const dir = makeTemp('labcli');
     try {
-      const up = await cli('lab', 'up', '--syncthing', '1.12.1', '--json', '-n', '2', '--dir', dir);
-      assert.equal(up.exitCode, 0, up.stderr);
+      const up = await synconf('lab', 'up', '--syncthing', '1.12.1', '--json', '-n', '2', '--dir', dir);
+      assert.equal(up.code, 0, up.stderr);
       const instances = JSON.parse(up.stdout) as LabInstance[];
       assert.equal(instances.length, 2);
       for (const inst of instances) {
@@ -473,27 +473,27 @@ test(
       }
       assert.match(up.stderr, new RegExp(`synconf lab down --dir ${dir}`));
 
-      const down = await cli('lab', 'down', '--dir', dir);
-      assert.equal(down.exitCode, 0, down.stderr);
+      const down = await synconf('lab', 'down', '--dir', dir);
+      assert.equal(down.code, 0, down.stderr);
       for (const inst of instances) assert.equal(isAlive(inst.pid), false);
       assert.deepEqual(processesMentioning(dir), []);
       assert.ok(existsSync(join(dir, 'agent.log')), 'a user-given dir keeps its logs');
 
-      const none = await cli('lab', 'down', '--dir', '/nonexistent');
-      assert.equal(none.exitCode, 2);
+      const none = await synconf('lab', 'down', '--dir', '/nonexistent');
+      assert.equal(none.code, 2);
       assert.match(none.stderr, /no lab in \/nonexistent: there is no \/nonexistent\/lab\.json/);
     } finally {
       await stopLab(dir).catch(() => {}); // only does something if an assertion above failed
-      await rm(dir, { recursive: true, force: true });
+      removeTemp(dir);
     }
   },
 );
 
 test('CLI: lab --help lists up and down', async () => {
-  const help = await execa('node', ['dist/bin/synconf.js', 'lab', '--help'], { cwd: ROOT, reject: false });
-  assert.equal(help.exitCode, 0, help.stderr);
+  const help = await cliAsync(['lab', '--help']);
+  assert.equal(help.code, 0, help.stderr);
   assert.match(help.stdout, /lab up/);
   assert.match(help.stdout, /lab down/);
-  const up = await execa('node', ['dist/bin/synconf.js', 'lab', 'up', '--help'], { cwd: ROOT, reject: false });
+  const up = await cliAsync(['lab', 'up', '--help']);
   assert.match(up.stdout, /--syncthing +a VERSION installed by `synconf agents install`/);
 });

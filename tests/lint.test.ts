@@ -3,14 +3,14 @@
 // applies every rule to the hand-written sources and none to the generated types.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { ROOT } from '../src/paths.js';
 // @ts-expect-error: the config is plain JavaScript, without a declaration file
 import { defects } from '../eslint.config.mjs';
+import { makeTemp, removeTemp } from './support/temp.js';
 
 const LONG_BODY = Array.from({ length: 70 }, (_, i) => `  const v${i} = ${i};\n  void v${i};`).join('\n');
 
@@ -39,7 +39,7 @@ const PLANTED: [rule: string, source: string][] = [
 ];
 
 test('lint: each rule catches the defect planted for it, on its lines, and nothing else is reported', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'synconf-lint-'));
+  const dir = makeTemp('lint');
   try {
     mkdirSync(join(dir, 'src'));
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true }, include: ['src'] }));
@@ -80,7 +80,7 @@ test('lint: each rule catches the defect planted for it, on its lines, and nothi
     }
     assert.equal(result.messages.length, PLANTED.length, `one finding per planted defect:\n${found.join('\n')}`);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTemp(dir);
   }
 });
 

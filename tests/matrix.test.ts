@@ -1,11 +1,10 @@
 // The version matrix across agent versions: how each change between versions is classified (one test per class,
 // each with a control that must not be so classified), `synconf matrix --replay` from the bundled recordings and
 // from a second version's recordings, and the per-version reports it writes.
-import { test, describe, before, after } from 'node:test';
+import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, readdir, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, symlink } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report, CheckResult, ScenarioResult } from '../src/schema/generated/types.js';
 import { mergeReports } from '../src/matrix/merge.js';
@@ -17,6 +16,7 @@ import { RECORDINGS_DIR } from '../src/paths.js';
 import { cliAsync } from './support/cli.js';
 import { simulatedNewerRecording } from './support/recordings.js';
 import { AGENT_VERSIONS, agentBinary } from './support/agents.js';
+import { makeTemp, removeTemp, tempFolder } from './support/temp.js';
 
 await loadDocumentValidators(); // the report, matrix and mutation-report validators these tests use
 
@@ -230,17 +230,11 @@ describe('classification of changes between versions', () => {
 });
 
 describe('synconf matrix on the real agents', () => {
-  let work: string;
-  before(async () => {
-    work = await mkdtemp(join(tmpdir(), 'synconf-matrix-live-'));
-  });
-  after(async () => {
-    await rm(work, { recursive: true, force: true });
-  });
+  const work = tempFolder('matrix-live');
 
   test('every known version in its own lab at once: absent endpoints a version change, the browse change a regression', async () => {
     for (const v of AGENT_VERSIONS) agentBinary(v); // each installed, or this test fails saying how to install it
-    const out = join(work, 'live');
+    const out = join(work(), 'live');
     const r = await cliAsync([
       'matrix',
       ...AGENT_VERSIONS.flatMap((v) => ['--syncthing', v]),
@@ -293,20 +287,14 @@ describe('synconf matrix on the real agents', () => {
 });
 
 describe('synconf matrix --replay', () => {
-  let work: string;
-  before(async () => {
-    work = await mkdtemp(join(tmpdir(), 'synconf-matrix-'));
-  });
-  after(async () => {
-    await rm(work, { recursive: true, force: true });
-  });
+  const work = tempFolder('matrix');
 
   test('every bundled recording is a column, each replaying to its recorded verdicts; the matrix is valid', async () => {
     const bundled = readdirSync(RECORDINGS_DIR).filter(
       (f) => f.startsWith('syncthing-') && existsSync(join(RECORDINGS_DIR, f, '_run.har')),
     );
     assert.ok(bundled.length >= 1);
-    const out = join(work, 'bundled');
+    const out = join(work(), 'bundled');
     const r = await cliAsync(['matrix', '--replay', '--report-dir', out]);
     const reports = await Promise.all(
       (await readdir(out, { withFileTypes: true }))
@@ -335,8 +323,8 @@ describe('synconf matrix --replay', () => {
   });
 
   test('a newer version whose browse lists directories without the trailing separator: classified regressions, exit 1', async () => {
-    const newer = await simulatedNewerRecording(work);
-    const out = join(work, 'two');
+    const newer = await simulatedNewerRecording(work());
+    const out = join(work(), 'two');
     const r = await cliAsync([
       'matrix',
       '--recordings',
@@ -372,10 +360,10 @@ describe('synconf matrix --replay', () => {
   });
 
   test('no agent installed and none named: the bundled recordings are replayed, and it says so', async () => {
-    const out = join(work, 'fallback');
-    const empty = await mkdtemp(join(work, 'no-agents-'));
+    const out = join(work(), 'fallback');
+    const empty = await mkdtemp(join(work(), 'no-agents-'));
     // a PATH with node and no syncthing
-    const bin = await mkdtemp(join(work, 'bin-'));
+    const bin = await mkdtemp(join(work(), 'bin-'));
     await symlink(process.execPath, join(bin, 'node'));
     const r = await cliAsync(['matrix', '--only', 'system-ping', '--report-dir', out], {
       env: { PATH: bin, SYNCONF_SYNCTHING: '', SYNCONF_AGENTS_DIR: empty },
@@ -387,10 +375,10 @@ describe('synconf matrix --replay', () => {
   });
 
   test('bad input: a folder that is not a recording, a version with no recordings (exit 2)', async () => {
-    const missing = await cliAsync(['matrix', '--recordings', join(work, 'nope'), '--report-dir', join(work, 'x')]);
+    const missing = await cliAsync(['matrix', '--recordings', join(work(), 'nope'), '--report-dir', join(work(), 'x')]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /recordings folder .*nope does not exist/);
-    const none = await cliAsync(['matrix', '--replay', '--syncthing', '0.9.1', '--report-dir', join(work, 'y')]);
+    const none = await cliAsync(['matrix', '--replay', '--syncthing', '0.9.1', '--report-dir', join(work(), 'y')]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /no recordings of 0\.9\.1 \(found: /);
   });
@@ -398,7 +386,7 @@ describe('synconf matrix --replay', () => {
 
 describe('a fault of synconf during a matrix', () => {
   test("ends that version's report with exit 3 (not 2) and the stack, and the matrix with exit 3", async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'synconf-matrix-fault-'));
+    const dir = makeTemp('matrix-fault');
     try {
       const result = await runMatrix({
         agents: [{ name: '1.19.2', version: '1.19.2', recordings: join(RECORDINGS_DIR, 'syncthing-1.19.2') }],
@@ -420,7 +408,7 @@ describe('a fault of synconf during a matrix', () => {
       );
       assert.match(report.verdict, /INTERNAL ERROR/);
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      removeTemp(dir);
     }
   });
 });

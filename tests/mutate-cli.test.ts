@@ -1,37 +1,24 @@
 // `synconf mutate` as users run it: the built command (dist/bin/synconf.js), its reports, the
 // --min-score gate and its exit codes.
-import { test, describe, before, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { ROOT } from '../src/paths.js';
 import { validate, loadDocumentValidators } from '../src/schema/registry.js';
+import { cli } from './support/cli.js';
+import { tempFolder } from './support/temp.js';
 
 await loadDocumentValidators(); // the report, matrix and mutation-report validators these tests use
 
-const BIN = join(ROOT, 'dist', 'bin', 'synconf.js');
-const synconfIn = (cwd: string, ...args: string[]) => {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' },
-    timeout: 300_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-};
+const synconfIn = (cwd: string, ...args: string[]) => cli(args, { cwd });
 const synconf = (...args: string[]) => synconfIn(ROOT, ...args);
 
 describe('synconf mutate (the built command)', () => {
-  let work: string;
-  before(() => {
-    work = mkdtempSync(join(tmpdir(), 'synconf-mutate-cli-'));
-  });
-  after(() => rmSync(work, { recursive: true, force: true }));
+  const work = tempFolder('mutate-cli');
 
   test('writes mutation.json (valid), mutation.html and mutation.md, and says the score', () => {
-    const dir = join(work, 'ping');
+    const dir = join(work(), 'ping');
     const r = synconf('mutate', '--only', 'system-ping,system-error-clear', '--report-dir', dir, '--min-score', '100%');
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(
@@ -51,7 +38,7 @@ describe('synconf mutate (the built command)', () => {
   });
 
   test('runs from any folder: the bundled scenario files are read from the package, not the working folder', () => {
-    const r = synconfIn(work, 'mutate', '--only', 'system-ping', '--report-dir', join(work, 'elsewhere'));
+    const r = synconfIn(work(), 'mutate', '--only', 'system-ping', '--report-dir', join(work(), 'elsewhere'));
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /synconf mutate: score 100\.0% \(\d+ mutants: /);
   });
@@ -61,9 +48,9 @@ describe('synconf mutate (the built command)', () => {
     const removed =
       '        - { path: /queued/-1/name, name: prioritised file still not last, notEquals: "{{last}}" }\n';
     assert.ok(text.includes(removed), 'the scenario changed: update this test');
-    const weak = join(work, 'db-need-prio.yaml');
+    const weak = join(work(), 'db-need-prio.yaml');
     writeFileSync(weak, text.replace(removed, ''));
-    const dir = join(work, 'weak');
+    const dir = join(work(), 'weak');
     const r = synconf('mutate', '--suite', weak, '--report-dir', dir, '--min-score', '1');
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const line =
@@ -81,10 +68,10 @@ describe('synconf mutate (the built command)', () => {
   });
 
   test('bad input: a score out of range and a folder without recordings are one-line errors, exit 2', () => {
-    const bad = synconf('mutate', '--min-score', '150%', '--report-dir', join(work, 'x'));
+    const bad = synconf('mutate', '--min-score', '150%', '--report-dir', join(work(), 'x'));
     assert.equal(bad.code, 2, bad.stdout + bad.stderr);
     assert.match(bad.stderr, /--min-score "150%" is not a score/);
-    const none = synconf('mutate', join(work, 'no-such-recordings'), '--report-dir', join(work, 'y'));
+    const none = synconf('mutate', join(work(), 'no-such-recordings'), '--report-dir', join(work(), 'y'));
     assert.equal(none.code, 2, none.stdout + none.stderr);
     assert.match(none.stderr, /no-such-recordings.*_run\.har: missing/);
     assert.equal(none.stderr.trim().split('\n').length, 1, none.stderr);

@@ -1,15 +1,15 @@
 // synconf mutate: the suite proves its own sensitivity on the bundled recordings. Every mutant of the
 // bundled 1.19.2 recordings is killed or equivalent by a stated rule; a scenario with an assertion
 // removed scores lower and names the survivor with its place; the report keeps its schema.
-import { test, describe, before, after } from 'node:test';
+import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { mutate } from '../src/mutate/mutate.js';
 import { validate, loadDocumentValidators } from '../src/schema/registry.js';
 import { ROOT } from '../src/paths.js';
 import type { MutationReport } from '../src/schema/generated/types.js';
+import { tempFolder } from './support/temp.js';
 
 await loadDocumentValidators(); // the report, matrix and mutation-report validators these tests use
 
@@ -109,18 +109,14 @@ describe('synconf mutate on the bundled 1.19.2 recordings', () => {
 });
 
 describe('a weakened scenario', () => {
-  let work: string;
-  before(() => {
-    work = mkdtempSync(join(tmpdir(), 'synconf-mutate-'));
-  });
-  after(() => rmSync(work, { recursive: true, force: true }));
+  const work = tempFolder('mutate');
 
   test('with the assertion that sees the prio effect removed, the score drops and the survivor is named at its line', async () => {
     const text = readFileSync(PRIO, 'utf8');
     const assertion =
       '        - { path: /queued/-1/name, name: prioritised file still not last, notEquals: "{{last}}" }\n';
     assert.ok(text.includes(assertion), 'the scenario changed: update this test');
-    const weak = join(work, 'db-need-prio.yaml');
+    const weak = join(work(), 'db-need-prio.yaml');
     writeFileSync(weak, text.replace(assertion, ''));
     const full = await mutate({ dir: BUNDLED, suites: [PRIO] });
     const weakened = await mutate({ dir: BUNDLED, suites: [weak] });

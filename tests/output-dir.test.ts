@@ -5,10 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
+import { cli } from './support/cli.js';
+import { makeTemp, removeTemp } from './support/temp.js';
 
 const KILL_AFTER_MS = 20_000;
 /** tsx by its location: the children run from scratch folders, where the bare name does not resolve */
@@ -35,7 +36,7 @@ function helper(dir: string): string {
   return r.stdout.trim();
 }
 
-const FILE_DIR = await mkdtemp(join(tmpdir(), 'synconf-outdir-'));
+const FILE_DIR = makeTemp('outdir');
 const A_FILE = join(FILE_DIR, 'a-file');
 await writeFile(A_FILE, 'x');
 
@@ -79,7 +80,6 @@ test('output folder: missing levels are made, and the test write leaves nothing 
 });
 
 // every place that creates an output folder goes through the helper
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 const CALLERS: [name: string, args: string[], env: NodeJS.ProcessEnv, want: RegExp][] = [
   [
     'replay --report-dir',
@@ -115,20 +115,21 @@ const CALLERS: [name: string, args: string[], env: NodeJS.ProcessEnv, want: RegE
 
 for (const [name, args, env, want] of CALLERS) {
   test(`${name} under /proc: exit 2 with one line, from a scratch folder`, async () => {
-    const scratch = await mkdtemp(join(tmpdir(), 'synconf-scratch-'));
+    const scratch = makeTemp('scratch');
     try {
-      const r = run([MAIN, ...args], { cwd: scratch, env });
-      assert.equal(r.status, 2, r.stderr);
+      const r = cli(args, { cwd: scratch, env, timeout: KILL_AFTER_MS });
+      assert.equal(r.signal, null, `killed after ${KILL_AFTER_MS} ms (a spinning mkdir?): ${args.join(' ')}`);
+      assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, want);
       assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
       assert.deepEqual(readdirSync(scratch), [], 'nothing written in the current folder');
     } finally {
-      await rm(scratch, { recursive: true, force: true });
+      removeTemp(scratch);
     }
   });
 }
 
 test('cleanup', async () => {
-  await rm(FILE_DIR, { recursive: true, force: true });
+  removeTemp(FILE_DIR);
   assert.equal(existsSync(FILE_DIR), false);
 });

@@ -3,17 +3,16 @@
 // never a harness error (exit 2). Faults: the fake agent and a proxy in front of a real agent.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Report } from '../src/schema/generated/types.js';
 import { waitReady } from '../src/lab/instance.js';
-import { ROOT } from '../src/paths.js';
 import { startFakeAgent, json, type FakeAgent } from './support/fake-agent.js';
 import { startBreakingProxy, type Broken } from './support/breaking-proxy.js';
 import { useLab } from './support/lab.js';
 import { freePorts } from '../src/lab/ports.js';
+import { cliAsync } from './support/cli.js';
+import { tempFolder } from './support/temp.js';
 
 describe('the lab waits for the API to answer, not for a right answer', () => {
   let fake: FakeAgent;
@@ -42,11 +41,7 @@ describe('the lab waits for the API to answer, not for a right answer', () => {
 
 describe('a run against an agent whose ping is broken', () => {
   const shared = useLab(1);
-  let work: string;
-  before(() => {
-    work = mkdtempSync(join(tmpdir(), 'synconf-ready-'));
-  });
-  after(() => rmSync(work, { recursive: true, force: true }));
+  const work = tempFolder('ready');
 
   /** `synconf run --agent PROXY --only system-ping` with the built command, through a proxy breaking `broken` */
   async function runThrough(
@@ -56,27 +51,18 @@ describe('a run against an agent whose ping is broken', () => {
     const agent = shared.lab.instances[0];
     const proxy = await startBreakingProxy(agent.url, broken);
     try {
-      const dir = join(work, name);
-      const child = spawn(
-        process.execPath,
-        [
-          join(ROOT, 'dist', 'bin', 'synconf.js'),
-          'run',
-          '--agent',
-          proxy.url,
-          '--api-key',
-          agent.apiKey,
-          '--only',
-          'system-ping',
-          '--report-dir',
-          dir,
-        ],
-        { env: { ...process.env, NO_COLOR: '1' } },
-      );
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (out += d));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      const dir = join(work(), name);
+      const { code, out } = await cliAsync([
+        'run',
+        '--agent',
+        proxy.url,
+        '--api-key',
+        agent.apiKey,
+        '--only',
+        'system-ping',
+        '--report-dir',
+        dir,
+      ]);
       return { code, out, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report };
     } finally {
       await proxy.close();

@@ -3,11 +3,11 @@
 // dependencies; its tour shows what the command prints today. Each checker is also shown catching its fault.
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { cli } from './support/cli.js';
+import { makeTemp, removeTemp } from './support/temp.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const MAX_LINES = 150;
@@ -128,8 +128,8 @@ describe('README.md, the front door', () => {
   });
 
   describe('the five-minute tour', () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'synconf-readme-tour-'));
-    after(() => rmSync(scratch, { recursive: true, force: true }));
+    const scratch = makeTemp('readme-tour');
+    after(() => removeTemp(scratch));
 
     test('shows what `synconf replay` prints from a scratch folder today', () => {
       const r = cli(['replay'], { cwd: scratch, env: { GITHUB_STEP_SUMMARY: '' } });

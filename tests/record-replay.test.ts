@@ -3,13 +3,13 @@
 // reported precisely; record modes; drift by shape.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, readFileSync, writeFileSync, readdirSync, cpSync, statSync } from 'node:fs';
+import { rmSync, readFileSync, writeFileSync, readdirSync, cpSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { useLab } from './support/lab.js';
 import { cliAsync } from './support/cli.js';
 import { ROOT } from '../src/paths.js';
 import type { Report } from '../src/schema/generated/types.js';
+import { makeTemp, removeTemp } from './support/temp.js';
 
 const SCENARIOS = join(ROOT, 'tests', 'fixtures', 'replay');
 const PASSWORD = 'synconf-known-password-4711'; // set by tests/fixtures/replay/secrets.yaml
@@ -32,7 +32,7 @@ describe('record and replay against a real agent', () => {
   const agentArgs = () => ['--agent', shared.lab.instances[0].url, '--api-key', shared.lab.instances[0].apiKey];
 
   before(async () => {
-    work = mkdtempSync(join(tmpdir(), 'synconf-rr-'));
+    work = makeTemp('rr');
     cassettes = join(work, 'cassettes');
     const r = await cliAsync([
       'run',
@@ -47,7 +47,7 @@ describe('record and replay against a real agent', () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     live = readReport(join(work, 'live'));
   });
-  after(() => rmSync(work, { recursive: true, force: true }));
+  after(() => removeTemp(work));
 
   describe('recording', () => {
     test('writes one HAR 1.2 cassette per scenario plus the run, with synconf metadata', () => {

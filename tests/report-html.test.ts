@@ -26,9 +26,8 @@ import {
   QUOTES,
   LONG,
 } from './fixtures/reports/hostile.js';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { DROPPED, expectationsWithout, replayReport } from './support/replay-run.js';
+import { tempFolder } from './support/temp.js';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 const pages = new Map<string, string>();
@@ -282,16 +281,10 @@ describe('report.html', () => {
 });
 
 describe('report.html of the full 1.19.2 run', () => {
-  let dir: string;
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'synconf-html-'));
-  });
-  after(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = tempFolder('html');
 
   test('a failing run at 1280×800: the failure, its reason and copy-as-curl on the first screen; search finds a known deviation by endpoint', async () => {
-    const report = await replayReport(expectationsWithout(DROPPED, dir));
+    const report = await replayReport(expectationsWithout(DROPPED, dir()));
     assert.equal(report.totals.fail, 1, report.verdict);
     const s = await open('first-screen', toHtml(report));
     const { page } = s;

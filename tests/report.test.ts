@@ -1,10 +1,8 @@
 // The report writers (JUnit, Markdown, files on disk), the version matrix and `synconf report`.
 // The HTML report is exercised in a real browser by report-html.test.ts.
-import { test, describe, before, after } from 'node:test';
+import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { Report, Verdict } from '../src/schema/generated/types.js';
@@ -23,6 +21,8 @@ import { failsRun } from '../src/verdict/verdicts.js';
 import { coverage, loadEndpoints, sectionTitle } from '../src/report/coverage.js';
 import { escapeMarkdown } from '../src/report/text.js';
 import { replayReport } from './support/replay-run.js';
+import { cliAsync } from './support/cli.js';
+import { tempFolder } from './support/temp.js';
 
 await loadDocumentValidators(); // the report, matrix and mutation-report validators these tests use
 
@@ -228,29 +228,23 @@ describe('version matrix', () => {
 });
 
 describe('writeReports', () => {
-  let dir: string;
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'synconf-report-'));
-  });
-  after(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = tempFolder('report');
 
   test('writes the four files and appends the summary to GITHUB_STEP_SUMMARY', async () => {
     const report = readFixture('fail');
-    const summary = join(dir, 'step-summary.md');
+    const summary = join(dir(), 'step-summary.md');
     await writeFile(summary, 'earlier step\n');
     const saved = process.env.GITHUB_STEP_SUMMARY;
     process.env.GITHUB_STEP_SUMMARY = summary;
     let paths: string[];
     try {
-      paths = await writeReports(report, join(dir, 'nested', 'out'));
+      paths = await writeReports(report, join(dir(), 'nested', 'out'));
     } finally {
       if (saved === undefined) delete process.env.GITHUB_STEP_SUMMARY;
       else process.env.GITHUB_STEP_SUMMARY = saved;
     }
     assert.deepEqual(
-      paths.map((p) => p.slice(join(dir, 'nested', 'out').length + 1)),
+      paths.map((p) => p.slice(join(dir(), 'nested', 'out').length + 1)),
       ['report.json', 'junit.xml', 'report.html', 'summary.md'],
     );
     assert.deepEqual(JSON.parse(await readFile(paths[0], 'utf8')), report);
@@ -262,26 +256,12 @@ describe('writeReports', () => {
 });
 
 describe('synconf report (CLI)', () => {
-  let dir: string;
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'synconf-cli-'));
-  });
-  after(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = tempFolder('cli');
 
-  const run = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...args],
-        { cwd: ROOT, env: { ...process.env, GITHUB_STEP_SUMMARY: '' } },
-        (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
-      );
-    });
+  const run = (...args: string[]) => cliAsync(args);
 
   test('merge writes matrix.html, matrix.json and matrix.md', async () => {
-    const out = join(dir, 'matrix');
+    const out = join(dir(), 'matrix');
     const r = await run('report', 'merge', join(FIXTURES, 'pass.json'), join(FIXTURES, 'fail.json'), '--out', out);
     // written, and the exit code the worst of the runs, as synconf matrix: fail.json does not conform
     assert.equal(r.code, 1, r.stderr);
@@ -293,16 +273,16 @@ describe('synconf report (CLI)', () => {
   });
 
   test('merge exits 2 naming a file that is missing, not JSON, or not a report', async () => {
-    const notJson = join(dir, 'not-json.json');
-    const notReport = join(dir, 'not-a-report.json');
+    const notJson = join(dir(), 'not-json.json');
+    const notReport = join(dir(), 'not-a-report.json');
     await writeFile(notJson, '{ this is not json');
     await writeFile(notReport, JSON.stringify({ format: 'synconf-report/1', scenarios: [] }));
     for (const [file, why] of [
-      [join(dir, 'missing.json'), /cannot read/],
+      [join(dir(), 'missing.json'), /cannot read/],
       [notJson, /is not JSON/],
       [notReport, /is not a valid synconf report/],
     ] as const) {
-      const r = await run('report', 'merge', join(FIXTURES, 'pass.json'), file, '--out', join(dir, 'never'));
+      const r = await run('report', 'merge', join(FIXTURES, 'pass.json'), file, '--out', join(dir(), 'never'));
       assert.equal(r.code, 2, `${file}: ${r.stderr}`);
       assert.ok(r.stderr.includes(file), r.stderr);
       assert.match(r.stderr, why);
@@ -311,7 +291,7 @@ describe('synconf report (CLI)', () => {
   });
 
   test('render rewrites the four files from a report.json', async () => {
-    const out = join(dir, 'rendered');
+    const out = join(dir(), 'rendered');
     const r = await run('report', 'render', join(FIXTURES, 'fail.json'), '--out', out);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual((await readdir(out)).sort(), ['junit.xml', 'report.html', 'report.json', 'summary.md']);

@@ -4,19 +4,19 @@
 // log is valid HAR, and Ctrl-C leaves nothing behind.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, readFileSync, writeFileSync, cpSync } from 'node:fs';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync, cpSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ROOT } from '../src/paths.js';
 import { newestRecordings } from '../src/serve/recordings.js';
 import type { Cassette, Report } from '../src/schema/generated/types.js';
+import { cli, spawnCli } from './support/cli.js';
+import { makeTemp, removeTemp } from './support/temp.js';
 
-const BIN = join(ROOT, 'dist', 'bin', 'synconf.js');
 const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
 const SYNCTHING = process.env.SYNCONF_SYNCTHING ?? 'syncthing';
 let work: string;
@@ -35,10 +35,7 @@ interface Serving {
 /** start `synconf serve` and wait for the URL it prints */
 function serve(args: string[]): Promise<Serving> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
-    cwd: work,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
+  const child = spawnCli(['serve', '--port', '0', ...args], { cwd: work });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
@@ -104,9 +101,9 @@ const readLog = (file: string) =>
   };
 
 before(() => {
-  work = mkdtempSync(join(tmpdir(), 'synconf-serve-'));
+  work = makeTemp('serve');
 });
-after(() => rmSync(work, { recursive: true, force: true }));
+after(() => removeTemp(work));
 
 describe('synconf serve', () => {
   test("the real syncthing cli gets the recorded answers; with a wrong key the agent's 403", async () => {
@@ -171,29 +168,15 @@ describe('synconf serve', () => {
     ];
     const s = await serve([REC, '--log', join(work, 'run.har')]);
     try {
-      const run = spawnSync(
-        process.execPath,
-        [
-          BIN,
-          'run',
-          '--agent',
-          s.url,
-          '--api-key',
-          s.key,
-          '--only',
-          only.join(','),
-          '--report-dir',
-          join(work, 'served'),
-        ],
-        { encoding: 'utf8', cwd: work },
+      const run = cli(
+        ['run', '--agent', s.url, '--api-key', s.key, '--only', only.join(','), '--report-dir', join(work, 'served')],
+        { cwd: work },
       );
-      const replay = spawnSync(
-        process.execPath,
-        [BIN, 'replay', REC, '--only', only.join(','), '--report-dir', join(work, 'replayed')],
-        { encoding: 'utf8', cwd: work },
-      );
-      assert.equal(replay.status, 0, replay.stdout + replay.stderr);
-      assert.equal(run.status, replay.status, run.stdout + run.stderr);
+      const replay = cli(['replay', REC, '--only', only.join(','), '--report-dir', join(work, 'replayed')], {
+        cwd: work,
+      });
+      assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+      assert.equal(run.code, replay.code, run.stdout + run.stderr);
       const served = verdicts(join(work, 'served'));
       assert.ok(served.length > 250, `${served.length} checks`);
       assert.deepEqual(served, verdicts(join(work, 'replayed')));
@@ -333,23 +316,18 @@ describe('synconf serve', () => {
     const s = await serve([REC, '--log', join(work, 'busy.har')]);
     console.log(`# synconf serve start-up (spawn to URL printed): ${Math.round(s.startupMs)} ms`);
     try {
-      const busy = spawnSync(
-        process.execPath,
-        [BIN, 'serve', REC, '--port', String(s.port), '--log', join(work, 'b2.har')],
-        { encoding: 'utf8', cwd: work, timeout: 20_000 },
-      );
-      assert.equal(busy.status, 2);
+      const busy = cli(['serve', REC, '--port', String(s.port), '--log', join(work, 'b2.har')], {
+        cwd: work,
+        timeout: 20_000,
+      });
+      assert.equal(busy.code, 2);
       assert.match(busy.stderr, /127\.0\.0\.1:\d+ is in use/);
     } finally {
       await stop(s);
     }
     mkdirSync(join(work, 'empty'));
-    const empty = spawnSync(process.execPath, [BIN, 'serve', join(work, 'empty')], {
-      encoding: 'utf8',
-      cwd: work,
-      timeout: 20_000,
-    });
-    assert.equal(empty.status, 2);
+    const empty = cli(['serve', join(work, 'empty')], { cwd: work, timeout: 20_000 });
+    assert.equal(empty.code, 2);
     assert.match(empty.stderr, /no cassettes/);
   });
 

@@ -7,9 +7,8 @@
 //   or by spec line: the agreement check is run on edited copies of the spec.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import {
   loadStatements,
   SPEC_FILE,
@@ -18,6 +17,7 @@ import {
   type Statement,
 } from '../src/schema/statements.js';
 import { parseSpec, disagreements } from '../src/schema/spec-text.js';
+import { makeTemp, removeTemp } from './support/temp.js';
 
 let statements: Statement[];
 let specText: string;
@@ -25,9 +25,9 @@ let work: string;
 before(async () => {
   statements = await loadStatements();
   specText = readFileSync(SPEC_FILE, 'utf8');
-  work = mkdtempSync(join(tmpdir(), 'synconf-statements-'));
+  work = makeTemp('statements');
 });
-after(() => rmSync(work, { recursive: true, force: true }));
+after(() => removeTemp(work));
 
 const byId = (id: string) => {
   const s = statements.find((x) => x.id === id);

@@ -1,24 +1,19 @@
 // The bundled suites: every file loads, every endpoint of the spec is covered, the whole suite conforms live
 // against each real Syncthing version (1.12.1, 1.19.2 twice in a row, 1.29.5), with its known deviations, and the
 // bundled recordings of each version replay to the verdicts of the live run that recorded them.
-import { test, describe, before, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { cliAsync } from './support/cli.js';
-import { spawn } from 'node:child_process';
+import { cliAsync, spawnCli } from './support/cli.js';
 import { runningProcesses } from '../src/lab/procs.js';
 import { selectScenarios } from '../src/scenario/select.js';
 import { ROOT, SCHEMAS_DIR } from '../src/paths.js';
 import type { Report } from '../src/schema/generated/types.js';
 import { AGENT_VERSIONS, agentBinary } from './support/agents.js';
+import { tempFolder } from './support/temp.js';
 
-let work: string;
-before(() => {
-  work = mkdtempSync(join(tmpdir(), 'synconf-suites-'));
-});
-after(() => rmSync(work, { recursive: true, force: true }));
+const work = tempFolder('suites');
 
 const readReport = (dir: string): Report => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
 const verdicts = (r: Report) => r.scenarios.flatMap((s) => s.checks.map((c) => `${c.id} ${c.verdict}`)).sort();
@@ -54,7 +49,7 @@ describe('the bundled suites', () => {
   for (const [version, raw, round] of live) {
     test(`the whole suite conforms live against a lab Syncthing ${version}, with its known deviations${version === '1.19.2' ? ` (run ${round} of 2)` : ''}`, async () => {
       agentBinary(version); // a missing agent fails here, saying how to install it
-      const dir = join(work, `live-${version}-${round}`);
+      const dir = join(work(), `live-${version}-${round}`);
       const r = await cliAsync(['run', '--syncthing', version, '--report-dir', dir]);
       const report = readReport(dir);
       const failing = report.scenarios.flatMap((s) =>
@@ -123,7 +118,7 @@ describe('the bundled suites', () => {
   for (const version of AGENT_VERSIONS) {
     test(`the bundled recordings of ${version} replay to the verdicts of the live run that recorded them, check by check`, async () => {
       const recordings = join(ROOT, 'recordings', `syncthing-${version}`);
-      const dir = join(work, `replay-${version}`);
+      const dir = join(work(), `replay-${version}`);
       const r = await cliAsync(['replay', recordings, '--report-dir', dir]);
       assert.equal(r.code, 0, r.stdout + r.stderr);
       const recorded = JSON.parse(readFileSync(join(recordings, 'recorded-report.json'), 'utf8')) as Report;
@@ -141,30 +136,18 @@ describe('the bundled suites', () => {
     { timeout: 60_000 },
     async () => {
       // the lab's homes go under this run's own TMPDIR: other labs on a shared machine do not count
-      const labTmp = mkdtempSync(join(work, 'tmp-'));
+      const labTmp = mkdtempSync(join(work(), 'tmp-'));
       const syncthings = () =>
         runningProcesses()
           .filter((p) => p.args.some((a) => a.endsWith('syncthing')) && p.args.some((a) => a.includes(labTmp)))
           .map((p) => p.pid);
       const before = syncthings();
-      const dir = join(work, 'interrupted');
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          join(ROOT, 'src', 'cli', 'main.ts'),
-          'run',
-          '--lab',
-          '--only',
-          'system-restart',
-          '--report-dir',
-          dir,
-        ],
-        { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', TMPDIR: labTmp } },
-      );
+      const dir = join(work(), 'interrupted');
+      const child = spawnCli(['run', '--lab', '--only', 'system-restart', '--report-dir', dir], {
+        env: { TMPDIR: labTmp },
+      });
       let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
+      child.stderr?.on('data', (d) => (stderr += d));
       // the lab is up after ~2 s and the restart scenario takes ~4 s: interrupt it in the middle
       await new Promise((r) => setTimeout(r, 4000));
       child.kill('SIGINT');

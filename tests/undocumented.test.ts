@@ -3,9 +3,7 @@
 // shown in every report format. Real documents: the bundled 1.19.2 recordings; faults: the fake agent.
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { Report } from '../src/schema/generated/types.js';
@@ -22,6 +20,8 @@ import { matrixToMarkdown } from '../src/report/matrix-markdown.js';
 import { matrixToHtml } from '../src/report/matrix-html.js';
 import { ROOT, RECORDINGS_DIR } from '../src/paths.js';
 import { startFakeAgent, systemStatus, json, type FakeAgent } from './support/fake-agent.js';
+import { cli } from './support/cli.js';
+import { tempFolder } from './support/temp.js';
 
 /** the first 200 JSON body recorded for `path` in the bundled 1.19.2 recordings */
 function recorded(path: string): unknown {
@@ -199,21 +199,13 @@ describe('undocumented members in a run', () => {
 });
 
 describe('synconf replay (the built command) and --strict', () => {
-  let work: string;
-  before(() => {
-    work = mkdtempSync(join(tmpdir(), 'synconf-undocumented-'));
-  });
-  after(() => rmSync(work, { recursive: true, force: true }));
+  const work = tempFolder('undocumented');
   const replay = (name: string, ...extra: string[]) => {
-    const dir = join(work, name);
-    const r = spawnSync(
-      process.execPath,
-      [join(ROOT, 'dist', 'bin', 'synconf.js'), 'replay', '--only', 'system-status', '--report-dir', dir, ...extra],
-      { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
-    );
+    const dir = join(work(), name);
+    const r = cli(['replay', '--only', 'system-status', '--report-dir', dir, ...extra]);
     return {
-      code: r.status,
-      out: r.stdout + r.stderr,
+      code: r.code,
+      out: r.out,
       report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report,
     };
   };

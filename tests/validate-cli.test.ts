@@ -1,22 +1,18 @@
 // `synconf validate` and the generated code: exit codes, messages, and that generated files are
 // exactly what `npm run gen` writes from schemas/.
-import { test, describe, before, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
+import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { cli } from './support/cli.js';
 import { ROOT } from '../src/paths.js';
 import { loadScenario } from '../src/scenario/load.js';
 import { loadExpectations } from '../src/runner/expectations.js';
+import { tempFolder } from './support/temp.js';
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'syncthing-1.19.2');
-let dir: string;
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'synconf-validate-'));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempFolder('validate');
 
 describe('synconf validate', () => {
   test('a real GET /rest/system/config body of 1.19.2 is a valid config (exit 0)', () => {
@@ -29,7 +25,7 @@ describe('synconf validate', () => {
     const doc = JSON.parse(readFileSync(join(FIXTURES, 'config.json'), 'utf8'));
     delete doc.folders[0].id;
     doc.options.maxSendKbps = 'fast';
-    const file = join(dir, 'broken.json');
+    const file = join(dir(), 'broken.json');
     writeFileSync(file, JSON.stringify(doc));
     const r = cli(['validate', 'config', file]);
     assert.equal(r.code, 1);
@@ -62,7 +58,7 @@ describe('synconf validate', () => {
   test('--agent-version applies the overlay: lastDialStatus is required from 1.2.0 on', () => {
     const doc = JSON.parse(readFileSync(join(FIXTURES, 'system-status.json'), 'utf8'));
     delete doc.lastDialStatus;
-    const file = join(dir, 'status.json');
+    const file = join(dir(), 'status.json');
     writeFileSync(file, JSON.stringify(doc));
     const older = cli(['validate', 'system-status', file, '--agent-version', '1.1.0', '--json']);
     const newer = cli(['validate', 'system-status', file, '--agent-version', '1.2.0', '--json']);
@@ -191,7 +187,7 @@ describe('malformed YAML files: file:line: cause', () => {
   ];
   rows.forEach(([given, kind, text, want], i) =>
     test(`${kind}: ${given}`, async () => {
-      const file = join(dir, `malformed-${i}.yaml`);
+      const file = join(dir(), `malformed-${i}.yaml`);
       writeFileSync(file, text);
       const load = kind === 'scenario' ? () => loadScenario(file) : async () => loadExpectations(file);
       await assert.rejects(load(), (e: Error) => {
