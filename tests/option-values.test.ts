@@ -4,13 +4,12 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import yargs, { type CommandModule } from 'yargs';
 import { COMMANDS } from '../src/cli/commands.js';
 import { checkValues } from '../src/cli/values.js';
-import { builtCli } from './support/cli.js';
+import { cliAsync } from './support/cli.js';
+import { tempFolder } from './support/temp.js';
 
 interface Declared {
   string: string[];
@@ -105,12 +104,11 @@ test('the rule catches each fault it exists for, and lets a value through (check
 });
 
 describe('every option of every command, valueless and "", against the built command', () => {
-  let scratch: string;
+  const scratch = tempFolder('values');
   let server: Server;
   let requests = 0;
   let agent: string;
   before(async () => {
-    scratch = await mkdtemp(join(tmpdir(), 'synconf-values-'));
     server = createServer((_req, res) => {
       requests++;
       res.end('{}');
@@ -120,7 +118,6 @@ describe('every option of every command, valueless and "", against the built com
   });
   after(async () => {
     server.close();
-    await rm(scratch, { recursive: true, force: true });
   });
 
   for (const command of WALKED)
@@ -133,12 +130,12 @@ describe('every option of every command, valueless and "", against the built com
           // a live agent to reach, where the command takes one: the rule must stop it before any request
           const target = command.options.includes('agent') && option !== 'agent' && option !== 'api-key';
           const args = [...command.path, ...command.positionals, ...(target ? ['--agent', agent] : []), ...words];
-          const r = await builtCli(args, { cwd: scratch, env: { SYNCONF_API_KEY: 'k' } });
+          const r = await cliAsync(args, { cwd: scratch(), env: { SYNCONF_API_KEY: 'k' }, timeout: 10_000 });
           const out = `${r.stdout}${r.stderr}`;
           assert.equal(r.code, 2, out);
           assert.match(r.stderr, new RegExp(`^synconf: --${option}: needs a value \\(got (none|"")\\)\\n$`));
           assert.equal(r.stdout, '');
-          assert.deepEqual(await readdir(scratch), [], 'nothing written');
+          assert.deepEqual(await readdir(scratch()), [], 'nothing written');
           assert.equal(requests, 0, 'no request made');
         });
 });

@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../src/paths.js';
 
-export const BIN = join(ROOT, 'dist', 'bin', 'synconf.js');
+/** the built command, what `synconf` runs once installed; SYNCONF_TEST_BIN names another build (e.g. of main) */
+export const BIN = process.env.SYNCONF_TEST_BIN ?? join(ROOT, 'dist', 'bin', 'synconf.js');
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 // tsx by its resolved URL: `--import tsx` would be looked up from the working folder, which a test may move
 const TSX = import.meta.resolve('tsx');
@@ -103,43 +104,5 @@ export function cliAsync(args: string[], opts: CliOptions = {}): Promise<CliResu
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr, out: stdout + stderr });
     });
-  });
-}
-
-/** the built command, what `synconf` runs once installed; SYNCONF_TEST_BIN names another build (e.g. of main) */
-export const BUILT = process.env.SYNCONF_TEST_BIN ?? join(ROOT, 'dist', 'bin', 'synconf.js');
-
-export interface BuiltResult extends CliResult {
-  /** the signal that ended it (a timeout kills it with SIGKILL) */
-  signal: NodeJS.Signals | null;
-}
-
-/**
- * Runs the built command without blocking the event loop; killed after `timeoutMs` (then `signal` is SIGKILL).
- * `onStart` gets the child, e.g. to send it a signal once it has printed something.
- */
-export function builtCli(
-  args: string[],
-  opts: {
-    cwd?: string;
-    env?: NodeJS.ProcessEnv;
-    timeoutMs?: number;
-    onStart?: (child: import('node:child_process').ChildProcess) => void;
-  } = {},
-): Promise<BuiltResult> {
-  return new Promise((resolve) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...opts.env };
-    delete env.FORCE_COLOR; // Node warns when both are set
-    const child = spawn(process.execPath, [BUILT, ...args], { cwd: opts.cwd ?? ROOT, env });
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 10_000);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-    opts.onStart?.(child);
   });
 }
