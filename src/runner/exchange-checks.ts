@@ -1,6 +1,6 @@
 // The checks a request step's expectations make of one exchange.
 import type { StepExpectations, CheckResult } from '../schema/generated/types.js';
-import { agentGone, type Exchange } from '../transport/types.js';
+import { agentGone, type Exchange, type IncomingResponse } from '../transport/types.js';
 import { validate, short } from '../schema/registry.js';
 import { evaluate, assertionLabel } from './assertions.js';
 import { resolvePointer, MISSING } from '../json.js';
@@ -45,8 +45,153 @@ const fail = (name: string, kind: Check['kind'], message: string, extra: Partial
 /** notes the undocumented members of a checked document; returns the check judging them under --strict */
 export type UndocumentedHook = (resource: string, doc: unknown) => Check | undefined;
 
+/** `unreachable: true`: the agent must give no HTTP response at all (refused or reset) */
+function unreachableCheck(x: Exchange): Check {
+  const gone = !x.response && agentGone(x.error);
+  return (gone ? pass : fail)(
+    'unreachable',
+    'request',
+    gone
+      ? `no HTTP response (${x.error?.code}), as expected`
+      : x.response
+        ? `the agent still answers (status ${x.response.status})`
+        : `no response, but ${x.error?.code} rather than refused or reset`,
+    { expected: 'refused or reset', actual: x.response ? x.response.status : x.error?.code },
+  );
+}
+
+function statusCheck(status: NonNullable<StepExpectations['status']>, res: IncomingResponse): Check {
+  const allowed = Array.isArray(status) ? status : [status];
+  const ok = allowed.includes(res.status);
+  return (ok ? pass : fail)(
+    'status',
+    'status',
+    `status ${res.status}${ok ? '' : `, expected ${allowed.join(' or ')}`}`,
+    {
+      expected: status,
+      actual: res.status,
+    },
+  );
+}
+
+function mediaTypeCheck(mediaType: string | null, res: IncomingResponse): Check {
+  const actual = mediaTypeOf(res.headers);
+  const ok = actual === (mediaType === null ? null : mediaType.toLowerCase());
+  const show = (v: string | null) => (v === null ? 'no Content-Type' : v);
+  return (ok ? pass : fail)(
+    'media-type',
+    'media-type',
+    `media type ${show(actual)}${ok ? '' : `, expected ${show(mediaType)}`}`,
+    {
+      expected: mediaType,
+      actual,
+    },
+  );
+}
+
+function emptyBodyCheck(emptyBody: boolean, res: IncomingResponse): Check {
+  const empty = res.body.length === 0;
+  const ok = empty === emptyBody;
+  return (ok ? pass : fail)(
+    'body',
+    'body',
+    emptyBody
+      ? ok
+        ? 'body is empty'
+        : `body is not empty: ${short(res.body)}`
+      : ok
+        ? 'body is not empty'
+        : 'body is empty',
+    { expected: emptyBody ? '' : 'a body', actual: short(res.body, 200) },
+  );
+}
+
+function textCheck(text: NonNullable<StepExpectations['text']>, res: IncomingResponse): Check {
+  const problems: string[] = [];
+  if (text.equals !== undefined && res.body !== text.equals)
+    problems.push(`is ${short(res.body)}, expected ${short(text.equals)}`);
+  if (text.contains !== undefined && !res.body.includes(text.contains))
+    problems.push(`does not contain ${short(text.contains)}`);
+  if (text.matches !== undefined && !new RegExp(text.matches).test(res.body))
+    problems.push(`does not match /${text.matches}/`);
+  return (problems.length ? fail : pass)(
+    'text',
+    'body',
+    problems.length
+      ? `body ${problems.join('; ')}`
+      : `body text ${Object.entries(text)
+          .map(([k, v]) => `${k} ${short(v)}`)
+          .join(', ')}`,
+    { expected: text, actual: short(res.body, 200) },
+  );
+}
+
+/** the body against the named schema (for the agent's version), then the undocumented members it has */
+function schemaChecks(
+  schema: string,
+  body: ParsedBody,
+  res: IncomingResponse,
+  agentVersion: string | null,
+  undocumented?: UndocumentedHook,
+): Check[] {
+  if (body.jsonError)
+    return [
+      fail('schema', 'schema', `${schema}: ${body.jsonError}`, { expected: schema, actual: short(res.body, 200) }),
+    ];
+  const errors = validate(schema, body.json, agentVersion ?? undefined);
+  const checks = [
+    errors.length
+      ? fail(
+          'schema',
+          'schema',
+          `not a valid ${schema}: ${errors.length} error${errors.length > 1 ? 's' : ''} (${errors
+            .slice(0, 3)
+            .map((x) => `${x.pointer || '/'} ${x.rule}`)
+            .join(', ')}${errors.length > 3 ? ', …' : ''})`,
+          { expected: schema, schemaErrors: errors },
+        )
+      : pass('schema', 'schema', `valid ${schema}${agentVersion ? ` (agent ${agentVersion})` : ''}`, {
+          expected: schema,
+        }),
+  ];
+  const judged = undocumented?.(schema, body.json);
+  if (judged) checks.push(judged);
+  return checks;
+}
+
+/** one check per assertion; the same assertion twice is numbered (#2) so each keeps its own id */
+function assertChecks(
+  asserts: NonNullable<StepExpectations['assert']>,
+  body: ParsedBody,
+  res: IncomingResponse,
+): Check[] {
+  const seen = new Map<string, number>();
+  return asserts.map((a) => {
+    const label = assertionLabel(a);
+    const n = (seen.get(label) ?? 0) + 1;
+    seen.set(label, n);
+    const name = `assert:${label}${n > 1 ? ` #${n}` : ''}`;
+    if (!a.path.startsWith('header:') && body.jsonError)
+      return fail(name, 'assert', `${a.path || 'body'}: ${body.jsonError}`, { expected: a });
+    const out = evaluate(a, body.json, res.headers);
+    return (out.ok ? pass : fail)(name, 'assert', out.message, { expected: out.expected, actual: out.actual });
+  });
+}
+
+/** `capture`: each variable from its pointer into the body, written into `vars` */
+function captureChecks(capture: Record<string, string>, body: ParsedBody, vars: Vars): Check[] {
+  return Object.entries(capture).map(([variable, pointer]) => {
+    const name = `capture:${variable}`;
+    if (body.jsonError) return fail(name, 'capture', `cannot capture ${variable}: ${body.jsonError}`);
+    const value = resolvePointer(body.json, pointer);
+    if (value === MISSING || value === undefined)
+      return fail(name, 'capture', `cannot capture ${variable}: nothing at ${pointer || '/'}`, { expected: pointer });
+    vars[variable] = value;
+    return pass(name, 'capture', `${variable} = ${short(value)}`, { actual: value });
+  });
+}
+
 /** checks of `expect` (and `capture`, which writes into vars) for an exchange that has a response */
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
 export function checkExchange(
   x: Exchange,
   expect: StepExpectations | undefined,
@@ -55,22 +200,7 @@ export function checkExchange(
   agentVersion: string | null,
   undocumented?: UndocumentedHook,
 ): Check[] {
-  const checks: Check[] = [];
-  if (expect?.unreachable) {
-    const gone = !x.response && agentGone(x.error);
-    return [
-      (gone ? pass : fail)(
-        'unreachable',
-        'request',
-        gone
-          ? `no HTTP response (${x.error?.code}), as expected`
-          : x.response
-            ? `the agent still answers (status ${x.response.status})`
-            : `no response, but ${x.error?.code} rather than refused or reset`,
-        { expected: 'refused or reset', actual: x.response ? x.response.status : x.error?.code },
-      ),
-    ];
-  }
+  if (expect?.unreachable) return [unreachableCheck(x)];
   if (!x.response) {
     return [
       fail('request', 'request', `no response: ${x.error?.code ?? 'error'}: ${x.error?.message ?? 'unknown'}`, {
@@ -82,125 +212,13 @@ export function checkExchange(
   const res = x.response;
   const body = parseBody(res.body);
   const e: StepExpectations = expect ?? {};
-  if (e.status !== undefined) {
-    const allowed = Array.isArray(e.status) ? e.status : [e.status];
-    const ok = allowed.includes(res.status);
-    checks.push(
-      (ok ? pass : fail)('status', 'status', `status ${res.status}${ok ? '' : `, expected ${allowed.join(' or ')}`}`, {
-        expected: e.status,
-        actual: res.status,
-      }),
-    );
-  }
-  if (e.mediaType !== undefined) {
-    const actual = mediaTypeOf(res.headers);
-    const ok = actual === (e.mediaType === null ? null : e.mediaType.toLowerCase());
-    const show = (v: string | null) => (v === null ? 'no Content-Type' : v);
-    checks.push(
-      (ok ? pass : fail)(
-        'media-type',
-        'media-type',
-        `media type ${show(actual)}${ok ? '' : `, expected ${show(e.mediaType)}`}`,
-        { expected: e.mediaType, actual },
-      ),
-    );
-  }
-  if (e.emptyBody !== undefined) {
-    const empty = res.body.length === 0;
-    const ok = empty === e.emptyBody;
-    checks.push(
-      (ok ? pass : fail)(
-        'body',
-        'body',
-        e.emptyBody
-          ? ok
-            ? 'body is empty'
-            : `body is not empty: ${short(res.body)}`
-          : ok
-            ? 'body is not empty'
-            : 'body is empty',
-        { expected: e.emptyBody ? '' : 'a body', actual: short(res.body, 200) },
-      ),
-    );
-  }
-  if (e.text) {
-    const problems: string[] = [];
-    if (e.text.equals !== undefined && res.body !== e.text.equals)
-      problems.push(`is ${short(res.body)}, expected ${short(e.text.equals)}`);
-    if (e.text.contains !== undefined && !res.body.includes(e.text.contains))
-      problems.push(`does not contain ${short(e.text.contains)}`);
-    if (e.text.matches !== undefined && !new RegExp(e.text.matches).test(res.body))
-      problems.push(`does not match /${e.text.matches}/`);
-    checks.push(
-      (problems.length ? fail : pass)(
-        'text',
-        'body',
-        problems.length
-          ? `body ${problems.join('; ')}`
-          : `body text ${Object.entries(e.text)
-              .map(([k, v]) => `${k} ${short(v)}`)
-              .join(', ')}`,
-        { expected: e.text, actual: short(res.body, 200) },
-      ),
-    );
-  }
-  if (e.schema) {
-    if (body.jsonError)
-      checks.push(
-        fail('schema', 'schema', `${e.schema}: ${body.jsonError}`, {
-          expected: e.schema,
-          actual: short(res.body, 200),
-        }),
-      );
-    else {
-      const errors = validate(e.schema, body.json, agentVersion ?? undefined);
-      checks.push(
-        errors.length
-          ? fail(
-              'schema',
-              'schema',
-              `not a valid ${e.schema}: ${errors.length} error${errors.length > 1 ? 's' : ''} (${errors
-                .slice(0, 3)
-                .map((x) => `${x.pointer || '/'} ${x.rule}`)
-                .join(', ')}${errors.length > 3 ? ', …' : ''})`,
-              { expected: e.schema, schemaErrors: errors },
-            )
-          : pass('schema', 'schema', `valid ${e.schema}${agentVersion ? ` (agent ${agentVersion})` : ''}`, {
-              expected: e.schema,
-            }),
-      );
-      const judged = undocumented?.(e.schema, body.json);
-      if (judged) checks.push(judged);
-    }
-  }
-  const seen = new Map<string, number>();
-  for (const a of e.assert ?? []) {
-    const label = assertionLabel(a);
-    const n = (seen.get(label) ?? 0) + 1;
-    seen.set(label, n);
-    const name = `assert:${label}${n > 1 ? ` #${n}` : ''}`;
-    if (!a.path.startsWith('header:') && body.jsonError) {
-      checks.push(fail(name, 'assert', `${a.path || 'body'}: ${body.jsonError}`, { expected: a }));
-      continue;
-    }
-    const out = evaluate(a, body.json, res.headers);
-    checks.push((out.ok ? pass : fail)(name, 'assert', out.message, { expected: out.expected, actual: out.actual }));
-  }
-  for (const [variable, pointer] of Object.entries(capture ?? {})) {
-    const name = `capture:${variable}`;
-    if (body.jsonError) {
-      checks.push(fail(name, 'capture', `cannot capture ${variable}: ${body.jsonError}`));
-      continue;
-    }
-    const value = resolvePointer(body.json, pointer);
-    if (value === MISSING || value === undefined)
-      checks.push(
-        fail(name, 'capture', `cannot capture ${variable}: nothing at ${pointer || '/'}`, { expected: pointer }),
-      );
-    else {
-      vars[variable] = value;
-      checks.push(pass(name, 'capture', `${variable} = ${short(value)}`, { actual: value }));
-    }
-  }
+  const checks: Check[] = [];
+  if (e.status !== undefined) checks.push(statusCheck(e.status, res));
+  if (e.mediaType !== undefined) checks.push(mediaTypeCheck(e.mediaType, res));
+  if (e.emptyBody !== undefined) checks.push(emptyBodyCheck(e.emptyBody, res));
+  if (e.text) checks.push(textCheck(e.text, res));
+  if (e.schema) checks.push(...schemaChecks(e.schema, body, res, agentVersion, undocumented));
+  checks.push(...assertChecks(e.assert ?? [], body, res));
+  checks.push(...captureChecks(capture ?? {}, body, vars));
   return checks;
 }

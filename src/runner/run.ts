@@ -114,13 +114,8 @@ export async function identify(target: Target, timeoutMs: number): Promise<Agent
   };
 }
 
-/** run the selected scenarios against a target that is already set up */
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
-export async function runScenarios(selection: Selection, target: Target, opts: RunOptions): Promise<Report> {
-  const startedAt = new Date();
-  const t0 = performance.now();
-  const failOn = opts.failOn ?? DEFAULT_FAIL_ON;
-  const harnessErrors: Report['harnessErrors'] = [...selection.errors];
+/** the report of a run before any scenario ran: who ran what, against which target, no results yet */
+function startReport(selection: Selection, target: Target, opts: RunOptions, startedAt: Date): Report {
   const report: Report = {
     format: 'synconf-report/1',
     synconf: { version: SYNCONF_VERSION },
@@ -137,24 +132,16 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     exitCode: 0,
     verdict: '',
     expensiveCalls: {},
-    harnessErrors,
+    harnessErrors: [...selection.errors],
     scenarios: [],
   };
   if (selection.notSelected?.length)
     report.notSelected = selection.notSelected.map((s) => ({ id: s.scenario.id, spec: s.scenario.spec }));
-  opts.onReport?.(report);
-  const redactor = new Redactor(Object.values(target.apiKeys));
-  const undocumented = undocumentedNotes(opts.strict ?? false);
-  const finish = (): Report => {
-    report.run.durationMs = Math.round(performance.now() - t0);
-    // Evidence, captured values and messages may quote a secret: the report says its placeholder.
-    report.scenarios = JSON.parse(redactor.text(JSON.stringify(report.scenarios)));
-    report.undocumented = JSON.parse(redactor.text(JSON.stringify(sortedNotes(undocumented))));
-    return finalize(report, failOn);
-  };
-  if (harnessErrors.length) return finish(); // a malformed scenario: nothing runs
+  return report;
+}
 
-  const timeoutMs = opts.requestTimeoutMs ?? 10_000;
+/** who the agent is (--agent-version overrides what it says), noted in the recording; a harness error if unknown */
+async function identifyForRun(target: Target, opts: RunOptions, report: Report, timeoutMs: number): Promise<void> {
   const identity = await identify(target, timeoutMs);
   if (opts.agentVersion) Object.assign(identity, { version: opts.agentVersion, versionSource: 'option' });
   report.agent = identity;
@@ -168,22 +155,80 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     },
   });
   if (!identity.version)
-    harnessErrors.push({
+    report.harnessErrors.push({
       message:
         'the agent did not say its version (GET /rest/system/version); checks use the spec as is. Give --agent-version to apply a version overlay.',
     });
+}
 
-  let expectations: LoadedExpectations[] = [];
+/** the known deviations that apply: the file given, none (false), or those for the agent's version */
+function runExpectations(opts: RunOptions, version: string | null): LoadedExpectations[] {
+  if (opts.expectations) return [loadExpectations(opts.expectations)];
+  if (opts.expectations === undefined && version) return expectationsFor(version);
+  return [];
+}
+
+/** one scenario; a throw (a defect of synconf or a broken recording) is a harness error and a skipped scenario */
+async function runOne(loaded: LoadedScenario, ctx: RunContext, harnessErrors: Report['harnessErrors']) {
   try {
-    if (opts.expectations) expectations = [loadExpectations(opts.expectations)];
-    else if (opts.expectations === undefined && identity.version) expectations = expectationsFor(identity.version);
+    return await runScenario(loaded, ctx);
+  } catch (e) {
+    harnessErrors.push({ file: loaded.file, scenario: loaded.scenario.id, message: (e as Error).message });
+    const skipped: ScenarioResult = {
+      id: loaded.scenario.id,
+      title: loaded.scenario.title,
+      file: loaded.file,
+      spec: loaded.scenario.spec,
+      mode: 'skipped',
+      skipReason: `harness error: ${(e as Error).message}`,
+      verdict: 'skip',
+      durationMs: 0,
+      checks: [],
+    };
+    return skipped;
+  }
+}
+
+/** what the transport says after the scenarios: its problems, recorded exchanges nobody used; stale deviations */
+function afterScenarios(report: Report, target: Target, deviations: ReturnType<typeof indexDeviations>): void {
+  for (const p of target.transport.problems?.() ?? [])
+    report.harnessErrors.push({ scenario: p.scenario, message: p.message });
+  const unused = target.transport.unused?.() ?? [];
+  if (unused.length) report.unusedExchanges = unused;
+  const stale = staleDeviations(report.scenarios, deviations);
+  if (stale.length) report.staleExpectations = stale;
+}
+
+/** run the selected scenarios against a target that is already set up */
+export async function runScenarios(selection: Selection, target: Target, opts: RunOptions): Promise<Report> {
+  const t0 = performance.now();
+  const failOn = opts.failOn ?? DEFAULT_FAIL_ON;
+  const report = startReport(selection, target, opts, new Date());
+  const harnessErrors = report.harnessErrors;
+  opts.onReport?.(report);
+  const redactor = new Redactor(Object.values(target.apiKeys));
+  const undocumented = undocumentedNotes(opts.strict ?? false);
+  const finish = (): Report => {
+    report.run.durationMs = Math.round(performance.now() - t0);
+    // Evidence, captured values and messages may quote a secret: the report says its placeholder.
+    report.scenarios = JSON.parse(redactor.text(JSON.stringify(report.scenarios)));
+    report.undocumented = JSON.parse(redactor.text(JSON.stringify(sortedNotes(undocumented))));
+    return finalize(report, failOn);
+  };
+  if (harnessErrors.length) return finish(); // a malformed scenario: nothing runs
+
+  const timeoutMs = opts.requestTimeoutMs ?? 10_000;
+  await identifyForRun(target, opts, report, timeoutMs);
+  let expectations: LoadedExpectations[];
+  try {
+    expectations = runExpectations(opts, report.agent.version);
   } catch (e) {
     harnessErrors.push({ message: (e as Error).message });
     return finish();
   }
   report.run.expectations = expectations.map((e) => e.file).join(', ') || null;
 
-  const ctx = contextFor(target, identity.version, {
+  const ctx = contextFor(target, report.agent.version, {
     redactor,
     requestTimeoutMs: timeoutMs,
     expensiveIntervalMs: opts.expensiveIntervalMs ?? 500,
@@ -194,33 +239,12 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   const total = selection.scenarios.length;
   for (const [i, loaded] of selection.scenarios.entries()) {
     opts.onStart?.(loaded, i, total);
-    let result: ScenarioResult;
-    try {
-      result = await runScenario(loaded, ctx);
-    } catch (e) {
-      // A defect of synconf or a broken recording: the scenario has no verdict, the run goes on.
-      harnessErrors.push({ file: loaded.file, scenario: loaded.scenario.id, message: (e as Error).message });
-      result = {
-        id: loaded.scenario.id,
-        title: loaded.scenario.title,
-        file: loaded.file,
-        spec: loaded.scenario.spec,
-        mode: 'skipped',
-        skipReason: `harness error: ${(e as Error).message}`,
-        verdict: 'skip',
-        durationMs: 0,
-        checks: [],
-      };
-    }
+    const result = await runOne(loaded, ctx, harnessErrors);
     for (const c of result.checks) if (loaded.stepLines[c.step]) c.line = loaded.stepLines[c.step];
     applyDeviations(result, deviations);
     report.scenarios.push(result);
     opts.onScenario?.(result, i, total);
   }
-  for (const p of target.transport.problems?.() ?? []) harnessErrors.push({ scenario: p.scenario, message: p.message });
-  const unused = target.transport.unused?.() ?? [];
-  if (unused.length) report.unusedExchanges = unused;
-  const stale = staleDeviations(report.scenarios, deviations);
-  if (stale.length) report.staleExpectations = stale;
+  afterScenarios(report, target, deviations);
   return finish();
 }

@@ -17,6 +17,8 @@ import { scenarioVerdict } from '../verdict/verdicts.js';
 import { agentGone, RECORDING_ENDS } from '../transport/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
 
+type ExpectEvent = NonNullable<Step['expectEvent']>;
+
 const WRONG_KEY = 'synconf-wrong-api-key';
 const BODY_EXCERPT = 4096;
 
@@ -276,46 +278,12 @@ class ScenarioRun {
     return ok;
   }
 
-  // eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
   private async expectEvent(step: Step, phase: Phase): Promise<boolean> {
     const spec = this.renderWithAssertions(step.expectEvent!);
     const c = this.cursors.get(spec.cursor)!;
     this.ctx.observe?.({ scenario: this.s.id, step: step.name, kind: 'event', expectEvent: spec, target: c.target });
-    const within = parseDuration(spec.within ?? '5s');
     const started = this.ctx.clock.now();
-    const seen: unknown[] = [];
-    let last: Exchange | undefined;
-    let match: Record<string, unknown> | undefined;
-    let polls = 0;
-    while (!match) {
-      // The agent did not answer since the cursor was opened: it may have restarted, and its
-      // event ids start again at 1, so a cursor at the old id would see nothing.
-      if ((this.ctx.generations[c.target] ?? 0) !== c.generation) await this.open(c, step.name);
-      const left = within - (this.ctx.clock.now() - started);
-      if (left <= 0 && polls > 0) break;
-      // The agent's long-poll timeout is in whole seconds: under 1 s left, poll without waiting
-      // and pause between polls instead, so the last second is not a tight loop.
-      const timeoutS = left >= 1000 ? 1 : 0;
-      const x = await this.send(this.eventsRequest(c, c.lastId, timeoutS), step.name, polls + 1);
-      if (x.error?.code === RECORDING_ENDS && polls > 0) break;
-      polls++;
-      last = x;
-      const events = x.response?.status === 200 ? parseBody(x.response.body).json : undefined;
-      if (!Array.isArray(events)) {
-        await this.ctx.clock.sleep(250);
-        continue;
-      }
-      if (events.length === 0 && timeoutS === 0) await this.ctx.clock.sleep(Math.min(200, Math.max(left, 1)));
-      for (const ev of events as Record<string, unknown>[]) {
-        if (typeof ev.id === 'number') c.lastId = Math.max(c.lastId, ev.id);
-        if (ev.type !== spec.type) continue;
-        seen.push(ev);
-        if ((spec.assert ?? []).every((a) => evaluate(a, ev, {}).ok)) {
-          match = ev;
-          break;
-        }
-      }
-    }
+    const { match, seen, last, polls } = await this.pollForEvent(spec, c, step.name, started);
     const name = `event:${spec.type}`;
     const elapsedMs = Math.round(this.ctx.clock.now() - started);
     if (!match) {
@@ -345,33 +313,75 @@ class ScenarioRun {
       message: `${spec.type} event ${match.id} after ${elapsedMs} ms`,
       actual: match,
     });
-    if (spec.schema) {
-      const errors = validate(spec.schema, match.data, this.ctx.agentVersion ?? undefined);
-      this.add(
-        step.name,
-        phase,
-        errors.length
-          ? {
-              name: 'event-schema',
-              kind: 'schema',
-              verdict: 'fail',
-              message: `event data is not a valid ${spec.schema}: ${errors.map((e) => `${e.pointer || '/'} ${e.rule}`).join(', ')}`,
-              schemaErrors: errors,
-              actual: match,
-            }
-          : { name: 'event-schema', kind: 'schema', verdict: 'pass', message: `event data is a valid ${spec.schema}` },
-      );
-      const judged = noteUndocumented(
-        this.ctx.undocumented,
-        'GET /rest/events',
-        spec.schema,
-        match.data,
-        this.s.id,
-        'event-undocumented',
-      );
-      if (judged) this.add(step.name, phase, judged);
-    }
+    if (spec.schema) this.eventSchemaChecks(step.name, phase, spec.schema, match);
     return errorsFree(this.checks, step.name);
+  }
+
+  /** polls the cursor until an event of the type matches the assertions or `within` has passed */
+  private async pollForEvent(spec: ExpectEvent, c: Cursor, step: string, started: number) {
+    const within = parseDuration(spec.within ?? '5s');
+    const seen: unknown[] = [];
+    let last: Exchange | undefined;
+    let match: Record<string, unknown> | undefined;
+    let polls = 0;
+    while (!match) {
+      // The agent did not answer since the cursor was opened: it may have restarted, and its
+      // event ids start again at 1, so a cursor at the old id would see nothing.
+      if ((this.ctx.generations[c.target] ?? 0) !== c.generation) await this.open(c, step);
+      const left = within - (this.ctx.clock.now() - started);
+      if (left <= 0 && polls > 0) break;
+      // The agent's long-poll timeout is in whole seconds: under 1 s left, poll without waiting
+      // and pause between polls instead, so the last second is not a tight loop.
+      const timeoutS = left >= 1000 ? 1 : 0;
+      const x = await this.send(this.eventsRequest(c, c.lastId, timeoutS), step, polls + 1);
+      if (x.error?.code === RECORDING_ENDS && polls > 0) break;
+      polls++;
+      last = x;
+      const events = x.response?.status === 200 ? parseBody(x.response.body).json : undefined;
+      if (!Array.isArray(events)) {
+        await this.ctx.clock.sleep(250);
+        continue;
+      }
+      if (events.length === 0 && timeoutS === 0) await this.ctx.clock.sleep(Math.min(200, Math.max(left, 1)));
+      for (const ev of events as Record<string, unknown>[]) {
+        if (typeof ev.id === 'number') c.lastId = Math.max(c.lastId, ev.id);
+        if (ev.type !== spec.type) continue;
+        seen.push(ev);
+        if ((spec.assert ?? []).every((a) => evaluate(a, ev, {}).ok)) {
+          match = ev;
+          break;
+        }
+      }
+    }
+    return { match, seen, last, polls };
+  }
+
+  /** the matched event's data against its schema, and its undocumented members */
+  private eventSchemaChecks(step: string, phase: Phase, schema: string, match: Record<string, unknown>): void {
+    const errors = validate(schema, match.data, this.ctx.agentVersion ?? undefined);
+    this.add(
+      step,
+      phase,
+      errors.length
+        ? {
+            name: 'event-schema',
+            kind: 'schema',
+            verdict: 'fail',
+            message: `event data is not a valid ${schema}: ${errors.map((e) => `${e.pointer || '/'} ${e.rule}`).join(', ')}`,
+            schemaErrors: errors,
+            actual: match,
+          }
+        : { name: 'event-schema', kind: 'schema', verdict: 'pass', message: `event data is a valid ${schema}` },
+    );
+    const judged = noteUndocumented(
+      this.ctx.undocumented,
+      'GET /rest/events',
+      schema,
+      match.data,
+      this.s.id,
+      'event-undocumented',
+    );
+    if (judged) this.add(step, phase, judged);
   }
 
   private async file(step: Step, phase: Phase): Promise<boolean> {
@@ -480,7 +490,45 @@ function dependsOn(s: Scenario): string[] {
   return s.spec.filter((e) => called.has(e));
 }
 
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
+/** setup, steps (skipped when setup failed), cleanup, in a temporary folder of the scenario's own */
+async function runPhases(s: Scenario, ctx: RunContext): Promise<CheckResult[]> {
+  const tmp = await ctx.actions.makeTempDir(s.id);
+  ctx.transport.annotate?.(s.id, { tmp });
+  const vars: Vars = { ...ctx.vars, ...(s.vars ?? {}), vars: s.vars ?? {}, tmp };
+  const run = new ScenarioRun(s, ctx, vars);
+  let failedSetup: string | undefined;
+  for (const step of s.setup ?? []) {
+    if (!(await run.runStep(step, 'setup'))) {
+      failedSetup = step.name;
+      break;
+    }
+  }
+  for (const step of s.steps) {
+    if (failedSetup) {
+      run.checks.push({
+        id: `${s.id}/${step.name}/step`,
+        step: step.name,
+        phase: 'steps',
+        kind: 'request',
+        verdict: 'skip',
+        message: 'not run: setup failed',
+        skipReason: `setup step "${failedSetup}" failed`,
+      });
+      continue;
+    }
+    await run.runStep(step, 'steps');
+  }
+  for (const step of s.cleanup ?? []) await run.runStep(step, 'cleanup');
+  await ctx.actions.removeTempDir(tmp);
+  return run.checks;
+}
+
+/** the note of a scenario deprecated since some version (and whether the agent is past it) */
+function deprecationNote(s: Scenario, agentVersion: string | null): string {
+  return `deprecated since ${s.deprecated}${agentVersion && atLeast(agentVersion, s.deprecated!) ? ` (the agent, ${agentVersion}, is past it; it must still work)` : ''}`;
+}
+
+/** one scenario: run, probed for absence (its endpoints predate the agent) or skipped (a capability is missing) */
 export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Promise<ScenarioResult> {
   const { scenario: s, file } = loaded;
   const wall0 = performance.now();
@@ -495,10 +543,7 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
     checks: [],
   };
   const notes: string[] = [];
-  if (s.deprecated)
-    notes.push(
-      `deprecated since ${s.deprecated}${ctx.agentVersion && atLeast(ctx.agentVersion, s.deprecated) ? ` (the agent, ${ctx.agentVersion}, is past it; it must still work)` : ''}`,
-    );
+  if (s.deprecated) notes.push(deprecationNote(s, ctx.agentVersion));
   const missing = (s.needs ?? [])
     .map((n) => [n, ctx.capabilities[n as Capability]] as const)
     .filter(([, v]) => v !== true);
@@ -531,37 +576,7 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
         skipReason: result.skipReason,
       },
     ];
-  } else {
-    const tmp = await ctx.actions.makeTempDir(s.id);
-    ctx.transport.annotate?.(s.id, { tmp });
-    const vars: Vars = { ...ctx.vars, ...(s.vars ?? {}), vars: s.vars ?? {}, tmp };
-    const run = new ScenarioRun(s, ctx, vars);
-    let failedSetup: string | undefined;
-    for (const step of s.setup ?? []) {
-      if (!(await run.runStep(step, 'setup'))) {
-        failedSetup = step.name;
-        break;
-      }
-    }
-    for (const step of s.steps) {
-      if (failedSetup) {
-        run.checks.push({
-          id: `${s.id}/${step.name}/step`,
-          step: step.name,
-          phase: 'steps',
-          kind: 'request',
-          verdict: 'skip',
-          message: 'not run: setup failed',
-          skipReason: `setup step "${failedSetup}" failed`,
-        });
-        continue;
-      }
-      await run.runStep(step, 'steps');
-    }
-    for (const step of s.cleanup ?? []) await run.runStep(step, 'cleanup');
-    await ctx.actions.removeTempDir(tmp);
-    result.checks = run.checks;
-  }
+  } else result.checks = await runPhases(s, ctx);
   await ctx.transport.endScenario?.(s.id);
   if (notes.length) result.notes = notes;
   result.verdict = scenarioVerdict(result.checks);

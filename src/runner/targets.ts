@@ -95,8 +95,48 @@ export async function labTarget(opts: LiveOptions): Promise<Target> {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
+/**
+ * GET `path` of a given agent while setting up. The set-up only learns what the scenarios need (identity, sync
+ * address); judging the answers is the scenarios' job. A wrong answer leaves a value unknown (`problem`); only no
+ * answer at all, or a refused API key, stops the run.
+ */
+async function setupGet(probe: LiveTransport, url: string, apiKey: string, path: string) {
+  const x = await probe.send({
+    target: 'agent',
+    method: 'GET',
+    url: path,
+    headers: { 'X-API-Key': apiKey },
+    timeoutMs: 10_000,
+  });
+  if (!x.response) throw new UsageError(`the agent at ${url} does not answer (${x.error?.code}: ${x.error?.message})`);
+  if (x.response.status === 403)
+    throw new UsageError(`the agent at ${url} refuses the API key (403 ${x.response.body.trim()})`);
+  const json = x.response.status === 200 ? parseBody(x.response.body).json : undefined;
+  const doc = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+  return {
+    doc,
+    headerId: x.response.headers['x-syncthing-id'],
+    problem:
+      json === undefined
+        ? `GET ${path} answered ${x.response.status}${x.response.status === 200 ? ' without a JSON document' : ''}`
+        : null,
+  };
+}
+
+/** the given agent's device ID and, when a peer is needed, its configured listen addresses, from its own API */
+async function learnAgent(url: string, apiKey: string, needsPeer: boolean) {
+  const probe = new LiveTransport({ agent: { url, apiKey } });
+  const status = await setupGet(probe, url, apiKey, '/rest/system/status');
+  const deviceId = typeof status.doc.myID === 'string' ? status.doc.myID : (status.headerId ?? null);
+  // The sync address only matters to a peer; a run without one saves the request.
+  const config = needsPeer ? await setupGet(probe, url, apiKey, '/rest/config') : undefined;
+  const configured = (config?.doc.options as { listenAddresses?: unknown } | undefined)?.listenAddresses;
+  const listenAddresses = Array.isArray(configured) ? configured.filter((a): a is string => typeof a === 'string') : [];
+  await probe.close();
+  return { deviceId, configProblem: config?.problem, listenAddresses };
+}
+
 /** an agent someone else started; its URL and API key are given */
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
 export async function agentTarget(url: string, apiKey: string, opts: LiveOptions): Promise<Target> {
   let base: URL;
   try {
@@ -105,41 +145,7 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
     throw new UsageError(`--agent "${url}" is not a URL (expected e.g. http://127.0.0.1:8384)`);
   }
   const local = LOOPBACK.has(base.hostname);
-  // Learn the agent's identity and sync address from its own API.
-  const probe = new LiveTransport({ agent: { url, apiKey } });
-  // The set-up only learns what the scenarios need (identity, sync address); judging the answers is
-  // the scenarios' job. A wrong answer leaves a value unknown; only no answer at all, or a refused
-  // API key, stops the run.
-  const get = async (path: string) => {
-    const x = await probe.send({
-      target: 'agent',
-      method: 'GET',
-      url: path,
-      headers: { 'X-API-Key': apiKey },
-      timeoutMs: 10_000,
-    });
-    if (!x.response)
-      throw new UsageError(`the agent at ${url} does not answer (${x.error?.code}: ${x.error?.message})`);
-    if (x.response.status === 403)
-      throw new UsageError(`the agent at ${url} refuses the API key (403 ${x.response.body.trim()})`);
-    const json = x.response.status === 200 ? parseBody(x.response.body).json : undefined;
-    const doc = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
-    return {
-      doc,
-      headerId: x.response.headers['x-syncthing-id'],
-      problem:
-        json === undefined
-          ? `GET ${path} answered ${x.response.status}${x.response.status === 200 ? ' without a JSON document' : ''}`
-          : null,
-    };
-  };
-  const status = await get('/rest/system/status');
-  const deviceId = typeof status.doc.myID === 'string' ? status.doc.myID : (status.headerId ?? null);
-  // The sync address only matters to a peer; a run without one saves the request.
-  const config = opts.needsPeer ? await get('/rest/config') : undefined;
-  const configured = (config?.doc.options as { listenAddresses?: unknown } | undefined)?.listenAddresses;
-  const listenAddresses = Array.isArray(configured) ? configured.filter((a): a is string => typeof a === 'string') : [];
-  await probe.close();
+  const { deviceId, configProblem, listenAddresses } = await learnAgent(url, apiKey, opts.needsPeer);
   const listen = listenAddresses.find((a) => /^tcp4?:\/\/(127\.0\.0\.1|localhost):\d+$/.test(a));
   const capabilities: Record<Capability, true | string> = {
     files: local ? true : `the agent at ${url} is not on this machine, so synconf cannot create files in its folders`,
@@ -153,7 +159,7 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
   const vars: Record<string, unknown> = { agent: { deviceId, syncAddress: listen ?? null, dataDir: null } };
   const labs: Lab[] = [];
   if (opts.needsPeer) {
-    if (config?.problem) capabilities.peer = `the agent's sync address is unknown (${config.problem})`;
+    if (configProblem) capabilities.peer = `the agent's sync address is unknown (${configProblem})`;
     else if (!local || !listen)
       capabilities.peer = `a peer must reach the agent's sync port on loopback; the agent listens on ${JSON.stringify(listenAddresses)}`;
     else {
