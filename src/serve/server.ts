@@ -47,52 +47,85 @@ const DEFAULT_EVENT_TIMEOUT_S = 60; // the agent's default for a long poll
 
 const recordedKey = (e: HarEntry) => e.request.headers.find((h) => h.name.toLowerCase() === 'x-api-key')?.value;
 
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
-export async function startServer(opts: ServeOptions): Promise<Server> {
-  const rec = loadRecordings(opts.dir);
-  const redactor = new Redactor([opts.apiKey]);
-  const agent = new RecordedAgent(rec, redactor);
-  const events = new EventLog(agent.entries);
-  const log = new RequestLog(opts.logFile, redactor);
-  // the agent's answers to requests without the right key
-  const refusals = agent.entries.filter(
-    (e) => (e.response.status === 401 || e.response.status === 403) && recordedKey(e) !== API_KEY,
-  );
-  const eventHeaders = agent.entries.find(
-    (e) => e.response.status === 200 && new URL(e.request.url).pathname === '/rest/events',
-  )?.response.headers ?? [{ name: 'content-type', value: 'application/json; charset=utf-8' }];
-  const counts = { served: 0, missed: 0 };
-  const polls = new Set<{ timer: NodeJS.Timeout; res: http.ServerResponse }>();
-  const say = opts.onLine ?? (() => {});
+/** the request as the client sent it; the API key under the name the recordings use */
+function outgoing(inc: http.IncomingMessage, chunks: Buffer[]): OutgoingRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(inc.headers))
+    if (value !== undefined && name !== 'x-api-key') headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  const key = inc.headers['x-api-key'];
+  if (typeof key === 'string') headers['X-API-Key'] = key;
+  const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
+  return {
+    target: 'agent',
+    method: inc.method ?? 'GET',
+    url: inc.url ?? '/',
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    timeoutMs: 0,
+  };
+}
 
-  const recorded = (e: HarEntry): IncomingResponse => ({
-    status: e.response.status,
-    headers: Object.fromEntries(
-      e.response.headers
-        .filter((h) => !TRANSFER_HEADERS.has(h.name.toLowerCase()))
-        .map((h) => [h.name, h.value.split(API_KEY).join(opts.apiKey)]),
-    ),
-    body: e.response.content.text.split(API_KEY).join(opts.apiKey),
-  });
+/** What the served recordings answer: the recorded answer, events, the agent's refusal, or a 404 naming the closest. */
+class Answers {
+  readonly agent: RecordedAgent;
+  readonly log: RequestLog;
+  readonly counts = { served: 0, missed: 0 };
+  readonly polls = new Set<{ timer: NodeJS.Timeout; res: http.ServerResponse }>();
+  private readonly events: EventLog;
+  /** the agent's answers to requests without the right key */
+  private readonly refusals: HarEntry[];
+  private readonly eventHeaders: HarEntry['response']['headers'];
+  private readonly say: (line: string) => void;
 
-  function refusal(req: OutgoingRequest): HarEntry | undefined {
+  constructor(
+    private readonly opts: ServeOptions,
+    rec: ReturnType<typeof loadRecordings>,
+  ) {
+    const redactor = new Redactor([opts.apiKey]);
+    this.agent = new RecordedAgent(rec, redactor);
+    this.events = new EventLog(this.agent.entries);
+    this.log = new RequestLog(opts.logFile, redactor);
+    this.refusals = this.agent.entries.filter(
+      (e) => (e.response.status === 401 || e.response.status === 403) && recordedKey(e) !== API_KEY,
+    );
+    this.eventHeaders = this.agent.entries.find(
+      (e) => e.response.status === 200 && new URL(e.request.url).pathname === '/rest/events',
+    )?.response.headers ?? [{ name: 'content-type', value: 'application/json; charset=utf-8' }];
+    this.say = opts.onLine ?? (() => {});
+  }
+
+  private recorded(e: HarEntry): IncomingResponse {
+    return {
+      status: e.response.status,
+      headers: Object.fromEntries(
+        e.response.headers
+          .filter((h) => !TRANSFER_HEADERS.has(h.name.toLowerCase()))
+          .map((h) => [h.name, h.value.split(API_KEY).join(this.opts.apiKey)]),
+      ),
+      body: e.response.content.text.split(API_KEY).join(this.opts.apiKey),
+    };
+  }
+
+  private refusal(req: OutgoingRequest): HarEntry | undefined {
     const path = new URL(req.url, 'http://agent').pathname;
     return (
-      refusals.find((e) => e.request.method === req.method && new URL(e.request.url).pathname === path) ?? refusals[0]
+      this.refusals.find((e) => e.request.method === req.method && new URL(e.request.url).pathname === path) ??
+      this.refusals[0]
     );
   }
 
-  function missText(req: OutgoingRequest): string {
-    const closest = agent.closest(req);
+  private missText(req: OutgoingRequest): string {
+    const closest = this.agent.closest(req);
     return (
-      `synconf serve: no recorded answer to ${req.method} ${req.url} in ${opts.dir}\n` +
+      `synconf serve: no recorded answer to ${req.method} ${req.url} in ${this.opts.dir}\n` +
       (closest
-        ? `closest recorded: ${describeEntry(closest.entry).replace(/ on agent$/, '')} (${agent.originOf(closest.entry)})\ndiffers in: ${closest.differs}\n`
+        ? `closest recorded: ${describeEntry(closest.entry).replace(/ on agent$/, '')} (${this.agent.originOf(closest.entry)})\ndiffers in: ${closest.differs}\n`
         : 'the recordings hold no request of the agent\n')
     );
   }
 
-  function eventsAnswer(url: URL, res: http.ServerResponse, done: (r: IncomingResponse) => void): void {
+  /** GET /rest/events: the recorded events after `since`; none new holds the request for its timeout */
+  private eventsAnswer(url: URL, res: http.ServerResponse, done: (r: IncomingResponse) => void): void {
     const int = (name: string, fallback: number) => {
       const v = url.searchParams.get(name);
       return v === null || v === '' ? fallback : Number.parseInt(v, 10);
@@ -107,12 +140,12 @@ export async function startServer(opts: ServeOptions): Promise<Server> {
         body: 'Invalid since, timeout or limit\n',
       });
     const types = url.searchParams.get('events')?.split(',').filter(Boolean);
-    const list = events.query({ disk: url.pathname.endsWith('/disk'), types, since, limit });
+    const list = this.events.query({ disk: url.pathname.endsWith('/disk'), types, since, limit });
     const answer = (items: unknown[]) =>
       done({
         status: 200,
         headers: Object.fromEntries(
-          eventHeaders.filter((h) => !TRANSFER_HEADERS.has(h.name.toLowerCase())).map((h) => [h.name, h.value]),
+          this.eventHeaders.filter((h) => !TRANSFER_HEADERS.has(h.name.toLowerCase())).map((h) => [h.name, h.value]),
         ),
         body: JSON.stringify(items, null, 2) + '\n',
       });
@@ -121,77 +154,62 @@ export async function startServer(opts: ServeOptions): Promise<Server> {
     const poll = {
       res,
       timer: setTimeout(() => {
-        polls.delete(poll);
+        this.polls.delete(poll);
         answer([]);
       }, timeoutS * 1000),
     };
-    polls.add(poll);
+    this.polls.add(poll);
     res.on('close', () => {
       clearTimeout(poll.timer);
-      polls.delete(poll);
+      this.polls.delete(poll);
     });
   }
 
-  const server = http.createServer((inc, res) => {
-    const chunks: Buffer[] = [];
-    inc.on('data', (c: Buffer) => chunks.push(c));
-    inc.on('end', () => {
-      const startedAt = new Date();
-      const t0 = performance.now();
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(inc.headers))
-        if (value !== undefined && name !== 'x-api-key')
-          headers[name] = Array.isArray(value) ? value.join(', ') : value;
-      const key = inc.headers['x-api-key'];
-      if (typeof key === 'string') headers['X-API-Key'] = key;
-      const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
-      const req: OutgoingRequest = {
-        target: 'agent',
-        method: inc.method ?? 'GET',
-        url: inc.url ?? '/',
-        headers,
-        ...(body !== undefined ? { body } : {}),
-        timeoutMs: 0,
+  /** answers one request (its body read), logs it and counts it */
+  answer(req: OutgoingRequest, res: http.ServerResponse): void {
+    const startedAt = new Date();
+    const t0 = performance.now();
+    const authorized = req.headers['X-API-Key'] === this.opts.apiKey;
+    const finish = (outcome: Outcome, response?: IncomingResponse, error?: Exchange['error']) => {
+      const x: Exchange = {
+        request: req,
+        startedAt: startedAt.toISOString(),
+        durationMs: performance.now() - t0,
+        ...(response ? { response } : {}),
+        ...(error ? { error } : {}),
       };
-      const authorized = key === opts.apiKey;
-      const finish = (outcome: Outcome, response?: IncomingResponse, error?: Exchange['error']) => {
-        const x: Exchange = {
-          request: req,
-          startedAt: startedAt.toISOString(),
-          durationMs: performance.now() - t0,
-          ...(response ? { response } : {}),
-          ...(error ? { error } : {}),
-        };
-        log.add(x, outcome);
-        if (outcome.served === 'miss') counts.missed++;
-        else counts.served++;
-        if (!response) return void res.destroy(); // the recorded agent gave no answer (it was restarting or gone)
-        res.writeHead(response.status, response.headers);
-        res.end(response.body);
-      };
+      this.log.add(x, outcome);
+      if (outcome.served === 'miss') this.counts.missed++;
+      else this.counts.served++;
+      if (!response) return void res.destroy(); // the recorded agent gave no answer (it was restarting or gone)
+      res.writeHead(response.status, response.headers);
+      res.end(response.body);
+    };
 
-      const url = new URL(req.url, 'http://agent');
-      if (req.method === 'GET' && authorized && /^\/rest\/events(\/disk)?$/.test(url.pathname)) {
-        return eventsAnswer(url, res, (r) => finish({ served: 'events' }, r));
-      }
-      const entry = agent.answer(req);
-      if (entry) {
-        const origin = agent.originOf(entry);
-        if (entry._error)
-          say(`${req.method} ${req.url}: connection closed, as recorded (${entry._error.code}, ${origin})`);
-        return finish({ served: 'recorded', origin }, entry._error ? undefined : recorded(entry), entry._error);
-      }
-      const refused = authorized ? undefined : refusal(req);
-      if (refused) return finish({ served: 'refusal', origin: agent.originOf(refused) }, recorded(refused));
-      const text = missText(req);
-      say(text.trimEnd().replace(/\n/g, '; '));
-      finish(
-        { served: 'miss', miss: text },
-        { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: text },
-      );
-    });
-  });
+    const url = new URL(req.url, 'http://agent');
+    if (req.method === 'GET' && authorized && /^\/rest\/events(\/disk)?$/.test(url.pathname)) {
+      return this.eventsAnswer(url, res, (r) => finish({ served: 'events' }, r));
+    }
+    const entry = this.agent.answer(req);
+    if (entry) {
+      const origin = this.agent.originOf(entry);
+      if (entry._error)
+        this.say(`${req.method} ${req.url}: connection closed, as recorded (${entry._error.code}, ${origin})`);
+      return finish({ served: 'recorded', origin }, entry._error ? undefined : this.recorded(entry), entry._error);
+    }
+    const refused = authorized ? undefined : this.refusal(req);
+    if (refused) return finish({ served: 'refusal', origin: this.agent.originOf(refused) }, this.recorded(refused));
+    const text = this.missText(req);
+    this.say(text.trimEnd().replace(/\n/g, '; '));
+    finish(
+      { served: 'miss', miss: text },
+      { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: text },
+    );
+  }
+}
 
+/** listens on --host/--port; a port in use or an address not of this machine is the user's error */
+async function listen(server: http.Server, opts: ServeOptions): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
       reject(
@@ -204,6 +222,17 @@ export async function startServer(opts: ServeOptions): Promise<Server> {
     );
     server.listen(opts.port, opts.host, () => resolve());
   });
+}
+
+export async function startServer(opts: ServeOptions): Promise<Server> {
+  const rec = loadRecordings(opts.dir);
+  const answers = new Answers(opts, rec);
+  const server = http.createServer((inc, res) => {
+    const chunks: Buffer[] = [];
+    inc.on('data', (c: Buffer) => chunks.push(c));
+    inc.on('end', () => answers.answer(outgoing(inc, chunks), res));
+  });
+  await listen(server, opts);
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
 
@@ -211,18 +240,18 @@ export async function startServer(opts: ServeOptions): Promise<Server> {
     url: `http://${host}:${port}`,
     apiKey: opts.apiKey,
     agentVersion: rec.agentVersion,
-    recorded: agent.entries.length,
-    counts,
+    recorded: answers.agent.entries.length,
+    counts: answers.counts,
     async close() {
-      for (const p of polls) {
+      for (const p of answers.polls) {
         clearTimeout(p.timer);
         p.res.destroy();
       }
-      polls.clear();
+      answers.polls.clear();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
-      log.write();
+      answers.log.write();
     },
   };
 }
