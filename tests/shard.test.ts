@@ -2,30 +2,25 @@
 // option's validation; 3 versions × 3 shards of the bundled recordings replayed as 9 parallel processes of the built
 // command and merged: the same as the unsharded run check for check; a missing, duplicated, foreign or crashed
 // shard makes the merge fail with one line.
-import { test, describe, before, after } from 'node:test';
+import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import type { Matrix, Report } from '../src/schema/generated/types.js';
-import { RECORDINGS_DIR, ROOT } from '../src/paths.js';
+import { RECORDINGS_DIR } from '../src/paths.js';
 import { combineShards } from '../src/matrix/combine-shards.js';
 import { mergeShardSets, type ReportFile } from '../src/matrix/shard-set.js';
 import { readFixture } from './fixtures/reports/hostile.js';
 import { shard as parseShard } from '../src/cli/options.js';
 import { bundledRecordings, planShards, recordedDurations, weightsOf, type Weighted } from '../src/scenario/shard.js';
 import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
+import { cliAsync, spawnCli } from './support/cli.js';
+import { tempFolder } from './support/temp.js';
 
 await loadDocumentValidators();
 
-const synconf = (...args: string[]) =>
-  execa('node', [join(ROOT, 'dist/bin/synconf.js'), ...args], {
-    reject: false,
-    timeout: 120_000,
-    env: { GITHUB_STEP_SUMMARY: '', NO_COLOR: '1' },
-  });
+const synconf = (...args: string[]) => cliAsync(args, { timeout: 120_000 });
 
 const w = (spec: string): Weighted[] =>
   spec.split(' ').map((pair) => {
@@ -189,37 +184,34 @@ const placeless = (m: Matrix) => ({
 });
 
 describe('3 versions × 3 shards as 9 parallel processes of the built command, merged', () => {
-  let dir: string;
+  const work = tempFolder('shard');
   /** shard reports of each version: file[version][shard - 1] */
   const files: Record<string, string[]> = {};
   let wholeMatrix: Matrix;
   const shardFile = (version: string, shard: number) => files[version][shard - 1];
-  const merge = (...args: string[]) => synconf('report', 'merge', ...args, '--out', join(dir, `merged-${++merges}`));
+  const merge = (...args: string[]) => synconf('report', 'merge', ...args, '--out', join(work(), `merged-${++merges}`));
   let merges = 0;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'synconf-shard-'));
     const jobs = VERSIONS.flatMap((v) =>
       SHARDS.map((i) => {
-        const out = join(dir, `${v}-${i}`);
+        const out = join(work(), `${v}-${i}`);
         (files[v] ??= [])[i - 1] = join(out, 'report.json');
         return synconf('replay', join(RECORDINGS_DIR, `syncthing-${v}`), '--shard', `${i}/3`, '--report-dir', out);
       }),
     );
     // the unsharded runs: each version replayed whole, and the matrix
     const wholeRuns = VERSIONS.map((v) =>
-      synconf('replay', join(RECORDINGS_DIR, `syncthing-${v}`), '--report-dir', join(dir, 'whole', v)),
+      synconf('replay', join(RECORDINGS_DIR, `syncthing-${v}`), '--report-dir', join(work(), 'whole', v)),
     );
-    for (const r of await Promise.all([...jobs, ...wholeRuns]))
-      assert.equal(r.exitCode, 0, `${r.command}\n${r.stderr}`);
-    const matrix = await synconf('matrix', '--replay', '--report-dir', join(dir, 'whole-matrix'));
-    assert.equal(matrix.exitCode, 0, matrix.stderr);
-    wholeMatrix = await readJson<Matrix>(join(dir, 'whole-matrix', 'matrix.json'));
+    for (const r of await Promise.all([...jobs, ...wholeRuns])) assert.equal(r.code, 0, r.out);
+    const matrix = await synconf('matrix', '--replay', '--report-dir', join(work(), 'whole-matrix'));
+    assert.equal(matrix.code, 0, matrix.stderr);
+    wholeMatrix = await readJson<Matrix>(join(work(), 'whole-matrix', 'matrix.json'));
   });
-  after(() => rm(dir, { recursive: true, force: true }));
 
   test('each shard report is valid, says which shard of which plan it is, and ran exactly its scenarios', async () => {
     for (const v of VERSIONS) {
-      const whole = await readJson(join(dir, 'whole', v, 'report.json'));
+      const whole = await readJson(join(work(), 'whole', v, 'report.json'));
       const shards = await Promise.all(SHARDS.map((i) => readJson(shardFile(v, i))));
       for (const [i, r] of shards.entries()) {
         assert.deepEqual(validate('report', r).map(formatError), []);
@@ -251,11 +243,11 @@ describe('3 versions × 3 shards as 9 parallel processes of the built command, m
   });
 
   test('each version merged equals its unsharded run check for check', async () => {
-    const order = (await readJson(join(dir, 'whole', '1.19.2', 'report.json'))).scenarios.map((s) => s.id);
+    const order = (await readJson(join(work(), 'whole', '1.19.2', 'report.json'))).scenarios.map((s) => s.id);
     for (const v of VERSIONS) {
       const shards = await Promise.all(SHARDS.map((i) => readJson(shardFile(v, i))));
       const { report, crashed } = combineShards(shards, v, order);
-      const whole = await readJson(join(dir, 'whole', v, 'report.json'));
+      const whole = await readJson(join(work(), 'whole', v, 'report.json'));
       assert.deepEqual(crashed, []);
       assert.deepEqual(differences(report, whole), [], v);
       assert.deepEqual(validate('report', report).map(formatError), []);
@@ -270,9 +262,9 @@ describe('3 versions × 3 shards as 9 parallel processes of the built command, m
 
   test('report merge of the 9 shard reports: the matrix of the unsharded `matrix --replay`, exit 0', async () => {
     const r = await merge(...VERSIONS.flatMap((v) => files[v]));
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '');
-    const merged = await readJson<Matrix>(join(dir, `merged-${merges}`, 'matrix.json'));
+    const merged = await readJson<Matrix>(join(work(), `merged-${merges}`, 'matrix.json'));
     assert.deepEqual(
       merged.columns.map((c) => c.label),
       VERSIONS,
@@ -283,48 +275,46 @@ describe('3 versions × 3 shards as 9 parallel processes of the built command, m
 
   test('matrix --replay --shard i/3 as 3 parallel processes, merged: the same matrix', async () => {
     const runs = await Promise.all(
-      SHARDS.map((i) => synconf('matrix', '--replay', '--shard', `${i}/3`, '--report-dir', join(dir, `m${i}`))),
+      SHARDS.map((i) => synconf('matrix', '--replay', '--shard', `${i}/3`, '--report-dir', join(work(), `m${i}`))),
     );
-    for (const r of runs) assert.equal(r.exitCode, 0, r.stderr);
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
     assert.match(runs[1].stdout, /\nshard 2\/3 of plan [0-9a-f]{12}: \d+ of 20 scenarios/);
-    const r = await merge(...SHARDS.flatMap((i) => VERSIONS.map((v) => join(dir, `m${i}`, v, 'report.json'))));
-    assert.equal(r.exitCode, 0, r.stderr);
+    const r = await merge(...SHARDS.flatMap((i) => VERSIONS.map((v) => join(work(), `m${i}`, v, 'report.json'))));
+    assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(
-      placeless(await readJson<Matrix>(join(dir, `merged-${merges}`, 'matrix.json'))),
+      placeless(await readJson<Matrix>(join(work(), `merged-${merges}`, 'matrix.json'))),
       placeless(wholeMatrix),
     );
   });
 
   test('a shard killed before it wrote its report: the merge names it missing, one line, exit 2', async () => {
-    const out = join(dir, 'killed');
-    const child = execa('node', [join(ROOT, 'dist/bin/synconf.js'), 'replay', '--shard', '2/3', '--report-dir', out], {
-      reject: false,
-    });
+    const out = join(work(), 'killed');
+    const child = spawnCli(['replay', '--shard', '2/3', '--report-dir', out]);
     child.kill('SIGKILL');
-    await child;
+    await new Promise((resolve) => child.on('close', resolve));
     assert.equal(existsSync(join(out, 'report.json')), false, 'killed before writing');
     const given = VERSIONS.flatMap((v) => files[v]).filter((f) => f !== shardFile('1.19.2', 2));
     const r = await merge(...given);
     const plan = (await readJson(shardFile('1.19.2', 1))).shard!.plan;
-    assert.equal(r.exitCode, 2);
-    assert.equal(r.stderr, `synconf: shard 2/3 of plan ${plan} for 1.19.2 is missing`);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, `synconf: shard 2/3 of plan ${plan} for 1.19.2 is missing\n`);
   });
 
   test('a shard given twice: one line naming both files, exit 2', async () => {
     const r = await merge(...files['1.19.2'], shardFile('1.19.2', 3));
-    assert.equal(r.exitCode, 2);
-    assert.match(r.stderr, /^synconf: shard 3\/3 of plan [0-9a-f]{12} for 1\.19\.2 is given twice: (\S+), \1$/);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^synconf: shard 3\/3 of plan [0-9a-f]{12} for 1\.19\.2 is given twice: (\S+), \1\n$/);
   });
 
   test('a shard of another plan (2 shards, not 3): one line naming both plans, exit 2', async () => {
-    const other = join(dir, 'other-plan');
+    const other = join(work(), 'other-plan');
     const run = await synconf('replay', '--shard', '2/2', '--report-dir', other);
-    assert.equal(run.exitCode, 0, run.stderr);
+    assert.equal(run.code, 0, run.stderr);
     const r = await merge(shardFile('1.19.2', 1), join(other, 'report.json'), shardFile('1.19.2', 3));
-    assert.equal(r.exitCode, 2);
+    assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /^synconf: the shards of 1\.19\.2 are of different plans: [0-9a-f]{12} \(1\/3 in \S+, 3\/3 in \S+\); [0-9a-f]{12} \(2\/2 in \S+\): merge the shards of one plan[^\n]*$/,
+      /^synconf: the shards of 1\.19\.2 are of different plans: [0-9a-f]{12} \(1\/3 in \S+, 3\/3 in \S+\); [0-9a-f]{12} \(2\/2 in \S+\): merge the shards of one plan[^\n]*\n$/,
     );
   });
 
@@ -362,15 +352,15 @@ describe('3 versions × 3 shards as 9 parallel processes of the built command, m
     test(`a crashed shard (${name}): its version fails (never green), one line, exit ${exit}`, async () => {
       const report = await readJson(shardFile('1.19.2', 2));
       crash(report);
-      const file = join(dir, `crashed-${merges}.json`);
+      const file = join(work(), `crashed-${merges}.json`);
       await writeFile(file, JSON.stringify(report));
       const r = await merge(shardFile('1.19.2', 1), file, shardFile('1.19.2', 3));
-      assert.equal(r.exitCode, exit, r.stderr);
+      assert.equal(r.code, exit, r.stderr);
       const lines = r.stderr.trim().split('\n');
       assert.equal(lines.length, 1, r.stderr);
       assert.match(lines[0], /^synconf: shard 2\/3 of plan [0-9a-f]{12} for 1\.19\.2 did not finish: /);
       assert.match(lines[0], line);
-      const merged = await readJson<Matrix>(join(dir, `merged-${merges}`, 'matrix.json'));
+      const merged = await readJson<Matrix>(join(work(), `merged-${merges}`, 'matrix.json'));
       assert.equal(merged.columns[0].exitCode, exit, 'the version fails');
     });
 });
