@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, symlink } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Report, CheckResult, ScenarioResult } from '../src/schema/generated/types.js';
+import type { Report, CheckResult, ScenarioResult, Matrix } from '../src/schema/generated/types.js';
 import { mergeReports } from '../src/matrix/merge.js';
 import { gateIndex } from '../src/matrix/gates.js';
 import { selectScenarios } from '../src/scenario/select.js';
@@ -65,7 +65,7 @@ describe('classification of changes between versions', () => {
     gates = gateIndex(selection.scenarios);
   });
 
-  test('regression: conforms on the older, deviates on the newer (listed or not); regressions sort first', () => {
+  test('regression: conforms on the older, deviates on the newer; a listed deviation is a listed regression, counted apart', () => {
     const m = mergeReports(
       [
         report('1.29.5', [
@@ -83,14 +83,21 @@ describe('classification of changes between versions', () => {
     );
     assert.deepEqual(m.order, [1, 0], 'oldest version first, whatever the order given');
     assert.equal(rowOf(m, 'a/s/x').class, 'regression');
-    assert.equal(rowOf(m, 'a/s/y').class, 'regression');
-    assert.match(rowOf(m, 'a/s/y').changes[0].note, /listed as a known deviation of 1\.29\.5/);
+    assert.equal(rowOf(m, 'a/s/y').class, 'listed-regression');
+    assert.match(rowOf(m, 'a/s/y').changes[0].note, /as a known deviation of 1\.29\.5 lists/);
     assert.equal(rowOf(m, 'a/s/z').class, null, 'unchanged');
     assert.deepEqual(
       m.rows.slice(0, 2).map((r) => r.class),
-      ['regression', 'regression'],
+      ['regression', 'listed-regression'],
     );
-    assert.deepEqual(m.classes, { regression: 2, fixed: 0, 'version-change': 0, known: 0, other: 0 });
+    assert.deepEqual(m.classes, {
+      regression: 1,
+      'listed-regression': 1,
+      fixed: 0,
+      'version-change': 0,
+      known: 0,
+      other: 0,
+    });
     assert.deepEqual(
       m.columns.map((c) => c.label),
       ['1.29.5', '1.19.2'],
@@ -276,18 +283,20 @@ describe('synconf matrix on the real agents', () => {
     const browse = row('system-browse/subdirectories/schema');
     assert.deepEqual(
       browse.changes.map((c: { from: number; to: number; class: string }) => [label(c.from), label(c.to), c.class]),
-      [['1.19.2', '1.29.5', 'regression']],
+      [['1.19.2', '1.29.5', 'listed-regression']],
       JSON.stringify(browse),
     );
     assert.match(
       r.stdout,
-      /regression system-browse\/subdirectories\/schema: conforms on 1\.19\.2, deviates on 1\.29\.5/,
+      /listed regression system-browse\/subdirectories\/schema: conforms on 1\.19\.2, deviates on 1\.29\.5/,
     );
   });
 });
 
 describe('synconf matrix --replay', () => {
   const work = tempFolder('matrix');
+  let bundledMatrix: Matrix;
+  let bundledStdout = '';
 
   test('every bundled recording is a column, each replaying to its recorded verdicts; the matrix is valid', async () => {
     const bundled = readdirSync(RECORDINGS_DIR).filter(
@@ -319,6 +328,61 @@ describe('synconf matrix --replay', () => {
     assert.deepEqual(
       m.columns.map((c: { label: string }) => c.label),
       bundled.map((f) => f.replace('syncthing-', '')).sort(),
+    );
+    bundledMatrix = m as Matrix;
+    bundledStdout = r.stdout;
+  });
+
+  test('changes grouped by cause per pair: the browse change of 1.29.5 is one breaking cause explaining 9 listed regressions', () => {
+    const m = bundledMatrix;
+    const pair = (from: string, to: string) =>
+      m.pairs!.find((p) => m.columns[p.from].label === from && m.columns[p.to].label === to)!;
+    const newer = pair('1.19.2', '1.29.5');
+    assert.ok(newer.recorded, 'causes from the recordings');
+    const browse = newer.causes.find((c) => c.cause.rule === 'response-value-format-changed')!;
+    assert.equal(browse.cause.level, 'breaking');
+    assert.deepEqual(browse.cause.endpoints, ['GET /rest/system/browse']);
+    assert.equal(browse.checks.length, 9);
+    assert.ok(
+      browse.checks.every((c) => c.class === 'listed-regression'),
+      'labelled as listed, not plain regressions',
+    );
+    assert.equal(newer.checks.regression, 0);
+    assert.equal(newer.checks['listed-regression'], 9);
+    // 1.12.1 → 1.19.2: the fixes are mostly one fact (no `defaults` in 1.12.1's configuration), the version changes
+    // the pending endpoints absent on 1.12.1
+    const older = pair('1.12.1', '1.19.2');
+    const defaults = older.causes.find((c) => c.cause.members?.includes('defaults'))!;
+    assert.equal(defaults.cause.rule, 'response-member-added');
+    assert.ok(
+      defaults.checks.length >= 50 && defaults.checks.every((c) => c.class === 'fixed'),
+      `${defaults.checks.length}`,
+    );
+    const added = older.causes.filter((c) => c.cause.rule === 'endpoint-added');
+    assert.deepEqual(added.map((c) => c.cause.endpoints[0]).sort(), [
+      'DELETE /rest/cluster/pending/devices',
+      'DELETE /rest/cluster/pending/folders',
+      'GET /rest/cluster/pending/devices',
+      'GET /rest/cluster/pending/folders',
+    ]);
+    assert.equal(
+      added.reduce((n, c) => n + c.checks.length, 0),
+      older.checks['version-change'],
+      'every version change is explained by an endpoint added',
+    );
+    // every changed check is folded into exactly one cause
+    for (const p of m.pairs!) {
+      const folded = p.causes.flatMap((c) => c.checks.map((x) => x.id));
+      assert.equal(new Set(folded).size, folded.length);
+      assert.equal(
+        folded.length,
+        Object.values(p.checks).reduce((a, b) => a + b, 0),
+      );
+    }
+    assert.match(bundledStdout, /^1\.19\.2 → 1\.29\.5: 17 causes: 4 breaking, 1 risky, 12 compatible, 0 accepted/m);
+    assert.match(
+      bundledStdout,
+      /breaking {3}response-value-format-changed {2}GET \/rest\/system\/browse .*explains 9 changed checks \(9 listed regression\)/,
     );
   });
 

@@ -1,10 +1,12 @@
 // Console output of `synconf matrix`: one line per finished scenario and version (versions run side by side, so
-// every line names its version), then the matrix summary, regressions first.
+// every line names its version), then the matrix summary: per pair of versions the causes of the changes, then the
+// regressions.
 import { relative } from 'node:path';
 import type { Report, ScenarioResult } from '../schema/generated/types.js';
 import type { MatrixAgent } from '../matrix/agents.js';
 import type { MatrixResult } from './matrix.js';
-import { CHANGE_CLASSES, CHANGE_LABEL } from '../verdict/change-class.js';
+import { CHANGE_CLASSES, CHANGE_LABEL, type ChangeClass } from '../verdict/change-class.js';
+import { pairsText } from '../report/matrix-causes-text.js';
 
 /** a path as short as it reads well: relative inside the working folder, absolute outside it */
 const rel = (p: string) => {
@@ -44,11 +46,13 @@ export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boo
       console.log(
         `\nversion matrix: ${m.changed} of ${m.rows.length} checks changed across ${versions(m.columns.length)} (${CHANGE_CLASSES.map((c) => `${CHANGE_LABEL[c]}: ${m.classes[c]}`).join(', ')})`,
       );
-      const regressions = m.rows.filter((x) => x.class === 'regression');
+      for (const line of pairsText(m)) console.log(line);
+      const isRegression = (c: ChangeClass | null) => c === 'regression' || c === 'listed-regression';
+      const regressions = m.rows.filter((x) => isRegression(x.class));
       for (const r of regressions.slice(0, REGRESSION_LINES))
         console.log(
-          `  regression ${r.id}: ${r.changes
-            .filter((c) => c.class === 'regression')
+          `  ${CHANGE_LABEL[r.class!]} ${r.id}: ${r.changes
+            .filter((c) => isRegression(c.class))
             .map((c) => c.note)
             .join('; ')}`,
         );

@@ -134,6 +134,7 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
       files: doneDirs,
       labels: done.map((a) => a.name),
       gates: gateIndex(selection.scenarios),
+      recordings: done.map((a) => a.recordings ?? null),
     });
     const matrixFiles = await writeMatrix(matrix, opts.reportDir);
     return {

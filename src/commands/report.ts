@@ -1,6 +1,8 @@
 // `synconf report merge|render`: the version matrix of several runs, and the report files of one run
 // rewritten from its report.json.
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Report } from '../schema/generated/types.js';
 import { readReport } from '../report/load.js';
 import { mergeReports } from '../matrix/merge.js';
 import { writeMatrix, writeReports } from './write-reports.js';
@@ -9,6 +11,12 @@ import { selectScenarios } from '../scenario/select.js';
 import { gateIndex } from '../matrix/gates.js';
 import { mergeShardSets } from '../matrix/shard-set.js';
 import { worstExit } from '../matrix/versions.js';
+
+/** the recordings folder a run replayed or recorded, when it is still there: the causes of the changes come from it */
+function recordingsOf(r: Report): string | null {
+  const dir = r.run.mode === 'replay' ? r.run.target : r.run.mode === 'record' ? r.run.recordings : null;
+  return dir && existsSync(dir) ? dir : null;
+}
 
 /**
  * `synconf report merge`: the version matrix of the runs given; the shards of a version (--shard) put back
@@ -25,7 +33,7 @@ export async function reportMerge(files: string[], out: string): Promise<void> {
   for (const line of crashed) console.error(`synconf: ${line}`);
   const matrix = mergeReports(
     runs.map((r) => r.report),
-    { files: runs.map((r) => r.file), gates: gateIndex(suite) },
+    { files: runs.map((r) => r.file), gates: gateIndex(suite), recordings: runs.map((r) => recordingsOf(r.report)) },
   );
   for (const path of await writeMatrix(matrix, out)) console.log(`wrote ${path}`);
   console.log(

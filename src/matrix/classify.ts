@@ -2,8 +2,9 @@
 // where the check's verdict differs is classified:
 //   version change — an endpoint, step or field behind the check is gated by `since`/`deprecated` at a version
 //                    between the two (or one side ran it as a version gate: absent endpoint, step too new);
-//   regression     — conforms on the older (pass, or an unexpected pass), deviates on the newer (fail, or a listed
-//                    deviation: still a regression, the note says it is listed);
+//   regression     — conforms on the older (pass, or an unexpected pass), deviates on the newer (fail);
+//   listed regression — the same, but the newer version's deviation is listed as a known deviation (reviewed:
+//                    counted apart from the regressions, and the note says so);
 //   fixed          — the reverse;
 //   known          — deviates on both and is listed as a known deviation on both; what deviates changed (the
 //                    verdicts differ, or both are expected failures with different listed errors);
@@ -101,10 +102,12 @@ function classifyStep(
       note: `${gated === a ? olderName : newerName} ${gated.scenarioMode === 'absent' ? 'predates the endpoint (absent mode)' : `ran it as a version gate${gated.skipReason ? `: ${gated.skipReason}` : ''}`}`,
     };
   if (conforms(a.verdict) && deviates(b.verdict))
-    return {
-      class: 'regression',
-      note: `conforms on ${olderName}, deviates on ${newerName}${b.listed ? ` (listed as a known deviation of ${newerName})` : ''}`,
-    };
+    return b.listed
+      ? {
+          class: 'listed-regression',
+          note: `conforms on ${olderName}, deviates on ${newerName} as a known deviation of ${newerName} lists`,
+        }
+      : { class: 'regression', note: `conforms on ${olderName}, deviates on ${newerName}` };
   if (deviates(a.verdict) && conforms(b.verdict))
     return {
       class: 'fixed',

@@ -7,6 +7,8 @@ import { isVersion, releaseOf } from '../schema/version.js';
 import { cellOf, classifyRow, rowClass, versionOrder, type Cell } from './classify.js';
 import { CHANGE_CLASSES } from '../verdict/change-class.js';
 import type { GateIndex } from './gates.js';
+import { pairsOf } from './causes.js';
+import type { Acceptance } from '../changes/accept.js';
 
 export type { Matrix, MatrixColumn, MatrixRow };
 
@@ -52,6 +54,10 @@ export interface MergeOptions {
   labels?: string[];
   /** the version gates behind each check (src/matrix/gates.ts); without them only the reports' own version gates count */
   gates?: GateIndex;
+  /** the recordings folder of each report, where it has one: the changes between versions grouped by cause */
+  recordings?: (string | null)[];
+  /** reviewed causes (--ignore, --ignore-file): listed as accepted */
+  accepted?: Acceptance[];
 }
 
 /** `files[i]` names where reports[i] came from (or give MergeOptions) */
@@ -90,7 +96,7 @@ export function mergeReports(reports: Report[], filesOrOptions: (string | null)[
   const classes = Object.fromEntries(
     CHANGE_CLASSES.map((c) => [c, rows.filter((r) => r.class === c).length]),
   ) as Matrix['classes'];
-  return {
+  const matrix: Matrix = {
     format: 'synconf-matrix/1',
     columns: reports.map((r, i) => ({
       label: names[i],
@@ -109,4 +115,10 @@ export function mergeReports(reports: Report[], filesOrOptions: (string | null)[
     classes,
     ...(undocumented.length ? { undocumented } : {}),
   };
+  matrix.pairs = pairsOf(
+    matrix,
+    reports.map((_, i) => opts.recordings?.[i] ?? null),
+    { accepted: opts.accepted, errorsOf: (id, col) => ids.get(id)?.cells[col]?.errors ?? [] },
+  );
+  return matrix;
 }

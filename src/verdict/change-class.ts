@@ -5,10 +5,18 @@ import type { ChangeClass, Verdict } from '../schema/generated/types.js';
 export type { ChangeClass };
 
 /** the classes from the most urgent */
-export const CHANGE_CLASSES: readonly ChangeClass[] = ['regression', 'fixed', 'version-change', 'known', 'other'];
+export const CHANGE_CLASSES: readonly ChangeClass[] = [
+  'regression',
+  'listed-regression',
+  'fixed',
+  'version-change',
+  'known',
+  'other',
+];
 
 export const CHANGE_LABEL: Record<ChangeClass, string> = {
   regression: 'regression',
+  'listed-regression': 'listed regression',
   fixed: 'fixed',
   'version-change': 'version change',
   known: 'known',
@@ -18,6 +26,7 @@ export const CHANGE_LABEL: Record<ChangeClass, string> = {
 /** a heading over the rows of a class */
 export const CHANGE_HEADING: Record<ChangeClass, string> = {
   regression: 'Regressions',
+  'listed-regression': 'Regressions listed as known deviations',
   fixed: 'Fixed',
   'version-change': 'Version changes',
   known: 'Known deviations that changed',
@@ -25,7 +34,9 @@ export const CHANGE_HEADING: Record<ChangeClass, string> = {
 };
 
 export const CHANGE_MEANING: Record<ChangeClass, string> = {
-  regression: 'Conforms on the older version, deviates on the newer one (listed or not).',
+  regression: 'Conforms on the older version, deviates on the newer one, and no known deviation lists it.',
+  'listed-regression':
+    'Conforms on the older version, deviates on the newer one as a known deviation of the newer version lists: reviewed, so counted apart from the regressions, but clients still feel it.',
   fixed: 'Deviates on the older version, conforms on the newer one.',
   'version-change':
     'An endpoint, step or field behind the check was added or deprecated between the two versions (`since`/`deprecated`).',

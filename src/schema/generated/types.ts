@@ -110,9 +110,9 @@ export type Event = {
 export type Events = Event[];
 export type Verdict = "pass" | "fail" | "expected-fail" | "unexpected-pass" | "skip";
 /**
- * regression: conforms on the older version, deviates on the newer (listed or not); fixed: the reverse; version-change: an endpoint, step or field behind the check is gated by since/deprecated between the two; known: a listed deviation on both whose deviation changed; other: anything else (the note says what)
+ * regression: conforms on the older version, deviates on the newer, not listed; listed-regression: the same, but the newer version's deviation is listed as a known deviation (reviewed: counted apart, and said so); fixed: the reverse; version-change: an endpoint, step or field behind the check is gated by since/deprecated between the two; known: a listed deviation on both whose deviation changed; other: anything else (the note says what)
  */
-export type ChangeClass = "regression" | "fixed" | "version-change" | "known" | "other";
+export type ChangeClass = "regression" | "listed-regression" | "fixed" | "version-change" | "known" | "other";
 export type FailOn = "fail" | "unexpected-pass" | "expected-fail" | "skip" | "new-failure" | "flaky";
 export type BaselineClass = "new-failure" | "fixed" | "still-failing" | "new-check" | "unchanged";
 /**
@@ -836,15 +836,7 @@ export interface DriftCauses {
    * breaking first, then risky, then compatible
    */
   causes: ChangeCause[];
-  /**
-   * causes per level, accepted ones not counted in their level
-   */
-  counts: {
-    breaking: number;
-    risky: number;
-    compatible: number;
-    accepted: number;
-  };
+  counts: Counts;
   /**
    * cassettes that could not be read
    */
@@ -906,6 +898,15 @@ export interface ChangeEvidence {
    * the difference as `synconf drift` lists it ("agent get-status: GET /rest/system/status: field /tilde removed")
    */
   difference: string;
+}
+/**
+ * causes per level, accepted ones not counted in their level
+ */
+export interface Counts {
+  breaking: number;
+  risky: number;
+  compatible: number;
+  accepted: number;
 }
 /**
  * Reviewed changes accepted by `synconf drift --ignore-file`: each entry names a rule and an endpoint (and optionally a pointer), with the reason it is accepted. An accepted cause is still listed, as accepted, and does not trip --fail-on.
@@ -1181,7 +1182,7 @@ export interface LocalChanged {
   [k: string]: unknown;
 }
 /**
- * A version matrix (synconf matrix, or synconf report merge → matrix.json): one row per check id, one column per run (agent version or platform). A row whose verdict differs between runs is `changed`, and each change from a version to the next newer one is classified (regression, fixed, version change, known, other): that is where a release moved.
+ * A version matrix (synconf matrix, or synconf report merge → matrix.json): one row per check id, one column per run (agent version or platform). A row whose verdict differs between runs is `changed`, and each change from a version to the next newer one is classified (regression, listed regression, fixed, version change, known, other): that is where a release moved. The changes between each pair of adjacent versions are also grouped by cause and classified by what a client of the older version feels (`pairs`, the change rules of rules/change-rules.yaml).
  */
 export interface Matrix {
   format: "synconf-matrix/1";
@@ -1203,6 +1204,7 @@ export interface Matrix {
    */
   classes: {
     regression: number;
+    "listed-regression": number;
     fixed: number;
     "version-change": number;
     known: number;
@@ -1212,6 +1214,10 @@ export interface Matrix {
    * undocumented members (report.json `undocumented`) across the runs: one that not every run has first (a version started or stopped sending it), then by endpoint and member
    */
   undocumented?: MatrixUndocumented[];
+  /**
+   * one per adjacent pair of versions (in `order`), oldest first: the changes between them grouped by cause, each cause with the checks it explains
+   */
+  pairs?: MatrixPair[];
 }
 export interface MatrixColumn {
   /**
@@ -1287,6 +1293,54 @@ export interface MatrixUndocumented {
    * indexes of the columns whose run had it
    */
   columns: number[];
+}
+export interface MatrixPair {
+  /**
+   * column index of the older version
+   */
+  from: number;
+  /**
+   * column index of the newer version
+   */
+  to: number;
+  /**
+   * both versions have recordings: the causes come from comparing them by shape, as synconf drift does; false: each changed check that no recorded difference explains is its own cause
+   */
+  recorded: boolean;
+  /**
+   * most urgent first: breaking, then by rule, endpoint and pointer
+   */
+  causes: MatrixCause[];
+  counts: Counts;
+  /**
+   * the checks whose verdict changed between the two versions, by class
+   */
+  checks: {
+    regression: number;
+    "listed-regression": number;
+    fixed: number;
+    "version-change": number;
+    known: number;
+    other: number;
+  };
+}
+export interface MatrixCause {
+  cause: ChangeCause;
+  /**
+   * the checks whose verdict changed between the two versions that the cause explains (a check of a step whose exchanges show the cause)
+   */
+  checks: MatrixCauseCheck[];
+}
+export interface MatrixCauseCheck {
+  /**
+   * check id, <scenario>/<step>/<check>
+   */
+  id: string;
+  class: ChangeClass;
+  /**
+   * why this class (the change's note)
+   */
+  note: string;
 }
 /**
  * What `synconf mutate` writes as mutation.json: every mutant derived from the recordings, the scenarios and the schemas, its outcome, and the mutation score (killed / (killed + survived); equivalent mutants do not count) per scenario, per endpoint, per operator and for the whole suite.

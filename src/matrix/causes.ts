@@ -1,0 +1,166 @@
+// The changes between each pair of adjacent versions of a matrix, grouped by cause and classified by what a client
+// of the older version feels: the same causes and change rules as `synconf drift` (src/changes/), from the two
+// versions' recordings, each cause with the changed checks it explains folded inside. A changed check is explained
+// by a cause that shows in its step's exchanges (the most urgent one); a changed check no recorded difference
+// explains (or a pair without recordings) is a cause of its own, classified by what its verdict says.
+import type {
+  ChangeCause,
+  ChangeClass,
+  ChangeRuleId,
+  Matrix,
+  MatrixCause,
+  MatrixCauseCheck,
+  MatrixPair,
+} from '../schema/generated/types.js';
+import { driftBetween } from '../changes/compare-dirs.js';
+import { byUrgency, causesOf } from '../changes/causes.js';
+import { ruleOf } from '../changes/rules.js';
+import { accept, type Acceptance } from '../changes/accept.js';
+import { CHANGE_CLASSES } from '../verdict/change-class.js';
+import { countsOf } from '../report/causes-text.js';
+
+/** "<target> <step>: ..." of a difference line: the step, which a check id names too */
+const stepOfEvidence = (difference: string) => /^\S+ ([^:]+):/.exec(difference)?.[1];
+
+/** "<scenario>/<step>/<check>" */
+const scenarioStep = (checkId: string) => checkId.split('/').slice(0, 2).join('/');
+
+/** a changed check no recorded difference explains: the agent's behaviour for the same requests changed */
+const UNEXPLAINED_RULE: ChangeRuleId = 'effect-changed';
+
+/**
+ * The causes that fit a class of change best, where a step shows several: a check that now conforms is explained by
+ * what brought the answer to the spec (a member added, a value that conforms now), a version change by an endpoint
+ * or request on one side only; otherwise (a regression) by the most urgent cause of its step.
+ */
+const FITS: Partial<Record<ChangeClass, ChangeRuleId[]>> = {
+  fixed: [
+    'response-member-added',
+    'response-value-format-now-conforms',
+    'response-member-type-narrowed',
+    'response-body-now-json',
+  ],
+  'version-change': ['endpoint-added', 'endpoint-removed', 'exchange-new', 'exchange-missing'],
+};
+
+/** the member names a cause is about: the members it added, the last names of its pointers */
+const namesOf = (c: ChangeCause) =>
+  new Set([
+    ...(c.members ?? []),
+    ...[c.pointer, ...(c.at ?? [])].map((p) =>
+      p
+        .split('/')
+        .filter((n) => n !== '*')
+        .at(-1),
+    ),
+  ]);
+
+/** the cause of a check among those of its step: one about a member its schema errors name, else one that fits its class */
+function fitting(candidates: MatrixCause[], cls: ChangeClass, errorNames: string[]): MatrixCause {
+  const named = candidates.find((c) => errorNames.some((n) => namesOf(c.cause).has(n)));
+  return named ?? candidates.find((c) => FITS[cls]?.includes(c.cause.rule)) ?? candidates[0];
+}
+
+/** the names a check id mentions after its step ("assert:/defaults/folder/id equals", "capture:defaults") */
+const checkNamesOf = (checkId: string) =>
+  checkId
+    .split('/')
+    .slice(2)
+    .join('/')
+    .split(/[/:\s]+/)
+    .filter((n) => n.length > 1);
+
+/** the names in the pointers of schema errors ("<pointer> <rule>"), array items left out */
+const errorNamesOf = (errors: string[]) =>
+  errors.flatMap((e) => e.split(' ')[0].split('/')).filter((n) => n && n !== '*' && !/^\d+$/.test(n));
+
+/** a cause made of one changed check: its endpoint unknown to the report, so the scenario's step stands for it */
+function checkCause(check: MatrixCauseCheck, scenario: string): ChangeCause {
+  const rule = ruleOf(UNEXPLAINED_RULE);
+  return {
+    rule: rule.id,
+    level: rule.level,
+    summary: rule.summary,
+    endpoints: ['*'],
+    pointer: '',
+    change: `check ${check.id}: ${check.note}`,
+    occurrences: 1,
+    scenarios: [scenario],
+    evidence: [{ scenario, difference: `${check.id}: ${check.note}` }],
+  };
+}
+
+/** the changed checks between columns `from` and `to`, with their scenario */
+function changedChecks(m: Matrix, from: number, to: number): { check: MatrixCauseCheck; scenario: string }[] {
+  return m.rows.flatMap((r) =>
+    r.changes
+      .filter((c) => c.from === from && c.to === to)
+      .map((c) => ({ check: { id: r.id, class: c.class, note: c.note }, scenario: r.scenario })),
+  );
+}
+
+/** the causes between two columns: recorded causes with the checks they explain, then the checks nothing explains */
+function pairOf(
+  m: Matrix,
+  [from, to]: [number, number],
+  recorded: ChangeCause[] | null,
+  opts: PairOptions,
+): MatrixPair {
+  const accepted = opts.accepted ?? [];
+  const causes: MatrixCause[] = accept(recorded ?? [], accepted).causes.map((cause) => ({ cause, checks: [] }));
+  // where each cause shows: "<scenario>/<step>", most urgent cause first (causes are sorted so)
+  const byStep = new Map<string, MatrixCause[]>();
+  for (const c of causes)
+    for (const e of c.cause.evidence) {
+      const key = `${e.scenario}/${stepOfEvidence(e.difference)}`;
+      const here = byStep.get(key) ?? byStep.set(key, []).get(key)!;
+      if (!here.includes(c)) here.push(c);
+    }
+  const unexplained: MatrixCause[] = [];
+  const checks = changedChecks(m, from, to);
+  for (const { check, scenario } of checks) {
+    const candidates = byStep.get(scenarioStep(check.id));
+    const errors = [...(opts.errorsOf?.(check.id, from) ?? []), ...(opts.errorsOf?.(check.id, to) ?? [])];
+    const named = [...errorNamesOf(errors), ...checkNamesOf(check.id)];
+    const home = candidates && fitting(candidates, check.class, named);
+    if (home) home.checks.push(check);
+    else {
+      const [cause] = accept([checkCause(check, scenario)], accepted).causes;
+      unexplained.push({ cause, checks: [check] });
+    }
+  }
+  const all = [...causes, ...unexplained].sort((x, y) => byUrgency(x.cause, y.cause));
+  return {
+    from,
+    to,
+    recorded: recorded !== null,
+    causes: all,
+    counts: countsOf(all.map((c) => c.cause)),
+    checks: Object.fromEntries(
+      CHANGE_CLASSES.map((k) => [k, checks.filter((c) => c.check.class === k).length]),
+    ) as MatrixPair['checks'],
+  };
+}
+
+export interface PairOptions {
+  /** reviewed causes (--ignore, --ignore-file): listed as accepted */
+  accepted?: Acceptance[];
+  /** the schema errors of a check in a column, "<pointer> <rule>": they name the member a cause must be about */
+  errorsOf?: (checkId: string, column: number) => string[];
+}
+
+/**
+ * The pairs of adjacent versions (in `m.order`, columns without a version left out) with their causes.
+ * `recordings[i]` is the recordings folder of column i, when it has one.
+ */
+export function pairsOf(m: Matrix, recordings: (string | null)[], opts: PairOptions = {}): MatrixPair[] {
+  const versioned = m.order.filter((i) => m.columns[i].version !== null);
+  const pairs: MatrixPair[] = [];
+  for (let k = 1; k < versioned.length; k++) {
+    const [from, to] = [versioned[k - 1], versioned[k]];
+    const [a, b] = [recordings[from], recordings[to]];
+    const recorded = a && b ? causesOf(driftBetween(a, b).scenarios) : null;
+    pairs.push(pairOf(m, [from, to], recorded, opts));
+  }
+  return pairs;
+}
