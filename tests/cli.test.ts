@@ -218,21 +218,22 @@ describe('the built command: every bad input is one clear line', () => {
     );
     const lint = synconf(['validate', 'scenario', file]);
     const run = synconf(['replay', '--suite', file, '--report-dir', join(work(), 'r-lint')]);
-    assert.equal(lint.code, 1, lint.out);
-    assert.equal(lint.stdout.split('\n')[0], run.stderr.trim().replace(/^synconf: /, ''), 'the same message as a run');
+    assert.equal(lint.code, 2, lint.out);
+    assert.equal(run.code, 2, run.out);
+    assert.equal(lint.stderr.trim(), run.stderr.split('\n')[0], 'the same line and exit code as a run');
     const exp = join(work(), 'exp.yaml');
     await writeFile(
       exp,
       'agent: syncthing\nversions: ">=1.0.0"\ndescription: d\ndeviations:\n  - { check: a/b/c, observed: o, reason: r }\n  - { check: a/b/c, observed: o, reason: r }\n',
     );
-    assert.match(synconf(['validate', 'expectations', exp]).stdout, /exp\.yaml:6: deviation "a\/b\/c": listed twice$/m);
+    assert.match(synconf(['validate', 'expectations', exp]).stderr, /exp\.yaml:6: deviation "a\/b\/c": listed twice$/m);
     // A schema error inside an entry names the line where the entry starts, and its check.
     await writeFile(
       exp,
       'agent: syncthing\nversions: ">=1.0.0"\ndescription: d\ndeviations:\n- check: a/b/c\n  observed: o\n  reason: r\n- check: d/e/f\n  observed: o\n',
     );
     assert.match(
-      synconf(['validate', 'expectations', exp]).stdout,
+      synconf(['validate', 'expectations', exp]).stderr,
       /exp\.yaml:8: deviation "d\/e\/f": \/deviations\/1\/reason: required property "reason" is missing$/m,
     );
     assert.equal(synconf(['validate', 'expectations', join(ROOT, 'bench', 'known-deviations-1.19.2.yaml')]).code, 0);
@@ -240,14 +241,14 @@ describe('the built command: every bad input is one clear line', () => {
     assert.equal(synconf(['validate', 'cassette', join(dir, 'system-ping.har')]).code, 0);
     await writeFile(join(dir, 'system-ping.har'), '{ not json');
     const cassette = synconf(['validate', 'cassette', join(dir, 'system-ping.har')]);
-    assert.equal(cassette.code, 1);
-    assert.match(cassette.stdout, /cassette .*system-ping\.har: /);
+    assert.equal(cassette.code, 2);
+    assert.match(cassette.stderr, /cassette .*system-ping\.har:1:3: not JSON/);
     assert.equal(
       synconf(['validate', 'report', join(ROOT, 'recordings', 'syncthing-1.19.2', 'recorded-report.json')]).code,
       0,
     );
     const report = synconf(['validate', 'report', join(dir, 'system-ping.har')]);
-    assert.equal(report.code, 1);
+    assert.equal(report.code, 2);
     assertOneLine(
       synconf(['validate', 'scenario', join(work(), 'nope.yaml')]),
       2,

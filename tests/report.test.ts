@@ -279,7 +279,7 @@ describe('synconf report (CLI)', () => {
     await writeFile(notReport, JSON.stringify({ format: 'synconf-report/1', scenarios: [] }));
     for (const [file, why] of [
       [join(dir(), 'missing.json'), /cannot read/],
-      [notJson, /is not JSON/],
+      [notJson, /:1:3: not JSON \(unexpected "t"\)/],
       [notReport, /is not a valid synconf report/],
     ] as const) {
       const r = await run('report', 'merge', join(FIXTURES, 'pass.json'), file, '--out', join(dir(), 'never'));

@@ -1,30 +1,7 @@
 // yargs' validation messages rewritten as one line that names the option or command, with a
 // did-you-mean for a typo (yargs would print the whole help after them).
 import type { Argv } from 'yargs';
-
-/** edit distance (insertions, deletions, substitutions, adjacent swaps) */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.length][b.length];
-}
-
-/** the closest of `known` to `word`, if it is close enough to be a typo */
-export function closest(word: string, known: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const k of known) {
-    const dist = k.startsWith(word) && word.length >= 3 ? 0.5 : distance(word, k);
-    if (dist < bestDistance) [best, bestDistance] = [k, dist];
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
+import { closest } from '../did-you-mean.js';
 
 interface Introspect {
   getOptions(): { key: Record<string, unknown> };

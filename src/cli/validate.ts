@@ -43,7 +43,7 @@ export const validateCommand: CommandModule = {
         'a live answer, for that version',
       )
       .epilogue(
-        'Exit codes: 0 valid, 1 invalid (for a linted file: the message a run would give), 2 unknown resource, unreadable file or not JSON, 3 a fault of synconf itself.',
+        'Exit codes: 0 valid, 1 the document does not conform to the resource schema, 2 unknown resource, unreadable, empty or not UTF-8 or not JSON, or a scenario, expectations file, cassette or report a run would refuse (the same line as the run), 3 a fault of synconf itself.',
       ),
   handler: async (argv) => {
     const {

@@ -1,27 +1,36 @@
 // `synconf validate <resource> <file|->`: one JSON document (or the body of an HTTP capture) checked against a
 // resource schema; or `synconf validate scenario|expectations|cassette|report FILE`: synconf's own files checked by
 // the very loaders a run uses, so an author sees the message a run would give (file:line, step, cause) before running.
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { EXIT, InputError } from '../errors.js';
+import { parseJson, readTextFile } from '../text-file.js';
 import { loadScenario } from '../scenario/load.js';
 import { loadEndpoints } from '../schema/endpoints.js';
+import { sniffKind, KIND_NAMES } from '../schema/file-kind.js';
 import { loadExpectations } from '../runner/expectations.js';
 import { readCassette } from '../transport/cassette.js';
 import { readReport } from '../report/load.js';
-import { validate, formatError, loadDocumentValidators } from '../schema/registry.js';
+import {
+  validate,
+  formatError,
+  loadDocumentValidators,
+  listResources,
+  UnknownResourceError,
+} from '../schema/registry.js';
 
 export type Linted = 'scenario' | 'expectations' | 'cassette' | 'report';
 const LINTED: readonly string[] = ['scenario', 'expectations', 'cassette', 'report'];
 
 /** `synconf validate <resource> <file>`: a document against a resource schema, or one of synconf's own files */
 export async function validateFile(resource: string, file: string, opts: ValidateDocumentOptions): Promise<void> {
+  if (!LINTED.includes(resource) && !listResources().includes(resource)) throw new UnknownResourceError(resource);
   process.exitCode = LINTED.includes(resource)
     ? await lintFile(resource as Linted, file)
     : await validateDocument(resource, file, opts);
 }
 
-/** prints `valid …` or the loader's message; returns the exit code (0 valid, 1 not valid) */
+/** prints `valid …` and returns 0; a file the loader rejects throws its error, as a run would (the same line, exit 2) */
 export async function lintFile(kind: Linted, file: string): Promise<number> {
   try {
     if (!statSync(file).isFile()) throw new Error('not a file');
@@ -29,16 +38,7 @@ export async function lintFile(kind: Linted, file: string): Promise<number> {
   } catch (e) {
     throw new InputError(`cannot read ${kind} "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  let what: string;
-  try {
-    what = await load(kind, file);
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    console.log(e.message);
-    console.log(`not a valid ${kind}`);
-    return EXIT.nonConforming;
-  }
-  console.log(`valid ${kind}: ${what}`);
+  console.log(`valid ${kind}: ${await load(kind, file)}`);
   return EXIT.ok;
 }
 
@@ -72,26 +72,17 @@ export interface ValidateDocumentOptions {
 export async function validateDocument(resource: string, file: string, opts: ValidateDocumentOptions): Promise<number> {
   const stdin = file === '-';
   const what = stdin ? 'standard input' : `"${file}"`;
-  let text: string;
-  try {
-    text = readFileSync(stdin ? 0 : file, 'utf8');
-  } catch (e) {
-    throw new InputError(`cannot read ${what}: ${(e as Error).message}`);
-  }
+  let text = readTextFile(stdin ? 0 : file, what);
   // A full HTTP capture (curl -i, a proxy log): the document is its body.
   const capture = /^HTTP\/\d(\.\d)? \d{3}/.test(text);
   if (capture) {
     const blank = text.search(/\r?\n\r?\n/);
     text = blank < 0 ? '' : text.slice(blank).replace(/^\r?\n\r?\n/, '');
   }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new InputError(
-      `${capture ? `the body of the HTTP capture in ${what}` : what} is not JSON: ${(e as Error).message}`,
-    );
-  }
+  const doc = parseJson(text, capture ? `the body of the HTTP capture in ${what}` : what);
+  const kind = sniffKind(doc);
+  if (kind && kind !== resource)
+    throw new InputError(`${what}: this is ${KIND_NAMES[kind]}, not a ${resource} document`);
   await loadDocumentValidators();
   const errors = validate(resource, doc, opts.agentVersion);
   if (opts.json) console.log(JSON.stringify(errors, null, 2));

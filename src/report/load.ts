@@ -1,23 +1,24 @@
 // Reads a report.json given on the command line. Any problem is an InputError naming the file,
 // because it is the user's input that is wrong, not synconf.
-import { readFile } from 'node:fs/promises';
 import type { Report } from '../schema/generated/types.js';
 import { InputError } from '../errors.js';
+import { kindOfYaml, kindProblem, KIND_NAMES } from '../schema/file-kind.js';
+import { parseJson, readTextFile } from '../text-file.js';
 import { formatError, loadDocumentValidators, validate } from '../schema/registry.js';
 
 export async function readReport(file: string): Promise<Report> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`cannot read report "${file}": ${(err as Error).message}`);
-  }
+  const text = readTextFile(file, file);
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw new InputError(`"${file}" is not JSON: ${(err as Error).message}`);
+    doc = parseJson(text, file);
+  } catch (e) {
+    const yaml = kindOfYaml(text);
+    throw yaml && yaml !== 'report'
+      ? new InputError(`${file}: this is ${KIND_NAMES[yaml]} (YAML), not ${KIND_NAMES.report}`)
+      : e;
   }
+  const wrongKind = kindProblem(doc, 'report');
+  if (wrongKind) throw new InputError(`${file}: ${wrongKind}`);
   await loadDocumentValidators();
   const errors = validate('report', doc);
   if (errors.length) {

@@ -1,14 +1,16 @@
 // Known deviations per agent line: checks listed in expectations/*.yaml that are known not to
 // conform. They turn a failing check into expected-fail and a passing one into unexpected-pass.
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { load as loadYaml, CORE_SCHEMA } from 'js-yaml';
 import satisfies from 'semver/functions/satisfies.js';
 import type { KnownDeviations, CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import { validate } from '../schema/registry.js';
+import { kindProblem } from '../schema/file-kind.js';
 import { releaseOf } from '../schema/version.js';
 import { EXPECTATIONS_DIR, ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
+import { readTextFile } from '../text-file.js';
 import { scenarioVerdict } from '../verdict/verdicts.js';
 import { listItemLines } from '../scenario/list-lines.js';
 import { parsedAtBuild } from '../scenario/built-yaml.js';
@@ -20,7 +22,7 @@ export interface LoadedExpectations {
 
 export function loadExpectations(path: string): LoadedExpectations {
   const file = relative(ROOT, path).startsWith('..') ? path : relative(ROOT, path);
-  const text = readFileSync(path, 'utf8');
+  const text = readTextFile(path, `expectations file ${file}`);
   let data: unknown;
   try {
     data = parsedAtBuild(text) ?? loadYaml(text, { schema: CORE_SCHEMA });
@@ -33,6 +35,8 @@ export function loadExpectations(path: string): LoadedExpectations {
     const check = entry === undefined ? undefined : (data as KnownDeviations).deviations?.[entry]?.check;
     return `${file}${line ? `:${line}` : ''}: ${typeof check === 'string' ? `deviation "${check}": ` : ''}`;
   };
+  const wrongKind = kindProblem(data, 'expectations');
+  if (wrongKind) throw new InputError(`expectations file ${file}: ${wrongKind}`);
   const errors = validate('expectations', data);
   if (errors.length) {
     const entry = /^\/deviations\/(\d+)/.exec(errors[0].pointer)?.[1];

@@ -1,13 +1,16 @@
 // Reading scenario files: YAML → validated Scenario, or a ScenarioError that names the file,
 // the line and the cause. Nothing runs until every selected file has loaded.
-import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { YAMLException } from 'js-yaml';
 import type { Scenario, Step } from '../schema/generated/types.js';
 import { validate, listResources } from '../schema/registry.js';
+import { kindProblem } from '../schema/file-kind.js';
 import { ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
+import { didYouMean } from '../did-you-mean.js';
+import { readTextFile, TextFileError } from '../text-file.js';
 import { listItemLines } from './list-lines.js';
+import { checkTemplateNames } from './template-names.js';
 import { loadLocated, type LocatedYaml } from './located-yaml.js';
 
 export interface LoadedScenario {
@@ -25,8 +28,9 @@ export class ScenarioError extends InputError {
     readonly cause_: string,
     readonly step?: string,
     readonly pointer?: string,
+    readonly column?: number,
   ) {
-    super(`${file}${line ? `:${line}` : ''}: ${step ? `step "${step}": ` : ''}${cause_}`);
+    super(`${file}${line ? `:${line}${column ? `:${column}` : ''}` : ''}: ${step ? `step "${step}": ` : ''}${cause_}`);
   }
 }
 
@@ -56,9 +60,10 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
   const file = rel && !rel.startsWith('..') ? rel : path;
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path, file);
   } catch (e) {
-    throw new ScenarioError(file, undefined, `cannot read: ${(e as Error).message}`);
+    if (!(e instanceof TextFileError)) throw e;
+    throw new ScenarioError(file, e.line, e.reason, undefined, undefined, e.column);
   }
   let parsed: LocatedYaml;
   try {
@@ -68,6 +73,8 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
     throw new ScenarioError(file, e.mark ? e.mark.line + 1 : undefined, `not valid YAML: ${e.reason}`);
   }
   const data = parsed.data;
+  const wrongKind = kindProblem(data, 'scenario');
+  if (wrongKind) throw new ScenarioError(file, undefined, wrongKind);
   const errors = validate('scenario', data);
   if (errors.length) {
     // A step with none (or two) of the step kinds produces one error per oneOf branch; say it once.
@@ -119,7 +126,10 @@ function checkConsistency(
   if (endpointIds)
     s.spec.forEach((id, i) => {
       if (!endpointIds.has(id))
-        throw fail(`/spec/${i}`, `"${id}" is not an endpoint of the spec (see schemas/endpoints.json)`);
+        throw fail(
+          `/spec/${i}`,
+          `"${id}" is not an endpoint of the spec${didYouMean(id, endpointIds) || ' (see schemas/endpoints.json)'}`,
+        );
     });
   const names = new Set<string>();
   const cursors = new Set<string>();
@@ -148,8 +158,13 @@ function checkConsistency(
         [`${at}/expectEvent/schema`, step.expectEvent?.schema],
       ] as const) {
         if (resource !== undefined && !resources.includes(resource))
-          throw fail(pointer, `unknown schema "${resource}"; known resources: ${resources.join(', ')}`, step.name);
+          throw fail(
+            pointer,
+            `unknown schema "${resource}"${didYouMean(resource, resources) || `; known resources: ${resources.join(', ')}`}`,
+            step.name,
+          );
       }
     });
   }
+  checkTemplateNames(s, (pointer, message) => fail(pointer, message));
 }

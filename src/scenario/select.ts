@@ -55,7 +55,7 @@ export async function selectScenarios(suites: string[] | undefined, only: string
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
       errors.push({
-        file: e.line ? `${e.file}:${e.line}` : e.file,
+        file: e.line ? `${e.file}:${e.line}${e.column ? `:${e.column}` : ''}` : e.file,
         ...(e.step ? { step: e.step } : {}),
         message: e.cause_,
       });

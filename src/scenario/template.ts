@@ -24,6 +24,9 @@ function lookup(vars: Vars, name: string): unknown {
 const WHOLE = /^\{\{\s*([\w.-]+)\s*\}\}$/;
 const ANY = /\{\{\s*([\w.-]+)\s*\}\}/g;
 
+/** the variable names of the {{templates}} in a string */
+export const templateNames = (text: string): string[] => [...text.matchAll(ANY)].map((m) => m[1]);
+
 export function render<T>(value: T, vars: Vars): T {
   if (typeof value === 'string') {
     const whole = WHOLE.exec(value);

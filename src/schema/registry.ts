@@ -4,9 +4,13 @@ import { BUCKETS, DOCUMENTS, RESOURCES, loadDocuments } from './generated/index.
 import { releaseOf } from './version.js';
 import { exportName } from './names.js';
 import { escapePointer, resolvePointer, jsonType, MISSING } from '../json.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import gte from 'semver/functions/gte.js';
 import type { ValidationError } from './generated/types.js';
 import { UsageError } from '../errors.js';
+import { SCHEMAS_DIR } from '../paths.js';
+import { didYouMean } from '../did-you-mean.js';
 
 export type { ValidationError };
 
@@ -23,7 +27,9 @@ type CompiledValidator = ((doc: unknown) => boolean) & { errors?: AjvError[] | n
 export class UnknownResourceError extends UsageError {
   override name = 'UnknownResourceError';
   constructor(readonly resource: string) {
-    super(`unknown resource "${resource}"; known resources: ${listResources().join(', ')}`);
+    super(
+      `unknown resource "${resource}"${didYouMean(resource, listResources()) || `; known resources: ${listResources().join(', ')}`}`,
+    );
   }
 }
 
@@ -68,6 +74,28 @@ const valueAt = (doc: unknown, pointer: string) => {
 export function short(value: unknown, max = 60): string {
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** files people write by hand: an unknown member in them is likely a typo, worth a "did you mean" */
+const AUTHORED = new Set(['scenario', 'expectations', 'drift-ignore', 'change-rules']);
+
+/** the member lists of a schema's closed objects (`properties` beside `additionalProperties: false`) */
+function closedMemberLists(node: unknown, out: string[][] = []): string[][] {
+  if (node === null || typeof node !== 'object') return out;
+  const o = node as { properties?: object; additionalProperties?: unknown };
+  if (o.properties && o.additionalProperties === false) out.push(Object.keys(o.properties));
+  for (const child of Object.values(node)) closedMemberLists(child, out);
+  return out;
+}
+
+/** the member names `name` may have been meant as: those of every closed object of the schema that allows the
+ * object's other members (the compiled validators do not say which object of the schema raised the error) */
+function allowedMembers(resource: string, object: unknown, name: string): string[] {
+  const schema: unknown = JSON.parse(readFileSync(join(SCHEMAS_DIR, `${resource}.schema.json`), 'utf8'));
+  const lists = closedMemberLists(schema);
+  const others = Object.keys(object ?? {}).filter((k) => k !== name);
+  const fitting = lists.filter((list) => others.every((k) => list.includes(k)));
+  return [...new Set((fitting.length ? fitting : lists).flat())];
 }
 
 function toError(resource: string, doc: unknown, e: AjvError): ValidationError {
@@ -115,7 +143,7 @@ function toError(resource: string, doc: unknown, e: AjvError): ValidationError {
         pointer: `${e.instancePath}/${escapePointer(name)}`,
         expected: 'no such property',
         actual: valueAt(doc, `${e.instancePath}/${escapePointer(name)}`),
-        message: `unknown property "${name}"`,
+        message: `unknown property "${name}"${AUTHORED.has(resource) ? didYouMean(name, allowedMembers(resource, valueAt(doc, e.instancePath), name)) : ''}`,
       };
     }
     case 'const':
@@ -155,8 +183,12 @@ export function validate(resource: string, doc: unknown, agentVersion?: string):
     .filter((e) => {
       const key = `${e.pointer} ${e.rule} ${e.message}`;
       return seen.has(key) ? false : (seen.add(key), true);
-    });
+    })
+    .sort((a, b) => Number(isTypo(b)) - Number(isTypo(a)));
 }
+
+/** a misspelt member also leaves the member it was meant as missing: the typo, with its guess, is said first */
+const isTypo = (e: ValidationError) => e.rule === 'additionalProperties' && e.message.includes('(did you mean');
 
 /** one line: `pointer: message` (the root is written `/`) */
 export function formatError(e: ValidationError): string {

@@ -1,13 +1,15 @@
 // Cassettes: HAR 1.2 files, one per scenario. Converting exchanges to entries (redacted) and
 // back, match keys, and reading a cassette with a clear error for every way it can be broken.
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { ROOT } from '../paths.js';
 import type { Cassette, CassetteMeta, HarEntry } from '../schema/generated/types.js';
 import type { Exchange, OutgoingRequest } from './types.js';
 import { validate } from '../schema/registry.js';
+import { kindOfYaml, kindProblem, KIND_NAMES } from '../schema/file-kind.js';
 import type { Redactor } from './redact.js';
 import { InputError } from '../errors.js';
+import { parseJson, readTextFile, TextFileError } from '../text-file.js';
 
 export const RUN_CASSETTE = '_run';
 
@@ -16,8 +18,10 @@ export class CassetteError extends InputError {
   constructor(
     readonly file: string,
     cause: string,
+    /** `:line:column` of the cause in the file, when it has one */
+    at = '',
   ) {
-    super(`cassette ${file}: ${cause}`);
+    super(`cassette ${file}${at}: ${cause}`);
   }
 }
 
@@ -142,10 +146,18 @@ export function readCassette(dir: string, scenario: string): Cassette | undefine
   if (!existsSync(file)) return undefined;
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(file, 'utf8'));
+    doc = parseJson(readTextFile(file, file), file);
   } catch (e) {
-    throw new CassetteError(file, `not JSON (truncated or corrupt?): ${(e as Error).message}`);
+    if (!(e instanceof TextFileError)) throw e;
+    const yaml = e.reason.startsWith('not JSON') ? kindOfYaml(readTextFile(file, file)) : undefined;
+    if (yaml && yaml !== 'cassette')
+      throw new CassetteError(file, `this is ${KIND_NAMES[yaml]} (YAML), not ${KIND_NAMES.cassette}`);
+    throw new CassetteError(file, e.reason, e.line ? `:${e.line}:${e.column}` : '');
   }
+  const wrongKind = kindProblem(doc, 'cassette');
+  if (wrongKind === `this is ${KIND_NAMES['foreign-har']}, not ${KIND_NAMES.cassette}`)
+    throw new CassetteError(file, `${wrongKind}: synconf replays the HAR files it records (synconf run --record)`);
+  if (wrongKind) throw new CassetteError(file, wrongKind);
   const errors = validate('cassette', doc);
   if (errors.length) {
     const version = (doc as { log?: { version?: unknown } })?.log?.version;

@@ -1,0 +1,407 @@
+// Hostile files against the built command, from a scratch folder: every file kind synconf reads (scenario,
+// expectations, cassette, report) given empty, truncated, of the wrong kind, with bad UTF-8, UTF-16, a byte order
+// mark, a template that names nothing, a typo in a key. Each row: the files, the arguments, the exit code, the
+// first line of stderr, and the files written or not. No broken input may end as exit 0, 1 or 3, or hang (each row
+// has a timeout). SYNCONF_TEST_BIN runs the table against another build (to count the rows an older one passes).
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ROOT } from '../src/paths.js';
+import { cli } from './support/cli.js';
+import { withTemp } from './support/temp.js';
+
+const RECORDED = join(ROOT, 'recordings', 'syncthing-1.19.2');
+
+// Files of every kind, valid
+const HAR = readFileSync(join(RECORDED, 'system-ping.har'), 'utf8');
+const RUN_HAR = readFileSync(join(RECORDED, '_run.har'), 'utf8');
+const REPORT = readFileSync(join(ROOT, 'tests', 'fixtures', 'reports', 'pass.json'), 'utf8');
+const HEAD = 'id: system-ping\ntitle: t\nspec: [GET /rest/system/ping]\n';
+const PING = '    request: { method: GET, path: /rest/system/ping }\n';
+const SCENARIO = `${HEAD}steps:\n  - name: ping\n${PING}    expect: { status: 200, schema: ping }\n`;
+const EXPECTATIONS =
+  'agent: syncthing\nversions: ">=1.0.0"\ndescription: d\ndeviations:\n  - { check: a/b/c, observed: o, reason: r }\n';
+const MATRIX = '{"format": "synconf-matrix/1", "columns": [], "order": [], "rows": [], "changed": 0, "classes": {}}';
+const MUTATION = '{"format": "synconf-mutation/1", "totals": {}}';
+const DRIFT = '{"from": "a", "to": "b", "causes": [], "counts": {}}';
+const FOREIGN_HAR = '{"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "120"}, "entries": []}}';
+const IGNORE = 'accepted: []\n';
+const UTF16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(SCENARIO, 'utf16le')]);
+const BOM = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(SCENARIO)]);
+/** `text` with the byte 0xff in place of its first "§" */
+const badByte = (text: string) => {
+  const [before, after] = text.split('§');
+  return Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(after)]);
+};
+
+type Bytes = string | Buffer;
+interface Row {
+  name: string;
+  files: Record<string, Bytes>;
+  argv: string[];
+  code: number;
+  /** the first line of stderr */
+  message: RegExp;
+  /** paths that must exist afterwards, and paths that must not */
+  writes?: string[];
+  writesNot?: string[];
+}
+
+const replayDir = (har: Bytes): Record<string, Bytes> => ({ 'rec/_run.har': RUN_HAR, 'rec/system-ping.har': har });
+const REPLAY_PING = ['replay', 'rec', '--only', 'system-ping', '--report-dir', 'out'];
+
+// The wrong kind given where each kind belongs: what the file is, what was expected, in one line.
+const KINDS: [string, string, string, Bytes, RegExp][] = [
+  ['cassette', 'a HAR cassette', 'x.har', HAR, /this is a HAR cassette/],
+  ['report', 'a report', 'x.json', REPORT, /this is a report/],
+  ['scenario', 'a scenario', 'x.yaml', SCENARIO, /this is a scenario( \(YAML\))?/],
+  [
+    'expectations',
+    'an expectations file',
+    'x.yaml',
+    EXPECTATIONS,
+    /this is an expectations file \(known deviations\)( \(YAML\))?/,
+  ],
+  ['matrix', 'a matrix', 'x.json', MATRIX, /this is a matrix \(report merge\)/],
+  ['mutation', 'a mutation report', 'x.json', MUTATION, /this is a mutation report/],
+  ['drift', 'drift causes', 'x.json', DRIFT, /this is a drift causes file \(drift --json\)/],
+  ['foreign-har', 'a HAR from elsewhere', 'x.har', FOREIGN_HAR, /this is a HAR file not recorded by synconf/],
+  ['ignore', 'a drift ignore file', 'x.yaml', IGNORE, /this is a drift ignore file( \(YAML\))?/],
+];
+const TARGETS: [string, (file: string) => string[], string][] = [
+  ['validate scenario', (f) => ['validate', 'scenario', f], 'scenario'],
+  ['validate expectations', (f) => ['validate', 'expectations', f], 'expectations'],
+  ['validate report', (f) => ['validate', 'report', f], 'report'],
+  ['report render', (f) => ['report', 'render', f, '--out', 'out'], 'report'],
+  ['replay --baseline', (f) => ['replay', '--baseline', f, '--only', 'system-ping', '--report-dir', 'out'], 'report'],
+];
+const wrongKinds: Row[] = TARGETS.flatMap(([command, argv, want]) =>
+  KINDS.filter(([kind]) => kind !== want).map(([, what, file, bytes, says]) => ({
+    name: `${command}: ${what}`,
+    files: { [file]: bytes },
+    argv: argv(file),
+    code: 2,
+    message: new RegExp(`${file.replace('.', '\\.')}: ${says.source}, not an? ${want}`),
+    writesNot: command.startsWith('replay') ? [] : ['out'],
+  })),
+);
+
+const rows: Row[] = [
+  // templates that name nothing (issue 22, 2)
+  ...(['validate scenario', 'replay'] as const).map((command) => ({
+    name: `${command}: a template naming no capture, with the closest name`,
+    files: {
+      's.yaml': `${HEAD}steps:\n  - name: a\n${PING}    capture: { myid: /ping }\n  - name: b\n    request: { method: GET, path: "/rest/x/{{myId}}" }\n`,
+    },
+    argv:
+      command === 'replay'
+        ? ['replay', '--suite', 's.yaml', '--report-dir', 'out']
+        : ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message:
+      /^synconf: s\.yaml:9: template \{\{myId\}\} names no capture of an earlier step \(did you mean \{\{myid\}\}\?\)$/,
+  })),
+  {
+    name: 'a template naming a capture of a later step',
+    files: {
+      's.yaml': `${HEAD}steps:\n  - name: a\n    request: { method: GET, path: "/rest/x/{{v}}" }\n  - name: b\n${PING}    capture: { v: /ping }\n`,
+    },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message:
+      /s\.yaml:6: template \{\{v\}\} names no capture of an earlier step \(step "b" captures it, after this one\)/,
+  },
+  {
+    name: 'a template of the peer without needs: [peer]',
+    files: {
+      's.yaml': `${HEAD}steps:\n  - name: a\n    request: { method: GET, path: "/rest/x/{{peer.deviceId}}" }\n`,
+    },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message: /s\.yaml:6: template \{\{peer\.deviceId\}\} needs a peer/,
+  },
+  {
+    name: 'a misspelt run variable',
+    files: {
+      's.yaml': `${HEAD}steps:\n  - name: a\n    request: { method: GET, path: "/rest/x/{{agent.deviceID}}" }\n`,
+    },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message:
+      /template \{\{agent\.deviceID\}\} names no capture of an earlier step \(did you mean \{\{agent\.deviceId\}\}\?\)/,
+  },
+  {
+    name: 'a template in an assertion value',
+    files: {
+      's.yaml': `${HEAD}steps:\n  - name: a\n${PING}    expect: { assert: [{ path: /ping, equals: "{{pong}}" }] }\n`,
+    },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message: /s\.yaml:7: template \{\{pong\}\} names no capture/,
+  },
+  // strict UTF-8 (issue 22, 3)
+  ...(
+    [
+      ['validate scenario', ['validate', 'scenario', 's.yaml']],
+      ['replay --suite', ['replay', '--suite', 's.yaml', '--report-dir', 'out']],
+    ] as const
+  ).map(([command, argv]) => ({
+    name: `${command}: a bad byte in an assertion value`,
+    files: {
+      's.yaml': badByte(
+        `${HEAD}steps:\n  - name: a\n${PING}    expect: { assert: [{ path: /ping, equals: "p§ng" }] }\n`,
+      ),
+    },
+    argv: [...argv],
+    code: 2,
+    message: /s\.yaml:7:49: invalid UTF-8 \(byte 0xff\)/,
+  })),
+  {
+    name: 'validate expectations: a bad byte in a reason',
+    files: { 'e.yaml': badByte(EXPECTATIONS.replace('reason: r', 'reason: r§')) },
+    argv: ['validate', 'expectations', 'e.yaml'],
+    code: 2,
+    message: /e\.yaml:5:43: invalid UTF-8 \(byte 0xff\)/,
+  },
+  {
+    name: 'replay --expectations: a bad byte',
+    files: { 'e.yaml': badByte(EXPECTATIONS.replace('description: d', 'description: §')) },
+    argv: ['replay', '--expectations', 'e.yaml', '--only', 'system-ping', '--report-dir', 'out'],
+    code: 2,
+    message: /e\.yaml:3:14: invalid UTF-8 \(byte 0xff\)/,
+  },
+  {
+    name: 'validate cassette: a bad byte in a body',
+    files: { 'system-ping.har': badByte(HAR.replace('pong', 'p§ng')) },
+    argv: ['validate', 'cassette', 'system-ping.har'],
+    code: 2,
+    message: /system-ping\.har:\d+:\d+: invalid UTF-8 \(byte 0xff\)/,
+  },
+  {
+    name: 'replay: a bad byte in a cassette',
+    files: replayDir(badByte(HAR.replace('pong', 'p§ng'))),
+    argv: REPLAY_PING,
+    code: 2,
+    message: /system-ping\.har:\d+:\d+: invalid UTF-8 \(byte 0xff\)/,
+  },
+  {
+    name: 'validate report: a bad byte',
+    files: { 'r.json': badByte(REPORT.replace('"synconf-report/1"', '"synconf-report/1§"')) },
+    argv: ['validate', 'report', 'r.json'],
+    code: 2,
+    message: /r\.json:2:\d+: invalid UTF-8 \(byte 0xff\)/,
+  },
+  {
+    name: 'a scenario in UTF-16',
+    files: { 's.yaml': UTF16 },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message: /s\.yaml:1:1: invalid UTF-8 \(byte 0xff\); the file is UTF-16/,
+  },
+  {
+    name: 'a scenario in Latin-1',
+    files: { 's.yaml': Buffer.from(SCENARIO.replace('title: t', 'title: caf\u00e9'), 'latin1') },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message: /s\.yaml:2:11: invalid UTF-8 \(byte 0xe9\)/,
+  },
+  {
+    name: 'a truncated multi-byte character',
+    files: { 's.yaml': Buffer.concat([Buffer.from(SCENARIO), Buffer.from([0xe2, 0x82])]) },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message: /s\.yaml:8:1: invalid UTF-8 \(byte 0xe2\)/,
+  },
+  {
+    name: 'a scenario with a byte order mark is read',
+    files: { 's.yaml': BOM },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 0,
+    message: /^$/,
+  },
+  // validate refuses what replay refuses, with the same words and exit code (issue 22, 3)
+  {
+    name: 'validate cassette: a truncated file',
+    files: { 'system-ping.har': HAR.slice(0, 200) },
+    argv: ['validate', 'cassette', 'system-ping.har'],
+    code: 2,
+    message: /cassette system-ping\.har:\d+:\d+: not JSON \(.*truncated\?\)/,
+  },
+  {
+    name: 'replay: a truncated cassette',
+    files: replayDir(HAR.slice(0, 200)),
+    argv: REPLAY_PING,
+    code: 2,
+    message: /cassette rec\/system-ping\.har:\d+:\d+: not JSON \(.*truncated\?\)/,
+    writes: ['out/report.json'],
+  },
+  {
+    name: 'validate expectations: an unknown key, with the closest',
+    files: { 'e.yaml': EXPECTATIONS.replace('versions:', 'version:') },
+    argv: ['validate', 'expectations', 'e.yaml'],
+    code: 2,
+    message: /e\.yaml: \/version: unknown property "version" \(did you mean "versions"\?\)/,
+  },
+  // empty, blank, not a mapping, not JSON
+  ...(
+    [
+      ['validate scenario', ['validate', 'scenario', 'f.yaml']],
+      ['validate expectations', ['validate', 'expectations', 'f.yaml']],
+      ['validate report', ['validate', 'report', 'f.yaml']],
+      ['validate config', ['validate', 'config', 'f.yaml']],
+      ['replay --suite', ['replay', '--suite', 'f.yaml', '--report-dir', 'out']],
+      ['report render', ['report', 'render', 'f.yaml', '--out', 'out']],
+    ] as const
+  ).map(([command, argv]) => ({
+    name: `${command}: a 0-byte file`,
+    files: { 'f.yaml': '' },
+    argv: [...argv],
+    code: 2,
+    message: /f\.yaml"?: the file is empty \(0 bytes\)/,
+    writesNot: command === 'replay --suite' ? [] : ['out'],
+  })),
+  {
+    name: 'validate cassette: a 0-byte file',
+    files: { 'system-ping.har': '' },
+    argv: ['validate', 'cassette', 'system-ping.har'],
+    code: 2,
+    message: /system-ping\.har: the file is empty \(0 bytes\)/,
+  },
+  {
+    name: 'a scenario of comments only',
+    files: { 's.yaml': '# to do\n\n' },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message: /s\.yaml: holds no document \(blank or comments only\)/,
+  },
+  {
+    name: 'a scenario that is a list',
+    files: { 's.yaml': '- id: x\n' },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message: /s\.yaml: this is an array, not a scenario/,
+  },
+  {
+    name: 'expectations that are plain text',
+    files: { 'e.yaml': 'just some words\n' },
+    argv: ['validate', 'expectations', 'e.yaml'],
+    code: 2,
+    message: /e\.yaml: this is a string, not an expectations file/,
+  },
+  {
+    name: 'a report that is not JSON names line and column, without its text',
+    files: { 'r.json': '{\n  "format": "synconf-report/1",\n  oops\n}\n' },
+    argv: ['validate', 'report', 'r.json'],
+    code: 2,
+    message: /^synconf: r\.json:3:3: not JSON \(unexpected "o"\)$/,
+  },
+  {
+    name: 'a resource document that is not JSON names line and column',
+    files: { 'c.json': '{"version": 37,, "folders": []}' },
+    argv: ['validate', 'config', 'c.json'],
+    code: 2,
+    message: /^synconf: "c\.json":1:16: not JSON \(unexpected ","\)$/,
+  },
+  {
+    name: 'a report truncated',
+    files: { 'r.json': REPORT.slice(0, 300) },
+    argv: ['report', 'render', 'r.json', '--out', 'out'],
+    code: 2,
+    message: /r\.json:\d+:\d+: not JSON \(.*truncated\?\)/,
+    writesNot: ['out'],
+  },
+  {
+    name: 'a report nested too deep to parse is input, not a crash',
+    files: { 'r.json': '['.repeat(200_000) },
+    argv: ['validate', 'report', 'r.json'],
+    code: 2,
+    message: /r\.json:1:200001: not JSON \(unexpected end of file, truncated\?\)/,
+  },
+  {
+    name: 'a report given as a folder',
+    files: { 'd/x': '' },
+    argv: ['report', 'render', 'd', '--out', 'out'],
+    code: 2,
+    message: /cannot read d: a folder, not a file/,
+    writesNot: ['out'],
+  },
+  {
+    name: 'report merge: a HAR among the reports',
+    files: { 'r.json': REPORT, 'x.har': HAR },
+    argv: ['report', 'merge', 'r.json', 'x.har', '--out', 'out'],
+    code: 2,
+    message: /^synconf: x\.har: this is a HAR cassette, not a report$/,
+  },
+  {
+    name: 'a cassette that is a HAR from a browser',
+    files: replayDir(FOREIGN_HAR),
+    argv: REPLAY_PING,
+    code: 2,
+    message: /this is a HAR file not recorded by synconf, not a HAR cassette: synconf replays the HAR files it records/,
+  },
+  {
+    name: 'a cassette that is a scenario (YAML)',
+    files: { 'system-ping.har': SCENARIO },
+    argv: ['validate', 'cassette', 'system-ping.har'],
+    code: 2,
+    message: /system-ping\.har: this is a scenario \(YAML\), not a HAR cassette/,
+  },
+  {
+    name: 'validate <resource>: a synconf report given as a config',
+    files: { 'r.json': REPORT },
+    argv: ['validate', 'config', 'r.json'],
+    code: 2,
+    message: /"r\.json": this is a report, not a config document/,
+  },
+  // did you mean (issue 22, kind detection and names)
+  {
+    name: 'a misspelt key of a scenario',
+    files: { 's.yaml': SCENARIO.replace('status: 200', 'statsu: 200') },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message:
+      /s\.yaml:7: step "ping": \/steps\/0\/expect\/statsu: unknown property "statsu" \(did you mean "status"\?\)/,
+  },
+  {
+    name: 'a misspelt schema name',
+    files: { 's.yaml': SCENARIO.replace('schema: ping', 'schema: pnig') },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message: /unknown schema "pnig" \(did you mean "ping"\?\)/,
+  },
+  {
+    name: 'a misspelt endpoint key',
+    files: { 's.yaml': SCENARIO.replace('spec: [GET /rest/system/ping]', 'spec: [GET /rest/sytem/ping]') },
+    argv: ['validate', 'scenario', 's.yaml'],
+    code: 2,
+    message: /"GET \/rest\/sytem\/ping" is not an endpoint of the spec \(did you mean "GET \/rest\/system\/ping"\?\)/,
+  },
+  {
+    name: 'a misspelt validate kind',
+    files: { 's.yaml': SCENARIO },
+    argv: ['validate', 'scenaro', 's.yaml'],
+    code: 2,
+    message: /unknown resource "scenaro" \(did you mean "scenario"\?\)/,
+  },
+  ...wrongKinds,
+];
+
+describe('hostile files against the built command', () => {
+  for (const row of rows)
+    test(row.name, { timeout: 15_000 }, () =>
+      withTemp('hostile', (scratch) => {
+        for (const [name, bytes] of Object.entries(row.files)) {
+          mkdirSync(dirname(join(scratch, name)), { recursive: true });
+          writeFileSync(join(scratch, name), bytes);
+        }
+        const r = cli(row.argv, { cwd: scratch, timeout: 10_000 });
+        assert.equal(r.signal, null, `ended by ${r.signal} (a hang?): ${r.out}`);
+        assert.equal(r.code, row.code, r.out);
+        assert.match(r.stderr.split('\n')[0], row.message, r.out);
+        assert.doesNotMatch(r.out, /\n\s+at .*[:(]\d+|internal error/, 'no stack trace, no internal error');
+        for (const f of row.writes ?? []) assert.ok(existsSync(join(scratch, f)), `${f} written`);
+        for (const f of row.writesNot ?? []) assert.ok(!existsSync(join(scratch, f)), `${f} not written`);
+      }),
+    );
+});
