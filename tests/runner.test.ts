@@ -754,7 +754,7 @@ describe('malformed scenario files', () => {
       'malformed/unknown-key',
       [11],
       'ping-again',
-      '/steps/1/expcet: unknown property "expcet"',
+      '/steps/1/expcet: unknown property "expcet" (did you mean "expect"?)',
     ],
     [
       'two steps with the same name are rejected with file, line and cause',
@@ -775,7 +775,7 @@ describe('malformed scenario files', () => {
       'malformed/unknown-schema',
       [10],
       'ping',
-      /^unknown schema "pingg"; known resources: browse, /,
+      'unknown schema "pingg" (did you mean "ping"?)',
     ],
     // The operators inside `every` are the same operators, checked by the scenario schema.
     [
