@@ -54,7 +54,139 @@ function schemaAdmits(resource: string, before: unknown, after: unknown, version
 const isEvents = (e: HarEntry) => new URL(e.request.url).pathname === '/rest/events';
 const ok = (e: HarEntry) => !e._error && e.response.status >= 200 && e.response.status < 300;
 
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
+type RequestObservation = Extract<Observation, { kind: 'request' }>;
+
+/** what deriving the mutants of one scenario needs at hand: its cassette's entries, and how to add a mutant */
+interface Deriving {
+  scenario: string;
+  entries: HarEntry[];
+  agentVersion: string | null;
+  add: (m: Add) => void;
+}
+
+/** the id of the check a mutant aims at */
+const aim = (d: Deriving, step: string, check: string) => [`${d.scenario}/${step}/${check}`];
+
+/** one mutant per value mutation of a recorded JSON answer; `admits` says when the schema lets the change pass */
+function bodyMutants(
+  d: Deriving,
+  step: string,
+  index: number,
+  mutations: ValueMutation[],
+  doc: unknown,
+  target: string,
+  admits?: (after: unknown) => string | undefined,
+): void {
+  const e = d.entries[index];
+  for (const m of mutations) {
+    const after = m.apply(doc);
+    const unchanged = isDeepStrictEqual(after, doc) ? 'the mutation changes nothing in the recorded answer' : undefined;
+    const live = liveRewrite([step], (r) => {
+      const body = isJsonBody(r.body);
+      return body === undefined ? r : { ...r, body: serialize(m.apply(body)) };
+    });
+    d.add({
+      step,
+      endpoint: endpointOf(e),
+      operator: m.operator,
+      target,
+      pointer: m.pointer,
+      description: m.description,
+      replace: new Map([[index, answered(e, { body: serialize(after) })]]),
+      equivalentBecause: unchanged ?? admits?.(after),
+      live,
+      ...(m.aims ? { aims: aim(d, step, m.aims) } : {}),
+    });
+  }
+}
+
+/** a header the step asserts on, removed from the answer */
+function headerMutants(d: Deriving, o: RequestObservation, index: number, target: string): void {
+  const e = d.entries[index];
+  for (const h of headerMutations(o.expect?.assert ?? [])) {
+    const { [h.header]: _gone, ...rest } = headersOf(e);
+    const live = liveRewrite([o.step], (r) => {
+      const { [h.header]: _drop, ...others } = r.headers;
+      return { ...r, headers: others };
+    });
+    d.add({
+      step: o.step,
+      endpoint: endpointOf(e),
+      operator: 'assertion',
+      target,
+      pointer: `header:${h.header}`,
+      description: h.description,
+      replace: new Map([[index, answered(e, { headers: rest })]]),
+      live,
+    });
+  }
+}
+
+/** a body the step's text and emptyBody expectations reject */
+function textMutants(d: Deriving, o: RequestObservation, index: number, target: string): void {
+  const e = d.entries[index];
+  const text = e.response.content.text;
+  const expect = o.expect ?? {};
+  const t = expect.text;
+  const textMutant = (description: string, body: string, check: string, liveBody: (b: string) => string = () => body) =>
+    d.add({
+      step: o.step,
+      endpoint: endpointOf(e),
+      operator: 'text',
+      target,
+      aims: aim(d, o.step, check),
+      description,
+      replace: new Map([[index, answered(e, { body })]]),
+      live: liveRewrite([o.step], (r) => ({ ...r, body: liveBody(r.body) })),
+    });
+  const contains = t?.contains;
+  if (contains)
+    textMutant(`body without ${JSON.stringify(contains)} (text contains)`, text.split(contains).join(''), 'text', (b) =>
+      b.split(contains).join(''),
+    );
+  if (t?.equals !== undefined)
+    textMutant('body with a trailing space (text equals)', `${text} `, 'text', (b) => `${b} `);
+  if (t?.matches !== undefined) {
+    // A body the pattern rejects, when one of a few plain ones is (a negative pattern may admit them all).
+    const re = new RegExp(t.matches);
+    const body = ['', 'mutant', '{}', '[]', text.replace(/\S/g, ' ')].find((b) => !re.test(b));
+    if (body !== undefined)
+      textMutant(`body ${JSON.stringify(body.slice(0, 20))} (text matches /${t.matches}/)`, body, 'text');
+  }
+  if (expect.emptyBody === true) textMutant('body {} (emptyBody)', '{}', 'body');
+  if (expect.emptyBody === false) textMutant('empty body (a body expected)', '', 'body');
+}
+
+/** the mutants of the answer one request step checked: status, body (schema, assertions), headers, text */
+function requestMutants(d: Deriving, o: RequestObservation, index: number): void {
+  const e = d.entries[index];
+  const step = o.step;
+  const target = `response to ${e.request.method} ${new URL(e.request.url).pathname} (step ${step})`;
+  const status = ok(e) ? 500 : 200;
+  d.add({
+    step,
+    endpoint: endpointOf(e),
+    operator: 'status',
+    target,
+    aims: aim(d, step, 'status'),
+    description: `status ${e.response.status} → ${status}`,
+    replace: new Map([[index, answered(e, { status })]]),
+    live: liveRewrite([step], (r) => ({ ...r, status })),
+  });
+  const doc = isJsonBody(e.response.content.text);
+  const expect = o.expect ?? {};
+  if (doc !== undefined && expect.schema) {
+    const resource = expect.schema;
+    bodyMutants(d, step, index, schemaMutations(schemaFileOf(resource), doc), doc, target, (after) =>
+      schemaAdmits(resource, doc, after, d.agentVersion),
+    );
+  }
+  if (doc !== undefined && expect.assert?.length)
+    bodyMutants(d, step, index, assertionMutations(expect.assert, doc, 'assertion'), doc, target);
+  headerMutants(d, o, index, target);
+  textMutants(d, o, index, target);
+}
+
 export function deriveMutants(input: ScenarioInput): Mutant[] {
   const { id: scenario, file, cassette, observations, lineOf, agentVersion, covers } = input;
   const entries = cassette.log.entries;
@@ -72,124 +204,13 @@ export function deriveMutants(input: ScenarioInput): Mutant[] {
       ...(equivalentBecause ? { equivalentBecause } : {}),
     });
   };
-  const aim = (step: string, check: string) => [`${scenario}/${step}/${check}`];
-  const bodyMutants = (
-    step: string,
-    index: number,
-    mutations: ValueMutation[],
-    doc: unknown,
-    target: string,
-    admits?: (after: unknown) => string | undefined,
-  ) => {
-    const e = entries[index];
-    for (const m of mutations) {
-      const after = m.apply(doc);
-      const unchanged = isDeepStrictEqual(after, doc)
-        ? 'the mutation changes nothing in the recorded answer'
-        : undefined;
-      const live = liveRewrite([step], (r) => {
-        const d = isJsonBody(r.body);
-        return d === undefined ? r : { ...r, body: serialize(m.apply(d)) };
-      });
-      add({
-        step,
-        endpoint: endpointOf(e),
-        operator: m.operator,
-        target,
-        pointer: m.pointer,
-        description: m.description,
-        replace: new Map([[index, answered(e, { body: serialize(after) })]]),
-        equivalentBecause: unchanged ?? admits?.(after),
-        live,
-        ...(m.aims ? { aims: aim(step, m.aims) } : {}),
-      });
-    }
-  };
-
+  const deriving: Deriving = { scenario, entries, agentVersion, add };
   for (const o of observations) {
     if (o.kind !== 'request' || o.entryIndex === undefined) continue;
-    const e = entries[o.entryIndex];
-    if (e._error) continue; // no answer to mutate; what a missing answer means is a side-effect mutant's business
-    const step = o.step;
-    const endpoint = endpointOf(e);
-    const target = `response to ${e.request.method} ${new URL(e.request.url).pathname} (step ${step})`;
-    const status = ok(e) ? 500 : 200;
-    add({
-      step,
-      endpoint,
-      operator: 'status',
-      target,
-      aims: aim(step, 'status'),
-      description: `status ${e.response.status} → ${status}`,
-      replace: new Map([[o.entryIndex, answered(e, { status })]]),
-      live: liveRewrite([step], (r) => ({ ...r, status })),
-    });
-    const text = e.response.content.text;
-    const doc = isJsonBody(text);
-    const expect = o.expect ?? {};
-    if (doc !== undefined && expect.schema) {
-      const resource = expect.schema;
-      bodyMutants(step, o.entryIndex, schemaMutations(schemaFileOf(resource), doc), doc, target, (after) =>
-        schemaAdmits(resource, doc, after, agentVersion),
-      );
-    }
-    if (doc !== undefined && expect.assert?.length)
-      bodyMutants(step, o.entryIndex, assertionMutations(expect.assert, doc, 'assertion'), doc, target);
-    for (const h of headerMutations(expect.assert ?? [])) {
-      const { [h.header]: _gone, ...rest } = headersOf(e);
-      const live = liveRewrite([step], (r) => {
-        const { [h.header]: _drop, ...others } = r.headers;
-        return { ...r, headers: others };
-      });
-      add({
-        step,
-        endpoint,
-        operator: 'assertion',
-        target,
-        pointer: `header:${h.header}`,
-        description: h.description,
-        replace: new Map([[o.entryIndex, answered(e, { headers: rest })]]),
-        live,
-      });
-    }
-    const t = expect.text;
-    const textMutant = (
-      description: string,
-      body: string,
-      check: string,
-      liveBody: (b: string) => string = () => body,
-    ) =>
-      add({
-        step,
-        endpoint,
-        operator: 'text',
-        target,
-        aims: aim(step, check),
-        description,
-        replace: new Map([[o.entryIndex!, answered(e, { body })]]),
-        live: liveRewrite([step], (r) => ({ ...r, body: liveBody(r.body) })),
-      });
-    const contains = t?.contains;
-    if (contains)
-      textMutant(
-        `body without ${JSON.stringify(contains)} (text contains)`,
-        text.split(contains).join(''),
-        'text',
-        (b) => b.split(contains).join(''),
-      );
-    if (t?.equals !== undefined)
-      textMutant('body with a trailing space (text equals)', `${text} `, 'text', (b) => `${b} `);
-    if (t?.matches !== undefined) {
-      // A body the pattern rejects, when one of a few plain ones is (a negative pattern may admit them all).
-      const re = new RegExp(t.matches);
-      const body = ['', 'mutant', '{}', '[]', text.replace(/\S/g, ' ')].find((b) => !re.test(b));
-      if (body !== undefined)
-        textMutant(`body ${JSON.stringify(body.slice(0, 20))} (text matches /${t.matches}/)`, body, 'text');
-    }
-    if (expect.emptyBody === true) textMutant('body {} (emptyBody)', '{}', 'body');
-    if (expect.emptyBody === false) textMutant('empty body (a body expected)', '', 'body');
+    // no answer to mutate; what a missing answer means is a side-effect mutant's business
+    if (entries[o.entryIndex]._error) continue;
+    requestMutants(deriving, o, o.entryIndex);
   }
-
   mediaTypeMutants(scenario, entries, observations, covers, add);
   eventMutants(scenario, entries, observations, agentVersion, add);
   sideEffectMutants(entries, covers, add);
@@ -240,8 +261,41 @@ function mediaTypeMutants(
   }
 }
 
+type EventChange = (ev: Record<string, unknown>) => Record<string, unknown> | undefined;
+type EventObservation = Extract<Observation, { kind: 'event' }>;
+
+/**
+ * How to change the events of the type a step waits for: in the recorded polls of the instance it watches
+ * (`replace`), in every live answer of GET /rest/events there (`live`); and the first such event recorded.
+ */
+function eventRewriters(entries: HarEntry[], o: EventObservation) {
+  const type = o.expectEvent.type;
+  const polls = entries.map((e, i) => [e, i] as const).filter(([e]) => isEvents(e) && e._target === o.target && ok(e));
+  const ofType = (e: HarEntry) => (isJsonBody(e.response.content.text) as Record<string, unknown>[] | undefined) ?? [];
+  const changeAll = (text: string, change: EventChange) => {
+    const events = isJsonBody(text);
+    return Array.isArray(events)
+      ? serialize(
+          events.flatMap((ev) =>
+            ev?.type === type ? [change(ev)].filter((x): x is Record<string, unknown> => x !== undefined) : [ev],
+          ),
+        )
+      : text;
+  };
+  return {
+    replace: (change: EventChange) =>
+      new Map(polls.map(([e, i]) => [i, answered(e, { body: changeAll(e.response.content.text, change) })])),
+    live: (change: EventChange): LiveFault =>
+      liveRewrite('*', (r, q) =>
+        q.target === o.target && q.url.startsWith('/rest/events?') && r.status === 200
+          ? { ...r, body: changeAll(r.body, change) }
+          : r,
+      ),
+    first: polls.flatMap(([e]) => ofType(e)).find((ev) => ev?.type === type),
+  };
+}
+
 /** the events of a type a step waits for never come; the events' members it asserts on or validates are broken */
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
 function eventMutants(
   scenario: string,
   entries: HarEntry[],
@@ -252,30 +306,7 @@ function eventMutants(
   for (const o of observations) {
     if (o.kind !== 'event') continue;
     const spec = o.expectEvent;
-    const polls = entries
-      .map((e, i) => [e, i] as const)
-      .filter(([e]) => isEvents(e) && e._target === o.target && ok(e));
-    const ofType = (e: HarEntry) =>
-      (isJsonBody(e.response.content.text) as Record<string, unknown>[] | undefined) ?? [];
-    const changeAll = (text: string, change: (ev: Record<string, unknown>) => Record<string, unknown> | undefined) => {
-      const events = isJsonBody(text);
-      return Array.isArray(events)
-        ? serialize(
-            events.flatMap((ev) =>
-              ev?.type === spec.type ? [change(ev)].filter((x): x is Record<string, unknown> => x !== undefined) : [ev],
-            ),
-          )
-        : text;
-    };
-    const rewrite = (change: (ev: Record<string, unknown>) => Record<string, unknown> | undefined) =>
-      new Map(polls.map(([e, i]) => [i, answered(e, { body: changeAll(e.response.content.text, change) })]));
-    // live: every answer of GET /rest/events on the instance the step watches
-    const live = (change: (ev: Record<string, unknown>) => Record<string, unknown> | undefined): LiveFault =>
-      liveRewrite('*', (r, q) =>
-        q.target === o.target && q.url.startsWith('/rest/events?') && r.status === 200
-          ? { ...r, body: changeAll(r.body, change) }
-          : r,
-      );
+    const { replace: rewrite, live, first } = eventRewriters(entries, o);
     const endpoint = 'GET /rest/events';
     const target = `${spec.type} events (step ${o.step})`;
     const aims = [`${scenario}/${o.step}/event:${spec.type}`];
@@ -289,7 +320,6 @@ function eventMutants(
       replace: rewrite(() => undefined),
       live: live(() => undefined),
     });
-    const first = polls.flatMap(([e]) => ofType(e)).find((ev) => ev?.type === spec.type);
     if (!first) continue;
     for (const m of assertionMutations(spec.assert ?? [], first, 'event-assertion')) {
       add({
@@ -304,23 +334,22 @@ function eventMutants(
         live: live((ev) => m.apply(ev) as Record<string, unknown>),
       });
     }
-    if (spec.schema) {
-      const resource = spec.schema;
-      for (const m of schemaMutations(schemaFileOf(resource), first.data)) {
-        const after = m.apply(first.data);
-        add({
-          step: o.step,
-          endpoint,
-          operator: m.operator,
-          target,
-          aims: [`${scenario}/${o.step}/event-schema`],
-          pointer: `/data${m.pointer}`,
-          description: `in every ${spec.type} event: ${m.description}`,
-          replace: rewrite((ev) => ({ ...ev, data: m.apply(ev.data) })),
-          live: live((ev) => ({ ...ev, data: m.apply(ev.data) })),
-          equivalentBecause: schemaAdmits(resource, first.data, after, agentVersion),
-        });
-      }
+    if (!spec.schema) continue;
+    const resource = spec.schema;
+    for (const m of schemaMutations(schemaFileOf(resource), first.data)) {
+      const after = m.apply(first.data);
+      add({
+        step: o.step,
+        endpoint,
+        operator: m.operator,
+        target,
+        aims: [`${scenario}/${o.step}/event-schema`],
+        pointer: `/data${m.pointer}`,
+        description: `in every ${spec.type} event: ${m.description}`,
+        replace: rewrite((ev) => ({ ...ev, data: m.apply(ev.data) })),
+        live: live((ev) => ({ ...ev, data: m.apply(ev.data) })),
+        equivalentBecause: schemaAdmits(resource, first.data, after, agentVersion),
+      });
     }
   }
 }

@@ -28,7 +28,65 @@ export interface MutateOptions {
   live?: { operators: MutantResult['operator'][]; binary?: string };
 }
 
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
+/** a mutant as the report lists it: what it is and its outcome (not the replacement answers themselves) */
+function describeResult(m: Mutant, o: Outcome): MutantResult {
+  const { replace: _replace, aims: _aims, equivalentBecause: _eq, live: _live, ...described } = m;
+  return { ...described, ...o };
+}
+
+/** the score, the exit code and the verdict line: a failing unmutated replay is a harness error, not a score */
+function judge(results: MutantResult[], baselineProblems: string[], minScore: number | null) {
+  const totals = tally(results);
+  const below = minScore !== null && (totals.score ?? 1) < minScore;
+  const exitCode = baselineProblems.length ? EXIT.usage : below ? EXIT.nonConforming : EXIT.ok;
+  const counts = `${totals.mutants} mutants: ${totals.killed} killed, ${totals.survived} survived, ${totals.equivalent} equivalent`;
+  const gate =
+    minScore === null
+      ? ''
+      : below
+        ? `; below --min-score ${percent(minScore)}`
+        : `; at least --min-score ${percent(minScore)}`;
+  const verdict = baselineProblems.length
+    ? `synconf mutate: HARNESS ERROR: ${baselineProblems.length} check(s) fail without any mutant, so the recordings cannot tell mutants apart (exit ${exitCode})`
+    : `synconf mutate: score ${percent(totals.score)} (${counts})${gate} (exit ${exitCode})`;
+  return { totals, exitCode, verdict };
+}
+
+/** the tallies by scenario, by endpoint and by operator */
+function breakdowns(results: MutantResult[]) {
+  return {
+    byScenario: tallyBy(results, (r) => r.scenario).map(([scenario, t]) => ({
+      scenario,
+      file: results.find((r) => r.scenario === scenario)!.file,
+      ...t,
+    })),
+    byEndpoint: tallyBy(results, (r) => r.endpoint)
+      .map(([endpoint, t]) => ({ endpoint, ...t }))
+      .sort((a, b) => a.endpoint.localeCompare(b.endpoint)),
+    byOperator: tallyBy(results, (r) => r.operator).map(([operator, t]) => ({ operator, ...t })),
+  };
+}
+
+/** live mode: the chosen mutants through a fault injector in front of one lab agent */
+async function liveResults(
+  opts: MutateOptions & { live: NonNullable<MutateOptions['live']> },
+  liveRuns: LiveRun[],
+  expectations: LoadedExpectations[],
+  results: MutantResult[],
+): Promise<void> {
+  const runs = liveRuns.filter((r) => r.mutants.length);
+  const needsPeer = runs.some((r) => r.loaded.scenario.needs?.includes('peer'));
+  const binary = opts.live.binary;
+  const outcomes = await runLive(runs, indexDeviations(expectations), (wrap) =>
+    labTarget({ needsPeer, allowDestructive: true, wrap, binary }),
+  );
+  for (const r of runs) {
+    const mine = r.mutants.map((m) => describeResult(m, outcomes.get(m.id)!));
+    results.push(...mine);
+    opts.onScenario?.(r.loaded.scenario.id, mine);
+  }
+}
+
 export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   const startedAt = new Date();
   const t0 = performance.now();
@@ -47,10 +105,6 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   const results: MutantResult[] = [];
   const baselineProblems: string[] = [];
   const liveRuns: LiveRun[] = [];
-  const describe = (m: Mutant, o: Outcome): MutantResult => {
-    const { replace: _replace, aims: _aims, equivalentBecause: _eq, live: _live, ...described } = m;
-    return { ...described, ...o };
-  };
   for (const loaded of selection.scenarios) {
     const { baseline, mutants } = await engine.derive(loaded);
     for (const c of baseline.checks)
@@ -65,39 +119,16 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
       continue;
     }
     const mine: MutantResult[] = [];
-    for (const m of mutants) mine.push(describe(m, await engine.run(loaded, baseline, m)));
+    for (const m of mutants) mine.push(describeResult(m, await engine.run(loaded, baseline, m)));
     results.push(...mine);
     opts.onScenario?.(loaded.scenario.id, mine);
   }
   await target.close();
-  if (opts.live && !baselineProblems.length) {
-    const runs = liveRuns.filter((r) => r.mutants.length);
-    const needsPeer = runs.some((r) => r.loaded.scenario.needs?.includes('peer'));
-    const binary = opts.live.binary;
-    const outcomes = await runLive(runs, indexDeviations(expectations), (wrap) =>
-      labTarget({ needsPeer, allowDestructive: true, wrap, binary }),
-    );
-    for (const r of runs) {
-      const mine = r.mutants.map((m) => describe(m, outcomes.get(m.id)!));
-      results.push(...mine);
-      opts.onScenario?.(r.loaded.scenario.id, mine);
-    }
-  }
+  if (opts.live && !baselineProblems.length)
+    await liveResults({ ...opts, live: opts.live }, liveRuns, expectations, results);
 
-  const totals = tally(results);
   const minScore = opts.minScore ?? null;
-  const below = minScore !== null && (totals.score ?? 1) < minScore;
-  const exitCode = baselineProblems.length ? EXIT.usage : below ? EXIT.nonConforming : EXIT.ok;
-  const counts = `${totals.mutants} mutants: ${totals.killed} killed, ${totals.survived} survived, ${totals.equivalent} equivalent`;
-  const gate =
-    minScore === null
-      ? ''
-      : below
-        ? `; below --min-score ${percent(minScore)}`
-        : `; at least --min-score ${percent(minScore)}`;
-  const verdict = baselineProblems.length
-    ? `synconf mutate: HARNESS ERROR: ${baselineProblems.length} check(s) fail without any mutant, so the recordings cannot tell mutants apart (exit ${exitCode})`
-    : `synconf mutate: score ${percent(totals.score)} (${counts})${gate} (exit ${exitCode})`;
+  const { totals, exitCode, verdict } = judge(results, baselineProblems, minScore);
   return {
     format: 'synconf-mutation/1',
     synconf: { version: SYNCONF_VERSION },
@@ -111,15 +142,7 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
     verdict,
     ...(baselineProblems.length ? { baselineProblems } : {}),
     totals,
-    byScenario: tallyBy(results, (r) => r.scenario).map(([scenario, t]) => ({
-      scenario,
-      file: results.find((r) => r.scenario === scenario)!.file,
-      ...t,
-    })),
-    byEndpoint: tallyBy(results, (r) => r.endpoint)
-      .map(([endpoint, t]) => ({ endpoint, ...t }))
-      .sort((a, b) => a.endpoint.localeCompare(b.endpoint)),
-    byOperator: tallyBy(results, (r) => r.operator).map(([operator, t]) => ({ operator, ...t })),
+    ...breakdowns(results),
     mutants: results,
   };
 }
