@@ -99,6 +99,35 @@ describe('the built command', () => {
     assert.equal(atWidth(95, ['--help'], join(copy, 'bin')), atWidth(95, ['--help']));
   });
 
+  test('a replay of the bundled suites loads no file from node_modules (every package is in the bundle)', () => {
+    // fdir's own require of picomatch was one (scripts/bundle.mjs gives it the bundled picomatch)
+    const loaded = (bin: string) => {
+      const report = makeTemp('bundle');
+      copies.push(report);
+      // the CommonJS modules the process loaded, printed as it ends (the built command imports no ES module file)
+      const print = encodeURIComponent(
+        'import m from "node:module"; process.on("exit", () => console.log(JSON.stringify(Object.keys(m._cache))))',
+      );
+      const r = cli(['replay', '--report-dir', report], {
+        bin: join(bin, 'synconf.js'),
+        env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=data:text/javascript,${print}` },
+      });
+      return (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as string[]).filter((f) => f.includes('node_modules'));
+    };
+    assert.deepEqual(loaded(BIN_DIR), []);
+    // the check catches it: a copy whose engine requires picomatch from node_modules when it is evaluated
+    const copy = mkdtempSync(join(ROOT, 'dist', 'bundle-test-'));
+    copies.push(copy);
+    cpSync(BIN_DIR, join(copy, 'bin'), { recursive: true });
+    rmSync(join(copy, 'bin', 'engine.cjs.cache'));
+    const engine = readFileSync(join(copy, 'bin', 'engine.cjs'), 'utf8');
+    writeFileSync(
+      join(copy, 'bin', 'engine.cjs'),
+      engine.replace('"use strict";', '"use strict";require("picomatch");'),
+    );
+    assert.ok(loaded(join(copy, 'bin')).some((f) => /node_modules\/picomatch\//.test(f)));
+  });
+
   // Each changes the copy's engine.cjs.cache, or its engine.cjs: the engine must then run its own source.
   const damages: [string, (bin: string) => void][] = [
     ['without a code cache', (bin) => rmSync(join(bin, 'engine.cjs.cache'))],
