@@ -15,6 +15,12 @@ export const specCommand: CommandModule = {
         describe:
           'only statements of these kinds (schemas/statement-index.schema.json; an unknown kind lists the known ones); repeat or comma-separate',
       })
+      .option('coverage', {
+        type: 'string',
+        array: true,
+        describe:
+          'report.json files of runs (one a version): one column each, the state of every statement there (passed, deviating, failing, not checked, not checkable)',
+      })
       .option('json', {
         type: 'boolean',
         describe: 'print the statements as a JSON array of {id, kind, section, line, checkable, reason, sameAs}',
@@ -25,11 +31,15 @@ export const specCommand: CommandModule = {
         'the statements that need another endpoint or a state after',
       )
       .example(
+        'synconf spec --coverage reports/1.12.1/report.json reports/1.29.5/report.json',
+        'what each run proved of every statement, one column per agent version',
+      )
+      .example(
         'synconf spec --json | jq -r \'.[] | select(.checkable == "not checkable") | .id\'',
         'what cannot be checked',
       )
       .epilogue(
-        'Exit codes: 0 listed, 2 an unknown --kind or a malformed statement index, 3 a fault of synconf itself.',
+        'Exit codes: 0 listed, 2 an unknown --kind, a malformed statement index or a report that cannot be read, 3 a fault of synconf itself.',
       ),
   handler: async (argv) => {
     const { spec } = await import('../engine.js');

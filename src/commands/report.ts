@@ -49,5 +49,5 @@ export async function reportMerge(files: string[], out: string): Promise<void> {
 export async function reportRender(file: string, out?: string): Promise<void> {
   const loaded = await readReport(file);
   makeOutputDir(out ?? dirname(file), out ? '--out' : 'the folder of the report');
-  for (const path of await writeReports(loaded, out ?? dirname(file))) console.log(`wrote ${path}`);
+  for (const path of await writeReports(loaded, out ?? dirname(file), true)) console.log(`wrote ${path}`);
 }

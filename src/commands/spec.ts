@@ -1,12 +1,30 @@
 // `synconf spec`: the statement index of the spec (spec/statements.yaml), listed: id, kind, section, and whether the
-// tested agents can decide each statement (if not, why). --kind filters; --json prints the rows as JSON.
+// tested agents can decide each statement (if not, why). --kind filters; --coverage adds a column per report (what
+// that run proved of each statement); --json prints the rows as JSON.
 import { EXIT, UsageError } from '../errors.js';
-import { loadStatements, statementKinds } from '../schema/statements.js';
-import { statementRows, statementsText } from '../report/statements.js';
+import { loadStatements, statementKinds, type Statement } from '../schema/statements.js';
+import { coverageLine, statementRows, statementsText, type StatementRow } from '../report/statements.js';
+import { readReport } from '../report/load.js';
+import { statementCoverage } from '../verdict/statement-coverage.js';
 
 export interface SpecOptions {
   kind?: string[];
+  coverage?: string[];
   json?: boolean;
+}
+
+/** one column per report, named by its agent version (the file when two share one or it has none) */
+async function coverageColumns(files: string[], statements: Statement[]) {
+  const columns: { name: string; states: Map<string, string>; line: string }[] = [];
+  for (const file of files) {
+    const report = await readReport(file);
+    // a report written before statement coverage existed is covered from its checks now
+    const cov = report.statementCoverage ?? statementCoverage(statements, report.scenarios);
+    const version = report.agent.version;
+    const name = version && !columns.some((c) => c.name === version) ? version : file;
+    columns.push({ name, states: new Map(cov.statements.map((s) => [s.id, s.state])), line: coverageLine(cov) });
+  }
+  return columns;
 }
 
 export async function spec(opts: SpecOptions): Promise<void> {
@@ -15,7 +33,21 @@ export async function spec(opts: SpecOptions): Promise<void> {
   for (const kind of wanted)
     if (!kinds.includes(kind))
       throw new UsageError(`--kind "${kind}" is not a statement kind (known: ${kinds.join(', ')})`);
-  const rows = statementRows(await loadStatements()).filter((r) => wanted.length === 0 || wanted.includes(r.kind));
-  process.stdout.write(opts.json ? `${JSON.stringify(rows, null, 2)}\n` : statementsText(rows));
+  const statements = await loadStatements();
+  const columns = await coverageColumns(opts.coverage ?? [], statements);
+  const rows: StatementRow[] = statementRows(statements)
+    .filter((r) => wanted.length === 0 || wanted.includes(r.kind))
+    .map((r) =>
+      columns.length
+        ? { ...r, coverage: Object.fromEntries(columns.map((c) => [c.name, c.states.get(r.id) ?? '-'])) }
+        : r,
+    );
+  const names = columns.map((c) => c.name);
+  const totals = columns.map((c) => `${c.name}: ${c.line}\n`);
+  process.stdout.write(
+    opts.json
+      ? `${JSON.stringify(rows, null, 2)}\n`
+      : statementsText(rows, names) + (totals.length ? `\n${totals.join('')}` : ''),
+  );
   process.exitCode = EXIT.ok;
 }

@@ -14,6 +14,8 @@ import { matrixToHtml } from '../report/matrix-html.js';
 import { matrixToMarkdown } from '../report/matrix-markdown.js';
 import { viewOf } from '../report/view.js';
 import { makeOutputDir } from '../output-dir.js';
+import { loadStatements } from '../schema/statements.js';
+import { statementCoverage } from '../verdict/statement-coverage.js';
 
 // Written synchronously: a few small files, and nothing else left to do meanwhile (each asynchronous
 // write waited a turn of the thread pool: ~3 ms of every run, bench/).
@@ -26,8 +28,13 @@ function writeAll(dir: string, files: [name: string, text: string][]): string[] 
   });
 }
 
-/** report.json, junit.xml, report.html and summary.md in `dir`; the paths written, in that order */
-export async function writeReports(report: Report, dir: string): Promise<string[]> {
+/**
+ * report.json, junit.xml, report.html and summary.md in `dir`; the paths written, in that order. The statement
+ * coverage of a run is computed here, where every run's report passes (run, replay, an interrupted run, each version
+ * of a matrix); `rendered` is a report written before, rendered again as it is.
+ */
+export async function writeReports(report: Report, dir: string, rendered = false): Promise<string[]> {
+  if (!rendered) report.statementCoverage = statementCoverage(await loadStatements(), report.scenarios);
   const view = viewOf(report); // computed once, rendered by each writer
   const markdown = toMarkdown(report, view);
   const paths = writeAll(dir, [

@@ -12,6 +12,7 @@ import { escapeHtml, cut, duration, platform, showValue } from './text.js';
 import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, isProblem } from '../verdict/verdicts.js';
 import { BASELINE_CLASS_LABEL, type CheckView, type RunView, type ScenarioView, viewOf } from './view.js';
 import { ROOT } from '../paths.js';
+import { COVERAGE_STATES, coverageByKind, coverageLine } from './statements.js';
 
 /** escaped and bounded: a 100 kB value cannot blow up the page */
 const e = (s: string, max = 600) => escapeHtml(cut(s, max));
@@ -347,6 +348,30 @@ ${body}
 </tbody></table></section>`;
 }
 
+/** statement coverage, collapsed: the counts by kind, then each statement that is not passed, with its checks */
+function statementSection(report: Report): string {
+  const cov = report.statementCoverage;
+  if (!cov) return '';
+  const head = `<tr><th>Kind</th>${COVERAGE_STATES.map((s) => `<th>${s}</th>`).join('')}</tr>`;
+  const kinds = coverageByKind(cov)
+    .map(([kind, ...n]) => `<tr><td>${e(kind, 40)}</td>${n.map((x) => `<td>${x}</td>`).join('')}</tr>`)
+    .join('');
+  const open = cov.statements.filter((s) => s.state !== 'passed');
+  const rows = open
+    .map(
+      (s) =>
+        `<tr class="st-${s.state.replace(' ', '-')}"><td><code>${e(s.id, 200)}</code></td><td>${e(s.kind, 40)}</td><td>${e(s.state, 40)}</td><td>${e(s.reason ?? (s.checks ?? []).join(', '), 800)}</td></tr>`,
+    )
+    .join('\n');
+  return `<section id="statements"><details><summary><h2>Statement coverage</h2> ${e(coverageLine(cov), 400)}</summary>
+<table><thead>${head}</thead><tbody>${kinds}</tbody></table>
+<p class="muted">Each statement of the spec's index (spec/statements.yaml) that is not passed: the reason, or its checks.</p>
+<table><thead><tr><th>Statement</th><th>Kind</th><th>State</th><th>Reason or checks</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></details></section>`;
+}
+
 function filters(view: RunView): string {
   const n = view.report.totals;
   const boxes = VERDICTS.map(
@@ -529,6 +554,7 @@ ${undocumentedSection(view)}
 ${view.scenarios.map((sv) => scenarioSection(sv, byId, links)).join('\n')}
 </section>
 ${coverageTable(view)}
+${statementSection(report)}
 ${timings(view)}
 ${runFacts(report)}
 ${extras(view)}

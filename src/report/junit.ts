@@ -68,6 +68,15 @@ function testcase(v: CheckView): object {
         { '@_name': 'runs', '@_value': check.runs.join(' ') },
       ],
     };
+  // the statements of the spec the check proves (and, for a failing schema check, those it breaks)
+  const cited = [
+    ...(check.statements?.length ? [{ '@_name': 'statements', '@_value': check.statements.join(' ') }] : []),
+    ...(check.breaks?.length ? [{ '@_name': 'breaks', '@_value': check.breaks.join(' ') }] : []),
+  ];
+  if (cited.length)
+    tc.properties = {
+      property: [...((tc.properties as { property: object[] } | undefined)?.property ?? []), ...cited],
+    };
   if (v.fails) {
     // the hint goes in the message (what CI shows first), the evidence in the text
     tc.failure = {

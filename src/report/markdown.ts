@@ -7,6 +7,7 @@ import type { Report } from '../schema/generated/types.js';
 import { escapeMarkdown as md, platform, noteLine } from './text.js';
 import { VERDICTS, VERDICT_LABEL } from '../verdict/verdicts.js';
 import { BASELINE_CLASS_LABEL, type CheckView, type RunView, viewOf } from './view.js';
+import { COVERAGE_STATES, coverageByKind, coverageLine } from './statements.js';
 
 /** the size a summary aims at: readable, and far below GitHub's 1 MiB per step */
 const BUDGET = 60_000;
@@ -260,5 +261,24 @@ export function toMarkdown(report: Report, view: RunView = viewOf(report)): stri
   undocumentedLines(view, out, budget);
   // the rest, for whoever wants it, folded away
   scenarioTable(view, out);
+  statementLines(report, out);
   return out.join('\n') + '\n';
+}
+
+/** statement coverage, folded away: the line, then the counts by statement kind */
+function statementLines(report: Report, out: string[]): void {
+  const cov = report.statementCoverage;
+  if (!cov) return;
+  out.push(
+    '',
+    '<details><summary>Statement coverage</summary>',
+    '',
+    coverageLine(cov),
+    '',
+    `| kind | ${COVERAGE_STATES.join(' | ')} |`,
+    `|---|${'---:|'.repeat(COVERAGE_STATES.length)}`,
+    ...coverageByKind(cov).map((cells) => `| ${cells.join(' | ')} |`),
+    '',
+    '</details>',
+  );
 }

@@ -1,7 +1,7 @@
 // The statement index as a listing (`synconf spec`): one row per statement (id, kind, section, whether the tested
 // agents can decide it and if not why), as text. Pure: rows in, text out. Coverage per agent version is meant to
 // become more columns of the same rows (`coverage`, by column name), filled from reports by the command.
-import type { Statement, StatementKind } from '../schema/generated/types.js';
+import type { Statement, StatementCounts, StatementCoverage, StatementKind } from '../schema/generated/types.js';
 
 export type Checkability = 'checkable' | 'not checkable' | 'restates';
 
@@ -80,4 +80,19 @@ export function statementsSummary(rows: StatementRow[]): string[] {
       `       ${ids.join(', ')}`,
     ]),
   ];
+}
+
+/** the counts of a statement coverage in the order reports show them */
+export const COVERAGE_STATES = ['checked', 'passed', 'deviating', 'failing', 'not checked', 'not checkable'] as const;
+
+/** one line: how many statements a run's checks prove, and what of the rest */
+export function coverageLine(cov: StatementCoverage): string {
+  const c = cov.counts;
+  return `Statements of the spec: ${c.checked} of ${cov.index} checked (${c.passed} passed, ${c.deviating} deviating as known, ${c.failing} failing), ${c['not checked']} not checked, ${c['not checkable']} not checkable.`;
+}
+
+/** one row per statement kind (and "all"): the kind, then the counts in COVERAGE_STATES order */
+export function coverageByKind(cov: StatementCoverage): string[][] {
+  const row = (name: string, c: StatementCounts) => [name, ...COVERAGE_STATES.map((s) => String(c[s]))];
+  return [...Object.entries(cov.byKind).map(([kind, c]) => row(kind, c)), row('all', cov.counts)];
 }

@@ -91,7 +91,7 @@ function failures(found: Found, ops: Operators): string[] {
 
 /** evaluate one assertion against a body (parsed JSON or undefined) and headers */
 export function evaluate(assertion: Assertion, body: unknown, headers: Record<string, string>): AssertionOutcome {
-  const { path, name: _label, ...ops } = assertion;
+  const { path, name: _label, statements: _cited, ...ops } = assertion;
   const found: Found = path.startsWith('header:')
     ? (headers[path.slice('header:'.length).toLowerCase()] ?? MISSING)
     : body === undefined
@@ -117,7 +117,7 @@ export function describeOps(ops: Operators): string {
 export function assertionLabel(a: Assertion): string {
   if (a.name) return a.name;
   const ops = Object.keys(a)
-    .filter((k) => k !== 'path' && k !== 'name')
+    .filter((k) => k !== 'path' && k !== 'name' && k !== 'statements')
     .join('+');
   return `${a.path === '' ? 'body' : a.path} ${ops}`;
 }

@@ -5,6 +5,7 @@ import { validate, short } from '../schema/registry.js';
 import { evaluate, assertionLabel } from './assertions.js';
 import { resolvePointer, MISSING } from '../json.js';
 import type { Vars } from '../scenario/template.js';
+import { schemaStatements, brokenStatements } from '../schema/schema-statements.js';
 
 export type Check = Omit<CheckResult, 'id' | 'step' | 'phase'> & { name: string };
 
@@ -172,9 +173,10 @@ function assertChecks(
     seen.set(label, n);
     const name = `assert:${label}${n > 1 ? ` #${n}` : ''}`;
     if (!a.path.startsWith('header:') && body.jsonError)
-      return fail(name, 'assert', `${a.path || 'body'}: ${body.jsonError}`, { expected: a });
+      return cite(fail(name, 'assert', `${a.path || 'body'}: ${body.jsonError}`, { expected: a }), a.statements ?? []);
     const out = evaluate(a, body.json, res.headers);
-    return (out.ok ? pass : fail)(name, 'assert', out.message, { expected: out.expected, actual: out.actual });
+    const check = (out.ok ? pass : fail)(name, 'assert', out.message, { expected: out.expected, actual: out.actual });
+    return cite(check, a.statements ?? []);
   });
 }
 
@@ -192,6 +194,33 @@ function captureChecks(capture: Record<string, string>, body: ParsedBody, vars: 
 }
 
 /** checks of `expect` (and `capture`, which writes into vars) for an exchange that has a response */
+/** the ids a check cites: its own (`expect.statements`, an assertion's) and, for a schema check, the schema's */
+function cite(check: Check, ids: string[]): Check {
+  const unique = [...new Set(ids)];
+  return unique.length ? { ...check, statements: unique } : check;
+}
+
+/** each check with the statements it proves: a failing schema check breaks those its errors fall under */
+function citing(checks: Check[], expect: StepExpectations | undefined): Check[] {
+  const own = expect?.statements ?? [];
+  return checks.map((c) => {
+    if (c.kind === 'assert' || c.kind === 'capture') return c;
+    if (c.kind !== 'schema' || !expect?.schema) return cite(c, own);
+    const cited = cite(c, [...own, ...schemaStatements(expect.schema)]);
+    if (c.verdict !== 'fail' || !c.schemaErrors) return cited;
+    return {
+      ...cited,
+      breaks: [
+        ...own,
+        ...brokenStatements(
+          expect.schema,
+          c.schemaErrors.map((e) => e.pointer),
+        ),
+      ],
+    };
+  });
+}
+
 export function checkExchange(
   x: Exchange,
   expect: StepExpectations | undefined,
@@ -200,7 +229,7 @@ export function checkExchange(
   agentVersion: string | null,
   undocumented?: UndocumentedHook,
 ): Check[] {
-  if (expect?.unreachable) return [unreachableCheck(x)];
+  if (expect?.unreachable) return citing([unreachableCheck(x)], expect);
   if (!x.response) {
     return [
       fail('request', 'request', `no response: ${x.error?.code ?? 'error'}: ${x.error?.message ?? 'unknown'}`, {
@@ -220,5 +249,5 @@ export function checkExchange(
   if (e.schema) checks.push(...schemaChecks(e.schema, body, res, agentVersion, undocumented));
   checks.push(...assertChecks(e.assert ?? [], body, res));
   checks.push(...captureChecks(capture ?? {}, body, vars));
-  return checks;
+  return citing(checks, expect);
 }

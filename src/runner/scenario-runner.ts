@@ -11,6 +11,7 @@ import { parseDuration } from './clock.js';
 import { atLeast } from '../schema/version.js';
 import { missingSince } from './endpoint-gates.js';
 import { validate } from '../schema/registry.js';
+import { brokenStatements, schemaStatements } from '../schema/schema-statements.js';
 import { endpointKey } from '../schema/endpoints.js';
 import { scenarioVerdict } from '../verdict/verdicts.js';
 // RECORDING_ENDS: a replay ends a wait or an event poll where the live run ended it.
@@ -20,6 +21,9 @@ import type { LoadedScenario } from '../scenario/load.js';
 type ExpectEvent = NonNullable<Step['expectEvent']>;
 
 const WRONG_KEY = 'synconf-wrong-api-key';
+
+/** the `statements` member of a check citing `ids` (none when there are none) */
+const cited = (ids: string[]): { statements?: string[] } => (ids.length ? { statements: [...new Set(ids)] } : {});
 const BODY_EXCERPT = 4096;
 
 type Phase = 'setup' | 'steps' | 'cleanup';
@@ -285,6 +289,8 @@ class ScenarioRun {
     const started = this.ctx.clock.now();
     const { match, seen, last, polls } = await this.pollForEvent(spec, c, step.name, started);
     const name = `event:${spec.type}`;
+    // the event check proves what its block and its assertions cite (the assertions are how it matches)
+    const proves = cited([...(spec.statements ?? []), ...(spec.assert ?? []).flatMap((a) => a.statements ?? [])]);
     const elapsedMs = Math.round(this.ctx.clock.now() - started);
     if (!match) {
       const why = (spec.assert ?? [])
@@ -300,6 +306,7 @@ class ScenarioRun {
           message: `no ${spec.type} event${spec.assert?.length ? ' matching the assertions' : ''} within ${spec.within ?? '5s'} (${seen.length} of that type seen${why.length ? `; last: ${why.join('; ')}` : ''})`,
           expected: { type: spec.type, assert: spec.assert },
           actual: seen.slice(-5),
+          ...proves,
         },
         last,
         { attempts: polls, elapsedMs },
@@ -312,6 +319,7 @@ class ScenarioRun {
       verdict: 'pass',
       message: `${spec.type} event ${match.id} after ${elapsedMs} ms`,
       actual: match,
+      ...proves,
     });
     if (spec.schema) this.eventSchemaChecks(step.name, phase, spec.schema, match);
     return errorsFree(this.checks, step.name);
@@ -370,8 +378,19 @@ class ScenarioRun {
             message: `event data is not a valid ${schema}: ${errors.map((e) => `${e.pointer || '/'} ${e.rule}`).join(', ')}`,
             schemaErrors: errors,
             actual: match,
+            ...cited(schemaStatements(schema)),
+            breaks: brokenStatements(
+              schema,
+              errors.map((e) => e.pointer),
+            ),
           }
-        : { name: 'event-schema', kind: 'schema', verdict: 'pass', message: `event data is a valid ${schema}` },
+        : {
+            name: 'event-schema',
+            kind: 'schema',
+            verdict: 'pass',
+            message: `event data is a valid ${schema}`,
+            ...cited(schemaStatements(schema)),
+          },
     );
     const judged = noteUndocumented(
       this.ctx.undocumented,

@@ -12,6 +12,7 @@ import { readTextFile, TextFileError } from '../text-file.js';
 import { listItemLines } from './list-lines.js';
 import { checkTemplateNames } from './template-names.js';
 import { loadLocated, type LocatedYaml } from './located-yaml.js';
+import { loadStatements, unknownStatement } from '../schema/statements.js';
 
 export interface LoadedScenario {
   scenario: Scenario;
@@ -110,11 +111,34 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
     if (!(e instanceof ScenarioError) || e.pointer === undefined) throw e;
     throw new ScenarioError(file, parsed.lineAt(e.pointer), e.cause_, e.step);
   }
+  await checkCitations(data, file, parsed);
   return {
     scenario,
     file: relative(ROOT, path).startsWith('..') ? file : relative(ROOT, path),
     stepLines: stepLinesOf(text, scenario),
   };
+}
+
+/** every id the scenario cites must be a statement of the index: else a ScenarioError at its line */
+async function checkCitations(data: unknown, file: string, parsed: LocatedYaml): Promise<void> {
+  const statements = await loadStatements();
+  for (const [pointer, id] of citedStatements(data)) {
+    const problem = unknownStatement(id, statements);
+    if (problem) throw new ScenarioError(file, parsed.lineAt(pointer), problem, stepNameAt(data, pointer));
+  }
+}
+
+/** every statement id the scenario cites (`statements:` of an assertion, an expect or an expectEvent), by pointer */
+function citedStatements(node: unknown, pointer = ''): [string, string][] {
+  if (Array.isArray(node)) return node.flatMap((item, i) => citedStatements(item, `${pointer}/${i}`));
+  if (node === null || typeof node !== 'object') return [];
+  // request bodies and vars are data sent to the agent, not citations
+  const cites = Object.entries(node).filter(([key]) => key !== 'request' && key !== 'vars');
+  return cites.flatMap(([key, value]) =>
+    key === 'statements' && Array.isArray(value)
+      ? value.map((id, i): [string, string] => [`${pointer}/statements/${i}`, String(id)])
+      : citedStatements(value, `${pointer}/${key}`),
+  );
 }
 
 /** Rules the schema cannot say: unique step names, cursors opened before use, known endpoints. */

@@ -39,6 +39,8 @@ export function buildAjv(schemas: object[], forStandalone = false) {
   addFormats(ajv);
   for (const keyword of ['x-since', 'x-deprecated']) ajv.addKeyword({ keyword, schemaType: ['string', 'boolean'] });
   ajv.addKeyword({ keyword: 'tsType', schemaType: 'string' }); // read by json-schema-to-typescript only
+  // the statements of spec/statements.yaml a schema node proves (src/schema/schema-statements.ts)
+  ajv.addKeyword({ keyword: 'x-statement', schemaType: ['string', 'array'] });
   for (const schema of schemas) ajv.addSchema(schema);
   return ajv;
 }

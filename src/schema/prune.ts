@@ -43,6 +43,7 @@ const ANNOTATIONS = new Set([
   'tsType',
   'x-since',
   'x-deprecated',
+  'x-statement',
 ]);
 
 /** `schema` without annotations: the same validation, in less generated code */

@@ -74,3 +74,32 @@ function inconsistency(statements: Statement[]): { entry: number; cause: string 
     }
   return undefined;
 }
+
+/** edit distance (Levenshtein), to name the id a mistyped one most likely meant */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/** the id of the index closest to `id` (fewest edits; the first in file order on a tie) */
+export function closestStatement(id: string, statements: Statement[]): string | undefined {
+  let best: { id: string; d: number } | undefined;
+  for (const s of statements) {
+    const d = distance(id, s.id);
+    if (!best || d < best.d) best = { id: s.id, d };
+  }
+  return best?.id;
+}
+
+/** why `id` is not a statement of the index (naming the closest one), or undefined when it is one */
+export function unknownStatement(id: string, statements: Statement[]): string | undefined {
+  if (statements.some((s) => s.id === id)) return undefined;
+  const closest = closestStatement(id, statements);
+  return `"${id}" is not a statement of spec/statements.yaml${closest ? ` (closest: "${closest}")` : ''}`;
+}

@@ -114,6 +114,7 @@ export type Verdict = "pass" | "fail" | "expected-fail" | "unexpected-pass" | "s
  */
 export type ChangeClass = "regression" | "listed-regression" | "fixed" | "version-change" | "known" | "other";
 export type FailOn = "fail" | "unexpected-pass" | "expected-fail" | "skip" | "new-failure" | "flaky";
+export type StatementState = "passed" | "deviating" | "failing" | "not checked" | "not checkable";
 export type BaselineClass = "new-failure" | "fixed" | "still-failing" | "new-check" | "unchanged";
 /**
  * the verdict in the baseline
@@ -208,6 +209,7 @@ export type Step = {
      * assertions on the event (pointers start at the event: /data/removed)
      */
     assert?: Assertion[];
+    statements?: StatementIds2;
   };
   /**
    * e.g. 250ms, 5s
@@ -223,8 +225,27 @@ export type Assertion = Operators & {
    * a short label for the check id (default: the path and the operators)
    */
   name?: string;
+  statements?: StatementIds;
   [k: string]: unknown;
 };
+/**
+ * ids of spec/statements.yaml that the checks of this assertion or block prove (reports show statement coverage by them)
+ *
+ * @minItems 1
+ */
+export type StatementIds = [string, ...string[]];
+/**
+ * ids of spec/statements.yaml that the checks of this assertion or block prove (reports show statement coverage by them)
+ *
+ * @minItems 1
+ */
+export type StatementIds1 = [string, ...string[]];
+/**
+ * ids of spec/statements.yaml that the checks of this assertion or block prove (reports show statement coverage by them)
+ *
+ * @minItems 1
+ */
+export type StatementIds2 = [string, ...string[]];
 export type Steps = Step[];
 /**
  * shape: a field, type, parameter or path exists as said; value: a value means what is said; cross-field: two fields of one response agree; cross-endpoint: a response agrees with another endpoint's or with the agent; effect: a call changes (or keeps) state as said; error: a failure answers as said; auth: the API key rules; version: a version note (added, since, deprecated)
@@ -250,13 +271,13 @@ export interface SynconfResources {
   "folder-device"?: FolderDevice;
   "folder-status"?: FolderStatus;
   folder?: Folder;
-  gui?: Gui;
-  ldap?: Ldap;
+  gui?: Gui1;
+  ldap?: Ldap1;
   "local-changed"?: LocalChanged;
   matrix?: Matrix;
   "mutation-report"?: MutationReport;
   need?: Need;
-  options?: Options;
+  options?: Options1;
   "pending-devices-changed"?: PendingDevicesChanged;
   "pending-devices"?: PendingDevices;
   "pending-folders-changed"?: PendingFoldersChanged;
@@ -659,7 +680,7 @@ export interface Options {
   keepTemporariesH: number;
   progressUpdateIntervalS: number;
   limitBandwidthInLan: boolean;
-  minHomeDiskFree: MinDiskFree;
+  minHomeDiskFree: MinDiskFree1;
   /**
    * releases URL ({releases_url})
    */
@@ -688,6 +709,14 @@ export interface Options {
   featureFlags: string[];
   connectionLimitEnough: number;
   connectionLimitMax: number;
+  [k: string]: unknown;
+}
+/**
+ * Minimum free disk space: a value and its unit.
+ */
+export interface MinDiskFree1 {
+  value: number;
+  unit: string;
   [k: string]: unknown;
 }
 /**
@@ -1173,6 +1202,48 @@ export interface FolderStatus {
   [k: string]: unknown;
 }
 /**
+ * The GUI / REST listener settings of the configuration (Configuration.gui).
+ */
+export interface Gui1 {
+  enabled: boolean;
+  /**
+   * listen address, host:port
+   */
+  address: string;
+  unixSocketPermissions: string;
+  user: string;
+  /**
+   * stored as a password hash (shown as <PASSWORD_HASH>)
+   */
+  password: string;
+  /**
+   * authentication mode; behaviour of values other than `static` is not shown
+   */
+  authMode: string;
+  useTLS: boolean;
+  /**
+   * the API key requests carry in X-API-Key (shown as <API_KEY>)
+   */
+  apiKey: string;
+  insecureAdminAccess: boolean;
+  theme: string;
+  insecureSkipHostcheck: boolean;
+  insecureAllowFrameLoading: boolean;
+  [k: string]: unknown;
+}
+/**
+ * The LDAP authentication settings of the configuration (Configuration.ldap). Addresses and DNs are empty in the shown state.
+ */
+export interface Ldap1 {
+  address: string;
+  bindDN: string;
+  transport: string;
+  insecureSkipVerify: boolean;
+  searchBaseDN: string;
+  searchFilter: string;
+  [k: string]: unknown;
+}
+/**
  * The local-change list (GET /rest/db/localchanged): files of a receive-only folder that differ from the global state and could be reverted by pulling from remote devices. Paginated.
  */
 export interface LocalChanged {
@@ -1507,6 +1578,74 @@ export interface Need {
   [k: string]: unknown;
 }
 /**
+ * The global options of the configuration (Configuration.options).
+ */
+export interface Options1 {
+  listenAddresses: string[];
+  globalAnnounceServers: string[];
+  globalAnnounceEnabled: boolean;
+  localAnnounceEnabled: boolean;
+  localAnnouncePort: number;
+  /**
+   * IPv6 multicast address with port, [ff..]:port
+   */
+  localAnnounceMCAddr: string;
+  maxSendKbps: number;
+  maxRecvKbps: number;
+  reconnectionIntervalS: number;
+  relaysEnabled: boolean;
+  relayReconnectIntervalM: number;
+  startBrowser: boolean;
+  natEnabled: boolean;
+  natLeaseMinutes: number;
+  natRenewalMinutes: number;
+  natTimeoutSeconds: number;
+  urAccepted: number;
+  urSeen: number;
+  urUniqueId: string;
+  /**
+   * usage report URL ({usage_report_url})
+   */
+  urURL: string;
+  urPostInsecurely: boolean;
+  urInitialDelayS: number;
+  autoUpgradeIntervalH: number;
+  upgradeToPreReleases: boolean;
+  keepTemporariesH: number;
+  progressUpdateIntervalS: number;
+  limitBandwidthInLan: boolean;
+  minHomeDiskFree: MinDiskFree1;
+  /**
+   * releases URL ({releases_url})
+   */
+  releasesURL: string;
+  alwaysLocalNets: string[];
+  overwriteRemoteDeviceNamesOnConnect: boolean;
+  tempIndexMinBlocks: number;
+  /**
+   * one entry, `authenticationUserAndPassword`, in the shown state
+   */
+  unackedNotificationIDs: string[];
+  trafficClass: number;
+  setLowPriority: boolean;
+  maxFolderConcurrency: number;
+  /**
+   * crash report URL ({crash_report_url})
+   */
+  crURL: string;
+  crashReportingEnabled: boolean;
+  stunKeepaliveStartS: number;
+  stunKeepaliveMinS: number;
+  stunServers: string[];
+  maxConcurrentIncomingRequestKiB: number;
+  announceLANAddresses: boolean;
+  sendFullIndexOnUpgrade: boolean;
+  featureFlags: string[];
+  connectionLimitEnough: number;
+  connectionLimitMax: number;
+  [k: string]: unknown;
+}
+/**
  * The data of a PendingDevicesChanged event, which DELETE /rest/cluster/pending/devices (added in 1.18.0) generates on success. added lists devices that became pending, removed the devices whose records were removed. A removed entry names a device: the empty device ID ("") that an agent reports for a DELETE without a device parameter is rejected, since the spec makes the parameter a device ID.
  */
 export interface PendingDevicesChanged {
@@ -1736,6 +1875,7 @@ export interface Report {
    */
   undocumented?: UndocumentedMember[];
   shard?: Shard;
+  statementCoverage?: StatementCoverage;
   scenarios: ScenarioResult[];
 }
 export interface UndocumentedMember {
@@ -1784,6 +1924,50 @@ export interface Shard {
    * how many scenarios the whole plan has
    */
   planScenarios?: number;
+}
+/**
+ * which statements of the spec (spec/statements.yaml) the run's checks prove: passed (every citing check passed), deviating (a citing check failed as a listed known deviation), failing (a citing check failed otherwise), not checked (no check ran that cites it), not checkable (the index says why); a statement that restates others takes the worst state of those
+ */
+export interface StatementCoverage {
+  /**
+   * how many statements the index has
+   */
+  index: number;
+  counts: StatementCounts;
+  /**
+   * the counts by statement kind
+   */
+  byKind: {
+    [k: string]: StatementCounts;
+  };
+  statements: {
+    id: string;
+    kind: string;
+    state: StatementState;
+    /**
+     * ids of citing checks that ran: every one that failed or deviated, and the first few that passed
+     */
+    checks?: string[];
+    /**
+     * how many citing checks ran (not skipped)
+     */
+    checkCount?: number;
+    /**
+     * not checkable: why; not checked: what skipped its checks, if any did
+     */
+    reason?: string;
+  }[];
+}
+export interface StatementCounts {
+  /**
+   * passed + deviating + failing
+   */
+  checked: number;
+  passed: number;
+  deviating: number;
+  failing: number;
+  "not checked": number;
+  "not checkable": number;
 }
 export interface ScenarioResult {
   id: string;
@@ -1871,6 +2055,14 @@ export interface CheckResult {
    * --repeat: the run (1-based) whose evidence is shown, the odd one out
    */
   oddRun?: number;
+  /**
+   * ids of spec/statements.yaml this check proves (cited by the scenario, or mapped by the schema's x-statement)
+   */
+  statements?: string[];
+  /**
+   * a failing schema check: the statements of `statements` whose schema nodes its errors fall under (it proves the others); absent: a failing check breaks all it cites
+   */
+  breaks?: string[];
 }
 /**
  * One schema violation found by synconf (the `synconf validate --json` output items and report schema errors).
@@ -2020,6 +2212,7 @@ export interface StepExpectations {
   unreachable?: boolean;
   text?: TextMatch;
   assert?: Assertion[];
+  statements?: StatementIds1;
 }
 /**
  * the body as text
