@@ -217,6 +217,13 @@ describe('3 versions × 3 shards as 9 parallel processes of the built command, m
         assert.deepEqual(validate('report', r).map(formatError), []);
         assert.deepEqual([r.shard?.index, r.shard?.count, r.shard?.planScenarios], [i + 1, 3, 20]);
         assert.equal(r.shard?.plan, shards[0].shard?.plan, 'one plan');
+        const summary = await readFile(join(shardFile(v, i + 1), '..', 'summary.md'), 'utf8');
+        assert.match(
+          summary,
+          new RegExp(
+            ` · \\*\\*shard ${i + 1}/3\\*\\* of plan ${r.shard?.plan} \\(${r.scenarios.length} of 20 scenarios\\)`,
+          ),
+        );
         assert.deepEqual(
           r.scenarios.map((s) => s.id),
           r.shard?.scenarios,

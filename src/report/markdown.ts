@@ -122,6 +122,12 @@ function undocumentedLines(view: RunView, out: string[], budget: { left: number 
   );
 }
 
+/** --shard: a shard's summary says it is one, so its totals are not read as the whole run's */
+const shardNote = ({ shard }: Report) =>
+  shard
+    ? ` · **shard ${shard.index}/${shard.count}** of plan ${shard.plan} (${shard.scenarios.length}${shard.planScenarios === undefined ? '' : ` of ${shard.planScenarios}`} scenarios)`
+    : '';
+
 /** the title, the verdict line, the run's identity and the totals table */
 function headLines(report: Report, view: RunView): string[] {
   const t = report.totals;
@@ -131,7 +137,7 @@ function headLines(report: Report, view: RunView): string[] {
     '',
     md(report.verdict),
     '',
-    `Agent **${md(agent)}** · ${md(report.run.mode)} · target ${md(report.run.target)} · started ${md(report.run.startedAt)} · ${(report.run.durationMs / 1000).toFixed(1)} s · synconf ${md(report.synconf.version)}`,
+    `Agent **${md(agent)}** · ${md(report.run.mode)} · target ${md(report.run.target)} · started ${md(report.run.startedAt)} · ${(report.run.durationMs / 1000).toFixed(1)} s · synconf ${md(report.synconf.version)}${shardNote(report)}`,
     '',
     `| scenarios | checks | ${VERDICTS.map((v) => VERDICT_LABEL[v]).join(' | ')} |`,
     `|${' ---: |'.repeat(2 + VERDICTS.length)}`,
