@@ -6,11 +6,29 @@ import { UsageError } from '../errors.js';
 import type { DriftOptions } from '../commands/drift.js';
 import { changeFailOnChoices } from '../verdict/change-levels.js';
 
+/** options drift cannot honour, more than two folders, and live options beside two folders: said, not ignored */
+function checkDriftArgs(argv: Record<string, unknown>): true {
+  for (const o of ['report-dir', 'expectations'])
+    if (argv[o] !== undefined)
+      throw new UsageError(
+        `drift does not take --${o}: it writes no report and judges no verdicts, it compares the shapes of the answers (its gate is --fail-on breaking|risky|compatible|any)`,
+      );
+  const dirs = (argv.dirs as string[] | undefined) ?? [];
+  if (dirs.length > 2)
+    throw new UsageError(`drift compares two recordings folders; got ${dirs.length}: ${dirs.join(' ')}`);
+  if (dirs.length === 2) {
+    const live = ['lab', 'agent', 'syncthing', 'keep', 'allow-destructive', 'agent-version'].find(
+      (o) => argv[o] !== undefined,
+    );
+    if (live) throw new UsageError(`drift DIR-A DIR-B compares two recordings offline: --${live} does not apply`);
+  }
+  return true;
+}
+
 export const driftCommand: CommandModule = {
   command: 'drift [dirs..]',
   describe:
     "Compare two recordings by shape (status, media type, fields and their types, values against the spec's patterns and formats, event types), grouped by cause and classified by what a client of the older version feels (breaking, risky, compatible; rules/change-rules.yaml): two folders offline, or one folder against a fresh recording of a live agent; exit 0 nothing to gate, 1 a cause at or above --fail-on (default: any cause), 2 input error",
-  // eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
   builder: (y) =>
     targetOptions(selectionOptions(y))
       .positional('dirs', {
@@ -47,23 +65,7 @@ export const driftCommand: CommandModule = {
       // Options of run/replay that drift cannot honour: said so, rather than accepted and ignored.
       .option('report-dir', { type: 'string', hidden: true })
       .option('expectations', { type: 'string', hidden: true })
-      .check((argv) => {
-        for (const o of ['report-dir', 'expectations'])
-          if (argv[o] !== undefined)
-            throw new UsageError(
-              `drift does not take --${o}: it writes no report and judges no verdicts, it compares the shapes of the answers (its gate is --fail-on breaking|risky|compatible|any)`,
-            );
-        const dirs = (argv.dirs as string[] | undefined) ?? [];
-        if (dirs.length > 2)
-          throw new UsageError(`drift compares two recordings folders; got ${dirs.length}: ${dirs.join(' ')}`);
-        if (dirs.length === 2) {
-          const live = ['lab', 'agent', 'syncthing', 'keep', 'allow-destructive', 'agent-version'].find(
-            (o) => argv[o] !== undefined,
-          );
-          if (live) throw new UsageError(`drift DIR-A DIR-B compares two recordings offline: --${live} does not apply`);
-        }
-        return true;
-      })
+      .check(checkDriftArgs)
       .example(
         'synconf drift recordings/syncthing-1.19.2 recordings/syncthing-1.29.5',
         'offline: what changed between two versions',

@@ -3,11 +3,11 @@
 // the report is written and the exit code says what happened.
 import { relative, resolve } from 'node:path';
 import type { FailOn, Report } from '../schema/generated/types.js';
-import { runScenarios, type MakeTarget, type Target } from '../runner/run.js';
+import { runScenarios, type MakeTarget, type RunOptions, type Target } from '../runner/run.js';
 import { replayTarget } from '../runner/replay-target.js';
 import { liveTargetMaker, type TargetOptions } from './targets.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
-import { selectScenarios } from '../scenario/select.js';
+import { selectScenarios, type Selection } from '../scenario/select.js';
 import { bundledRecordings, recordedDurations, shardLine, shardSelection, type ShardSpec } from '../scenario/shard.js';
 import { verdictLine, finalize, emptyReport } from '../verdict/totals.js';
 import { writeReports } from './write-reports.js';
@@ -75,61 +75,138 @@ export async function replay(opts: CommonRunOptions & { dir?: string }): Promise
   );
 }
 
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
+/** what the end of a run needs beside its report: where reports go, the progress output, what was replayed */
+interface Ending {
+  args: CommonRunOptions;
+  reportDir: string;
+  out: ReturnType<typeof progress>;
+  /** the recordings folder of a replay, named on the last line */
+  replayed?: string;
+  /** --shard: which shard of which plan this run is; every report it writes says so, a failed one too */
+  shard?: Report['shard'];
+}
+
+/** writes the report folder, says what went wrong and the verdict; the exit code */
+async function endRun(report: Report, end: Ending): Promise<number> {
+  const { args, out, replayed } = end;
+  if (end.shard) report.shard = end.shard;
+  // a run that did not reach its agent still names the version it was for (a merge of shards groups by it)
+  if (!report.agent.version && args.knownVersion)
+    report.agent = { ...report.agent, version: args.knownVersion, versionSource: 'option' };
+  const paths = await writeReports(report, end.reportDir);
+  for (const id of report.staleExpectations ?? [])
+    console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
+  for (const e of report.harnessErrors)
+    console.error(
+      `synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`,
+    );
+  out.verdict(report.verdict, report.exitCode);
+  console.log(
+    `reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}${replayed ? `; replayed from ${relative(process.cwd(), replayed).startsWith('..') ? resolve(replayed) : relative(process.cwd(), replayed) || '.'}` : ''}`,
+  );
+  if (report.repeat) console.log(stabilityLine(report)); // the last line: what a CI log shows first
+  return report.exitCode;
+}
+
+/** the options that do not go together, and the baseline: the user's input errors, said before anything runs */
+async function baselineOf(args: CommonRunOptions, record: RecordOptions | undefined): Promise<Report | undefined> {
+  // A baseline that cannot be read is the user's input error: said before anything runs.
+  const baseline = args.baseline ? await readReport(args.baseline) : undefined;
+  if ((args.repeat ?? 1) > 1 && record)
+    throw new UsageError('--repeat and --record do not go together: record once, then repeat the run');
+  if ((args.failOn as FailOn[]).includes('new-failure') && !baseline)
+    throw new UsageError('--fail-on new-failure needs --baseline <previous report.json>');
+  return baseline;
+}
+
+/** the scenarios to run: the suite, or one shard of it (--shard, said on a line of its own) */
+async function selectionOf(args: CommonRunOptions, end: Ending): Promise<Selection> {
+  const selection = await selectScenarios(args.suite, args.only);
+  if (!args.shard) return selection;
+  const sharded = shardSelection(selection, args.shard, recordedDurations(bundledRecordings()));
+  end.shard = sharded.shard;
+  console.log(shardLine(sharded.shard));
+  return sharded.selection;
+}
+
+/** how the runner runs the scenarios, from the command's options */
+function runOptions(args: CommonRunOptions, out: Ending['out']): RunOptions {
+  return {
+    agentVersion: args.agentVersion,
+    expectations: args.expectations,
+    requestTimeoutMs: args.timeout * 1000,
+    failOn: args.failOn as FailOn[],
+    strict: args.strict,
+    onStart: out.onStart,
+    onScenario: out.onScenario,
+  };
+}
+
+/** one run under way: its target while one is set up, and its report as it fills in (for Ctrl-C) */
+interface Session {
+  selection: Selection;
+  makeTarget: MakeTarget;
+  record?: RecordOptions;
+  mode: Report['run']['mode'];
+  end: Ending;
+  target?: Target;
+  partial?: Report;
+  interrupted(): boolean;
+}
+
+/**
+ * The runs (--repeat: a fresh target each time, a new lab or the same given agent); their reports, or the exit
+ * code when a target could not be set up (its report written) or Ctrl-C stopped the run.
+ */
+async function runRepeats(s: Session): Promise<Report[] | number> {
+  const { args } = s.end;
+  const repeat = args.repeat ?? 1;
+  const needsPeer = s.selection.scenarios.some((l) => l.scenario.needs?.includes('peer'));
+  const wrap: ((t: LiveTransport) => Transport) | undefined = s.record ? recorderFor(s.record) : undefined;
+  const reports: Report[] = [];
+  for (let run = 1; run <= repeat; run++) {
+    if (repeat > 1) console.log(`run ${run} of ${repeat}`);
+    let target: Target;
+    try {
+      target = s.target = await s.makeTarget(needsPeer, wrap);
+      if (target.mode === 'replay') s.end.replayed = target.description;
+    } catch (e) {
+      if (e instanceof SynconfError) return endRun(emptyReport(s.mode, 'not set up', e.message), s.end);
+      throw e;
+    }
+    reports.push(
+      await runScenarios(s.selection, target, {
+        ...runOptions(args, s.end.out),
+        onReport: (r) => (s.partial = r),
+      }),
+    );
+    if (s.interrupted()) return EXIT.usage;
+    await target.close();
+    s.target = undefined;
+  }
+  return reports;
+}
+
 export async function executeRun(
   args: CommonRunOptions,
   makeTarget: MakeTarget,
   record?: RecordOptions,
   mode: Report['run']['mode'] = record ? 'record' : 'live',
 ): Promise<number> {
-  const out = progress();
-  const reportDir = resolve(args.reportDir);
   const failOn = args.failOn as FailOn[];
-  const repeat = args.repeat ?? 1;
   // A report folder that cannot be written is one line now, not a lost report at the end.
   makeOutputDir(args.reportDir, '--report-dir');
-  /** the recordings folder of a replay, named on the last line */
-  let replayed: string | undefined;
-  /** --shard: which shard of which plan this run is; every report it writes says so, a failed one too */
-  let shard: Report['shard'];
-  const finish = async (report: Report): Promise<number> => {
-    if (shard) report.shard = shard;
-    // a run that did not reach its agent still names the version it was for (a merge of shards groups by it)
-    if (!report.agent.version && args.knownVersion)
-      report.agent = { ...report.agent, version: args.knownVersion, versionSource: 'option' };
-    const paths = await writeReports(report, reportDir);
-    for (const id of report.staleExpectations ?? [])
-      console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
-    for (const e of report.harnessErrors)
-      console.error(
-        `synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`,
-      );
-    out.verdict(report.verdict, report.exitCode);
-    console.log(
-      `reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}${replayed ? `; replayed from ${relative(process.cwd(), replayed).startsWith('..') ? resolve(replayed) : relative(process.cwd(), replayed) || '.'}` : ''}`,
-    );
-    if (report.repeat) console.log(stabilityLine(report)); // the last line: what a CI log shows first
-    return report.exitCode;
-  };
-
-  // A baseline that cannot be read is the user's input error: said before anything runs.
-  const baseline = args.baseline ? await readReport(args.baseline) : undefined;
-  if (repeat > 1 && record)
-    throw new UsageError('--repeat and --record do not go together: record once, then repeat the run');
-  if (failOn.includes('new-failure') && !baseline)
-    throw new UsageError('--fail-on new-failure needs --baseline <previous report.json>');
+  const end: Ending = { args, reportDir: resolve(args.reportDir), out: progress() };
+  const finish = (report: Report) => endRun(report, end);
+  const baseline = await baselineOf(args, record);
   /** the gate: repeated runs combined, compared with the baseline, exit code decided */
   const gate = (reports: Report[]): Report => {
-    const report = repeat > 1 ? combineRuns(reports) : reports[0];
+    const report = (args.repeat ?? 1) > 1 ? combineRuns(reports) : reports[0];
     if (baseline) compareWithBaseline(report, baseline, args.baseline!);
     return finalize(report, failOn);
   };
 
-  let selection = await selectScenarios(args.suite, args.only);
-  if (args.shard) {
-    ({ selection, shard } = shardSelection(selection, args.shard, recordedDurations(bundledRecordings())));
-    console.log(shardLine(shard));
-  }
+  const selection = await selectionOf(args, end);
   if (selection.errors.length) {
     const report = emptyReport(
       mode,
@@ -141,61 +218,32 @@ export async function executeRun(
     return finish(report);
   }
 
-  let target: Target | undefined;
-  const partial: { report?: Report } = {};
+  const session: Session = { selection, makeTarget, record, mode, end, interrupted: () => !!interrupt.signal };
   const interrupt = onInterrupt(async (signal) => {
     console.error(`\nsynconf: ${signal}: stopping; the report of the scenarios done so far is written`);
-    const report = partial.report ?? emptyReport(mode, target?.description ?? 'unknown', `interrupted by ${signal}`);
-    if (partial.report) report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
+    const { partial, target } = session;
+    const report = partial ?? emptyReport(mode, target?.description ?? 'unknown', `interrupted by ${signal}`);
+    if (partial) report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
     await finish(finalize(report, failOn)).catch(() => {});
     await target?.close().catch(() => {});
   });
 
   try {
-    const needsPeer = selection.scenarios.some((s) => s.scenario.needs?.includes('peer'));
-    let wrap: ((t: LiveTransport) => Transport) | undefined;
-    if (record) wrap = recorderFor(record);
-    const reports: Report[] = [];
-    // --repeat: a fresh target each time (a new lab, or the same given agent)
-    for (let run = 1; run <= repeat; run++) {
-      if (repeat > 1) console.log(`run ${run} of ${repeat}`);
-      try {
-        target = await makeTarget(needsPeer, wrap);
-        if (target.mode === 'replay') replayed = target.description;
-      } catch (e) {
-        if (e instanceof SynconfError) return await finish(emptyReport(mode, 'not set up', e.message));
-        throw e;
-      }
-      reports.push(
-        await runScenarios(selection, target, {
-          agentVersion: args.agentVersion,
-          expectations: args.expectations,
-          requestTimeoutMs: args.timeout * 1000,
-          failOn,
-          strict: args.strict,
-          onStart: out.onStart,
-          onScenario: out.onScenario,
-          onReport: (r) => (partial.report = r),
-        }),
-      );
-      if (interrupt.signal) return EXIT.usage;
-      await target.close();
-      target = undefined;
-    }
-    return await finish(gate(reports));
+    const done = await runRepeats(session);
+    return typeof done === 'number' ? done : await finish(gate(done));
   } catch (e) {
     // A defect of synconf itself: still leave a report behind that says so; the caller reports the
     // fault (exit 3, the stack trace in a log file).
     const report = emptyReport(
       mode,
-      target?.description ?? 'unknown',
+      session.target?.description ?? 'unknown',
       `internal error (a bug in synconf): ${(e as Error).message ?? e}`,
       EXIT.internal,
     );
     await finish(report).catch(() => {});
     throw e;
   } finally {
-    await target?.close().catch(() => {});
+    await session.target?.close().catch(() => {});
     interrupt.off();
   }
 }

@@ -23,13 +23,13 @@ export function idPattern(glob: string): RegExp {
   );
 }
 
-/** find and load scenario files; every malformed file is reported, none is run */
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
-export async function selectScenarios(suites: string[] | undefined, only: string[] | undefined): Promise<Selection> {
+/**
+ * The scenario files of the --suite paths (default suites/), sorted. Each path on its own, so that one matching
+ * nothing is named rather than lost among the others.
+ */
+async function suiteFiles(suites: string[] | undefined, errors: Selection['errors']): Promise<string[]> {
   const given = suites?.length ? suites : [SUITES_DIR];
-  const errors: Selection['errors'] = [];
   const found = new Set<string>();
-  // Each --suite path on its own, so that one matching nothing is named rather than lost among the others.
   for (const p of given) {
     const abs = resolve(p);
     const pattern = /\.(ya?ml)$/.test(abs) || /[*?{]/.test(p) ? abs : `${abs}/**/*.yaml`;
@@ -46,7 +46,31 @@ export async function selectScenarios(suites: string[] | undefined, only: string
       });
     for (const f of files) found.add(f);
   }
-  const files = [...found].sort();
+  return [...found].sort();
+}
+
+/** the ids --only picks (every pattern must match some id); the rest is not selected */
+function pickIds(scenarios: LoadedScenario[], only: string[], errors: Selection['errors']) {
+  const re = only.map(idPattern);
+  const selected = scenarios.filter((s) => re.some((r) => r.test(s.scenario.id)));
+  const notSelected = scenarios.filter((s) => !selected.includes(s));
+  // Every pattern must match: one that matches nothing is a typo, even when another one matches.
+  const unmatched = only.filter((_, i) => !scenarios.some((s) => re[i].test(s.scenario.id)));
+  if (unmatched.length && scenarios.length)
+    errors.push({
+      file: '--only',
+      message: `${unmatched.map((p) => `"${p}"`).join(', ')} match${unmatched.length === 1 ? 'es' : ''} no scenario id (known: ${scenarios
+        .map((s) => s.scenario.id)
+        .sort()
+        .join(', ')})`,
+    });
+  return { selected, notSelected };
+}
+
+/** find and load scenario files; every malformed file is reported, none is run */
+export async function selectScenarios(suites: string[] | undefined, only: string[] | undefined): Promise<Selection> {
+  const errors: Selection['errors'] = [];
+  const files = await suiteFiles(suites, errors);
   const endpointIds = new Set(loadEndpoints().map((e) => e.id));
   const scenarios: LoadedScenario[] = [];
   for (const f of files) {
@@ -67,27 +91,13 @@ export async function selectScenarios(suites: string[] | undefined, only: string
     if (other) errors.push({ file: s.file, message: `scenario id "${s.scenario.id}" is also used by ${other}` });
     ids.set(s.scenario.id, s.file);
   }
-  let selected = scenarios;
-  let notSelected: LoadedScenario[] = [];
-  if (only?.length) {
-    const re = only.map(idPattern);
-    selected = scenarios.filter((s) => re.some((r) => r.test(s.scenario.id)));
-    notSelected = scenarios.filter((s) => !selected.includes(s));
-    // Every pattern must match: one that matches nothing is a typo, even when another one matches.
-    const unmatched = only.filter((_, i) => !scenarios.some((s) => re[i].test(s.scenario.id)));
-    if (unmatched.length && scenarios.length)
-      errors.push({
-        file: '--only',
-        message: `${unmatched.map((p) => `"${p}"`).join(', ')} match${unmatched.length === 1 ? 'es' : ''} no scenario id (known: ${scenarios
-          .map((s) => s.scenario.id)
-          .sort()
-          .join(', ')})`,
-      });
-  }
+  const { selected, notSelected } = only?.length
+    ? pickIds(scenarios, only, errors)
+    : { selected: scenarios, notSelected: [] };
   // Destructive scenarios go last: after a shutdown there is no agent left to check.
-  selected = [...selected].sort(
+  const ordered = [...selected].sort(
     (a, b) =>
       Number(a.scenario.needs?.includes('shutdown') ?? false) - Number(b.scenario.needs?.includes('shutdown') ?? false),
   );
-  return { scenarios: selected, errors, notSelected };
+  return { scenarios: ordered, errors, notSelected };
 }
