@@ -393,6 +393,8 @@ describe('matrix.html', () => {
       .first()
       .evaluate((td) => getComputedStyle(td).backgroundColor);
     assert.equal(bg, 'rgb(255, 248, 197)', 'highlighted');
+    // the checks table is collapsed under the causes: opened, the filter works on it
+    await page.locator('details#checks > summary').click();
     await page.getByLabel('only changed rows').check();
     assert.equal(await page.locator('tbody tr.row:visible').count(), m.changed);
     await s.close();

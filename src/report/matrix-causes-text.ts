@@ -40,3 +40,20 @@ export function pairsText(m: Matrix): string[] {
     ];
   });
 }
+
+const LEVELS = ['breaking', 'risky', 'compatible'];
+
+/** the top causes of a pair: urgent ones, by level, then those that explain the most changed checks */
+export function topCauses(p: MatrixPair, n: number): MatrixCause[] {
+  return p.causes
+    .filter(urgent)
+    .map((c, i) => ({ c, i }))
+    .sort(
+      (x, y) =>
+        LEVELS.indexOf(x.c.cause.level) - LEVELS.indexOf(y.c.cause.level) ||
+        y.c.checks.length - x.c.checks.length ||
+        x.i - y.i,
+    )
+    .slice(0, n)
+    .map(({ c }) => c);
+}

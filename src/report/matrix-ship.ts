@@ -1,0 +1,107 @@
+// The first screen of the version matrix: "can version N ship?". Per adjacent pair of versions the breaking, risky
+// and compatible causes counted, with the top causes one line each; per version its verdict, failures and listed
+// deviations. Then each pair's causes, every one expandable to the checks and differences it explains, the
+// compatible ones collapsed. Pure: a matrix in, HTML out (src/report/matrix-html.ts places it on the page).
+import type { ChangeLevel, Matrix, MatrixCause, MatrixPair } from '../schema/generated/types.js';
+import { escapeHtml, cut } from './text.js';
+import { runStatus } from '../verdict/verdicts.js';
+import { CHANGE_LABEL } from '../verdict/change-class.js';
+import { checksLine, pairChecksLine, pairName, topCauses, urgent } from './matrix-causes-text.js';
+
+const e = (s: string, max = 500) => escapeHtml(cut(s, max));
+
+/** top causes shown per pair on the first screen */
+export const TOP_CAUSES = 3;
+/** checks and differences listed inside one cause; the rest counted (matrix.json has them all) */
+const LISTED = 25;
+
+/** the level's colour: the verdict badges' (breaking red, risky amber, compatible green) */
+const BADGE: Record<ChangeLevel, string> = { breaking: 'v-fail', risky: 'v-expected-fail', compatible: 'v-pass' };
+
+const levelBadge = (c: MatrixCause) =>
+  c.cause.accepted
+    ? '<span class="badge v-skip">accepted</span>'
+    : `<span class="badge ${BADGE[c.cause.level]}">${e(c.cause.level, 20)}</span>`;
+
+/** rule — endpoints pointer: change */
+function causeText(c: MatrixCause): string {
+  const k = c.cause;
+  const more = k.endpoints.length > 1 ? ` (+${k.endpoints.length - 1})` : '';
+  const where = k.at?.[0] ?? k.pointer;
+  const change = k.members
+    ? `${k.change}: ${k.members.slice(0, 4).join(', ')}${k.members.length > 4 ? ', …' : ''}`
+    : k.change;
+  return `<code>${e(k.rule, 60)}</code> — <code>${e(k.endpoints[0], 120)}${more}${where ? ` ${e(where, 120)}` : ''}</code>: ${e(change, 160)}`;
+}
+
+/** what a pair's counts mean for shipping the newer version */
+function answer(p: MatrixPair, older: string): string {
+  if (p.counts.breaking) return `<strong>breaks clients</strong> of ${e(older)}`;
+  if (p.counts.risky) return '<strong>may affect clients</strong>';
+  return 'compatible';
+}
+
+function pairRow(m: Matrix, p: MatrixPair): string {
+  const top = topCauses(p, TOP_CAUSES);
+  const tops = top.length
+    ? top
+        .map(
+          (c) =>
+            `<div class="top">${levelBadge(c)} ${causeText(c)} <span class="muted">(${e(checksLine(c))})</span></div>`,
+        )
+        .join('')
+    : '<div class="muted">no breaking or risky cause</div>';
+  const c = p.counts;
+  return `<tr><th scope="row" class="nowrap">${e(pairName(m, p))}</th><td>${answer(p, m.columns[p.from].label)}</td><td class="num">${c.breaking}</td><td class="num">${c.risky}</td><td class="num">${c.compatible}</td><td class="num">${c.accepted}</td><td>${tops}</td></tr>`;
+}
+
+function versionRow(m: Matrix, i: number): string {
+  const c = m.columns[i];
+  const t = c.totals;
+  return `<tr><th scope="row">${e(c.label)}</th><td>${e(runStatus(c.exitCode))} (exit ${c.exitCode})</td><td class="num">${t.fail}</td><td class="num">${t['expected-fail']}</td><td class="num">${t['unexpected-pass']}</td><td class="num">${t.skip}</td><td class="num">${t.pass}</td><td class="muted">${e(c.mode, 20)}</td></tr>`;
+}
+
+/** the answer: per pair and per version, both small tables */
+export function shipSection(m: Matrix): string {
+  const pairs = (m.pairs ?? []).map((p) => pairRow(m, p)).join('\n');
+  return `<h2 id="ship">Can it ship?</h2>
+<table class="ship"><thead><tr><th scope="col">Versions</th><th scope="col">For clients of the older</th><th scope="col" class="nowrap">breaking</th><th scope="col" class="nowrap">risky</th><th scope="col" class="nowrap">compatible</th><th scope="col" class="nowrap">accepted</th><th scope="col">Top causes (most urgent first)</th></tr></thead>
+<tbody>
+${pairs || '<tr><td colspan="7" class="muted">one version only: no pair to compare</td></tr>'}
+</tbody></table>
+<table class="versions"><thead><tr><th scope="col">Version</th><th scope="col">Verdict</th><th scope="col">failures</th><th scope="col">listed deviations</th><th scope="col">unexpected passes</th><th scope="col">skipped</th><th scope="col">passing</th><th scope="col">run</th></tr></thead>
+<tbody>
+${m.order.map((i) => versionRow(m, i)).join('\n')}
+</tbody></table>`;
+}
+
+/** one cause, expandable: the checks it explains (class and why), then the differences it folds */
+function causeDetails(m: Matrix, c: MatrixCause): string {
+  const k = c.cause;
+  const checks = c.checks
+    .slice(0, LISTED)
+    .map((x) => `<li><code>${e(x.id, 200)}</code> — ${e(CHANGE_LABEL[x.class])}: ${e(x.note, 300)}</li>`)
+    .join('');
+  const evidence = k.evidence
+    .slice(0, LISTED)
+    .map((x) => `<li>${e(x.scenario, 100)}: ${e(x.difference, 300)}</li>`)
+    .join('');
+  const rest = (n: number) => (n > LISTED ? `<li class="muted">…and ${n - LISTED} more (matrix.json)</li>` : '');
+  return `<details class="cause"><summary>${levelBadge(c)} ${causeText(c)} <span class="muted">— ${k.occurrences} difference${k.occurrences === 1 ? '' : 's'} in ${k.scenarios.length} scenario${k.scenarios.length === 1 ? '' : 's'}; ${e(checksLine(c))}</span></summary>
+<p class="muted">${e(k.summary)}${k.endpoints.length > 1 ? `. Endpoints: ${e(k.endpoints.join(', '))}` : ''}${k.accepted ? `. Accepted by ${e(k.accepted.by)}: ${e(k.accepted.reason)}` : ''}</p>
+${checks ? `<p>Checks it explains:</p><ul>${checks}${rest(c.checks.length)}</ul>` : ''}<p>Differences:</p><ul>${evidence}${rest(k.evidence.length)}</ul></details>`;
+}
+
+/** each pair's causes: breaking and risky listed (each expandable), compatible and accepted collapsed */
+export function causesSection(m: Matrix): string {
+  return (m.pairs ?? [])
+    .map((p) => {
+      const shown = p.causes.filter(urgent);
+      const rest = p.causes.filter((c) => !urgent(c));
+      return `<h2 id="causes-${p.from}-${p.to}">Causes ${e(pairName(m, p))} <span class="muted">(${p.causes.length}; checks changed: ${e(pairChecksLine(p))})</span></h2>
+${p.recorded ? '' : '<p class="muted">No recordings of both versions: each changed check is its own cause.</p>'}
+${shown.map((c) => causeDetails(m, c)).join('\n')}
+${rest.length ? `<details class="compatible"><summary>${rest.length} compatible or accepted cause${rest.length === 1 ? '' : 's'}</summary>\n${rest.map((c) => causeDetails(m, c)).join('\n')}\n</details>` : ''}`;
+    })
+    .join('\n');
+}
