@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { InputError, UsageError } from '../errors.js';
 import { makeOutputDir } from '../output-dir.js';
 import { agentPath, agentsDir } from './cache.js';
-import { debianArchives, sourceFiles } from './debian-sources.js';
+import { debianArchives, sourceFiles, type DebianArchive } from './debian-sources.js';
 import { KNOWN_AGENTS, KNOWN_VERSIONS, knownAgent, type KnownAgent } from './known.js';
 import { binaryVersion, sameRelease } from './probe.js';
 
@@ -94,8 +94,118 @@ async function alreadyInstalled(agent: KnownAgent, dir: string): Promise<Install
     : undefined;
 }
 
+/** the Debian archives to fetch from; the tools and archives an install needs, or one line saying what is missing */
+function archivesOrSay(agents: KnownAgent[], dir: string): DebianArchive[] {
+  const missing = TOOLS.filter((t) => !onPath(t.command));
+  if (missing.length > 0) {
+    throw new InputError(
+      `synconf agents install needs ${missing.map((t) => `${t.command} (Debian package ${t.pkg})`).join(' and ')}, not found on PATH. ` +
+        `On Debian or Ubuntu: apt-get install -y ${missing.map((t) => t.pkg).join(' ')}. Without them, fetch by hand: ${manualHint(agents, dir)}`,
+    );
+  }
+  const archives = debianArchives();
+  if (archives.length === 0) {
+    throw new InputError(
+      `no Debian archive found in this machine's apt sources (${sourceFiles().join(', ') || 'none'}): need a "deb" entry with component main, ` +
+        `e.g. /etc/apt/sources.list.d/debian.sources, or set SYNCONF_DEBIAN_SOURCES to such a file. Or fetch by hand: ${manualHint(agents, dir)}`,
+    );
+  }
+  return archives;
+}
+
+/** apt-get update and download of the agents' packages into `work`/debs, with an apt of its own; the .deb files */
+async function downloadDebs(
+  agents: KnownAgent[],
+  archives: DebianArchive[],
+  work: string,
+  dir: string,
+  log: (line: string) => void,
+): Promise<string[]> {
+  const suites = [...new Set(agents.map((a) => a.suite))];
+  const lines = archives.flatMap((a) =>
+    suites.map((s) => `deb ${a.signedBy ? `[signed-by=${a.signedBy}] ` : ''}${a.uri} ${s} main`),
+  );
+  await writeFile(join(work, 'sources.list'), lines.join('\n') + '\n');
+  for (const sub of ['lists/partial', 'cache/archives/partial', 'debs'])
+    await mkdir(join(work, sub), { recursive: true });
+  const apt = privateApt(work);
+  const where = archives.map((a) => a.uri).join(', ');
+
+  log(`apt-get update: ${suites.join(', ')} from ${where}`);
+  const update = await execa('apt-get', [...apt, 'update'], {
+    reject: false,
+    all: true,
+    timeout: 300_000,
+    env: { LC_ALL: 'C' },
+  });
+  if (update.failed) {
+    throw new InputError(
+      `apt-get update of ${suites.join(', ')} from ${where} failed (is the archive reachable?):\n${aptComplaints(update.all ?? '')}\n` +
+        `Once the archive is reachable, run the command again; or fetch by hand: ${manualHint(agents, dir)}`,
+    );
+  }
+
+  const pkgs = agents.map((a) => `syncthing=${a.debianVersion}`);
+  log(`apt-get download ${pkgs.join(' ')}`);
+  const download = await execa('apt-get', [...apt, 'download', ...pkgs], {
+    cwd: join(work, 'debs'),
+    reject: false,
+    all: true,
+    timeout: 600_000,
+    env: { LC_ALL: 'C' },
+  });
+  if (download.failed) {
+    throw new InputError(
+      `apt-get download ${pkgs.join(' ')} from ${where} failed (offline, or the archive no longer has that package version?):\n` +
+        `${aptComplaints(download.all ?? '')}\napt-get update said:\n${aptComplaints(update.all ?? '') || 'nothing amiss'}`,
+    );
+  }
+  return readdir(join(work, 'debs'));
+}
+
+/** unpacks the agent's .deb, checks what its binary says it is, and swaps it into the cache */
+async function installDeb(
+  agent: KnownAgent,
+  debs: string[],
+  work: string,
+  dir: string,
+): Promise<{ result: InstallResult; deb: string }> {
+  const deb = debs.find(
+    (f) => f.startsWith(`syncthing_${agent.debianVersion.replace(/^\d+:/, '')}_`) && f.endsWith('.deb'),
+  );
+  if (!deb)
+    throw new InputError(`apt-get download left no syncthing_${agent.debianVersion}_*.deb in ${join(work, 'debs')}`);
+  const unpacked = join(work, `x-${agent.version}`);
+  const x = await execa('dpkg-deb', ['-x', join(work, 'debs', deb), unpacked], {
+    reject: false,
+    all: true,
+    timeout: 120_000,
+  });
+  if (x.failed) throw new InputError(`dpkg-deb -x ${deb} failed: ${x.all}`);
+  const binary = join(unpacked, 'usr', 'bin', 'syncthing');
+  if (!existsSync(binary)) throw new InputError(`${deb} has no usr/bin/syncthing`);
+  const { printed } = await binaryVersion(binary);
+  if (!sameRelease(printed, agent.version))
+    throw new InputError(`${deb}: usr/bin/syncthing --version prints ${printed}, not ${agent.version}`);
+
+  // swap the cached version folder by renames (work is inside dir: one file system), so a reader never sees
+  // half a binary; the old folder goes into work, removed with it
+  const staged = join(work, `v-${agent.version}`);
+  await mkdir(staged);
+  await rename(binary, join(staged, 'syncthing'));
+  await chmod(join(staged, 'syncthing'), 0o755);
+  const target = join(dir, agent.version);
+  await rename(target, join(work, `old-${agent.version}`)).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
+  await rename(staged, target).catch(async (e: NodeJS.ErrnoException) => {
+    // another install of the same version got there first: fine if what it put there runs
+    if (!(await alreadyInstalled(agent, dir))) throw e;
+  });
+  return { result: { version: agent.version, path: agentPath(agent.version, dir), printed, fetched: true }, deb };
+}
+
 /** Installs the named known versions (all when none is named); the ones already installed are kept unless force. */
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
 export async function installAgents(versions: string[], opts: InstallOptions = {}): Promise<InstallResult[]> {
   const log = opts.log ?? (() => {});
   const selected = selectAgents(versions);
@@ -113,103 +223,16 @@ export async function installAgents(versions: string[], opts: InstallOptions = {
     selected.map((a) => [...kept, ...fetched].find((r) => r.version === a.version)!);
   if (agents.length === 0) return inOrder([]);
 
-  const missing = TOOLS.filter((t) => !onPath(t.command));
-  if (missing.length > 0) {
-    throw new InputError(
-      `synconf agents install needs ${missing.map((t) => `${t.command} (Debian package ${t.pkg})`).join(' and ')}, not found on PATH. ` +
-        `On Debian or Ubuntu: apt-get install -y ${missing.map((t) => t.pkg).join(' ')}. Without them, fetch by hand: ${manualHint(agents, dir)}`,
-    );
-  }
-  const archives = debianArchives();
-  if (archives.length === 0) {
-    throw new InputError(
-      `no Debian archive found in this machine's apt sources (${sourceFiles().join(', ') || 'none'}): need a "deb" entry with component main, ` +
-        `e.g. /etc/apt/sources.list.d/debian.sources, or set SYNCONF_DEBIAN_SOURCES to such a file. Or fetch by hand: ${manualHint(agents, dir)}`,
-    );
-  }
-
+  const archives = archivesOrSay(agents, dir);
   makeOutputDir(dir, process.env.SYNCONF_AGENTS_DIR ? 'SYNCONF_AGENTS_DIR' : 'the agents cache');
   const work = await mkdtemp(join(dir, '.install-'));
   try {
-    const suites = [...new Set(agents.map((a) => a.suite))];
-    const lines = archives.flatMap((a) =>
-      suites.map((s) => `deb ${a.signedBy ? `[signed-by=${a.signedBy}] ` : ''}${a.uri} ${s} main`),
-    );
-    await writeFile(join(work, 'sources.list'), lines.join('\n') + '\n');
-    for (const sub of ['lists/partial', 'cache/archives/partial', 'debs'])
-      await mkdir(join(work, sub), { recursive: true });
-    const apt = privateApt(work);
-    const where = archives.map((a) => a.uri).join(', ');
-
-    log(`apt-get update: ${suites.join(', ')} from ${where}`);
-    const update = await execa('apt-get', [...apt, 'update'], {
-      reject: false,
-      all: true,
-      timeout: 300_000,
-      env: { LC_ALL: 'C' },
-    });
-    if (update.failed) {
-      throw new InputError(
-        `apt-get update of ${suites.join(', ')} from ${where} failed (is the archive reachable?):\n${aptComplaints(update.all ?? '')}\n` +
-          `Once the archive is reachable, run the command again; or fetch by hand: ${manualHint(agents, dir)}`,
-      );
-    }
-
-    const pkgs = agents.map((a) => `syncthing=${a.debianVersion}`);
-    log(`apt-get download ${pkgs.join(' ')}`);
-    const download = await execa('apt-get', [...apt, 'download', ...pkgs], {
-      cwd: join(work, 'debs'),
-      reject: false,
-      all: true,
-      timeout: 600_000,
-      env: { LC_ALL: 'C' },
-    });
-    if (download.failed) {
-      throw new InputError(
-        `apt-get download ${pkgs.join(' ')} from ${where} failed (offline, or the archive no longer has that package version?):\n` +
-          `${aptComplaints(download.all ?? '')}\napt-get update said:\n${aptComplaints(update.all ?? '') || 'nothing amiss'}`,
-      );
-    }
-    const debs = await readdir(join(work, 'debs'));
-
+    const debs = await downloadDebs(agents, archives, work, dir, log);
     const results: InstallResult[] = [];
     for (const agent of agents) {
-      const deb = debs.find(
-        (f) => f.startsWith(`syncthing_${agent.debianVersion.replace(/^\d+:/, '')}_`) && f.endsWith('.deb'),
-      );
-      if (!deb)
-        throw new InputError(
-          `apt-get download left no syncthing_${agent.debianVersion}_*.deb in ${join(work, 'debs')}`,
-        );
-      const unpacked = join(work, `x-${agent.version}`);
-      const x = await execa('dpkg-deb', ['-x', join(work, 'debs', deb), unpacked], {
-        reject: false,
-        all: true,
-        timeout: 120_000,
-      });
-      if (x.failed) throw new InputError(`dpkg-deb -x ${deb} failed: ${x.all}`);
-      const binary = join(unpacked, 'usr', 'bin', 'syncthing');
-      if (!existsSync(binary)) throw new InputError(`${deb} has no usr/bin/syncthing`);
-      const { printed } = await binaryVersion(binary);
-      if (!sameRelease(printed, agent.version))
-        throw new InputError(`${deb}: usr/bin/syncthing --version prints ${printed}, not ${agent.version}`);
-
-      // swap the cached version folder by renames (work is inside dir: one file system), so a reader never sees
-      // half a binary; the old folder goes into work, removed with it
-      const staged = join(work, `v-${agent.version}`);
-      await mkdir(staged);
-      await rename(binary, join(staged, 'syncthing'));
-      await chmod(join(staged, 'syncthing'), 0o755);
-      const target = join(dir, agent.version);
-      await rename(target, join(work, `old-${agent.version}`)).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'ENOENT') throw e;
-      });
-      await rename(staged, target).catch(async (e: NodeJS.ErrnoException) => {
-        // another install of the same version got there first: fine if what it put there runs
-        if (!(await alreadyInstalled(agent, dir))) throw e;
-      });
-      results.push({ version: agent.version, path: agentPath(agent.version, dir), printed, fetched: true });
-      log(`${agent.version}: ${deb} → ${agentPath(agent.version, dir)} (--version: ${printed})`);
+      const { result, deb } = await installDeb(agent, debs, work, dir);
+      results.push(result);
+      log(`${agent.version}: ${deb} → ${result.path} (--version: ${result.printed})`);
     }
     return inOrder(results);
   } finally {

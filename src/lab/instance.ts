@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import { editMismatches, loopbackConfig, loopbackViolations } from './config.js';
-import { cliArgsOf } from './generation.js';
+import { cliArgsOf, type CliArgs } from './generation.js';
 import { LabError, LabFault } from './errors.js';
 import { isAlive, ownedProcesses, signalOwned, track, untrack, waitGone } from './procs.js';
 
@@ -38,17 +38,9 @@ export interface InstanceSpec {
   reconnectionIntervalS: number;
 }
 
-/** Starts one instance and resolves once its API answers (any HTTP status). On failure nothing is left running. */
-// eslint-disable-next-line max-lines-per-function -- to be split (issue 19)
-export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
-  const home = join(spec.dir, spec.name);
-  const dataDir = join(spec.dir, `${spec.name}-data`);
-  const logFile = join(spec.dir, `${spec.name}.log`);
-  await mkdir(dataDir, { recursive: true });
-  const env = cleanEnv(home);
-  const cli = await cliArgsOf(spec.binary);
+/** `syncthing generate` into the instance's home: its config.xml and device ID */
+async function generateHome(spec: InstanceSpec, home: string, env: NodeJS.ProcessEnv, cli: CliArgs) {
   const generate = cli.generate(home);
-
   const gen = await execa(spec.binary, generate.args, {
     env: { ...env, ...generate.env },
     extendEnv: false,
@@ -65,7 +57,11 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
   const deviceId = /Device ID: (\S+)/.exec(gen.stdout)?.[1] ?? /<device id="([^"]+)"/.exec(xml)?.[1];
   if (!deviceId)
     throw new LabError(`${spec.name}: could not read the device ID from "${spec.binary} generate" or ${configFile}`);
+  return { configFile, xml, deviceId };
+}
 
+/** the generated config.xml edited to loopback ports and a fresh API key (checked to have taken); the key */
+async function writeLoopbackConfig(spec: InstanceSpec, configFile: string, xml: string, deviceId: string) {
   // url-safe so it can go into a header, a shell line or a URL as is; written only to config.xml and lab.json
   const apiKey = randomBytes(24).toString('base64url');
   const settings = {
@@ -81,11 +77,17 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
   if (missed.length > 0)
     throw new LabFault(`lab: the config.xml edit did not take for ${spec.name} (${configFile}): ${missed.join('; ')}`);
   await writeFile(configFile, edited);
+  return apiKey;
+}
 
-  // The log gets an inherited file descriptor, not a pipe through this process: the instance must keep logging after
-  // `synconf lab up` exits (Go dies of SIGPIPE writing to a closed stdout). execa pipes `{file}` targets through the
-  // parent and its types do not take an arbitrary fd number, so this one spawn uses node:child_process directly.
-  // Monitor mode (no --no-restart) so POST /rest/system/restart really restarts; detached = its own process group.
+/**
+ * Starts the instance's process, logging to `logFile`; its pid, and how it exited once it has (for the wait).
+ * The log gets an inherited file descriptor, not a pipe through this process: the instance must keep logging after
+ * `synconf lab up` exits (Go dies of SIGPIPE writing to a closed stdout). execa pipes `{file}` targets through the
+ * parent and its types do not take an arbitrary fd number, so this one spawn uses node:child_process directly.
+ * Monitor mode (no --no-restart) so POST /rest/system/restart really restarts; detached = its own process group.
+ */
+async function spawnInstance(spec: InstanceSpec, home: string, env: NodeJS.ProcessEnv, cli: CliArgs, logFile: string) {
   const logFd = openSync(logFile, 'a');
   let sub;
   try {
@@ -105,6 +107,20 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
   if (pid === undefined)
     throw new LabError(`${spec.name}: could not start ${spec.binary} (${(await spawnError).message})`);
   sub.unref(); // the instance must not keep the caller alive; the exit handlers or `down` stop it
+  return { pid, exited: () => exited };
+}
+
+/** Starts one instance and resolves once its API answers (any HTTP status). On failure nothing is left running. */
+export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
+  const home = join(spec.dir, spec.name);
+  const dataDir = join(spec.dir, `${spec.name}-data`);
+  const logFile = join(spec.dir, `${spec.name}.log`);
+  await mkdir(dataDir, { recursive: true });
+  const env = cleanEnv(home);
+  const cli = await cliArgsOf(spec.binary);
+  const { configFile, xml, deviceId } = await generateHome(spec, home, env, cli);
+  const apiKey = await writeLoopbackConfig(spec, configFile, xml, deviceId);
+  const { pid, exited } = await spawnInstance(spec, home, env, cli, logFile);
 
   const inst: LabInstance = {
     name: spec.name,
@@ -121,7 +137,7 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
   };
   track(inst); // until ready at least: a Ctrl-C during start-up must not leave it behind
   try {
-    await waitReady(inst, spec.readyTimeoutMs, () => exited);
+    await waitReady(inst, spec.readyTimeoutMs, exited);
     inst.version = await checkRunning(inst, spec);
   } catch (err) {
     signalOwned(inst, 'SIGKILL');
