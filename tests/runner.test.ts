@@ -943,3 +943,54 @@ describe('known deviations', () => {
     assert.equal(r.exitCode, 0);
   });
 });
+
+// The assertion kinds that relate a value to another (issue 21): each holds on a right answer and fails on an
+// answer broken in the way it exists to catch, naming what is wrong.
+describe('relations: absolute, subsetOf, isCountOf, unchangedFrom', () => {
+  const debug = (enabled: string[]) => json({ enabled, facilities: { model: 'central hub', db: 'database' } });
+  const report = (numFolders: number) => json({ numFolders });
+  const route = (faults: { enabled?: string[]; tilde?: string; numFolders?: number; changed?: boolean }) => {
+    fake.route('GET /rest/system/debug', debug(faults.enabled ?? ['model']));
+    fake.route('GET /rest/system/status', json({ ...systemStatus(fake.deviceId), tilde: faults.tilde ?? '/root' }));
+    fake.route('GET /rest/svc/report', report(faults.numFolders ?? 1));
+    const config = { version: 37, folders: [{ id: 'abcd-1234' }], gui: { theme: 'default' }, options: { urSeen: 3 } };
+    const after = { ...config, gui: { theme: 'dark' }, options: { urSeen: faults.changed ? 4 : 3 } };
+    fake.route('GET /rest/config', [json(config), json(after)]);
+  };
+
+  test('each holds on a right answer (the theme was meant to change)', async () => {
+    route({});
+    const r = await run('checks/relations.yaml');
+    for (const id of ['enabled/assert:enabled are listed', 'status/assert:tilde is absolute'])
+      assertPass(r, `check-relations/${id}`);
+    assertPass(r, 'check-relations/report/assert:numFolders counts the folders');
+    assertPass(r, 'check-relations/config-after/assert:only the theme changed');
+  });
+
+  const broken: [what: string, faults: Parameters<typeof route>[0], check: string, message: RegExp][] = [
+    [
+      'an enabled facility not listed',
+      { enabled: ['model', 'nope'] },
+      'enabled/assert:enabled are listed',
+      /has "nope", not in/,
+    ],
+    ['a relative home', { tilde: 'root' }, 'status/assert:tilde is absolute', /"root" is not an absolute path/],
+    [
+      'a folder count one too many',
+      { numFolders: 2 },
+      'report/assert:numFolders counts the folders',
+      /is 2, expected 1 \(the count of/,
+    ],
+    [
+      'a change beyond the one meant',
+      { changed: true },
+      'config-after/assert:only the theme changed',
+      /changed beyond \/gui\/theme: \/options\/urSeen \(3 → 4\)/,
+    ],
+  ];
+  for (const [what, faults, id, message] of broken)
+    test(`fails on ${what}`, async () => {
+      route(faults);
+      assertFail(await run('checks/relations.yaml'), `check-relations/${id}`, message);
+    });
+});

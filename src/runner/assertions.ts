@@ -2,7 +2,7 @@
 import type { Assertion, Operators } from '../schema/generated/types.js';
 import { isDeepStrictEqual } from 'node:util';
 import { short } from '../schema/registry.js';
-import { MISSING, resolvePointer, jsonType } from '../json.js';
+import { MISSING, resolvePointer, jsonType, escapePointer, unescapePointer } from '../json.js';
 
 export interface AssertionOutcome {
   ok: boolean;
@@ -34,6 +34,77 @@ function contains(actual: unknown, expected: unknown): boolean {
   if (actual !== null && typeof actual === 'object')
     return typeof expected === 'string' && Object.hasOwn(actual, expected);
   return false;
+}
+
+/** how many items an array (members an object) has; undefined for anything else */
+const countOf = (v: unknown) =>
+  Array.isArray(v) ? v.length : v !== null && typeof v === 'object' ? Object.keys(v).length : undefined;
+
+/** is `path` absolute: `/…` (Unix), `C:\…` or `C:/…` (a Windows drive) or `\\…` (a Windows share) */
+const isAbsolute = (path: string) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path);
+
+/** `value` without the members at `pointers` (each relative to it): the part meant to change, left out */
+function without(value: unknown, pointers: string[]): unknown {
+  const copy = structuredClone(value);
+  for (const pointer of pointers) {
+    const parts = pointer.split('/').slice(1).map(unescapePointer);
+    const last = parts.pop();
+    const parent = parts.reduce<unknown>(
+      (node, part) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined),
+      copy,
+    );
+    if (last !== undefined && parent !== null && typeof parent === 'object')
+      delete (parent as Record<string, unknown>)[last];
+  }
+  return copy;
+}
+
+/** the operators that relate the value to another one: a path's form, a set, a count, a state before */
+function relationFailures(v: unknown, ops: Operators): string[] {
+  const out: string[] = [];
+  if (ops.absolute !== undefined && !(typeof v === 'string' && isAbsolute(v) === ops.absolute))
+    out.push(`${short(v)} is not ${ops.absolute ? 'an absolute' : 'a relative'} path`);
+  if ('subsetOf' in ops) {
+    const of = ops.subsetOf;
+    const inIt = (item: unknown) =>
+      Array.isArray(of)
+        ? of.some((x) => isDeepStrictEqual(x, item))
+        : of !== null && typeof of === 'object' && typeof item === 'string' && Object.hasOwn(of, item);
+    if (!Array.isArray(v)) out.push(`${short(v)} is not an array (subsetOf)`);
+    else {
+      const outside = v.filter((item) => !inIt(item));
+      if (outside.length) out.push(`has ${outside.map((x) => short(x, 30)).join(', ')}, not in ${short(of)}`);
+    }
+  }
+  if ('isCountOf' in ops) {
+    const n = countOf(ops.isCountOf);
+    if (n === undefined) out.push(`isCountOf: ${short(ops.isCountOf)} is not an array or object`);
+    else if (v !== n) out.push(`is ${short(v)}, expected ${n} (the count of ${short(ops.isCountOf, 40)})`);
+  }
+  if ('unchangedFrom' in ops) {
+    const except = ops.except ?? [];
+    const [now, before] = [without(v, except), without(ops.unchangedFrom, except)];
+    if (!isDeepStrictEqual(now, before))
+      out.push(
+        `changed beyond ${except.length ? except.join(', ') : 'nothing'}: ${changedMembers(before, now).join(', ')}`,
+      );
+  }
+  return out;
+}
+
+/** the pointers where `after` differs from `before` (the first few, depth first) */
+function changedMembers(before: unknown, after: unknown, at = '', out: string[] = []): string[] {
+  if (out.length >= 5 || isDeepStrictEqual(before, after)) return out;
+  const objects = [before, after].every((x) => x !== null && typeof x === 'object');
+  if (!objects || Array.isArray(before) !== Array.isArray(after)) {
+    out.push(`${at || '/'} (${short(before, 30)} → ${short(after, 30)})`);
+    return out;
+  }
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(b), ...Object.keys(a)]))
+    changedMembers(b[key], a[key], `${at}/${escapePointer(key)}`, out);
+  return out;
 }
 
 /** one failure message per operator that does not hold, [] when all hold */
@@ -82,6 +153,7 @@ function failures(found: Found, ops: Operators): string[] {
   if (ops.length !== undefined && len !== ops.length) out.push(`has length ${len ?? 'n/a'}, expected ${ops.length}`);
   if (ops.minLength !== undefined && (len === undefined || len < ops.minLength))
     out.push(`has length ${len ?? 'n/a'}, expected at least ${ops.minLength}`);
+  out.push(...relationFailures(v, ops));
   if (ops.every !== undefined) {
     if (!Array.isArray(v)) out.push('is not an array (every)');
     else v.forEach((item, i) => failures(item, ops.every as Operators).forEach((f) => out.push(`[${i}] ${f}`)));

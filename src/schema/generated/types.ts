@@ -2254,6 +2254,26 @@ export interface Operators {
    * array: every item satisfies these operators
    */
   every?: Operators;
+  /**
+   * string: an absolute path (starts with / on Unix, a drive or \\\\ on Windows); false: a relative one
+   */
+  absolute?: boolean;
+  /**
+   * array: every item is an item of this array (deep equality) or a key of this object, e.g. a captured {{facilities}}
+   */
+  subsetOf?: unknown;
+  /**
+   * number: equals how many items this array (or members this object) has, e.g. a captured {{folders}}
+   */
+  isCountOf?: unknown;
+  /**
+   * deep equal to this earlier value (a captured snapshot, {{before}}) but for the members at `except`: nothing else changed
+   */
+  unchangedFrom?: unknown;
+  /**
+   * with unchangedFrom: JSON pointers (below the asserted value) of the part that was meant to change, left out of both sides
+   */
+  except?: string[];
   [k: string]: unknown;
 }
 /**
