@@ -44,4 +44,27 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: defects,
   },
+  // tests/ (npm run lint:tests, not in the build: it doubles the lint's time for files whose defects fail a test
+  // run anyway). Test tables and suites are long by nature, so no length limit; node:test's test() and describe()
+  // return promises the runner itself awaits.
+  {
+    files: ['tests/**/*.ts'],
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: { project: './tsconfig.tests.json', tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: {
+      ...defects,
+      'max-lines-per-function': 'off',
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', name: ['test', 'it', 'describe', 'suite'], package: 'node:test' },
+          ],
+        },
+      ],
+    },
+  },
 );

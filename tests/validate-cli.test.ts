@@ -190,7 +190,7 @@ describe('malformed YAML files: file:line: cause', () => {
       ': tab characters must not be used in indentation (3:1)',
     ],
   ];
-  rows.forEach(([given, kind, text, want], i) =>
+  for (const [i, [given, kind, text, want]] of rows.entries())
     test(`${kind}: ${given}`, async () => {
       const file = join(dir(), `malformed-${i}.yaml`);
       writeFileSync(file, text);
@@ -199,8 +199,7 @@ describe('malformed YAML files: file:line: cause', () => {
         assert.equal(e.message, `${kind === 'expectations' ? 'expectations file ' : ''}${file}${want}`);
         return true;
       });
-    }),
-  );
+    });
 });
 
 test('the generated types and validators are what `npm run gen` writes from schemas/ (not stale)', () => {

@@ -10,7 +10,7 @@ export const AGENT = '1.19.2';
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'syncthing-1.19.2');
 
 // Documents are JSON of any shape; the tests poke into them freely.
-export type Doc = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Doc = any;
 export type Finding = [pointer: string, rule: string];
 
 export const fixture = (name: string): Doc => JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8'));
