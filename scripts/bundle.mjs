@@ -9,8 +9,8 @@
 //                           CommonJS file that src/cli/load-engine.ts loads through V8's code cache:
 //   engine.cjs.cache        written here after a replay of the bundled recordings, so that a command does
 //                           not compile again what that replay compiled.
-//   parsed-yaml.json        the YAML files synconf ships (suites/, expectations/, bench/) and their values, so
-//                           that a run need not parse them (src/scenario/built-yaml.ts).
+//   parsed-yaml.json        the YAML files synconf ships (suites/, expectations/, spec/, bench/) and their values, so
+//                           that a run need not parse them (src/schema/built-yaml.ts).
 //   errors.cjs              src/errors.ts, one copy shared by both bundles: the CLI tells a user's error
 //                           from a fault of synconf by its class (instanceof).
 import { build } from 'esbuild';
@@ -131,7 +131,7 @@ writeFileSync(join(outdir, 'help.json'), JSON.stringify(helpTexts));
 
 // The shipped YAML files, each with its value as JSON: written before the code cache's replay, which then reads
 // them as every run does. A value JSON does not carry unchanged (.inf, .nan) is left to be parsed at run time.
-const yamlFiles = globSync(['suites/**/*.yaml', 'expectations/*.yaml', 'bench/*.yaml'], { cwd: root });
+const yamlFiles = globSync(['suites/**/*.yaml', 'expectations/*.yaml', 'spec/*.yaml', 'bench/*.yaml'], { cwd: root });
 const parsedYaml = yamlFiles.sort().flatMap((file) => {
   const text = readFileSync(join(root, file), 'utf8');
   const value = loadYaml(text, { schema: CORE_SCHEMA });

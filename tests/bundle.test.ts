@@ -172,9 +172,9 @@ describe('the built command', () => {
       assert.match(r.stdout, what.includes('another') ? /CONFORMZ: 1 scenario/ : /CONFORMS: 1 scenario, \d+ checks/);
     });
 
-  // dist/bin/parsed-yaml.json: the shipped YAML files and their values, parsed by the build (src/scenario/built-yaml.ts).
+  // dist/bin/parsed-yaml.json: the shipped YAML files and their values, parsed by the build (src/schema/built-yaml.ts).
   const shippedYaml = () =>
-    globSync(['suites/**/*.yaml', 'expectations/*.yaml', 'bench/*.yaml'], { cwd: ROOT }).map((f) =>
+    globSync(['suites/**/*.yaml', 'expectations/*.yaml', 'spec/*.yaml', 'bench/*.yaml'], { cwd: ROOT }).map((f) =>
       readFileSync(join(ROOT, f), 'utf8'),
     );
   const readParsedYaml = (bin: string) =>

@@ -13,7 +13,7 @@ import { InputError } from '../errors.js';
 import { readTextFile } from '../text-file.js';
 import { scenarioVerdict } from '../verdict/verdicts.js';
 import { listItemLines } from '../scenario/list-lines.js';
-import { parsedAtBuild } from '../scenario/built-yaml.js';
+import { parsedAtBuild } from '../schema/built-yaml.js';
 
 export interface LoadedExpectations {
   file: string;

@@ -3,9 +3,9 @@
 // nodes form a tree in the order of the text, which lineAt walks beside the value. The tree has more than the
 // value says (js-yaml reads a block node by first trying it as a mapping key, and nests that try), so each step
 // of the walk is checked against the value, and stops at the deepest node that matches it.
-// A text the build parsed (src/scenario/built-yaml.ts) is parsed again only when a line is asked for (an error).
+// A text the build parsed (src/schema/built-yaml.ts) is parsed again only when a line is asked for (an error).
 import { load, CORE_SCHEMA } from 'js-yaml';
-import { parsedAtBuild } from './built-yaml.js';
+import { parsedAtBuild } from '../schema/built-yaml.js';
 
 /** a node as js-yaml composed it: where it opened and closed in the text, its kind, its value, its nodes in order */
 interface SourceNode {

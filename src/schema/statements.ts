@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { load as loadYaml, CORE_SCHEMA, YAMLException } from 'js-yaml';
+import { parsedAtBuild } from './built-yaml.js';
 import type { Statement, StatementIndex, StatementKind } from './generated/types.js';
 import { validate, formatError, loadDocumentValidators } from './registry.js';
 import { ROOT, SCHEMAS_DIR } from '../paths.js';
@@ -37,7 +38,7 @@ export async function loadStatements(file = STATEMENTS_FILE): Promise<Statement[
   }
   let doc: unknown;
   try {
-    doc = loadYaml(text, { schema: CORE_SCHEMA, filename: name });
+    doc = parsedAtBuild(text) ?? loadYaml(text, { schema: CORE_SCHEMA, filename: name });
   } catch (e) {
     if (!(e instanceof YAMLException)) throw e;
     throw new InputError(`${name}${e.mark ? `:${e.mark.line + 1}` : ''}: not valid YAML: ${e.reason}`);

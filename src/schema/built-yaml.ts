@@ -1,6 +1,6 @@
-// The YAML files that ship with synconf (suites/, expectations/, bench/), parsed at build time: scripts/bundle.mjs
-// writes each text with its value as JSON beside the engine (dist/bin/parsed-yaml.json), because js-yaml's parse of
-// the bundled scenarios and expectations was a fifth of a replay (bench/README.md). A text is looked up whole, so a
+// The YAML files that ship with synconf (suites/, expectations/, spec/, bench/), parsed at build time:
+// scripts/bundle.mjs writes each text with its value as JSON beside the engine (dist/bin/parsed-yaml.json), because
+// js-yaml's parse of the bundled scenarios and expectations was a fifth of a replay (bench/README.md). A text is looked up whole, so a
 // file edited since the build (or any other file) is not found there and is parsed as ever. Under tsx there is
 // no such file beside the sources, and every text is parsed.
 import { readFileSync } from 'node:fs';
