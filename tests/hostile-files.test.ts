@@ -43,6 +43,8 @@ interface Row {
   code: number;
   /** the first line of stderr */
   message: RegExp;
+  /** what stdout holds, when it matters */
+  stdout?: RegExp;
   /** paths that must exist afterwards, and paths that must not */
   writes?: string[];
   writesNot?: string[];
@@ -384,6 +386,44 @@ const rows: Row[] = [
     code: 2,
     message: /unknown resource "scenaro" \(did you mean "scenario"\?\)/,
   },
+  // muddled themes (issue 22): said in one line
+  {
+    name: 'a 100 kB --only pattern is a usage error that does not echo it',
+    files: {},
+    argv: ['replay', '--only', 'a'.repeat(100_000), '--report-dir', 'out'],
+    code: 2,
+    message: /^synconf: --only: a pattern of 100000 characters is too long \(at most 200\)$/,
+  },
+  {
+    name: 'recordings of 1.19.2 replayed as 1.12.1 say so',
+    files: {},
+    argv: ['replay', '--agent-version', '1.12.1', '--only', 'system-ping', '--report-dir', 'out'],
+    code: 2,
+    message: /--agent-version 1\.12\.1: the recordings in .*syncthing-1\.19\.2 are of v1\.19\.2/,
+  },
+  {
+    name: 'report merge of the same report twice warns',
+    files: { 'r.json': REPORT },
+    argv: ['report', 'merge', 'r.json', 'r.json', '--out', 'out'],
+    code: 0,
+    message: /^synconf: warning: r\.json is the same run as r\.json \(given twice\?\)$/,
+    writes: ['out/matrix.json'],
+  },
+  {
+    name: 'drift A A warns',
+    files: replayDir(HAR),
+    argv: ['drift', 'rec', 'rec'],
+    code: 0,
+    message: /^synconf drift: warning: rec and rec are the same folder: there can be no drift$/,
+  },
+  {
+    name: 'completion --help prints its help, not the script',
+    files: {},
+    argv: ['completion', '--help'],
+    code: 0,
+    message: /^$/,
+    stdout: /^synconf completion\n[^]*Exit codes/,
+  },
   ...wrongKinds,
 ];
 
@@ -399,7 +439,8 @@ describe('hostile files against the built command', () => {
         assert.equal(r.signal, null, `ended by ${r.signal} (a hang?): ${r.out}`);
         assert.equal(r.code, row.code, r.out);
         assert.match(r.stderr.split('\n')[0], row.message, r.out);
-        assert.doesNotMatch(r.out, /\n\s+at .*[:(]\d+|internal error/, 'no stack trace, no internal error');
+        if (row.stdout) assert.match(r.stdout, row.stdout);
+        assert.doesNotMatch(r.out, /\n\s+at .*[:(]\d+|internal error \(a bug/, 'no stack trace, no internal error');
         for (const f of row.writes ?? []) assert.ok(existsSync(join(scratch, f)), `${f} written`);
         for (const f of row.writesNot ?? []) assert.ok(!existsSync(join(scratch, f)), `${f} not written`);
       }),

@@ -43,7 +43,20 @@ const parser: Argv = yargs(argv)
   // before every coerce and check: an option given without a value, or "", is a usage error naming it (./values.ts)
   .middleware(requireValues(argv), true)
   .command(COMMANDS)
-  .completion('completion', 'Print a bash/zsh completion script (synconf completion >> ~/.bashrc)')
+  // yargs' own completion command prints its script even for `completion --help`: it keeps only the hook the script
+  // calls (--get-yargs-completions), hidden; `completion` is a command with a help of its own
+  .completion('get-completion-script', false)
+  .command({
+    command: 'completion',
+    describe: 'Print a bash/zsh completion script (synconf completion >> ~/.bashrc)',
+    builder: (y: Argv) =>
+      y
+        .example('synconf completion >> ~/.bashrc', 'complete synconf commands and options in bash')
+        .epilogue('Exit codes: 0 the script is printed.'),
+    handler: () => {
+      parser.showCompletionScript();
+    },
+  })
   .demandCommand(1, 'no command given (synconf --help lists them)')
   .option('verbose', { type: 'boolean', global: true, describe: 'print the stack trace of an internal error' })
   .strict()

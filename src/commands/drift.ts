@@ -2,7 +2,7 @@
 // recording of a live agent (the scenarios recorded into a temp folder first). The comparison is src/changes/; this
 // prints it: the causes the differences fold into, one line each, breaking first (with --differences also every
 // difference per scenario), the counts, and the --fail-on gate; or the causes as JSON (--json).
-import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { EXIT } from '../errors.js';
@@ -100,6 +100,8 @@ export async function printFolderDrift(
   accepted: Acceptance[] = [],
 ): Promise<number> {
   const patterns = only?.map(idPattern);
+  if (existsSync(a) && existsSync(b) && realpathSync(a) === realpathSync(b))
+    console.error(`synconf drift: warning: ${a} and ${b} are the same folder: there can be no drift`);
   const found = driftBetween(a, b, patterns && ((id) => patterns.some((r) => r.test(id))));
   if (!opts.json) console.log(`drift of ${plural(found.scenarios.length, 'scenario')} from ${a} to ${b}:`);
   return printCauses(found, a, b, opts, accepted);

@@ -27,6 +27,10 @@ export async function reportMerge(files: string[], out: string): Promise<void> {
   makeOutputDir(out, '--out');
   const given = [];
   for (const file of files) given.push({ report: await readReport(file), file });
+  for (const [i, g] of given.entries()) {
+    const twin = given.slice(0, i).find((o) => JSON.stringify(o.report.run) === JSON.stringify(g.report.run));
+    if (twin) console.error(`synconf: warning: ${g.file} is the same run as ${twin.file} (given twice?)`);
+  }
   // the suite as it is here: its version gates tell a version change from a regression, its order the shards'
   const suite = (await selectScenarios(undefined, undefined)).scenarios;
   const { runs, crashed } = mergeShardSets(given, { order: suite.map((s) => s.scenario.id) });

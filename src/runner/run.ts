@@ -21,6 +21,7 @@ import { Redactor } from '../transport/redact.js';
 import type { Clock } from './clock.js';
 import type { LocalActions } from './context.js';
 import { SYNCONF_VERSION } from '../paths.js';
+import { releaseOf } from '../schema/version.js';
 import { parseBody } from './exchange-checks.js';
 import { undocumentedNotes, sortedNotes } from './undocumented.js';
 
@@ -140,9 +141,29 @@ function startReport(selection: Selection, target: Target, opts: RunOptions, sta
   return report;
 }
 
+const sameRelease = (a: string, b: string) => {
+  try {
+    return releaseOf(a) === releaseOf(b);
+  } catch {
+    return a === b;
+  }
+};
+
 /** who the agent is (--agent-version overrides what it says), noted in the recording; a harness error if unknown */
-async function identifyForRun(target: Target, opts: RunOptions, report: Report, timeoutMs: number): Promise<void> {
+async function identifyForRun(target: Target, opts: RunOptions, report: Report, timeoutMs: number): Promise<boolean> {
   const identity = await identify(target, timeoutMs);
+  // Recorded answers of one version checked as another blame the recording for every difference between the two.
+  if (
+    target.mode === 'replay' &&
+    opts.agentVersion &&
+    identity.version &&
+    !sameRelease(identity.version, opts.agentVersion)
+  ) {
+    report.harnessErrors.push({
+      message: `--agent-version ${opts.agentVersion}: the recordings in ${target.description} are of ${identity.version}; replay them without --agent-version, or give recordings of ${opts.agentVersion}`,
+    });
+    return false;
+  }
   if (opts.agentVersion) Object.assign(identity, { version: opts.agentVersion, versionSource: 'option' });
   report.agent = identity;
   target.transport.annotate?.('_run', {
@@ -159,6 +180,7 @@ async function identifyForRun(target: Target, opts: RunOptions, report: Report, 
       message:
         'the agent did not say its version (GET /rest/system/version); checks use the spec as is. Give --agent-version to apply a version overlay.',
     });
+  return true;
 }
 
 /** the known deviations that apply: the file given, none (false), or those for the agent's version */
@@ -218,7 +240,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   if (harnessErrors.length) return finish(); // a malformed scenario: nothing runs
 
   const timeoutMs = opts.requestTimeoutMs ?? 10_000;
-  await identifyForRun(target, opts, report, timeoutMs);
+  if (!(await identifyForRun(target, opts, report, timeoutMs))) return finish(); // recordings of another version
   let expectations: LoadedExpectations[];
   try {
     expectations = runExpectations(opts, report.agent.version);

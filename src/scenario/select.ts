@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { loadScenario, ScenarioError, type LoadedScenario } from './load.js';
 import { loadEndpoints } from '../schema/endpoints.js';
 import { SUITES_DIR } from '../paths.js';
+import { UsageError } from '../errors.js';
 
 export interface Selection {
   scenarios: LoadedScenario[];
@@ -13,8 +14,14 @@ export interface Selection {
   notSelected?: LoadedScenario[];
 }
 
+const MAX_PATTERN = 200;
+
 /** a scenario id pattern of --only (`*` any run of characters, `?` one) as a regular expression */
 export function idPattern(glob: string): RegExp {
+  // A scenario id is a short name: a pattern far longer is a mistake (a file pasted, a variable gone wrong), and
+  // would become a regular expression too large to build. Said without echoing it.
+  if (glob.length > MAX_PATTERN)
+    throw new UsageError(`--only: a pattern of ${glob.length} characters is too long (at most ${MAX_PATTERN})`);
   return new RegExp(
     `^${glob
       .replace(/[.+^${}()|[\]\\]/g, '\\$&')
