@@ -142,7 +142,7 @@ describe('record and replay against a real agent', () => {
       [
         'a truncated cassette',
         (t: string) => t.slice(0, t.length / 2),
-        /rr-events\.har: not JSON \(truncated or corrupt\?\)/,
+        /rr-events\.har:\d+:\d+: not JSON \(unterminated string, truncated\?\)/,
       ],
       [
         'a wrong HAR version',

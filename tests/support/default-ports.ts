@@ -25,7 +25,12 @@ export async function holdDefaultPorts(): Promise<HeldPorts> {
   const held: string[] = [];
   const notHeld: string[] = [];
   for (const { proto, port } of DEFAULT_PORTS) {
-    const socket = proto === 'tcp' ? createServer() : createSocket('udp4');
+    // a connection to a held TCP port is dropped at once; its reset (a prober that gives up) must not become an
+    // uncaught error of the test process
+    const socket =
+      proto === 'tcp'
+        ? createServer((conn) => conn.on('error', () => undefined).destroy())
+        : createSocket('udp4').on('error', () => undefined);
     try {
       await new Promise<void>((resolve, reject) => {
         socket.once('error', reject);
