@@ -386,6 +386,39 @@ describe('synconf matrix --replay', () => {
     );
   });
 
+  test('--fail-on breaking: exit 1 naming the causes when 1.29.5 breaks clients of 1.19.2; --ignore accepts one; a bad rule is exit 2', async () => {
+    const args = [
+      'matrix',
+      '--recordings',
+      `${join(RECORDINGS_DIR, 'syncthing-1.19.2')},${join(RECORDINGS_DIR, 'syncthing-1.29.5')}`,
+      '--only',
+      'system-browse,system-ping',
+      '--fail-on',
+      'breaking',
+    ];
+    const gated = await cliAsync([...args, '--report-dir', join(work(), 'gate')]);
+    assert.equal(gated.code, 1, gated.stdout + gated.stderr);
+    assert.match(
+      gated.stdout,
+      /^1\.19\.2 → 1\.29\.5: --fail-on breaking: 1 cause at or above breaking, not accepted: response-value-format-changed@GET \/rest\/system\/browse \/\*$/m,
+    );
+    const browse = '--ignore=response-value-format-changed@GET /rest/system/browse';
+    const accepted = await cliAsync([...args, browse, '--report-dir', join(work(), 'gate-ok')]);
+    assert.equal(accepted.code, 0, accepted.stdout + accepted.stderr);
+    assert.match(
+      accepted.stdout,
+      /^1\.19\.2 → 1\.29\.5: --fail-on breaking: no cause at or above breaking, not accepted$/m,
+    );
+    const m = JSON.parse(await readFile(join(work(), 'gate-ok', 'matrix.json'), 'utf8')) as Matrix;
+    assert.equal(m.pairs![0].counts.accepted, 1);
+    // without a change level, the verdicts alone decide (both versions conform as listed)
+    const plain = await cliAsync([...args.slice(0, -2), '--report-dir', join(work(), 'gate-none')]);
+    assert.equal(plain.code, 0, plain.stdout + plain.stderr);
+    const bad = await cliAsync([...args, '--ignore=nope@GET /x', '--report-dir', join(work(), 'gate-bad')]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--ignore "nope@GET \/x": unknown rule "nope"/);
+  });
+
   test('a newer version whose browse lists directories without the trailing separator: classified regressions, exit 1', async () => {
     const newer = await simulatedNewerRecording(work());
     const out = join(work(), 'two');

@@ -3,7 +3,30 @@
 import type { CommandModule } from 'yargs';
 import { scenarioOptions, list, wholeNumber, STRICT, TIMEOUT, SHARD } from './options.js';
 import { failOnVerdicts } from '../verdict/verdicts.js';
+import { changeFailOnChoices } from '../verdict/change-levels.js';
 import type { MatrixOptions } from '../commands/matrix.js';
+
+/** --fail-on: verdicts and the change gate; the changes it accepts, as synconf drift takes them */
+const CHANGE_GATE = {
+  'fail-on': {
+    type: 'string',
+    coerce: list,
+    choices: [...failOnVerdicts(), ...changeFailOnChoices()],
+    default: 'fail,unexpected-pass',
+    describe:
+      "verdicts that make a version's exit code 1, and a change level: exit 1 when a newer version breaks clients of an older one (breaking), may (risky), or changes at all (compatible, any), the causes listed; repeat or comma-separate",
+  },
+  ignore: {
+    type: 'string',
+    array: true,
+    describe:
+      'accept a reviewed change between versions: RULE@METHOD /path [/pointer] (repeatable); the cause is still listed, as accepted',
+  },
+  'ignore-file': {
+    type: 'string',
+    describe: 'a YAML file of accepted changes, each with rule, endpoint, optional pointer and its reason',
+  },
+} as const;
 
 export const matrixCommand: CommandModule = {
   command: 'matrix',
@@ -46,16 +69,10 @@ export const matrixCommand: CommandModule = {
         describe:
           'one known-deviations file for every version (default: each version its own expectations/*.yaml); --no-expectations applies none',
       })
-      .option('fail-on', {
-        type: 'string',
-        coerce: list,
-        choices: failOnVerdicts(),
-        default: 'fail,unexpected-pass',
-        describe: "verdicts that make a version's exit code 1; repeat or comma-separate",
-      })
       .option('timeout', TIMEOUT)
       .option('strict', { type: 'boolean', describe: STRICT })
       .option('shard', SHARD)
+      .options(CHANGE_GATE)
       .example('synconf matrix', 'every installed agent, each in its own lab')
       .example(
         "synconf matrix --syncthing 1.19.2 --syncthing /opt/st/syncthing --only 'system-*'",

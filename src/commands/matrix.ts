@@ -2,6 +2,10 @@
 // a few at a time, then one report per version and the merged version matrix. The exit code is the worst of
 // the versions: 0 only when every version conforms or deviates only as listed. Running one version is
 // src/matrix/versions.ts; this runs them side by side, writes their reports as they end, and the matrix.
+import { changeFailOnChoices, type ChangeFailOn } from '../verdict/change-levels.js';
+import { loadIgnoreFile, parseIgnore } from '../changes/accept.js';
+import { matrixGate } from '../report/matrix-causes-text.js';
+import { EXIT } from '../errors.js';
 import { join, resolve } from 'node:path';
 import type { Report } from '../schema/generated/types.js';
 import { selectScenarios, type Selection } from '../scenario/select.js';
@@ -35,15 +39,32 @@ export interface MatrixOptions {
   only?: string[];
   reportDir: string;
   expectations?: string | false;
+  /** verdicts that fail a version, and at most one change level (breaking|risky|compatible|any): the change gate */
   failOn: string[];
+  /** RULE@METHOD /path [/pointer]: a reviewed change, accepted */
+  ignore?: string[];
+  ignoreFile?: string;
   timeout: number;
   strict?: boolean;
   shard?: ShardSpec;
 }
 
+/** the verdicts of --fail-on; only a change level given: the verdicts' default (a change gate adds to them) */
+function verdictsOf(failOn: string[], levels: string[]): string[] {
+  const verdicts = failOn.filter((v) => !levels.includes(v));
+  return verdicts.length ? verdicts : ['fail', 'unexpected-pass'];
+}
+
 /** `synconf matrix`: the versions chosen, run side by side, their reports and the matrix; the exit code the worst */
 export async function matrix(opts: MatrixOptions): Promise<void> {
   makeOutputDir(opts.reportDir, '--report-dir');
+  // the change gate's level apart from the verdicts; the accepted changes read before any work
+  const levels: string[] = changeFailOnChoices();
+  const changeGate = opts.failOn.find((v) => levels.includes(v)) as ChangeFailOn | undefined;
+  const accepted = [
+    ...(opts.ignore ?? []).map(parseIgnore),
+    ...(opts.ignoreFile ? loadIgnoreFile(opts.ignoreFile) : []),
+  ];
   const { agents, offline, notice } = await chooseAgents({
     syncthing: opts.syncthing ?? [],
     replay: opts.replay ?? false,
@@ -65,7 +86,8 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
     only: opts.only,
     reportDir: resolve(opts.reportDir),
     expectations: opts.expectations,
-    failOn: opts.failOn as never,
+    failOn: verdictsOf(opts.failOn, levels) as never,
+    accepted,
     strict: opts.strict,
     shard: opts.shard,
     requestTimeoutMs: opts.timeout * 1000,
@@ -75,7 +97,9 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
     onVersionEnd: out.end,
   });
   out.done(result);
-  process.exitCode = result.exitCode;
+  const gate = changeGate ? matrixGate(result.matrix, changeGate) : undefined;
+  for (const line of gate?.lines ?? []) console.log(line);
+  process.exitCode = Math.max(result.exitCode, gate?.tripped ? EXIT.nonConforming : EXIT.ok);
 }
 
 export interface MatrixResult {
@@ -88,6 +112,12 @@ export interface MatrixResult {
   exitCode: number;
   wallMs: number;
 }
+
+/** where the causes of the changes come from (each version's recordings, if any) and the changes accepted */
+const causeOptions = (done: MatrixAgent[], opts: MatrixRunOptions) => ({
+  recordings: done.map((a) => a.recordings ?? null),
+  accepted: opts.accepted,
+});
 
 /** the scenarios every version runs: the suite, or one shard of it (--shard) and which shard it is */
 async function selectionOf(opts: MatrixRunOptions): Promise<{ selection: Selection; shard?: Shard }> {
@@ -134,7 +164,7 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
       files: doneDirs,
       labels: done.map((a) => a.name),
       gates: gateIndex(selection.scenarios),
-      recordings: done.map((a) => a.recordings ?? null),
+      ...causeOptions(done, opts),
     });
     const matrixFiles = await writeMatrix(matrix, opts.reportDir);
     return {

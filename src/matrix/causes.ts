@@ -155,11 +155,13 @@ export interface PairOptions {
  */
 export function pairsOf(m: Matrix, recordings: (string | null)[], opts: PairOptions = {}): MatrixPair[] {
   const versioned = m.order.filter((i) => m.columns[i].version !== null);
+  // the scenarios the matrix ran (--only, --suite), and the agent's identification every run makes
+  const ran = new Set([...m.rows.map((r) => r.scenario), '_run']);
   const pairs: MatrixPair[] = [];
   for (let k = 1; k < versioned.length; k++) {
     const [from, to] = [versioned[k - 1], versioned[k]];
     const [a, b] = [recordings[from], recordings[to]];
-    const recorded = a && b ? causesOf(driftBetween(a, b).scenarios) : null;
+    const recorded = a && b ? causesOf(driftBetween(a, b, (id) => ran.has(id)).scenarios) : null;
     pairs.push(pairOf(m, [from, to], recorded, opts));
   }
   return pairs;

@@ -8,6 +8,7 @@ import type { ShardSpec } from '../scenario/shard.js';
 import { emptyReport, finalize } from '../verdict/totals.js';
 import { EXIT, SynconfError } from '../errors.js';
 import type { MatrixAgent } from './agents.js';
+import type { Acceptance } from '../changes/accept.js';
 import { replayTarget } from '../runner/replay-target.js';
 import { labTarget } from '../runner/targets.js';
 
@@ -19,6 +20,8 @@ export interface MatrixRunOptions {
   only?: string[];
   reportDir: string;
   failOn: FailOn[];
+  /** reviewed changes (--ignore, --ignore-file): their causes are listed as accepted and do not trip the gate */
+  accepted?: Acceptance[];
   /** undocumented members fail (otherwise they are notes) */
   strict?: boolean;
   /** --shard i/n: every version runs only this shard of the selected scenarios */

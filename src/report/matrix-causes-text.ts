@@ -3,7 +3,8 @@
 // class. The terminal and the first lines of matrix.md share it; pure: a matrix in, lines out.
 import type { Matrix, MatrixCause, MatrixPair } from '../schema/generated/types.js';
 import { CHANGE_CLASSES, CHANGE_LABEL } from '../verdict/change-class.js';
-import { causeLine, countLine } from './causes-text.js';
+import { causeLine, countLine, failing, gateLine } from './causes-text.js';
+import type { ChangeFailOn } from '../verdict/change-levels.js';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
@@ -42,6 +43,20 @@ export function pairsText(m: Matrix): string[] {
 }
 
 const LEVELS = ['breaking', 'risky', 'compatible'];
+
+/** matrix --fail-on LEVEL: per pair the gate's line naming the causes that trip it; tripped when any does */
+export function matrixGate(m: Matrix, failOn: ChangeFailOn): { lines: string[]; tripped: boolean } {
+  let tripped = false;
+  const lines = (m.pairs ?? []).map((p) => {
+    const causes = failing(
+      p.causes.map((c) => c.cause),
+      failOn,
+    );
+    tripped ||= causes.length > 0;
+    return `${pairName(m, p)}: ${gateLine(failOn, causes)}`;
+  });
+  return { lines, tripped };
+}
 
 /** the top causes of a pair: urgent ones, by level, then those that explain the most changed checks */
 export function topCauses(p: MatrixPair, n: number): MatrixCause[] {
