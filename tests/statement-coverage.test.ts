@@ -201,4 +201,17 @@ describe('statement coverage', () => {
     assert.match(spec.stdout, /^status\.alloc\.type +shape .* passed /m);
     assert.match(spec.stdout, /v1\.19\.2-ds1: Statements of the spec: \d+ of 461 checked/);
   });
+
+  test('the matrix shows statement coverage per version', async () => {
+    const dir = join(work, 'matrix');
+    const r = await cliAsync(['matrix', '--replay', '--report-dir', dir]);
+    assert.equal(r.code, 0, r.stderr);
+    const matrix = JSON.parse(readFileSync(join(dir, 'matrix.json'), 'utf8'));
+    for (const column of matrix.columns) assert.ok(column.statements.checked > 150, column.label);
+    assert.match(
+      readFileSync(join(dir, 'matrix.md'), 'utf8'),
+      /\| statements \| 1\.12\.1 \| 1\.19\.2 \| 1\.29\.5 \|\n.*\n\| checked \| \d+/,
+    );
+    assert.match(readFileSync(join(dir, 'matrix.html'), 'utf8'), /<details id="statements">/);
+  });
 });

@@ -60,6 +60,22 @@ export interface MergeOptions {
   accepted?: Acceptance[];
 }
 
+/** the column of one run: who ran, how, and its totals (and statement coverage, when its report has one) */
+function columnOf(r: Report, label: string, file: string | null, version: string | null): Matrix['columns'][number] {
+  return {
+    label,
+    file,
+    agentVersion: r.agent.version,
+    version,
+    platform: platform(r.agent),
+    mode: r.run.mode,
+    startedAt: r.run.startedAt,
+    exitCode: r.exitCode,
+    totals: r.totals,
+    ...(r.statementCoverage ? { statements: r.statementCoverage.counts } : {}),
+  };
+}
+
 /** `files[i]` names where reports[i] came from (or give MergeOptions) */
 export function mergeReports(reports: Report[], filesOrOptions: (string | null)[] | MergeOptions = []): Matrix {
   const opts: MergeOptions = Array.isArray(filesOrOptions) ? { files: filesOrOptions } : filesOrOptions;
@@ -98,17 +114,7 @@ export function mergeReports(reports: Report[], filesOrOptions: (string | null)[
   ) as Matrix['classes'];
   const matrix: Matrix = {
     format: 'synconf-matrix/1',
-    columns: reports.map((r, i) => ({
-      label: names[i],
-      file: files[i],
-      agentVersion: r.agent.version,
-      version: versions[i],
-      platform: platform(r.agent),
-      mode: r.run.mode,
-      startedAt: r.run.startedAt,
-      exitCode: r.exitCode,
-      totals: r.totals,
-    })),
+    columns: reports.map((r, i) => columnOf(r, names[i], files[i], versions[i])),
     order,
     rows,
     changed: rows.filter((r) => r.changed).length,

@@ -9,6 +9,7 @@ import { escapeHtml, cut } from './text.js';
 import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, runStatus } from '../verdict/verdicts.js';
 import { CHANGE_CLASSES, CHANGE_LABEL, CHANGE_MEANING } from '../verdict/change-class.js';
 import { causesSection, shipSection } from './matrix-ship.js';
+import { coverageByColumn } from './statements.js';
 
 const e = (s: string, max = 500) => escapeHtml(cut(s, max));
 
@@ -80,6 +81,17 @@ ${rows}
 </details>`;
 }
 
+/** statement coverage by version, collapsed: how many statements of the spec each run's checks prove */
+function statementSection(m: Matrix): string {
+  const counts = m.order.map((i) => m.columns[i].statements);
+  if (counts.every((c) => c === undefined)) return '';
+  const head = `<tr><th>Statements</th>${m.order.map((i) => `<th>${e(m.columns[i].label)}</th>`).join('')}</tr>`;
+  const rows = coverageByColumn(counts)
+    .map(([state, ...cells]) => `<tr><td>${e(state)}</td>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`)
+    .join('');
+  return `<details id="statements"><summary><h2>Statement coverage by version</h2></summary><table><thead>${head}</thead><tbody>${rows}</tbody></table></details>`;
+}
+
 export function matrixToHtml(m: Matrix): string {
   const byClass = CHANGE_CLASSES.filter((c) => m.classes[c])
     .map((c) => `${m.classes[c]} ${CHANGE_LABEL[c]}`)
@@ -93,6 +105,7 @@ export function matrixToHtml(m: Matrix): string {
 ${shipSection(m)}
 ${causesSection(m)}
 ${checksSection(m)}
+${statementSection(m)}
 ${m.undocumented?.length ? `<details><summary><h2>Undocumented members (${m.undocumented.length})</h2></summary>${undocumentedSection(m)}</details>` : ''}
 <details><summary><h2>What the classes, levels and verdicts mean</h2></summary>
 <p>A cause's level is what a client of the older version feels: breaking (it can fail), risky (it may), compatible (it does not); the rules are docs/change-rules.md.</p>

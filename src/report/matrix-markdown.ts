@@ -7,6 +7,7 @@ import { VERDICT_LABEL, runStatus } from '../verdict/verdicts.js';
 import { checksLine, pairChecksLine, pairName, topCauses, urgent } from './matrix-causes-text.js';
 import { TOP_CAUSES } from './matrix-ship.js';
 import { CHANGE_CLASSES, CHANGE_HEADING, CHANGE_LABEL, CHANGE_MEANING } from '../verdict/change-class.js';
+import { coverageByColumn } from './statements.js';
 
 /** rows shown per class; the rest are counted (matrix.json and matrix.html have every row) */
 const ROWS_PER_CLASS = 60;
@@ -100,6 +101,22 @@ function causeLists(m: Matrix): string[] {
   });
 }
 
+/** statement coverage by version, folded away: how many statements of the spec each run's checks prove */
+function statementLines(m: Matrix): string[] {
+  const counts = m.order.map((i) => m.columns[i].statements);
+  if (counts.every((c) => c === undefined)) return [];
+  return [
+    '',
+    '<details><summary>Statement coverage by version</summary>',
+    '',
+    `| statements | ${m.order.map((i) => md(m.columns[i].label)).join(' | ')} |`,
+    `|---|${'---:|'.repeat(m.order.length)}`,
+    ...coverageByColumn(counts).map((cells) => `| ${cells.join(' | ')} |`),
+    '',
+    '</details>',
+  ];
+}
+
 export function matrixToMarkdown(m: Matrix): string {
   const byClass = CHANGE_CLASSES.map((c) => `${CHANGE_LABEL[c]}: ${m.classes[c]}`).join(', ');
   const out = [
@@ -111,6 +128,7 @@ export function matrixToMarkdown(m: Matrix): string {
     '',
     ...shipTables(m),
     ...causeLists(m),
+    ...statementLines(m),
     '',
     '<details><summary>Changed checks by class</summary>',
   ];

@@ -96,3 +96,8 @@ export function coverageByKind(cov: StatementCoverage): string[][] {
   const row = (name: string, c: StatementCounts) => [name, ...COVERAGE_STATES.map((s) => String(c[s]))];
   return [...Object.entries(cov.byKind).map(([kind, c]) => row(kind, c)), row('all', cov.counts)];
 }
+
+/** one row per coverage state (checked, passed, …), one cell per column's counts ("-" where a column has none) */
+export function coverageByColumn(columns: (StatementCounts | undefined)[]): string[][] {
+  return COVERAGE_STATES.map((state) => [state, ...columns.map((c) => (c ? String(c[state]) : '-'))]);
+}

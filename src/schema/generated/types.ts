@@ -1309,6 +1309,7 @@ export interface MatrixColumn {
   startedAt: string;
   exitCode: 0 | 1 | 2 | 3;
   totals: Totals;
+  statements?: StatementCounts;
 }
 export interface Totals {
   scenarios: number;
@@ -1318,6 +1319,20 @@ export interface Totals {
   "expected-fail": number;
   "unexpected-pass": number;
   skip: number;
+}
+/**
+ * the statement coverage of the run (its report's statementCoverage.counts), when it has one
+ */
+export interface StatementCounts {
+  /**
+   * passed + deviating + failing
+   */
+  checked: number;
+  passed: number;
+  deviating: number;
+  failing: number;
+  "not checked": number;
+  "not checkable": number;
 }
 export interface MatrixRow {
   /**
@@ -1933,12 +1948,12 @@ export interface StatementCoverage {
    * how many statements the index has
    */
   index: number;
-  counts: StatementCounts;
+  counts: StatementCounts1;
   /**
    * the counts by statement kind
    */
   byKind: {
-    [k: string]: StatementCounts;
+    [k: string]: StatementCounts1;
   };
   statements: {
     id: string;
@@ -1958,7 +1973,7 @@ export interface StatementCoverage {
     reason?: string;
   }[];
 }
-export interface StatementCounts {
+export interface StatementCounts1 {
   /**
    * passed + deviating + failing
    */
