@@ -4,7 +4,7 @@
 // of three letters or more as a match, which plain Levenshtein packages do not.
 
 /** edit distance (insertions, deletions, substitutions, adjacent swaps) */
-function distance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++)
@@ -22,7 +22,7 @@ export function closest(word: string, known: Iterable<string>): string | undefin
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const k of known) {
-    const dist = k.startsWith(word) && word.length >= 3 ? 0.5 : distance(word, k);
+    const dist = k.startsWith(word) && word.length >= 3 ? 0.5 : editDistance(word, k);
     if (dist < bestDistance) [best, bestDistance] = [k, dist];
   }
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;

@@ -10,6 +10,7 @@ import type { Statement, StatementIndex, StatementKind } from './generated/types
 import { validate, formatError, loadDocumentValidators } from './registry.js';
 import { ROOT, SCHEMAS_DIR } from '../paths.js';
 import { InputError } from '../errors.js';
+import { editDistance } from '../did-you-mean.js';
 
 export type { Statement, StatementKind };
 
@@ -76,23 +77,11 @@ function inconsistency(statements: Statement[]): { entry: number; cause: string 
   return undefined;
 }
 
-/** edit distance (Levenshtein), to name the id a mistyped one most likely meant */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length];
-}
-
 /** the id of the index closest to `id` (fewest edits; the first in file order on a tie) */
 export function closestStatement(id: string, statements: Statement[]): string | undefined {
   let best: { id: string; d: number } | undefined;
   for (const s of statements) {
-    const d = distance(id, s.id);
+    const d = editDistance(id, s.id);
     if (!best || d < best.d) best = { id: s.id, d };
   }
   return best?.id;

@@ -5,6 +5,7 @@ import type { HarEntry } from '../schema/generated/types.js';
 import type { OutgoingRequest } from './types.js';
 import { entryKey, requestKey } from './cassette.js';
 import type { Redactor } from './redact.js';
+import { editDistance } from '../did-you-mean.js';
 
 type KeyParts = [string, string, string, [string, string][], string | null, string];
 
@@ -21,18 +22,6 @@ export function difference(req: OutgoingRequest, e: HarEntry, r: Redactor): stri
   if (key !== rk) out.push(`API key ${key ?? '(none)'} vs recorded ${rk ?? '(none)'}`);
   if (body !== rb) out.push(`body ${body.slice(0, 80) || '(none)'} vs recorded ${rb.slice(0, 80) || '(none)'}`);
   return out.join('; ');
-}
-
-/** Levenshtein distance: how far a mistyped path is from a recorded one */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length];
 }
 
 /** the recorded entry of `pool` that differs least from the request (fewest parts, then the nearest path), and how */
