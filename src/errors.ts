@@ -12,6 +12,8 @@ export const EXIT = {
   usage: 2,
   /** a fault of synconf itself (a bug): the stack goes to a log file or --verbose */
   internal: 3,
+  /** stopped by Ctrl-C (SIGINT) or SIGTERM: 128 + SIGINT, as shells report it */
+  interrupted: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

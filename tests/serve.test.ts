@@ -63,11 +63,11 @@ function serve(args: string[]): Promise<Serving> {
   });
 }
 
-/** Ctrl-C: SIGINT, then the exit code and how long the ending took */
-async function stop(s: Serving): Promise<{ code: number | null; ms: number }> {
+/** the orderly stop (SIGTERM, as `kill` and CI send it) or Ctrl-C (SIGINT), then the exit code and how long it took */
+async function stop(s: Serving, signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; ms: number }> {
   const t0 = performance.now();
   const exited = new Promise<number | null>((resolve) => s.child.on('exit', (code) => resolve(code)));
-  s.child.kill('SIGINT');
+  s.child.kill(signal);
   const code = await exited;
   return { code, ms: performance.now() - t0 };
 }
@@ -295,9 +295,9 @@ describe('synconf serve', () => {
       () => 'closed',
     );
     await new Promise((r) => setTimeout(r, 200));
-    const { code, ms } = await stop(s);
+    const { code, ms } = await stop(s, 'SIGINT');
     console.log(`# Ctrl-C with a long poll open: ended in ${Math.round(ms)} ms`);
-    assert.equal(code, 0);
+    assert.equal(code, 130, 'interrupted');
     assert.ok(ms < 2000, `took ${ms} ms to end`);
     assert.equal(await poll, 'closed', 'the open long poll is closed, not left hanging');
     assert.throws(() => process.kill(s.child.pid!, 0), /ESRCH/, 'the process is gone');

@@ -31,14 +31,14 @@ const up: CommandModule = {
       })
       .option('reconnect-interval', {
         type: 'string',
-        coerce: wholeNumber('reconnect-interval', 1),
+        coerce: wholeNumber('reconnect-interval', 1, 86_400),
         default: '5',
         defaultDescription: '5',
         describe: 'options.reconnectionIntervalS in seconds (Syncthing clamps values below 5)',
       })
       .option('ready-timeout', {
         type: 'string',
-        coerce: wholeNumber('ready-timeout', 1),
+        coerce: wholeNumber('ready-timeout', 1, 3_600_000),
         default: '20000',
         defaultDescription: '20000',
         describe: 'ms to wait for each instance to answer GET /rest/system/ping',

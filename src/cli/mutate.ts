@@ -3,16 +3,18 @@ import type { CommandModule } from 'yargs';
 import { scenarioOptions, list } from './options.js';
 import { UsageError } from '../errors.js';
 import type { MutateCommandOptions } from '../commands/mutate.js';
-import { operators } from '../mutate/operators.js';
+import { operators, DEFAULT_OPERATORS } from '../mutate/operators.js';
 
-/** "0.9", "90%" or "90" → 0.9 */
+/** "0.9" or "90%" → 0.9; "90" is neither (a fraction above 1, or a percentage without its %): a usage error */
 function score(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const text = String(value).trim();
   const n = Number(text.replace(/%$/, ''));
-  const s = text.endsWith('%') || n > 1 ? n / 100 : n;
-  if (text === '' || !Number.isFinite(n) || s < 0 || s > 1)
-    throw new UsageError(`--min-score "${value}" is not a score (0 to 1, or a percentage such as 95%)`);
+  const s = text.endsWith('%') ? n / 100 : n;
+  if (text === '' || text === '%' || !Number.isFinite(n) || s < 0 || s > 1)
+    throw new UsageError(
+      `--min-score "${value}" is not a score: a fraction from 0 to 1 (e.g. 0.95) or a percentage with % (e.g. 95%)`,
+    );
   return s;
 }
 
@@ -53,11 +55,13 @@ export const mutateCommand: CommandModule = {
         type: 'string',
         coerce: list,
         choices: operators(),
-        default: 'side-effect,drop-events',
+        implies: 'live', // ignored without it: said so
+        defaultDescription: DEFAULT_OPERATORS.join(','),
         describe: 'with --live: the mutation operators to run live; repeat or comma-separate',
       })
       .option('syncthing', {
         type: 'string',
+        implies: 'live',
         describe:
           'with --live: the syncthing the lab starts, a VERSION of the agents cache or a PATH (default: syncthing on PATH)',
       })

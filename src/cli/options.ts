@@ -16,15 +16,19 @@ export function list(value: unknown): string[] {
     .filter(Boolean);
 }
 
-/** a whole number of at least `min`, named by its option in the error */
-export function wholeNumber(option: string, min: number) {
+/** a whole number from `min` to `max`, named by its option in the error */
+export function wholeNumber(option: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: unknown): number => {
     const n = Number(value);
     if (typeof value === 'boolean' || !Number.isInteger(n) || n < min)
       throw new UsageError(`--${option} "${value}" is not a whole number ≥ ${min}`);
+    if (n > max) throw new UsageError(`--${option} "${value}" is too large: at most ${max}`);
     return n;
   };
 }
+
+/** a day: timers take at most 2^31 ms (~24.8 days), a longer one fires at once */
+const DAY_S = 86_400;
 
 /** --shard i/n: whole numbers, 1 ≤ i ≤ n; given twice is a mistake, not "the last one wins" */
 export function shard(value: unknown): { index: number; count: number } | undefined {
@@ -93,7 +97,7 @@ export function selectionOptions<T>(y: Argv<T>) {
 /** --timeout of every command that sends requests (run, replay, drift, matrix) */
 export const TIMEOUT = {
   type: 'string',
-  coerce: wholeNumber('timeout', 1),
+  coerce: wholeNumber('timeout', 1, DAY_S),
   default: '10',
   defaultDescription: '10',
   describe: 'seconds a single request may take (GET /rest/svc/report takes over 1 s on 1.19.2)',
@@ -160,6 +164,7 @@ export function targetOptions<T>(y: Argv<T>) {
     .option('syncthing', syncthingOption(': the Syncthing the lab starts; implies --lab unless --agent is given'))
     .option('allow-destructive', {
       type: 'boolean',
+      implies: 'agent',
       describe: 'let scenarios shut down an agent synconf did not start',
     });
 }

@@ -12,7 +12,8 @@ export const runCommand: CommandModule = {
       .option('record', { type: 'string', describe: 'record one HAR cassette per scenario into this folder' })
       .option('record-mode', {
         choices: ['all', 'once', 'new'],
-        default: 'all',
+        implies: 'record', // options that only work together say so when given alone
+        defaultDescription: 'all',
         describe:
           'all: re-record every scenario; once: only scenarios without a cassette; new: keep recorded exchanges, add missing ones',
       })
@@ -27,6 +28,7 @@ export const runCommand: CommandModule = {
       .option('shard', SHARD)
       .option('redact', {
         type: 'string',
+        implies: 'record',
         coerce: list,
         describe:
           'extra redaction rules for recordings: header:<name>, json:<pointer> or re:<regexp>; repeat or comma-separate',

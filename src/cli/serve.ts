@@ -5,7 +5,7 @@ import { wholeNumber } from './options.js';
 import type { ServeOptions } from '../commands/serve.js';
 
 const SERVE_EXIT_CODES =
-  'Exit codes (when stopped with Ctrl-C or SIGTERM): 0 stopped, 1 with --strict: a request had no recorded answer, 2 usage or input error (port in use, no recordings), 3 a fault of synconf itself.';
+  'Exit codes (when stopped with SIGTERM, as `kill` sends it): 0 stopped, 1 with --strict: a request had no recorded answer, 2 usage or input error (port in use, no recordings), 3 a fault of synconf itself; stopped with Ctrl-C (SIGINT): 130, interrupted.';
 
 export const serveCommand: CommandModule = {
   command: 'serve [dir]',
@@ -20,7 +20,7 @@ export const serveCommand: CommandModule = {
       .option('port', {
         alias: 'p',
         type: 'string',
-        coerce: wholeNumber('port', 0),
+        coerce: wholeNumber('port', 0, 65535),
         default: '8384',
         defaultDescription: '8384',
         describe: 'TCP port (0: any free port)',

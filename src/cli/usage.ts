@@ -54,6 +54,8 @@ export function usageMessage(msg: string | undefined, argv: string[], y: Argv): 
   }
   if (/^Too many non-option arguments/.test(text))
     return `too many arguments: ${text.replace(/^Too many non-option arguments: /, '')}; see ${help}`;
+  const implied = /^(?:Implications failed|Missing dependent arguments):\s*(\S+) -> (\S+)/.exec(text);
+  if (implied) return `--${implied[1]} only works with --${implied[2]} (without it, it is ignored); see ${help}`;
   const exclusive = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(text);
   if (exclusive) return `--${exclusive[1]} and --${exclusive[2]} cannot be given together`;
   return text.replace(/\s*\n\s*/g, '; ');

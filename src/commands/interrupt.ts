@@ -13,20 +13,21 @@ export interface Interrupt {
 
 /**
  * Listens for SIGINT and SIGTERM until `off()`. With `stop`, the first signal runs it (its failure is ignored: the
- * process is ending anyway) and then exits with EXIT.usage; without, the command awaits `stopped` and ends itself.
+ * process is ending anyway) and then exits with EXIT.interrupted (130); without, the command awaits `stopped` and
+ * ends itself. A command that runs long without awaiting anything must yield (runner/yield.ts) for a signal to land.
  */
 export function onInterrupt(stop?: (signal: NodeJS.Signals) => Promise<void>): Interrupt {
   let signal: NodeJS.Signals | undefined;
   let resolve: (s: NodeJS.Signals) => void = () => {};
   const stopped = new Promise<NodeJS.Signals>((r) => (resolve = r));
   const onSignal = (s: NodeJS.Signals) => {
-    if (signal) process.exit(EXIT.usage); // the second Ctrl-C: the user does not want to wait
+    if (signal) process.exit(EXIT.interrupted); // the second Ctrl-C: the user does not want to wait
     signal = s;
     resolve(s);
     if (stop)
       void stop(s).then(
-        () => process.exit(EXIT.usage),
-        () => process.exit(EXIT.usage),
+        () => process.exit(EXIT.interrupted),
+        () => process.exit(EXIT.interrupted),
       );
   };
   // on(), not once(): the lab's own handler re-raises the signal when no other listener is left,

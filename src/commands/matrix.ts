@@ -131,10 +131,36 @@ async function selectionOf(opts: MatrixRunOptions): Promise<{ selection: Selecti
 /** a version's report says which shard it is (--shard) */
 const withShard = (report: Report, shard?: Shard): Report => (shard ? Object.assign(report, { shard }) : report);
 
+/** the matrix of the versions done, written */
+async function finishMatrix(
+  opts: MatrixRunOptions,
+  reports: Map<MatrixAgent, Report>,
+  dirs: string[],
+  scenarios: Parameters<typeof gateIndex>[0],
+  t0: number,
+): Promise<MatrixResult> {
+  const done = opts.agents.filter((a) => reports.has(a));
+  const ordered = done.map((a) => reports.get(a)!);
+  const doneDirs = done.map((a) => dirs[opts.agents.indexOf(a)]);
+  const matrix = mergeReports(ordered, {
+    files: doneDirs,
+    labels: done.map((a) => a.name),
+    gates: gateIndex(scenarios),
+    ...causeOptions(done, opts),
+  });
+  const matrixFiles = await writeMatrix(matrix, opts.reportDir);
+  return {
+    matrix,
+    reports: ordered,
+    dirs: doneDirs,
+    matrixFiles,
+    exitCode: worstExit(ordered.map((r) => r.exitCode)),
+    wallMs: Math.round(performance.now() - t0),
+  };
+}
+
 export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
   const t0 = performance.now();
-  // --shard: which shard of which plan every version's report is, a failed one too
-  const { selection, shard } = await selectionOf(opts);
   const reports = new Map<MatrixAgent, Report>();
   const partial = new Map<MatrixAgent, Report>();
   const dirs = opts.agents.map((a) => join(opts.reportDir, a.name));
@@ -144,7 +170,7 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
       opts.onVersionStart?.(agent);
       let report: Report;
       try {
-        report = await runVersion(agent, selection, opts, partial);
+        report = await runVersion(agent, selection!, opts, partial);
       } catch (e) {
         // A defect of synconf itself: this version's report says so (exit 3, with the stack), the others go on.
         report = faultReport(agent, e);
@@ -156,29 +182,10 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
       opts.onVersionEnd?.(agent, report, dir);
     }
   };
-  const finish = async (): Promise<MatrixResult> => {
-    const done = opts.agents.filter((a) => reports.has(a));
-    const ordered = done.map((a) => reports.get(a)!);
-    const doneDirs = done.map((a) => dirs[opts.agents.indexOf(a)]);
-    const matrix = mergeReports(ordered, {
-      files: doneDirs,
-      labels: done.map((a) => a.name),
-      gates: gateIndex(selection.scenarios),
-      ...causeOptions(done, opts),
-    });
-    const matrixFiles = await writeMatrix(matrix, opts.reportDir);
-    return {
-      matrix,
-      reports: ordered,
-      dirs: doneDirs,
-      matrixFiles,
-      exitCode: worstExit(ordered.map((r) => r.exitCode)),
-      wallMs: Math.round(performance.now() - t0),
-    };
-  };
+  const finish = () => finishMatrix(opts, reports, dirs, selection?.scenarios ?? [], t0);
   // Ctrl-C: the versions under way get the report of what they did so far, and the matrix of those is written.
   const interrupt = onInterrupt(async (signal) => {
-    console.error(`\nsynconf matrix: ${signal}: stopping; the reports of the versions done so far are written`);
+    console.error(`\nsynconf matrix: interrupted (${signal}): the reports of the versions done so far are written`);
     for (const [agent, report] of partial) {
       if (reports.has(agent)) continue;
       report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
@@ -187,7 +194,11 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
     }
     await finish().catch(() => {});
   });
+  // --shard: which shard of which plan every version's report is, a failed one too; loaded once Ctrl-C is heard
+  let selection: Awaited<ReturnType<typeof selectionOf>>['selection'] | undefined;
+  let shard: Awaited<ReturnType<typeof selectionOf>>['shard'];
   try {
+    ({ selection, shard } = await selectionOf(opts));
     await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.jobs, opts.agents.length)) }, worker));
     return await finish();
   } finally {

@@ -4,7 +4,11 @@ import type { MutantResult } from '../schema/generated/types.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
 import { mutate } from '../mutate/mutate.js';
 import { mutationText } from '../mutate/render.js';
-import { writeMutationReports } from './write-reports.js';
+import { writeMutationReports, settled } from './write-reports.js';
+import { DEFAULT_OPERATORS } from '../mutate/operators.js';
+import { makeOutputDir } from '../output-dir.js';
+import { onInterrupt } from './interrupt.js';
+import { EXIT } from '../errors.js';
 
 /** the options of `synconf mutate`, as the command line gives them */
 export interface MutateCommandOptions {
@@ -15,11 +19,21 @@ export interface MutateCommandOptions {
   minScore?: number;
   reportDir: string;
   live?: boolean;
-  operators: MutantResult['operator'][];
+  operators?: MutantResult['operator'][];
   syncthing?: string;
 }
 
 export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
+  makeOutputDir(opts.reportDir, '--report-dir'); // a bad folder is one line now, not after the whole run
+  // Ctrl-C: the mutants under way end, the report holds the scenarios done (exit 130); a second one ends at once
+  const stop = new AbortController();
+  const interrupt = onInterrupt();
+  void interrupt.stopped.then((signal) => {
+    console.error(
+      `\nsynconf mutate: interrupted (${signal}): stopping; the report of the scenarios done so far is written`,
+    );
+    stop.abort();
+  });
   const report = await mutate({
     dir: opts.dir ?? DEFAULT_RECORDINGS,
     suites: opts.suite,
@@ -27,16 +41,19 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
     expectations:
       opts.expectations === false ? false : typeof opts.expectations === 'string' ? opts.expectations : undefined,
     minScore: opts.minScore,
-    ...(opts.live ? { live: { operators: opts.operators, binary: opts.syncthing } } : {}),
+    ...(opts.live ? { live: { operators: opts.operators ?? DEFAULT_OPERATORS, binary: opts.syncthing } } : {}),
     onScenario: (id, results) => {
       const n = (o: string) => results.filter((r) => r.outcome === o).length;
       process.stderr.write(
         `${id}: ${results.length} mutants, ${n('killed')} killed, ${n('survived')} survived, ${n('equivalent')} equivalent\n`,
       );
     },
-  });
-  const paths = await writeMutationReports(report, opts.reportDir);
+    signal: stop.signal,
+  }).finally(() => interrupt.off());
+  // a file that cannot be written leaves the others and the verdict, then the error (exit 2)
+  const { paths, unwritable } = await settled(writeMutationReports(report, opts.reportDir));
   console.log(mutationText(report));
   console.log(`reports: ${paths.join(', ')}`);
-  process.exitCode = report.exitCode;
+  if (unwritable) throw unwritable;
+  process.exitCode = stop.signal.aborted ? EXIT.interrupted : report.exitCode;
 }

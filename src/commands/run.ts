@@ -10,7 +10,7 @@ import { DEFAULT_RECORDINGS } from '../paths.js';
 import { selectScenarios, type Selection } from '../scenario/select.js';
 import { bundledRecordings, recordedDurations, shardLine, shardSelection, type ShardSpec } from '../scenario/shard.js';
 import { verdictLine, finalize, emptyReport } from '../verdict/totals.js';
-import { writeReports } from './write-reports.js';
+import { writeReports, settled, UnwritableReport } from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
 import { progress } from './run-progress.js';
 import { onInterrupt } from './interrupt.js';
@@ -60,7 +60,9 @@ export interface RunCommandOptions extends CommonRunOptions, TargetOptions {
 
 /** `synconf run`: a live agent (a lab by default), recorded with --record */
 export async function run(opts: RunCommandOptions): Promise<void> {
-  const record = opts.record ? { dir: opts.record, mode: opts.recordMode, redact: opts.redact ?? [] } : undefined;
+  const record = opts.record
+    ? { dir: opts.record, mode: opts.recordMode ?? 'all', redact: opts.redact ?? [] }
+    : undefined;
   const knownVersion = opts.agentVersion ?? (opts.syncthing && isVersion(opts.syncthing) ? opts.syncthing : undefined);
   process.exitCode = await executeRun({ ...opts, knownVersion }, liveTargetMaker(opts), record);
 }
@@ -93,7 +95,8 @@ async function endRun(report: Report, end: Ending): Promise<number> {
   // a run that did not reach its agent still names the version it was for (a merge of shards groups by it)
   if (!report.agent.version && args.knownVersion)
     report.agent = { ...report.agent, version: args.knownVersion, versionSource: 'option' };
-  const paths = await writeReports(report, end.reportDir);
+  // a file that cannot be written leaves the others and the verdict line, then the error (exit 2)
+  const { paths, unwritable } = await settled(writeReports(report, end.reportDir));
   for (const id of report.staleExpectations ?? [])
     console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
   for (const e of report.harnessErrors)
@@ -105,6 +108,7 @@ async function endRun(report: Report, end: Ending): Promise<number> {
     `reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}${replayed ? `; replayed from ${relative(process.cwd(), replayed).startsWith('..') ? resolve(replayed) : relative(process.cwd(), replayed) || '.'}` : ''}`,
   );
   if (report.repeat) console.log(stabilityLine(report)); // the last line: what a CI log shows first
+  if (unwritable) throw unwritable;
   return report.exitCode;
 }
 
@@ -152,6 +156,8 @@ interface Session {
   target?: Target;
   partial?: Report;
   interrupted(): boolean;
+  /** aborted by Ctrl-C: no further scenario starts */
+  stop: AbortSignal;
 }
 
 /**
@@ -178,9 +184,10 @@ async function runRepeats(s: Session): Promise<Report[] | number> {
       await runScenarios(s.selection, target, {
         ...runOptions(args, s.end.out),
         onReport: (r) => (s.partial = r),
+        signal: s.stop,
       }),
     );
-    if (s.interrupted()) return EXIT.usage;
+    if (s.interrupted()) return EXIT.interrupted;
     await target.close();
     s.target = undefined;
   }
@@ -194,11 +201,11 @@ export async function executeRun(
   mode: Report['run']['mode'] = record ? 'record' : 'live',
 ): Promise<number> {
   const failOn = args.failOn as FailOn[];
-  // A report folder that cannot be written is one line now, not a lost report at the end.
+  const baseline = await baselineOf(args, record);
+  // A report folder that cannot be written is one line now (after the usage errors), not a lost report at the end.
   makeOutputDir(args.reportDir, '--report-dir');
   const end: Ending = { args, reportDir: resolve(args.reportDir), out: progress() };
   const finish = (report: Report) => endRun(report, end);
-  const baseline = await baselineOf(args, record);
   /** the gate: repeated runs combined, compared with the baseline, exit code decided */
   const gate = (reports: Report[]): Report => {
     const report = (args.repeat ?? 1) > 1 ? combineRuns(reports) : reports[0];
@@ -218,9 +225,12 @@ export async function executeRun(
     return finish(report);
   }
 
-  const session: Session = { selection, makeTarget, record, mode, end, interrupted: () => !!interrupt.signal };
+  const stop = new AbortController();
+  const interrupted = () => !!interrupt.signal;
+  const session: Session = { selection, makeTarget, record, mode, end, interrupted, stop: stop.signal };
   const interrupt = onInterrupt(async (signal) => {
-    console.error(`\nsynconf: ${signal}: stopping; the report of the scenarios done so far is written`);
+    stop.abort();
+    console.error(`\nsynconf: interrupted (${signal}): stopping; the report of the scenarios done so far is written`);
     const { partial, target } = session;
     const report = partial ?? emptyReport(mode, target?.description ?? 'unknown', `interrupted by ${signal}`);
     if (partial) report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
@@ -232,6 +242,7 @@ export async function executeRun(
     const done = await runRepeats(session);
     return typeof done === 'number' ? done : await finish(gate(done));
   } catch (e) {
+    if (e instanceof UnwritableReport) throw e; // the user's folder: the verdict is printed, exit 2
     // A defect of synconf itself: still leave a report behind that says so; the caller reports the
     // fault (exit 3, the stack trace in a log file).
     const report = emptyReport(

@@ -66,15 +66,17 @@ export async function runServe(opts: ServeRun): Promise<number> {
   const signal = await interrupt.stopped;
   await server.close();
   interrupt.off();
+  // Ctrl-C is an interrupt, as in every command (130); SIGTERM, what `kill` and CI send, is the orderly stop (0, or 1)
+  const ended = signal === 'SIGINT' ? EXIT.interrupted : undefined;
   const { served, missed } = server.counts;
   console.error(
-    `synconf serve: stopped (${signal}); ${served} request(s) answered, ${missed} missed; request log ${opts.log}`,
+    `synconf serve: ${ended ? 'interrupted' : 'stopped'} (${signal}); ${served} request(s) answered, ${missed} missed; request log ${opts.log}`,
   );
   if (opts.strict && missed > 0) {
     console.error(
       `synconf serve: --strict: ${missed} request(s) had no recorded answer (see the 404 lines above and _miss in the log)`,
     );
-    return EXIT.nonConforming;
+    return ended ?? EXIT.nonConforming;
   }
-  return EXIT.ok;
+  return ended ?? EXIT.ok;
 }

@@ -2,7 +2,7 @@
 // Markdown to the GitHub job summary when there is one). The writers are pure; only this module touches the file
 // system.
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { appendFile, writeFile } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MutationReport, Report } from '../schema/generated/types.js';
 import { mutationHtml, mutationMarkdown } from '../mutate/render.js';
@@ -16,16 +16,48 @@ import { viewOf } from '../report/view.js';
 import { makeOutputDir } from '../output-dir.js';
 import { loadStatements } from '../schema/statements.js';
 import { statementCoverage } from '../verdict/statement-coverage.js';
+import { InputError } from '../errors.js';
+
+/** a report file that could not be written (the folder was proven writable up front): the others are */
+export class UnwritableReport extends InputError {
+  constructor(
+    readonly path: string,
+    cause: string,
+    /** the files that were written */
+    readonly written: string[],
+  ) {
+    super(`cannot write ${path} (${cause}); the other report files are written`);
+  }
+}
+
+/** the paths a writer wrote; a file it could not write is returned (to throw after the verdict line), not thrown */
+export async function settled(writing: Promise<string[]>): Promise<{ paths: string[]; unwritable?: UnwritableReport }> {
+  try {
+    return { paths: await writing };
+  } catch (e) {
+    if (e instanceof UnwritableReport) return { paths: e.written, unwritable: e };
+    throw e;
+  }
+}
 
 // Written synchronously: a few small files, and nothing else left to do meanwhile (each asynchronous
-// write waited a turn of the thread pool: ~3 ms of every run, bench/).
+// write waited a turn of the thread pool: ~3 ms of every run, bench/). A file that fails does not stop the others.
 function writeAll(dir: string, files: [name: string, text: string][]): string[] {
   makeOutputDir(dir, 'the report folder');
-  return files.map(([name, text]) => {
+  const written: string[] = [];
+  let failed: [path: string, cause: string] | undefined;
+  for (const [name, text] of files) {
     const path = join(dir, name);
-    writeFileSync(path, text, 'utf8');
-    return path;
-  });
+    try {
+      writeFileSync(path, text, 'utf8');
+      written.push(path);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      failed ??= [path, err.code ?? err.message];
+    }
+  }
+  if (failed) throw new UnwritableReport(...failed, written);
+  return written;
 }
 
 /**
@@ -62,12 +94,11 @@ export async function writeMatrix(matrix: Matrix, dir: string): Promise<string[]
 export async function writeMutationReports(report: MutationReport, dir: string): Promise<string[]> {
   makeOutputDir(dir, '--report-dir');
   const markdown = mutationMarkdown(report);
-  const files: [string, string][] = [
+  const paths = writeAll(dir, [
     ['mutation.json', JSON.stringify(report, null, 2) + '\n'],
     ['mutation.html', mutationHtml(report)],
     ['mutation.md', markdown],
-  ];
-  for (const [name, text] of files) await writeFile(join(dir, name), text, 'utf8');
+  ]);
   if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, markdown + '\n', 'utf8');
-  return files.map(([name]) => join(dir, name));
+  return paths;
 }

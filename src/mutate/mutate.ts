@@ -1,7 +1,8 @@
 // `synconf mutate`: how sensitive the suite is. Mutants of the recorded answers (derived from what
 // the scenarios check, from the schemas, and from the requests that change the agent) are replayed
 // one at a time; a mutant no check notices is a blind spot of the suite, listed with its place.
-import type { MutantResult, MutationReport } from '../schema/generated/types.js';
+import type { MutantResult, MutationReport, ScenarioResult } from '../schema/generated/types.js';
+import type { LoadedScenario } from '../scenario/load.js';
 import { selectScenarios } from '../scenario/select.js';
 import { replayTarget } from '../runner/replay-target.js';
 import { expectationsFor, indexDeviations, loadExpectations, type LoadedExpectations } from '../runner/expectations.js';
@@ -13,6 +14,7 @@ import { runLive, type LiveRun } from './live.js';
 import type { Mutant } from './mutants.js';
 import { tally, tallyBy, percent } from './score.js';
 import { labTarget } from '../runner/targets.js';
+import { nextTurn } from '../runner/yield.js';
 
 export interface MutateOptions {
   /** folder of cassettes */
@@ -26,6 +28,8 @@ export interface MutateOptions {
   onScenario?(id: string, results: MutantResult[]): void;
   /** live mode: the mutants of these operators, through a fault injector in front of a lab agent */
   live?: { operators: MutantResult['operator'][]; binary?: string };
+  /** aborted (Ctrl-C): no further mutant runs; the report holds the scenarios done */
+  signal?: AbortSignal;
 }
 
 /** a mutant as the report lists it: what it is and its outcome (not the replacement answers themselves) */
@@ -35,10 +39,16 @@ function describeResult(m: Mutant, o: Outcome): MutantResult {
 }
 
 /** the score, the exit code and the verdict line: a failing unmutated replay is a harness error, not a score */
-function judge(results: MutantResult[], baselineProblems: string[], minScore: number | null) {
+function judge(
+  results: MutantResult[],
+  baselineProblems: string[],
+  minScore: number | null,
+  interrupted?: { done: number; of: number },
+) {
   const totals = tally(results);
   const below = minScore !== null && (totals.score ?? 1) < minScore;
-  const exitCode = baselineProblems.length ? EXIT.usage : below ? EXIT.nonConforming : EXIT.ok;
+  // an interrupted run is not a verdict: exit 2 in the report (as a run's), 130 for the process
+  const exitCode = baselineProblems.length || interrupted ? EXIT.usage : below ? EXIT.nonConforming : EXIT.ok;
   const counts = `${totals.mutants} mutants: ${totals.killed} killed, ${totals.survived} survived, ${totals.equivalent} equivalent`;
   const gate =
     minScore === null
@@ -46,9 +56,11 @@ function judge(results: MutantResult[], baselineProblems: string[], minScore: nu
       : below
         ? `; below --min-score ${percent(minScore)}`
         : `; at least --min-score ${percent(minScore)}`;
-  const verdict = baselineProblems.length
-    ? `synconf mutate: HARNESS ERROR: ${baselineProblems.length} check(s) fail without any mutant, so the recordings cannot tell mutants apart (exit ${exitCode})`
-    : `synconf mutate: score ${percent(totals.score)} (${counts})${gate} (exit ${exitCode})`;
+  const verdict = interrupted
+    ? `synconf mutate: INTERRUPTED after ${interrupted.done} of ${interrupted.of} scenarios: score so far ${percent(totals.score)} (${counts}) (exit ${EXIT.interrupted})`
+    : baselineProblems.length
+      ? `synconf mutate: HARNESS ERROR: ${baselineProblems.length} check(s) fail without any mutant, so the recordings cannot tell mutants apart (exit ${exitCode})`
+      : `synconf mutate: score ${percent(totals.score)} (${counts})${gate} (exit ${exitCode})`;
   return { totals, exitCode, verdict };
 }
 
@@ -87,6 +99,23 @@ async function liveResults(
   }
 }
 
+/** each mutant of one scenario replayed, one turn of the event loop apart (a Ctrl-C stops them) */
+async function replayMutants(
+  engine: MutationEngine,
+  loaded: LoadedScenario,
+  baseline: ScenarioResult,
+  mutants: Mutant[],
+  signal?: AbortSignal,
+): Promise<MutantResult[]> {
+  const mine: MutantResult[] = [];
+  for (const m of mutants) {
+    await nextTurn();
+    if (signal?.aborted) break;
+    mine.push(describeResult(m, await engine.run(loaded, baseline, m)));
+  }
+  return mine;
+}
+
 export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   const startedAt = new Date();
   const t0 = performance.now();
@@ -106,6 +135,8 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   const baselineProblems: string[] = [];
   const liveRuns: LiveRun[] = [];
   for (const loaded of selection.scenarios) {
+    await nextTurn(); // a Ctrl-C lands here
+    if (opts.signal?.aborted) break;
     const { baseline, mutants } = await engine.derive(loaded);
     for (const c of baseline.checks)
       if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') baselineProblems.push(`${c.id}: ${c.message}`);
@@ -118,17 +149,18 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
       });
       continue;
     }
-    const mine: MutantResult[] = [];
-    for (const m of mutants) mine.push(describeResult(m, await engine.run(loaded, baseline, m)));
+    const mine = await replayMutants(engine, loaded, baseline, mutants, opts.signal);
     results.push(...mine);
     opts.onScenario?.(loaded.scenario.id, mine);
   }
   await target.close();
-  if (opts.live && !baselineProblems.length)
+  const aborted = opts.signal?.aborted;
+  if (opts.live && !baselineProblems.length && !aborted)
     await liveResults({ ...opts, live: opts.live }, liveRuns, expectations, results);
 
   const minScore = opts.minScore ?? null;
-  const { totals, exitCode, verdict } = judge(results, baselineProblems, minScore);
+  const done = { done: new Set(results.map((r) => r.scenario)).size, of: selection.scenarios.length };
+  const { totals, exitCode, verdict } = judge(results, baselineProblems, minScore, aborted ? done : undefined);
   return {
     format: 'synconf-mutation/1',
     synconf: { version: SYNCONF_VERSION },

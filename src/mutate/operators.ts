@@ -9,3 +9,6 @@ export type Operator = MutantResult['operator'];
 export function operators(): Operator[] {
   return JSON.parse(readFileSync(join(SCHEMAS_DIR, 'mutation-report.schema.json'), 'utf8')).$defs.operator.enum;
 }
+
+/** the operators `mutate --live` runs when --operators is not given: the ones only a live agent can judge */
+export const DEFAULT_OPERATORS: Operator[] = ['side-effect', 'drop-events'];

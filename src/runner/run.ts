@@ -1,5 +1,6 @@
 // One synconf run: load the scenarios, set up the target (lab, a given agent, or recordings),
 // run every scenario, apply the known deviations, and build the Report. Writing it is the caller's.
+import { nextTurn } from './yield.js';
 import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
 import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
 import { finalize, totalsOf } from '../verdict/totals.js';
@@ -63,6 +64,8 @@ export interface RunOptions {
   onStart?: (s: LoadedScenario, index: number, total: number) => void;
   /** receives the report as soon as it exists (it fills in as scenarios end), e.g. to write it on Ctrl-C */
   onReport?: (report: Report) => void;
+  /** aborted (Ctrl-C): no further scenario starts */
+  signal?: AbortSignal;
 }
 
 /**
@@ -260,6 +263,8 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   const deviations = indexDeviations(expectations);
   const total = selection.scenarios.length;
   for (const [i, loaded] of selection.scenarios.entries()) {
+    await nextTurn(); // a Ctrl-C lands here
+    if (opts.signal?.aborted) break;
     opts.onStart?.(loaded, i, total);
     const result = await runOne(loaded, ctx, harnessErrors);
     for (const c of result.checks) if (loaded.stepLines[c.step]) c.line = loaded.stepLines[c.step];

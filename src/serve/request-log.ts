@@ -8,6 +8,7 @@ import { toEntry } from '../transport/cassette.js';
 import type { Redactor } from '../transport/redact.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { makeOutputDir } from '../output-dir.js';
+import { InputError } from '../errors.js';
 
 /** how serve answered: the recorded exchange (scenario/step), the event log, the agent's refusal, or a miss */
 export interface Outcome {
@@ -25,7 +26,12 @@ export class RequestLog {
     private readonly redactor: Redactor,
   ) {
     makeOutputDir(dirname(file), 'the folder of --log');
-    this.write();
+    try {
+      this.write(); // proven before the first request: a folder named by --log is one line, exit 2
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      throw new InputError(`--log ${file}: cannot write the request log (${err.code ?? err.message})`);
+    }
   }
 
   add(x: Exchange, outcome: Outcome): void {

@@ -1,0 +1,603 @@
+// Hostile inputs a CI script gets wrong (issue 22), one row each, against the BUILT command (dist/bin/synconf.js;
+// SYNCONF_TEST_BIN names another build) from a scratch folder of its own: given argv, environment and the files a
+// setup leaves there, the exit code, one line of stderr matching the message, and the files written or not. No row
+// may end 0 or 1 on a broken input, 3 (a fault of synconf) or hang: each is killed after its timeout.
+// Each row is classed as the issue counts them: good, muddled (right code, message unclear or several lines) or
+// wrong (wrong exit code, a hang, a report lost or written where it must not be); the classes are printed at the end.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../src/paths.js';
+import { spawnCli, type CliResult } from './support/cli.js';
+import { hang, json, startFakeAgent, FAKE_API_KEY, type FakeAgent } from './support/fake-agent.js';
+
+const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
+const PING = join(ROOT, 'suites', 'system', 'ping.yaml');
+
+interface Row {
+  /** argv; $ROOT, $REC, $PING, $BIG (a suite of many scenarios), $BIGREC (its recordings), $FAKE (an agent URL) */
+  argv: string[];
+  env?: Record<string, string>;
+  code: number;
+  /** one line of stderr matches it */
+  message: RegExp;
+  /** how many lines stderr may have (default 1) */
+  lines?: number;
+  /** files (relative to the scratch folder) that must exist afterwards */
+  written?: string[];
+  /** when true, the scratch folder must be left as the setup left it */
+  nothing?: boolean;
+  /** files or folders the setup makes in the scratch folder (a name ending in / is a folder) */
+  setup?: string[];
+  /** sends SIGINT once the output so far matches, or once the fake agent was asked (twice: two at once) */
+  interrupt?: { after: RegExp | 'the agent was asked'; twice?: boolean };
+  timeoutMs?: number;
+}
+
+const need = (option: string, got = '(none|"")') => new RegExp(`^synconf: ${option}: needs a value \\(got ${got}`);
+const bad = (option: string) => new RegExp(`^synconf: ${option} .*(not a|too large|is not one of|only works with)`);
+
+const ROWS: Record<string, Row> = {
+  // 1. an option without a value, or "" (the CI shape: --report-dir "$OUT" with OUT unset)
+  'replay --report-dir (no value)': {
+    argv: ['replay', '--report-dir'],
+    code: 2,
+    message: need('--report-dir'),
+    nothing: true,
+  },
+  'replay --report-dir ""': {
+    argv: ['replay', '--report-dir', ''],
+    code: 2,
+    message: need('--report-dir'),
+    nothing: true,
+  },
+  'replay --report-dir=': { argv: ['replay', '--report-dir='], code: 2, message: need('--report-dir'), nothing: true },
+  'replay --reportDir (camelCase, no value)': {
+    argv: ['replay', '--reportDir'],
+    code: 2,
+    message: need('--report-dir'),
+    nothing: true,
+  },
+  'replay --only (no value)': { argv: ['replay', '--only'], code: 2, message: need('--only'), nothing: true },
+  'replay --only ""': { argv: ['replay', '--only', ''], code: 2, message: need('--only'), nothing: true },
+  'replay --only " "': { argv: ['replay', '--only', ' '], code: 2, message: need('--only', '" "'), nothing: true },
+  'replay --suite (no value)': { argv: ['replay', '--suite'], code: 2, message: need('--suite'), nothing: true },
+  'replay --timeout (no value)': { argv: ['replay', '--timeout'], code: 2, message: need('--timeout'), nothing: true },
+  'replay --expectations ""': {
+    argv: ['replay', '--expectations', ''],
+    code: 2,
+    message: need('--expectations'),
+    nothing: true,
+  },
+  'replay --expectations (no value, then --only)': {
+    argv: ['replay', '--expectations', '--only', 'system-ping'],
+    code: 2,
+    message: need('--expectations', 'none: --only follows it'),
+    nothing: true,
+  },
+  'replay --baseline ""': { argv: ['replay', '--baseline', ''], code: 2, message: need('--baseline'), nothing: true },
+  'replay --fail-on ""': { argv: ['replay', '--fail-on', ''], code: 2, message: need('--fail-on'), nothing: true },
+  'replay --agent-version ""': {
+    argv: ['replay', '--agent-version', ''],
+    code: 2,
+    message: need('--agent-version'),
+    nothing: true,
+  },
+  'replay "" (the recordings folder)': {
+    argv: ['replay', ''],
+    code: 2,
+    message: /^synconf: <dir>: needs a value/,
+    nothing: true,
+  },
+  'report merge R --out (no value)': {
+    argv: ['report', 'merge', 'r.json', '--out'],
+    code: 2,
+    message: need('--out'),
+    nothing: true,
+  },
+  'report render R --out ""': {
+    argv: ['report', 'render', 'r.json', '--out', ''],
+    code: 2,
+    message: need('--out'),
+    nothing: true,
+  },
+  'run --report-dir "" --agent URL': {
+    argv: ['run', '--agent', '$FAKE', '--report-dir', ''],
+    code: 2,
+    message: need('--report-dir'),
+    nothing: true,
+  },
+  'run --agent ""': { argv: ['run', '--agent', ''], code: 2, message: need('--agent'), nothing: true },
+  'run --api-key "" --agent URL': {
+    argv: ['run', '--agent', '$FAKE', '--api-key', ''],
+    code: 2,
+    message: need('--api-key'),
+    nothing: true,
+  },
+  'run --record "" --agent URL': {
+    argv: ['run', '--agent', '$FAKE', '--record', ''],
+    code: 2,
+    message: need('--record'),
+    nothing: true,
+  },
+  'matrix --replay --report-dir ""': {
+    argv: ['matrix', '--replay', '--report-dir', ''],
+    code: 2,
+    message: need('--report-dir'),
+    nothing: true,
+  },
+  'matrix --syncthing ""': {
+    argv: ['matrix', '--syncthing', ''],
+    code: 2,
+    message: need('--syncthing'),
+    nothing: true,
+  },
+  'mutate --report-dir ""': {
+    argv: ['mutate', '--report-dir', ''],
+    code: 2,
+    message: need('--report-dir'),
+    nothing: true,
+  },
+  'serve --log ""': { argv: ['serve', '--port', '0', '--log', ''], code: 2, message: need('--log'), nothing: true },
+  'serve -p (no value)': { argv: ['serve', '-p'], code: 2, message: need('--port'), nothing: true },
+  'drift --ignore (no value)': {
+    argv: ['drift', '$REC', '$REC', '--ignore'],
+    code: 2,
+    message: need('--ignore'),
+    nothing: true,
+  },
+  'drift --ignore-file ""': {
+    argv: ['drift', '$REC', '$REC', '--ignore-file', ''],
+    code: 2,
+    message: need('--ignore-file'),
+    nothing: true,
+  },
+  'validate config ""': {
+    argv: ['validate', 'config', ''],
+    code: 2,
+    message: /^synconf: <file>: needs a value/,
+    nothing: true,
+  },
+  'lab up --dir ""': { argv: ['lab', 'up', '--dir', ''], code: 2, message: need('--dir'), nothing: true },
+  'spec --kind ""': { argv: ['spec', '--kind', ''], code: 2, message: need('--kind'), nothing: true },
+  'agents install ""': {
+    argv: ['agents', 'install', ''],
+    code: 2,
+    message: /^synconf: <versions>: needs a value/,
+    nothing: true,
+  },
+  'replay --verbose --report-dir (no value at the end)': {
+    argv: ['replay', '--verbose', '--report-dir'],
+    code: 2,
+    message: need('--report-dir'),
+    nothing: true,
+  },
+
+  // 4. output locations proven before the work, a late failure keeps the rest
+  'replay --report-dir under /proc': {
+    argv: ['replay', '--report-dir', '/proc/synconf-x/r'],
+    code: 2,
+    message: /^synconf: --report-dir .*\/proc/,
+    nothing: true,
+  },
+  'replay --report-dir naming a file': {
+    argv: ['replay', '--report-dir', 'taken'],
+    setup: ['taken'],
+    code: 2,
+    message: /^synconf: --report-dir taken: .*file, not a folder/,
+    nothing: true,
+  },
+  'replay: report.html is a folder (a late write fails)': {
+    argv: ['replay', '--only', 'system-ping', '--report-dir', 'r'],
+    setup: ['r/report.html/'],
+    code: 2,
+    message: /^synconf: cannot write .*r\/report\.html \(EISDIR\); the other report files are written$/,
+    lines: 2, // the verdict line, then this
+    written: ['r/report.json', 'r/junit.xml', 'r/summary.md'],
+  },
+  'mutate --report-dir under /proc (before the mutation run)': {
+    argv: ['mutate', '--report-dir', '/proc/synconf-x/m'],
+    code: 2,
+    message: /^synconf: --report-dir .*\/proc/,
+    nothing: true,
+  },
+  'mutate: mutation.json is a folder': {
+    argv: ['mutate', '--only', 'system-ping', '--report-dir', 'm'],
+    setup: ['m/mutation.json/'],
+    code: 2,
+    message: /^synconf: cannot write .*m\/mutation\.json \(EISDIR\)/,
+    lines: 2,
+    written: ['m/mutation.html', 'm/mutation.md'],
+  },
+  'serve --log naming a folder': {
+    argv: ['serve', '--port', '0', '--log', 'logs'],
+    setup: ['logs/'],
+    code: 2,
+    message: /^synconf: --log logs: cannot write the request log \(EISDIR\)/,
+  },
+  'serve --log under /proc': {
+    argv: ['serve', '--port', '0', '--log', '/proc/synconf-x/l.har'],
+    code: 2,
+    message: /--log.*\/proc/,
+    nothing: true,
+  },
+  'matrix --replay --report-dir under /proc': {
+    argv: ['matrix', '--replay', '--report-dir', '/proc/synconf-x/m'],
+    code: 2,
+    message: /^synconf: --report-dir .*\/proc/,
+    nothing: true,
+  },
+  'report render --out under /proc': {
+    argv: ['report', 'render', '$ROOT/tests/fixtures/reports/pass.json', '--out', '/proc/synconf-x/r'],
+    code: 2,
+    message: /\/proc\/synconf-x/,
+    nothing: true,
+  },
+  'agents install with SYNCONF_AGENTS_DIR under /proc': {
+    argv: ['agents', 'install', '1.19.2'],
+    env: { SYNCONF_AGENTS_DIR: '/proc/synconf-x/agents' },
+    code: 2,
+    message: /SYNCONF_AGENTS_DIR.*\/proc/,
+    nothing: true,
+  },
+
+  // 6. every command from a folder of its own (paths: the user's against it, the package's against the package)
+  'replay from a scratch folder': {
+    argv: ['replay', '--only', 'system-ping'],
+    code: 0,
+    message: /^$/, // the verdict is on stdout
+    written: ['reports/latest/report.json'],
+  },
+  'matrix --replay from a scratch folder': {
+    argv: ['matrix', '--replay', '--only', 'system-ping', '--syncthing', '1.19.2'],
+    code: 0,
+    message: /.*/,
+    lines: 20,
+    written: ['reports/matrix/matrix.json'],
+  },
+  'mutate from a scratch folder': {
+    argv: ['mutate', '--only', 'system-ping'],
+    code: 0,
+    message: /^system-ping: \d+ mutants/,
+    written: ['reports/mutation/mutation.json'],
+  },
+  'validate scenario from a scratch folder': {
+    argv: ['validate', 'scenario', '$PING'],
+    code: 0,
+    message: /^$/,
+    lines: 1,
+    nothing: true,
+  },
+  'drift A B from a scratch folder': {
+    argv: ['drift', '$REC', '$REC'],
+    code: 0,
+    message: /.*/,
+    lines: 5,
+    nothing: true,
+  },
+  'spec from a scratch folder': { argv: ['spec', '--kind', 'effect'], code: 0, message: /^$/, nothing: true },
+  'agents list from a scratch folder': { argv: ['agents', 'list'], code: 0, message: /^$/, nothing: true },
+  'report render from a scratch folder': {
+    argv: ['report', 'render', '$ROOT/tests/fixtures/reports/pass.json', '--out', 'r'],
+    code: 0,
+    message: /^$/,
+    written: ['r/report.html'],
+  },
+
+  // 8. Ctrl-C: within the test's timeout, one "interrupted" line, the report of what ran, exit 130
+  'replay of a large suite, Ctrl-C': {
+    argv: ['replay', '$BIGREC', '--suite', '$BIG', '--report-dir', 'r'],
+    interrupt: { after: /\[\s*\d+\/\d+\]/ },
+    code: 130,
+    message: /^synconf: interrupted \(SIGINT\)/,
+    lines: 5,
+    written: ['r/report.json'],
+  },
+  'replay of a large suite, Ctrl-C twice': {
+    argv: ['replay', '$BIGREC', '--suite', '$BIG', '--report-dir', 'r'],
+    interrupt: { after: /\[\s*\d+\/\d+\]/, twice: true },
+    code: 130,
+    message: /interrupted|^$/,
+    lines: 5,
+  },
+  'matrix --recordings of a large suite, Ctrl-C': {
+    argv: ['matrix', '--recordings', '$BIGREC', '--suite', '$BIG', '--report-dir', 'm'],
+    interrupt: { after: /./ },
+    code: 130,
+    message: /^synconf matrix: interrupted \(SIGINT\)/,
+    lines: 8,
+    written: ['m/matrix.json'],
+  },
+  'mutate, Ctrl-C': {
+    argv: ['mutate', '--report-dir', 'm'],
+    interrupt: { after: /mutants/ },
+    code: 130,
+    message: /^synconf mutate: interrupted \(SIGINT\)/,
+    lines: 30,
+    written: ['m/mutation.json'],
+  },
+  'serve, Ctrl-C': {
+    argv: ['serve', '--port', '0', '--log', 'l.har'],
+    interrupt: { after: /Stop with Ctrl-C/ },
+    code: 130,
+    message: /^synconf serve: interrupted \(SIGINT\)/,
+    written: ['l.har'],
+  },
+  'run --agent (a request that hangs), Ctrl-C': {
+    argv: ['run', '--agent', '$FAKE', '--suite', '$PING', '--report-dir', 'r', '--timeout', '60'],
+    interrupt: { after: 'the agent was asked' },
+    code: 130,
+    message: /^synconf: interrupted \(SIGINT\)/,
+    lines: 5,
+    written: ['r/report.json'],
+  },
+
+  // numbers mean one thing; options that only work together say so
+  'mutate --min-score 2': {
+    argv: ['mutate', '--min-score', '2'],
+    code: 2,
+    message: bad('--min-score "2"'),
+    nothing: true,
+  },
+  'mutate --min-score 95 (a percentage without %)': {
+    argv: ['mutate', '--min-score', '95'],
+    code: 2,
+    message: bad('--min-score "95"'),
+    nothing: true,
+  },
+  'mutate --min-score 150%': {
+    argv: ['mutate', '--min-score', '150%'],
+    code: 2,
+    message: bad('--min-score "150%"'),
+    nothing: true,
+  },
+  'mutate --min-score -0.1': {
+    argv: ['mutate', '--min-score', '-0.1'],
+    code: 2,
+    message: bad('--min-score "-0.1"'),
+    nothing: true,
+  },
+  'mutate --min-score abc': {
+    argv: ['mutate', '--min-score', 'abc'],
+    code: 2,
+    message: bad('--min-score "abc"'),
+    nothing: true,
+  },
+  'replay --timeout 0': { argv: ['replay', '--timeout', '0'], code: 2, message: bad('--timeout "0"'), nothing: true },
+  'replay --timeout abc': {
+    argv: ['replay', '--timeout', 'abc'],
+    code: 2,
+    message: bad('--timeout "abc"'),
+    nothing: true,
+  },
+  'replay --timeout 1.5': {
+    argv: ['replay', '--timeout', '1.5'],
+    code: 2,
+    message: bad('--timeout "1.5"'),
+    nothing: true,
+  },
+  'replay --timeout 99999999999': {
+    argv: ['replay', '--timeout', '99999999999'],
+    code: 2,
+    message: bad('--timeout "99999999999"'),
+    nothing: true,
+  },
+  'serve --port 70000': {
+    argv: ['serve', '--port', '70000'],
+    code: 2,
+    message: /^synconf: --port .*(too large|at most 65535)/,
+    nothing: true,
+  },
+  'serve --port -1': { argv: ['serve', '--port', '-1'], code: 2, message: bad('--port "-1"'), nothing: true },
+  'matrix --jobs 0': {
+    argv: ['matrix', '--replay', '--jobs', '0'],
+    code: 2,
+    message: bad('--jobs "0"'),
+    nothing: true,
+  },
+  'matrix --jobs 1.5': {
+    argv: ['matrix', '--replay', '--jobs', '1.5'],
+    code: 2,
+    message: bad('--jobs "1.5"'),
+    nothing: true,
+  },
+  'run --repeat 0': {
+    argv: ['run', '--agent', '$FAKE', '--repeat', '0'],
+    code: 2,
+    message: bad('--repeat "0"'),
+    nothing: true,
+  },
+  'lab up -n 0': { argv: ['lab', 'up', '-n', '0'], code: 2, message: bad('--instances "0"'), nothing: true },
+  'lab up --ready-timeout 0': {
+    argv: ['lab', 'up', '--ready-timeout', '0'],
+    code: 2,
+    message: bad('--ready-timeout "0"'),
+    nothing: true,
+  },
+  'mutate --operators without --live': {
+    argv: ['mutate', '--operators', 'side-effect'],
+    code: 2,
+    message: /^synconf: --operators only works with --live/,
+    nothing: true,
+  },
+  'mutate --syncthing without --live': {
+    argv: ['mutate', '--syncthing', '1.19.2'],
+    code: 2,
+    message: /^synconf: --syncthing only works with --live/,
+    nothing: true,
+  },
+  'run --redact without --record': {
+    argv: ['run', '--agent', '$FAKE', '--redact', 'header:x-a'],
+    code: 2,
+    message: /^synconf: --redact only works with --record/,
+    nothing: true,
+  },
+  'run --record-mode without --record': {
+    argv: ['run', '--agent', '$FAKE', '--record-mode', 'once'],
+    code: 2,
+    message: /^synconf: --record-mode only works with --record/,
+    nothing: true,
+  },
+  'run --allow-destructive without --agent': {
+    argv: ['run', '--allow-destructive'],
+    code: 2,
+    message: /^synconf: --allow-destructive only works with --agent/,
+    nothing: true,
+  },
+  'replay --fail-on new-failure without --baseline': {
+    argv: ['replay', '--fail-on', 'new-failure'],
+    code: 2,
+    message: /--fail-on new-failure needs --baseline/,
+    nothing: true,
+  },
+  'replay --fail-on nonsense': {
+    argv: ['replay', '--fail-on', 'nonsense'],
+    code: 2,
+    message: /^synconf: --fail-on: .*nonsense/,
+    nothing: true,
+  },
+  'replay --agent-version banana': {
+    argv: ['replay', '--agent-version', 'banana'],
+    code: 2,
+    message: /--agent-version "banana" is not a version/,
+    nothing: true,
+  },
+  'run --repeat 2 --record r': {
+    argv: ['run', '--agent', '$FAKE', '--repeat', '2', '--record', 'rec'],
+    code: 2,
+    message: /--repeat and --record do not go together/,
+  },
+  'matrix --syncthing A --syncthing "" (one empty of two)': {
+    argv: ['matrix', '--replay', '--syncthing', '1.19.2', '--syncthing', ''],
+    code: 2,
+    message: need('--syncthing'),
+    nothing: true,
+  },
+};
+
+const scenarioCount = 800;
+let scratchRoot: string;
+let big: { suite: string; recordings: string };
+let fake: FakeAgent;
+const classes = { good: 0, muddled: 0, wrong: 0 };
+
+/** a suite of `scenarioCount` copies of system-ping, each with its cassette: a replay that runs for seconds */
+async function bigSuite(dir: string) {
+  const suite = join(dir, 'suite');
+  const recordings = join(dir, 'syncthing-1.19.2');
+  await mkdir(suite, { recursive: true });
+  await mkdir(recordings, { recursive: true });
+  await cp(join(REC, '_run.har'), join(recordings, '_run.har'));
+  const yaml = await readFile(PING, 'utf8');
+  const har = await readFile(join(REC, 'system-ping.har'), 'utf8');
+  for (let i = 0; i < scenarioCount; i++) {
+    await writeFile(join(suite, `ping-${i}.yaml`), yaml.replace(/^id: system-ping$/m, `id: ping-${i}`));
+    await writeFile(
+      join(recordings, `ping-${i}.har`),
+      har.replace(/"scenario": *"system-ping"/g, `"scenario": "ping-${i}"`),
+    );
+  }
+  return { suite, recordings };
+}
+
+const fill = (word: string) =>
+  word
+    .replaceAll('$ROOT', ROOT)
+    .replaceAll('$BIGREC', big.recordings)
+    .replaceAll('$BIG', big.suite)
+    .replaceAll('$REC', REC)
+    .replaceAll('$PING', PING)
+    .replaceAll('$FAKE', `http://127.0.0.1:${fake.port}`);
+
+/** the row's command to its end (killed after its timeout), with SIGINT sent when the row asks for it */
+function runRow(row: Row, scratch: string): Promise<CliResult> {
+  const child = spawnCli(row.argv.map(fill), { cwd: scratch, env: { SYNCONF_API_KEY: FAKE_API_KEY, ...row.env } });
+  const timer = setTimeout(() => child.kill('SIGKILL'), row.timeoutMs ?? 10_000);
+  let stdout = '';
+  let stderr = '';
+  const asked = fake.requests.length;
+  let sent = false;
+  const interrupt = () => {
+    if (sent || !row.interrupt) return;
+    const { after, twice } = row.interrupt;
+    const ready =
+      after === 'the agent was asked'
+        ? fake.requests.slice(asked).some((q) => q.path === '/rest/system/ping')
+        : after.test(stdout + stderr);
+    if (!ready) return;
+    sent = true;
+    child.kill('SIGINT');
+    if (twice) child.kill('SIGINT');
+  };
+  const poll = setInterval(interrupt, 50);
+  child.stdout!.on('data', (d: Buffer) => (stdout += d));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d));
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      resolve({ code, signal, stdout, stderr, out: stdout + stderr });
+    }),
+  );
+}
+
+/** what is wrong with the result, and its class; undefined when the row holds */
+async function judge(row: Row, r: CliResult, scratch: string, before: string[]) {
+  const out = `exit ${r.code} (signal ${r.signal})\nstdout: ${r.stdout.slice(-1500)}\nstderr: ${r.stderr.slice(-1500)}`;
+  if (r.code !== row.code) return { kind: 'wrong' as const, why: `exit ${r.code}, want ${row.code}\n${out}` };
+  for (const file of row.written ?? [])
+    if (!existsSync(join(scratch, file))) return { kind: 'wrong' as const, why: `${file} not written\n${out}` };
+  if (row.nothing) {
+    const now = await readdir(scratch, { recursive: true });
+    if (now.length !== before.length) return { kind: 'wrong' as const, why: `written: ${now.join(', ')}\n${out}` };
+  }
+  const lines = r.stderr.trimEnd().split('\n');
+  if (lines.length > (row.lines ?? 1))
+    return { kind: 'muddled' as const, why: `${lines.length} lines on stderr\n${out}` };
+  if (!lines.some((l) => row.message.test(l)))
+    return { kind: 'muddled' as const, why: `no line matches ${row.message}\n${out}` };
+  if (/\n\s+at .*[:(]\d+/.test(r.stderr)) return { kind: 'muddled' as const, why: `a stack trace\n${out}` };
+  return undefined;
+}
+
+describe('hostile inputs against the built command, each from a scratch folder', () => {
+  before(async () => {
+    scratchRoot = await mkdtemp(join(tmpdir(), 'synconf-hostile-'));
+    big = await bigSuite(join(scratchRoot, 'big'));
+    fake = await startFakeAgent();
+    fake.route('GET /rest/system/ping', hang());
+    fake.route('POST /rest/system/ping', hang());
+    fake.route('GET /rest/svc/report', json({}));
+  });
+  after(async () => {
+    await fake.close();
+    await rm(scratchRoot, { recursive: true, force: true });
+    console.log(
+      `# hostile-cli: ${Object.keys(ROWS).length} rows: ${classes.good} good, ${classes.muddled} muddled, ${classes.wrong} wrong`,
+    );
+  });
+
+  let n = 0;
+  for (const [name, row] of Object.entries(ROWS))
+    test(name, { timeout: 30_000 }, async () => {
+      const scratch = join(scratchRoot, `row-${n++}`);
+      await mkdir(scratch);
+      for (const item of row.setup ?? [])
+        if (item.endsWith('/')) await mkdir(join(scratch, item), { recursive: true });
+        else await writeFile(join(scratch, item), 'x');
+      const before = await readdir(scratch, { recursive: true });
+      const requestsBefore = fake.requests.length;
+      const r = await runRow(row, scratch);
+      const fault = await judge(row, r, scratch, before);
+      if (!fault && row.nothing && fake.requests.length !== requestsBefore) {
+        classes.wrong++;
+        assert.fail(`[wrong] ${fake.requests.length - requestsBefore} request(s) made`);
+      }
+      classes[fault?.kind ?? 'good']++;
+      if (fault) assert.fail(`[${fault.kind}] ${fault.why}`);
+      assert.notEqual(r.code, 3, 'never a fault of synconf');
+    });
+});
