@@ -124,9 +124,9 @@ describe('the plan', () => {
     );
     const durations = recordedDurations(dirs);
     assert.equal(durations.size, 20);
-    // pending-folders: 1.12.1 lacks the endpoint (2 ms), 1.19.2 6.5 s, 1.29.5 7.1 s
-    assert.equal(Math.round(durations.get('pending-folders')!), 7145);
-    assert.ok(durations.get('system-ping')! < 10);
+    // pending-folders: 1.12.1 lacks the endpoint, 1.19.2 and 1.29.5 take seconds (the longest as recorded)
+    assert.equal(Math.round(durations.get('pending-folders')!), 7317);
+    assert.ok(durations.get('system-ping')! * 10 < durations.get('pending-folders')!, 'a ping weighs far less');
   });
 
   test('balanced: the heaviest shard of the bundled suite within 10% of the mean (round robin by id: not)', () => {

@@ -30,9 +30,10 @@ function recorded(path: string): unknown {
     const har = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
       log: { entries: { request: { url: string }; response: { status: number; content: { text?: string } } }[] };
     };
-    const hit = har.log.entries.find(
-      (e) => new URL(e.request.url).pathname === path && e.response.status === 200 && e.response.content.text,
-    );
+    // the fullest answer: an early one can be an empty list (a need asked before anything is needed)
+    const hit = har.log.entries
+      .filter((e) => new URL(e.request.url).pathname === path && e.response.status === 200 && e.response.content.text)
+      .sort((a, b) => b.response.content.text!.length - a.response.content.text!.length)[0];
     if (hit) return JSON.parse(hit.response.content.text!);
   }
   throw new Error(`no recorded 200 answer of ${path}`);
@@ -258,7 +259,7 @@ describe('undocumented members across versions (matrix)', () => {
       'oldest version first: 1.19.2 does not send it, 1.29.5 does',
     );
     assert.match(md, /1 undocumented member is sent by every version/);
-    assert.match(matrixToHtml(m), /<h2 id="undocumented">Undocumented members \(3; 2 not in every version\)<\/h2>/);
+    assert.match(matrixToHtml(m), /<p id="undocumented">3 members, 2 not in every version\.<\/p>/);
     assert.equal(mergeReports([fixture(), fixture()]).undocumented, undefined, 'no notes, no section');
   });
 });

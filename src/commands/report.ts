@@ -10,6 +10,8 @@ import { makeOutputDir } from '../output-dir.js';
 import { selectScenarios } from '../scenario/select.js';
 import { gateIndex } from '../matrix/gates.js';
 import { mergeShardSets } from '../matrix/shard-set.js';
+import { loadStatements } from '../schema/statements.js';
+import { statementCoverage } from '../verdict/statement-coverage.js';
 import { worstExit } from '../matrix/versions.js';
 
 /** the recordings folder a run replayed or recorded, when it is still there: the causes of the changes come from it */
@@ -29,12 +31,15 @@ export async function reportMerge(files: string[], out: string): Promise<void> {
   for (const file of files) given.push({ report: await readReport(file), file });
   for (const [i, g] of given.entries()) {
     const twin = given.slice(0, i).find((o) => JSON.stringify(o.report.run) === JSON.stringify(g.report.run));
-    if (twin) console.error(`synconf: warning: ${g.file} is the same run as ${twin.file} (given twice?)`);
+    if (twin && !g.report.shard)
+      console.error(`synconf: warning: ${g.file} is the same run as ${twin.file} (given twice?)`);
   }
   // the suite as it is here: its version gates tell a version change from a regression, its order the shards'
   const suite = (await selectScenarios(undefined, undefined)).scenarios;
   const { runs, crashed } = mergeShardSets(given, { order: suite.map((s) => s.scenario.id) });
   for (const line of crashed) console.error(`synconf: ${line}`);
+  for (const { report } of runs.filter((r) => !r.report.statementCoverage))
+    report.statementCoverage = statementCoverage(await loadStatements(), report.scenarios);
   const matrix = mergeReports(
     runs.map((r) => r.report),
     { files: runs.map((r) => r.file), gates: gateIndex(suite), recordings: runs.map((r) => recordingsOf(r.report)) },

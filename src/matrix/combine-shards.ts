@@ -96,6 +96,8 @@ export function combineShards(
     scenarios,
   };
   delete report.shard;
+  // a shard's coverage speaks of its scenarios only: the command computes the whole run's from the statement index
+  delete report.statementCoverage;
   const lists = {
     staleExpectations: unique(sorted.flatMap((r) => r.staleExpectations ?? [])),
     unusedExchanges: sorted.flatMap((r) => r.unusedExchanges ?? []),
