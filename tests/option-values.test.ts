@@ -7,17 +7,10 @@ import { createServer, type Server } from 'node:http';
 import { readdir } from 'node:fs/promises';
 import yargs, { type CommandModule } from 'yargs';
 import { COMMANDS } from '../src/cli/commands.js';
-import { checkValues } from '../src/cli/values.js';
+import { checkValues, type Declared } from '../src/cli/values.js';
 import { cliAsync } from './support/cli.js';
 import { tempFolder } from './support/temp.js';
 
-interface Declared {
-  string: string[];
-  array: string[];
-  boolean: string[];
-  choices: Record<string, unknown>;
-  alias: Record<string, string[]>;
-}
 interface Handler {
   original: string;
   builder: CommandModule['builder'];

@@ -7,7 +7,8 @@
 import type { Argv, MiddlewareFunction } from 'yargs';
 import { UsageError } from '../errors.js';
 
-interface Declared {
+/** what yargs says a command declares (also read by the test that walks every option) */
+export interface Declared {
   string: string[];
   array: string[];
   boolean: string[];
