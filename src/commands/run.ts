@@ -234,7 +234,10 @@ export async function executeRun(
     const { partial, target } = session;
     const report = partial ?? emptyReport(mode, target?.description ?? 'unknown', `interrupted by ${signal}`);
     if (partial) report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
-    await finish(finalize(report, failOn)).catch(() => {});
+    const final = finalize(report, failOn);
+    final.exitCode = EXIT.interrupted; // what the process exits with; its harness error says why
+    final.verdict = verdictLine(final, failOn);
+    await finish(final).catch(() => {});
     await target?.close().catch(() => {});
   });
 

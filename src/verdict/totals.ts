@@ -33,13 +33,15 @@ export function verdictLine(
 ): string {
   const t = r.totals;
   const head =
-    r.exitCode === 3
-      ? 'INTERNAL ERROR'
-      : r.exitCode === 2
-        ? 'HARNESS ERROR'
-        : r.exitCode === 1
-          ? 'DOES NOT CONFORM'
-          : 'CONFORMS';
+    r.exitCode === 130
+      ? 'INTERRUPTED'
+      : r.exitCode === 3
+        ? 'INTERNAL ERROR'
+        : r.exitCode === 2
+          ? 'HARNESS ERROR'
+          : r.exitCode === 1
+            ? 'DOES NOT CONFORM'
+            : 'CONFORMS';
   const errors = plural(r.harnessErrors.length, 'harness error');
   if (t.scenarios === 0 && r.harnessErrors.length)
     return `synconf: ${head}: no scenario ran; ${errors} (exit ${r.exitCode})`;

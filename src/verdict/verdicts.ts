@@ -78,7 +78,9 @@ export function runStatus(exitCode: number): string {
       ? 'does not conform'
       : exitCode === 3
         ? 'internal error'
-        : 'harness error';
+        : exitCode === 130
+          ? 'interrupted'
+          : 'harness error';
 }
 
 /** count of each verdict in `vs` */

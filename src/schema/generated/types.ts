@@ -1307,7 +1307,7 @@ export interface MatrixColumn {
   platform: string | null;
   mode: "live" | "record" | "replay";
   startedAt: string;
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: 0 | 1 | 2 | 3 | 130;
   totals: Totals;
   statements?: StatementCounts;
 }
@@ -1816,9 +1816,9 @@ export interface Report {
   };
   totals: Totals;
   /**
-   * the exit code of the process: 0 conforms, 1 does not conform, 2 usage or input error (harness error), 3 internal error of synconf
+   * the exit code of the process: 0 conforms, 1 does not conform, 2 usage or input error (harness error), 3 internal error, 130 interrupted (Ctrl-C) of synconf
    */
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: 0 | 1 | 2 | 3 | 130;
   /**
    * the one-line verdict printed at the end of the run
    */
