@@ -62,8 +62,9 @@ async function generateHome(spec: InstanceSpec, home: string, env: NodeJS.Proces
 
 /** the generated config.xml edited to loopback ports and a fresh API key (checked to have taken); the key */
 async function writeLoopbackConfig(spec: InstanceSpec, configFile: string, xml: string, deviceId: string) {
-  // url-safe so it can go into a header, a shell line or a URL as is; written only to config.xml and lab.json
-  const apiKey = randomBytes(24).toString('base64url');
+  // hex so it can go into a header, a shell line or a URL as is, and never starts with "-" (base64url did one time
+  // in 64, and `--api-key -x…` reads as a missing value, as to yargs); written only to config.xml and lab.json
+  const apiKey = randomBytes(24).toString('hex');
   const settings = {
     name: spec.name,
     deviceId,
