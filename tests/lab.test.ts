@@ -69,7 +69,7 @@ for (const version of AGENT_VERSIONS) {
           );
           assert.match(inst.url, /^http:\/\/127\.0\.0\.1:\d+$/);
           assert.match(inst.syncAddress, /^tcp:\/\/127\.0\.0\.1:\d+$/);
-          assert.match(inst.apiKey, /^[A-Za-z0-9_-]{32}$/);
+          assert.match(inst.apiKey, /^[0-9a-f]{48}$/);
           const ping = await labFetch(inst, '/rest/system/ping');
           assert.equal(ping.status, 200);
           assert.deepEqual(await ping.json(), { ping: 'pong' });
