@@ -209,8 +209,18 @@ describe('drift causes', () => {
         ),
       );
       assert.match(r.stderr, /accepted\.yaml:9 accepts no cause \(endpoint-removed@GET \/rest\/system\/ping\)/);
-      // risky is still there: the connections map no longer lists the agent's own device
-      const risky = cli([...args, '--fail-on', 'risky']);
+      // risky is still there: the connections map no longer lists the agent's own device. The same acceptances
+      // comma-separated, before the folders (a variadic --ignore would swallow them)
+      const commaForm = [
+        'drift',
+        '--ignore-file',
+        file,
+        '--ignore',
+        `${BROWSE},response-member-removed@GET /rest/system/debug /facilities/sha256`,
+        A,
+        B,
+      ];
+      const risky = cli([...commaForm, '--fail-on', 'risky']);
       assert.equal(risky.code, 1);
       assert.match(
         risky.stdout,

@@ -22,6 +22,8 @@ interface Walked {
   positionals: string[];
   /** the options that take a value, positionals left out */
   options: string[];
+  /** the options declared as yargs arrays (variadic), positionals left out */
+  arrays: string[];
 }
 
 /** -n of --instances: tried under its long name */
@@ -50,6 +52,7 @@ function walk(modules: { command: string; builder?: CommandModule['builder'] }[]
       path: [...path, name],
       positionals: args.filter((a) => a.startsWith('<')).map(() => 'not-there.json'),
       options,
+      arrays: o.array.filter((k) => !positionalNames.includes(k)),
     };
     return [
       here,
@@ -94,6 +97,11 @@ test('the rule catches each fault it exists for, and lets a value through (check
   for (const [words, message] of refused) assert.throws(() => check(words), { message }, words.join(' '));
   for (const words of [['--out', 'r'], ['--out=r'], ['-n', '-1'], ['--ignore', 'a', 'b'], ['--strict'], ['--', 'x']])
     assert.doesNotThrow(() => check(words), words.join(' '));
+});
+
+test('no option is a yargs array: a list is repeated or comma-separated (a variadic option swallows the positional argument after it)', () => {
+  const arrays = WALKED.flatMap((w) => w.arrays.map((o) => `${w.path.join(' ')} --${o}`));
+  assert.deepEqual(arrays, []);
 });
 
 describe('every option of every command, valueless and "", against the built command', () => {

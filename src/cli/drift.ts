@@ -1,7 +1,7 @@
 // `synconf drift [DIR]` / `synconf drift DIR-A DIR-B`: compare recordings by shape — a fresh recording of a
 // live agent with a folder, or two folders offline.
 import type { CommandModule } from 'yargs';
-import { selectionOptions, targetOptions } from './options.js';
+import { list, selectionOptions, targetOptions } from './options.js';
 import { UsageError } from '../errors.js';
 import type { DriftOptions } from '../commands/drift.js';
 import { changeFailOnChoices } from '../verdict/change-levels.js';
@@ -45,9 +45,9 @@ export const driftCommand: CommandModule = {
       })
       .option('ignore', {
         type: 'string',
-        array: true,
+        coerce: list,
         describe:
-          'accept a reviewed change: RULE@METHOD /path [/pointer], e.g. "response-value-format-changed@GET /rest/system/browse" (repeatable); the cause is still listed, as accepted',
+          'accept a reviewed change: RULE@METHOD /path [/pointer], e.g. "response-value-format-changed@GET /rest/system/browse"; repeat or comma-separate; the cause is still listed, as accepted',
       })
       .option('ignore-file', {
         type: 'string',

@@ -18,9 +18,9 @@ const CHANGE_GATE = {
   },
   ignore: {
     type: 'string',
-    array: true,
+    coerce: list,
     describe:
-      'accept a reviewed change between versions: RULE@METHOD /path [/pointer] (repeatable); the cause is still listed, as accepted',
+      'accept a reviewed change between versions: RULE@METHOD /path [/pointer]; repeat or comma-separate; the cause is still listed, as accepted',
   },
   'ignore-file': {
     type: 'string',

@@ -17,9 +17,9 @@ export const specCommand: CommandModule = {
       })
       .option('coverage', {
         type: 'string',
-        array: true,
+        coerce: list,
         describe:
-          'report.json files of runs (one a version): one column each, the state of every statement there (passed, deviating, failing, not checked, not checkable)',
+          'report.json files of runs (one a version), repeat or comma-separate: one column each, the state of every statement there (passed, deviating, failing, not checked, not checkable)',
       })
       .option('json', {
         type: 'boolean',
@@ -31,7 +31,7 @@ export const specCommand: CommandModule = {
         'the statements that need another endpoint or a state after',
       )
       .example(
-        'synconf spec --coverage reports/1.12.1/report.json reports/1.29.5/report.json',
+        'synconf spec --coverage reports/1.12.1/report.json,reports/1.29.5/report.json',
         'what each run proved of every statement, one column per agent version',
       )
       .example(
