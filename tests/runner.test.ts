@@ -946,12 +946,22 @@ describe('known deviations', () => {
 
 // The assertion kinds that relate a value to another (issue 21): each holds on a right answer and fails on an
 // answer broken in the way it exists to catch, naming what is wrong.
-describe('relations: absolute, subsetOf, isCountOf, unchangedFrom', () => {
+describe('relations: absolute, subsetOf, isCountOf, notBefore, unchangedFrom', () => {
   const debug = (enabled: string[]) => json({ enabled, facilities: { model: 'central hub', db: 'database' } });
   const report = (numFolders: number) => json({ numFolders });
-  const route = (faults: { enabled?: string[]; tilde?: string; numFolders?: number; changed?: boolean }) => {
+  type Faults = { enabled?: string[]; tilde?: string; numFolders?: number; changed?: boolean; stateChanged?: string };
+  const route = (faults: Faults) => {
     fake.route('GET /rest/system/debug', debug(faults.enabled ?? ['model']));
-    fake.route('GET /rest/system/status', json({ ...systemStatus(fake.deviceId), tilde: faults.tilde ?? '/root' }));
+    const started = '2026-11-22T04:16:51.000000002Z';
+    fake.route(
+      'GET /rest/system/status',
+      json({ ...systemStatus(fake.deviceId), tilde: faults.tilde ?? '/root', startTime: started }),
+    );
+    // the same instant as the start, written with another offset and more digits: not before it
+    fake.route(
+      'GET /rest/db/status',
+      json({ stateChanged: faults.stateChanged ?? '2026-11-22T05:16:51.0000000020+01:00' }),
+    );
     fake.route('GET /rest/svc/report', report(faults.numFolders ?? 1));
     const config = { version: 37, folders: [{ id: 'abcd-1234' }], gui: { theme: 'default' }, options: { urSeen: 3 } };
     const after = { ...config, gui: { theme: 'dark' }, options: { urSeen: faults.changed ? 4 : 3 } };
@@ -964,10 +974,11 @@ describe('relations: absolute, subsetOf, isCountOf, unchangedFrom', () => {
     for (const id of ['enabled/assert:enabled are listed', 'status/assert:tilde is absolute'])
       assertPass(r, `check-relations/${id}`);
     assertPass(r, 'check-relations/report/assert:numFolders counts the folders');
+    assertPass(r, 'check-relations/folder/assert:state changed after the start');
     assertPass(r, 'check-relations/config-after/assert:only the theme changed');
   });
 
-  const broken: [what: string, faults: Parameters<typeof route>[0], check: string, message: RegExp][] = [
+  const broken: [what: string, faults: Faults, check: string, message: RegExp][] = [
     [
       'an enabled facility not listed',
       { enabled: ['model', 'nope'] },
@@ -980,6 +991,24 @@ describe('relations: absolute, subsetOf, isCountOf, unchangedFrom', () => {
       { numFolders: 2 },
       'report/assert:numFolders counts the folders',
       /is 2, expected 1 \(the count of/,
+    ],
+    [
+      'a state change an hour before the start',
+      { stateChanged: '2026-11-22T03:16:51Z' },
+      'folder/assert:state changed after the start',
+      /"2026-11-22T03:16:51Z" is before "2026-11-22T04:16:51.000000002Z"/,
+    ],
+    [
+      'a state change a nanosecond before the start',
+      { stateChanged: '2026-11-22T04:16:51.000000001Z' },
+      'folder/assert:state changed after the start',
+      /is before/,
+    ],
+    [
+      'a state change that is no timestamp',
+      { stateChanged: 'yesterday' },
+      'folder/assert:state changed after the start',
+      /"yesterday" is not an RFC 3339 timestamp/,
     ],
     [
       'a change beyond the one meant',

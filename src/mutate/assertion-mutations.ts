@@ -14,6 +14,8 @@ const show = (v: unknown) => {
   return t.length > 50 ? `${t.slice(0, 49)}…` : t;
 };
 
+const LONG_AGO = '2000-01-01T00:00:00Z';
+
 /** a value of the same JSON type as `v` that differs from it (another type when there is none) */
 function different(v: unknown): unknown {
   if (typeof v === 'string') return `${v}-mutant`;
@@ -92,6 +94,8 @@ function negations(ops: Operators, v: unknown, present: boolean): [string, unkno
   }
   if (ops.min !== undefined) out.push([`→ ${ops.min - 1} (min ${ops.min})`, ops.min - 1]);
   if (ops.max !== undefined) out.push([`→ ${ops.max + 1} (max ${ops.max})`, ops.max + 1]);
+  // a well-formed instant before any bound a run can capture (an agent's start, an earlier state change)
+  if (ops.notBefore !== undefined) out.push([`→ "${LONG_AGO}" (notBefore ${ops.notBefore})`, LONG_AGO]);
   const emptyOf = Array.isArray(v) ? [] : typeof v === 'string' ? '' : {};
   if (ops.length !== undefined)
     out.push([

@@ -43,6 +43,25 @@ const countOf = (v: unknown) =>
 /** is `path` absolute: `/…` (Unix), `C:\…` or `C:/…` (a Windows drive) or `\\…` (a Windows share) */
 const isAbsolute = (path: string) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path);
 
+/** an RFC 3339 timestamp as [epoch milliseconds, the nanoseconds below them as 6 digits]; undefined for any other value */
+function instant(v: unknown): [number, string] | undefined {
+  const m = typeof v === 'string' ? /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/i.exec(v) : null;
+  if (!m) return undefined;
+  // Date.parse keeps milliseconds only: the digits below them are compared as text of one length
+  const digits = (m[2] ?? '').padEnd(9, '0').slice(0, 9);
+  const ms = Date.parse(`${m[1]}.${digits.slice(0, 3)}${m[3].toUpperCase()}`);
+  return Number.isNaN(ms) ? undefined : [ms, digits.slice(3)];
+}
+
+/** why `v` is not an instant at or after `bound` (undefined when it is) */
+function notBeforeFailure(v: unknown, bound: unknown): string | undefined {
+  const [at, from] = [instant(v), instant(bound)];
+  if (!from) return `notBefore: ${short(bound)} is not an RFC 3339 timestamp`;
+  if (!at) return `${short(v)} is not an RFC 3339 timestamp`;
+  if (at[0] < from[0] || (at[0] === from[0] && at[1] < from[1])) return `${short(v)} is before ${short(bound)}`;
+  return undefined;
+}
+
 /** `value` without the members at `pointers` (each relative to it): the part meant to change, left out */
 function without(value: unknown, pointers: string[]): unknown {
   const copy = structuredClone(value);
@@ -59,7 +78,7 @@ function without(value: unknown, pointers: string[]): unknown {
   return copy;
 }
 
-/** the operators that relate the value to another one: a path's form, a set, a count, a state before */
+/** the operators that relate the value to another one: a path's form, a set, a count, an instant, a state before */
 function relationFailures(v: unknown, ops: Operators): string[] {
   const out: string[] = [];
   if (ops.absolute !== undefined && !(typeof v === 'string' && isAbsolute(v) === ops.absolute))
@@ -80,6 +99,10 @@ function relationFailures(v: unknown, ops: Operators): string[] {
     const n = countOf(ops.isCountOf);
     if (n === undefined) out.push(`isCountOf: ${short(ops.isCountOf)} is not an array or object`);
     else if (v !== n) out.push(`is ${short(v)}, expected ${n} (the count of ${short(ops.isCountOf, 40)})`);
+  }
+  if (ops.notBefore !== undefined) {
+    const failure = notBeforeFailure(v, ops.notBefore);
+    if (failure) out.push(failure);
   }
   if ('unchangedFrom' in ops) {
     const except = ops.except ?? [];

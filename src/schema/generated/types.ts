@@ -2286,6 +2286,10 @@ export interface Operators {
    */
   unchangedFrom?: unknown;
   /**
+   * timestamp (RFC 3339): an instant not before this one, e.g. a captured {{startTime}}; both are compared as instants (offsets and fractional seconds to the nanosecond)
+   */
+  notBefore?: string;
+  /**
    * with unchangedFrom: JSON pointers (below the asserted value) of the part that was meant to change, left out of both sides
    */
   except?: string[];
