@@ -163,7 +163,7 @@ test('without apt-get and dpkg-deb, or without a Debian source, agents install s
     assert.equal(unknown.code, 2);
     assert.match(
       unknown.stderr,
-      /synconf does not know how to fetch Syncthing 1\.20\.0; known versions: 1\.12\.1, 1\.19\.2, 1\.29\.5/,
+      /synconf does not know how to fetch Syncthing 1\.20\.0 \(did you mean 1\.29\.5\?\); known versions: 1\.12\.1, 1\.19\.2, 1\.29\.5/,
     );
     assert.equal(existsSync(join(dir, 'cache')), false, 'nothing created before the checks pass');
   } finally {

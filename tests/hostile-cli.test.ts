@@ -476,6 +476,146 @@ const ROWS: Record<string, Row> = {
     message: need('--syncthing'),
     nothing: true,
   },
+  // did you mean: an unknown agent version gets the closest known one (installed or installable), one line, exit 2,
+  // before any folder is made
+  'run --syncthing 1.19 (a partial version)': {
+    argv: ['run', '--syncthing', '1.19', '--only', 'system-ping'],
+    code: 2,
+    message: /^synconf: Syncthing "1\.19" is not a full version \(did you mean 1\.19\.2\?\) \(from --syncthing\)\.$/,
+    nothing: true,
+  },
+  'run --syncthing 1.19.3 (not installed, not known)': {
+    argv: ['run', '--syncthing', '1.19.3', '--only', 'system-ping'],
+    code: 2,
+    message: /^synconf: Syncthing 1\.19\.3 is not installed in .* \(did you mean 1\.19\.2\?\), and synconf knows/,
+    nothing: true,
+  },
+  'run --syncthing v1.2.1': {
+    argv: ['run', '--syncthing', 'v1.2.1', '--only', 'system-ping'],
+    code: 2,
+    message: /^synconf: Syncthing 1\.2\.1 is not installed .* \(did you mean 1\.12\.1\?\)/,
+    nothing: true,
+  },
+  'lab up --syncthing 1.29': {
+    argv: ['lab', 'up', '--syncthing', '1.29'],
+    code: 2,
+    message: /^synconf: Syncthing "1\.29" is not a full version \(did you mean 1\.29\.5\?\)/,
+    nothing: true,
+  },
+  'SYNCONF_SYNCTHING=1.12 lab up': {
+    argv: ['lab', 'up'],
+    env: { SYNCONF_SYNCTHING: '1.12' },
+    code: 2,
+    message: /^synconf: Syncthing "1\.12" is not a full version \(did you mean 1\.12\.1\?\) \(from SYNCONF_SYNCTHING\)/,
+    nothing: true,
+  },
+  'drift --syncthing 1.29 (live, one folder)': {
+    argv: ['drift', '--syncthing', '1.29', '--only', 'system-ping'],
+    code: 2,
+    message: /^synconf: Syncthing "1\.29" is not a full version \(did you mean 1\.29\.5\?\)/,
+    nothing: true,
+  },
+  'matrix --syncthing 1.19.3 (live)': {
+    argv: ['matrix', '--syncthing', '1.19.3', '--only', 'system-ping'],
+    code: 2,
+    message: /^synconf: Syncthing 1\.19\.3 is not installed .* \(did you mean 1\.19\.2\?\)/,
+    nothing: true,
+  },
+  'matrix --replay --syncthing 1.19': {
+    argv: ['matrix', '--replay', '--syncthing', '1.19', '--only', 'system-ping'],
+    code: 2,
+    message: /^synconf: no recordings of 1\.19 \(did you mean 1\.19\.2\?\) \(found: 1\.12\.1, 1\.19\.2, 1\.29\.5\)$/,
+    nothing: true,
+  },
+  'mutate --live --syncthing 1.29': {
+    argv: ['mutate', '--live', '--syncthing', '1.29', '--only', 'system-ping'],
+    code: 2,
+    message: /^synconf: Syncthing "1\.29" is not a full version \(did you mean 1\.29\.5\?\)/,
+    nothing: true,
+  },
+  'replay --agent-version 1.29': {
+    argv: ['replay', '--agent-version', '1.29'],
+    code: 2,
+    message: /^synconf: --agent-version "1\.29" is not a full version X\.Y\.Z \(did you mean 1\.29\.5\?\)$/,
+    nothing: true,
+  },
+  'run --agent URL --agent-version 1.19': {
+    argv: ['run', '--agent', '$FAKE', '--agent-version', '1.19'],
+    code: 2,
+    message: /^synconf: --agent-version "1\.19" is not a full version X\.Y\.Z \(did you mean 1\.19\.2\?\)$/,
+    nothing: true,
+  },
+  'validate config --agent-version 1.12': {
+    argv: ['validate', 'config', 'c.json', '--agent-version', '1.12'],
+    setup: ['c.json'],
+    code: 2,
+    message: /^synconf: --agent-version "1\.12" is not a full version X\.Y\.Z \(did you mean 1\.12\.1\?\)$/,
+    nothing: true,
+  },
+  'agents install 1.2.1': {
+    argv: ['agents', 'install', '1.2.1'],
+    code: 2,
+    message:
+      /^synconf: synconf does not know how to fetch Syncthing 1\.2\.1 \(did you mean 1\.12\.1\?\); known versions/,
+    nothing: true,
+  },
+  'agents install 1.19': {
+    argv: ['agents', 'install', '1.19'],
+    code: 2,
+    message: /^synconf: synconf does not know how to fetch Syncthing 1\.19 \(did you mean 1\.19\.2\?\)/,
+    nothing: true,
+  },
+  // did you mean: the other unknown names a user types
+  'a misspelt command': {
+    argv: ['replya'],
+    code: 2,
+    message: /^synconf: unknown command "replya" \(did you mean replay\?\); see synconf --help$/,
+    nothing: true,
+  },
+  'a misspelt subcommand': {
+    argv: ['agents', 'instal'],
+    code: 2,
+    message: /^synconf: unknown command "instal" \(did you mean agents install\?\)/,
+    nothing: true,
+  },
+  'a misspelt option': {
+    argv: ['replay', '--suit', 'x'],
+    code: 2,
+    message: /^synconf: unknown option --suit \(did you mean --suite\?\); see synconf replay --help$/,
+    nothing: true,
+  },
+  'a misspelt choice': {
+    argv: ['replay', '--fail-on', 'fail,fial'],
+    code: 2,
+    message: /^synconf: --fail-on: "fial" is not one of fail, .* \(did you mean fail\?\)$/,
+    nothing: true,
+  },
+  'a misspelt operator': {
+    argv: ['mutate', '--live', '--operators', 'side-efect'],
+    code: 2,
+    message: /^synconf: --operators: "side-efect" is not one of .* \(did you mean side-effect\?\)$/,
+    nothing: true,
+  },
+  'a misspelt scenario id': {
+    argv: ['replay', '--only', 'system-pign', '--report-dir', 'out'],
+    code: 2,
+    message: /^synconf: --only: "system-pign" \(did you mean "system-ping"\?\) matches no scenario id$/,
+    lines: 2, // and the harness-error verdict line; the report says what did not load
+    written: ['out/report.json'],
+  },
+  'a misspelt statement kind': {
+    argv: ['spec', '--kind', 'shap'],
+    code: 2,
+    message: /^synconf: --kind "shap" is not a statement kind \(did you mean "shape"\?\)$/,
+    nothing: true,
+  },
+  'a misspelt change rule': {
+    argv: ['drift', '$REC', '$REC', '--ignore', 'status-chnged@GET /rest/system/ping'],
+    code: 2,
+    message:
+      /^synconf: --ignore "status-chnged@GET \/rest\/system\/ping": unknown rule "status-chnged" \(did you mean "status-changed"\?\)$/,
+    nothing: true,
+  },
 };
 
 const scenarioCount = 800;

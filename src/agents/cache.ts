@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import semver from 'semver';
 import { InputError } from '../errors.js';
+import { didYouMean } from '../did-you-mean.js';
 import { KNOWN_VERSIONS } from './known.js';
 
 export interface InstalledAgent {
@@ -55,6 +56,21 @@ export function isVersionSpec(spec: string): boolean {
   return semver.valid(spec) !== null && !spec.includes('/');
 }
 
+/** a version written short (1, 1.19, v1.29): neither a version synconf can look up nor, likely, a command */
+export function isPartialVersion(spec: string): boolean {
+  return /^v?\d+(\.\d+)?$/.test(spec);
+}
+
+/** the versions a user can mean: those synconf knows how to fetch and any other installed, oldest first */
+export function knownOrInstalledVersions(dir = agentsDir()): string[] {
+  return [...new Set([...KNOWN_VERSIONS, ...installedAgents(dir).map((a) => a.version)])].sort(semver.compare);
+}
+
+/** " (did you mean 1.19.2?)" for a version that is not there (1.19, 1.19.3, v1.2.1), or "" when none is close */
+export function versionHint(given: string, known: Iterable<string> = knownOrInstalledVersions()): string {
+  return didYouMean(given.replace(/^v/, ''), known, (v) => v);
+}
+
 const INSTALL_HINT = (v: string) =>
   `run \`synconf agents install ${v}\` (\`npm run setup\` installs every known version: ${KNOWN_VERSIONS.join(', ')})`;
 
@@ -70,7 +86,7 @@ export function resolveSyncthing(given: string): string {
     if (KNOWN_VERSIONS.includes(spec))
       throw new InputError(`Syncthing ${spec} is not installed in ${agentsDir()}: ${INSTALL_HINT(spec)}`);
     throw new InputError(
-      `Syncthing ${spec} is not installed in ${agentsDir()}, and synconf knows how to fetch only ${KNOWN_VERSIONS.join(', ')}: ` +
+      `Syncthing ${spec} is not installed in ${agentsDir()}${versionHint(spec)}, and synconf knows how to fetch only ${KNOWN_VERSIONS.join(', ')}: ` +
         `give the PATH of a ${spec} binary instead, or put it at ${path}`,
     );
   }
@@ -81,7 +97,11 @@ export function resolveSyncthing(given: string): string {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (dir && isExecutable(join(dir, spec))) return join(dir, spec);
   }
+  if (isPartialVersion(spec))
+    throw new InputError(
+      `Syncthing "${spec}" is not a full version${versionHint(spec) || ` (like ${KNOWN_VERSIONS[0]})`}`,
+    );
   throw new InputError(
-    `"${spec}" is neither a version (like ${KNOWN_VERSIONS[0]}) nor an executable file or command on PATH`,
+    `"${spec}" is neither a version (like ${KNOWN_VERSIONS[0]}) nor an executable file or command on PATH${versionHint(spec)}`,
   );
 }

@@ -5,7 +5,10 @@ export {
   agentsDir,
   agentPath,
   installedAgents,
+  isPartialVersion,
   isVersionSpec,
+  knownOrInstalledVersions,
   resolveSyncthing,
+  versionHint,
   type InstalledAgent,
 } from './cache.js';

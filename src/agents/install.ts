@@ -7,7 +7,7 @@ import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { InputError, UsageError } from '../errors.js';
 import { makeOutputDir } from '../output-dir.js';
-import { agentPath, agentsDir } from './cache.js';
+import { agentPath, agentsDir, versionHint } from './cache.js';
 import { debianArchives, sourceFiles, type DebianArchive } from './debian-sources.js';
 import { KNOWN_AGENTS, KNOWN_VERSIONS, knownAgent, type KnownAgent } from './known.js';
 import { binaryVersion, sameRelease } from './probe.js';
@@ -53,7 +53,7 @@ export function selectAgents(versions: string[]): KnownAgent[] {
     const agent = knownAgent(v.replace(/^v/, ''));
     if (!agent)
       throw new UsageError(
-        `synconf does not know how to fetch Syncthing ${v}; known versions: ${KNOWN_VERSIONS.join(', ')}`,
+        `synconf does not know how to fetch Syncthing ${v}${versionHint(v, KNOWN_VERSIONS)}; known versions: ${KNOWN_VERSIONS.join(', ')}`,
       );
     return agent;
   });

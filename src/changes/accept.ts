@@ -6,6 +6,7 @@ import type { ChangeCause, ChangeRuleId, DriftIgnores } from '../schema/generate
 import { validate } from '../schema/registry.js';
 import { loadLocated, type LocatedYaml } from '../scenario/located-yaml.js';
 import { InputError, UsageError } from '../errors.js';
+import { didYouMean } from '../did-you-mean.js';
 import { loadRules } from './rules.js';
 
 export interface Acceptance {
@@ -37,7 +38,9 @@ export function parseIgnore(value: string): Acceptance {
     throw new UsageError(`--ignore "${value}": the pointer "${pointer}" does not start with /; ${form}`);
   const ids = loadRules().map((r) => r.id as string);
   if (!ids.includes(rule))
-    throw new UsageError(`--ignore "${value}": unknown rule "${rule}"; rules: ${ids.join(', ')}`);
+    throw new UsageError(
+      `--ignore "${value}": unknown rule "${rule}"${didYouMean(rule, ids) || `; rules: ${ids.join(', ')}`}`,
+    );
   return {
     rule: rule as ChangeRuleId,
     endpoint,

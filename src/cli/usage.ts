@@ -1,7 +1,7 @@
 // yargs' validation messages rewritten as one line that names the option or command, with a
 // did-you-mean for a typo (yargs would print the whole help after them).
 import type { Argv } from 'yargs';
-import { closest } from '../did-you-mean.js';
+import { closest, didYouMean } from '../did-you-mean.js';
 
 interface Introspect {
   getOptions(): { key: Record<string, unknown> };
@@ -38,7 +38,12 @@ export function usageMessage(msg: string | undefined, argv: string[], y: Argv): 
     return `${parts.join('; ')}; see ${help}`;
   }
   const invalid = /^Invalid values?:\s*Argument: (\S+), Given: (.*), Choices: (.*)$/s.exec(text);
-  if (invalid) return `--${invalid[1]}: ${invalid[2]} is not one of ${invalid[3].replace(/"/g, '')}`;
+  if (invalid) {
+    const words = (list: string) => [...list.matchAll(/"([^"]*)"/g)].map((m) => m[1]);
+    const choices = words(invalid[3]);
+    const wrong = words(invalid[2]).find((w) => !choices.includes(w)) ?? '';
+    return `--${invalid[1]}: ${invalid[2]} is not one of ${choices.join(', ')}${didYouMean(wrong, choices, (c) => c)}`;
+  }
   const missingOption = /^Missing required arguments?: (.*)$/s.exec(text);
   if (missingOption)
     return `missing required option ${missingOption[1]

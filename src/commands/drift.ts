@@ -9,6 +9,7 @@ import { EXIT } from '../errors.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
 import { executeRun, type CommonRunOptions } from './run.js';
 import { liveTargetMaker, type TargetOptions } from './targets.js';
+import { checkAgentVersion, checkSyncthing } from './versions.js';
 import { readCassette, CassetteError } from '../transport/cassette.js';
 import { describeDifference, differencesOf } from '../changes/compare.js';
 import { driftBetween, type FolderDrift } from '../changes/compare-dirs.js';
@@ -57,6 +58,8 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** records into a temp folder, prints the differences with `dir`, and returns the exit code */
 export async function driftRun(dir: string, opts: DriftOptions, accepted: Acceptance[] = []): Promise<number> {
+  await checkSyncthing(opts.syncthing);
+  await checkAgentVersion(opts.agentVersion);
   const fresh = mkdtempSync(join(tmpdir(), 'synconf-drift-'));
   try {
     const code = await executeRun(

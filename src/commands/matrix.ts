@@ -57,7 +57,6 @@ function verdictsOf(failOn: string[], levels: string[]): string[] {
 
 /** `synconf matrix`: the versions chosen, run side by side, their reports and the matrix; the exit code the worst */
 export async function matrix(opts: MatrixOptions): Promise<void> {
-  makeOutputDir(opts.reportDir, '--report-dir');
   // the change gate's level apart from the verdicts; the accepted changes read before any work
   const levels: string[] = changeFailOnChoices();
   const changeGate = opts.failOn.find((v) => levels.includes(v)) as ChangeFailOn | undefined;
@@ -70,6 +69,8 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
     replay: opts.replay ?? false,
     recordings: opts.recordings ?? [],
   });
+  // after the versions are known to exist: a version mistyped makes no folder
+  makeOutputDir(opts.reportDir, '--report-dir');
   if (notice)
     console.error(
       notice

@@ -7,6 +7,7 @@ import { mutationText } from '../mutate/render.js';
 import { writeMutationReports, settled } from './write-reports.js';
 import { DEFAULT_OPERATORS } from '../mutate/operators.js';
 import { makeOutputDir } from '../output-dir.js';
+import { checkSyncthing } from './versions.js';
 import { onInterrupt } from './interrupt.js';
 import { EXIT } from '../errors.js';
 
@@ -24,6 +25,7 @@ export interface MutateCommandOptions {
 }
 
 export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
+  if (opts.live) await checkSyncthing(opts.syncthing);
   makeOutputDir(opts.reportDir, '--report-dir'); // a bad folder is one line now, not after the whole run
   // Ctrl-C: the mutants under way end, the report holds the scenarios done (exit 130); a second one ends at once
   const stop = new AbortController();

@@ -14,6 +14,7 @@ import { writeReports, settled, UnwritableReport } from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
 import { progress } from './run-progress.js';
 import { onInterrupt } from './interrupt.js';
+import { checkAgentVersion, checkSyncthing } from './versions.js';
 import { EXIT, SynconfError, UsageError } from '../errors.js';
 import { isVersion } from '../schema/version.js';
 import { readReport } from '../report/load.js';
@@ -63,12 +64,15 @@ export async function run(opts: RunCommandOptions): Promise<void> {
   const record = opts.record
     ? { dir: opts.record, mode: opts.recordMode ?? 'all', redact: opts.redact ?? [] }
     : undefined;
+  await checkSyncthing(opts.syncthing);
+  await checkAgentVersion(opts.agentVersion);
   const knownVersion = opts.agentVersion ?? (opts.syncthing && isVersion(opts.syncthing) ? opts.syncthing : undefined);
   process.exitCode = await executeRun({ ...opts, knownVersion }, liveTargetMaker(opts), record);
 }
 
 /** `synconf replay [DIR]`: the cassettes of DIR (default the bundled recordings), offline */
 export async function replay(opts: CommonRunOptions & { dir?: string }): Promise<void> {
+  await checkAgentVersion(opts.agentVersion);
   process.exitCode = await executeRun(
     opts,
     async () => replayTarget(opts.dir ?? DEFAULT_RECORDINGS),

@@ -2,6 +2,7 @@
 // tested agents can decide each statement (if not, why). --kind filters; --coverage adds a column per report (what
 // that run proved of each statement); --json prints the rows as JSON.
 import { EXIT, UsageError } from '../errors.js';
+import { didYouMean } from '../did-you-mean.js';
 import { loadStatements, statementKinds, type Statement } from '../schema/statements.js';
 import { coverageLine, statementRows, statementsText, type StatementRow } from '../report/statements.js';
 import { readReport } from '../report/load.js';
@@ -32,7 +33,9 @@ export async function spec(opts: SpecOptions): Promise<void> {
   const wanted = opts.kind ?? [];
   for (const kind of wanted)
     if (!kinds.includes(kind))
-      throw new UsageError(`--kind "${kind}" is not a statement kind (known: ${kinds.join(', ')})`);
+      throw new UsageError(
+        `--kind "${kind}" is not a statement kind${didYouMean(kind, kinds) || ` (known: ${kinds.join(', ')})`}`,
+      );
   const statements = await loadStatements();
   const columns = await coverageColumns(opts.coverage ?? [], statements);
   const rows: StatementRow[] = statementRows(statements)

@@ -11,6 +11,7 @@ import { sniffKind, KIND_NAMES } from '../schema/file-kind.js';
 import { loadExpectations } from '../runner/expectations.js';
 import { readCassette } from '../transport/cassette.js';
 import { readReport } from '../report/load.js';
+import { checkAgentVersion } from './versions.js';
 import {
   validate,
   formatError,
@@ -70,6 +71,7 @@ export interface ValidateDocumentOptions {
 }
 
 export async function validateDocument(resource: string, file: string, opts: ValidateDocumentOptions): Promise<number> {
+  await checkAgentVersion(opts.agentVersion);
   const stdin = file === '-';
   const what = stdin ? 'standard input' : `"${file}"`;
   let text = readTextFile(stdin ? 0 : file, what);

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { access, constants, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, join, resolve } from 'node:path';
-import { agentsDir, installedAgents, isVersionSpec, resolveSyncthing } from '../agents/index.js';
+import { agentsDir, installedAgents, isVersionSpec, resolveSyncthing, versionHint } from '../agents/index.js';
 import { makeOutputDir } from '../output-dir.js';
 import { LabError } from './errors.js';
 import { startInstance, stopInstance, type LabInstance } from './instance.js';
@@ -75,7 +75,8 @@ export async function resolveBinary(explicit?: string): Promise<string> {
     } catch (err) {
       const from = explicit ? '--syncthing' : 'SYNCONF_SYNCTHING';
       throw new LabError(
-        `${(err as Error).message} (from ${from}). ${isVersionSpec(chosen) ? '' : INSTALL_HINT}`.trimEnd(),
+        // a version (or one close to a version) has its own hint: how to install it, or the version meant
+        `${(err as Error).message} (from ${from}). ${isVersionSpec(chosen) || versionHint(chosen) ? '' : INSTALL_HINT}`.trimEnd(),
       );
     }
   }

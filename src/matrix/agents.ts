@@ -5,6 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { RECORDINGS_DIR } from '../paths.js';
 import { InputError, UsageError } from '../errors.js';
+import { didYouMean } from '../did-you-mean.js';
 import { isVersion, releaseOf } from '../schema/version.js';
 import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';
 import { versionOrder } from './classify.js';
@@ -81,17 +82,19 @@ export function recordedAgents(dirs: string[], versions: string[], root = RECORD
   }
   let agents = folders.map((d) => ({ version: recordedVersion(d), recordings: d }));
   if (versions.length) {
+    const recorded = agents.flatMap((a) => (a.version ? [a.version] : []));
     const wanted = versions.map((v) => {
       if (!isVersion(v))
         throw new UsageError(
-          `--syncthing ${v}: with --replay, name a version of the recordings (found: ${agents.map((a) => a.version).join(', ')})`,
+          `--syncthing ${v}: with --replay, name a version of the recordings (found: ${recorded.join(', ')})`,
         );
       return releaseOf(v);
     });
-    const missing = wanted.filter((v) => !agents.some((a) => a.version === v));
+    // named as given (1.19, not the 1.19.0 it reads as), with the closest version recorded
+    const missing = versions.filter((_, i) => !recorded.includes(wanted[i]));
     if (missing.length)
       throw new InputError(
-        `no recordings of ${missing.join(', ')} (found: ${agents.map((a) => a.version ?? basename(a.recordings)).join(', ')})`,
+        `no recordings of ${missing.map((v) => `${v}${didYouMean(v.replace(/^v/, ''), recorded, (r) => r)}`).join(', ')} (found: ${agents.map((a) => a.version ?? basename(a.recordings)).join(', ')})`,
       );
     agents = agents.filter((a) => a.version && wanted.includes(a.version));
   }

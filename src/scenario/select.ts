@@ -6,6 +6,7 @@ import { loadScenario, ScenarioError, type LoadedScenario } from './load.js';
 import { loadEndpoints } from '../schema/endpoints.js';
 import { SUITES_DIR } from '../paths.js';
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../did-you-mean.js';
 
 export interface Selection {
   scenarios: LoadedScenario[];
@@ -63,14 +64,15 @@ function pickIds(scenarios: LoadedScenario[], only: string[], errors: Selection[
   const notSelected = scenarios.filter((s) => !selected.includes(s));
   // Every pattern must match: one that matches nothing is a typo, even when another one matches.
   const unmatched = only.filter((_, i) => !scenarios.some((s) => re[i].test(s.scenario.id)));
-  if (unmatched.length && scenarios.length)
+  if (unmatched.length && scenarios.length) {
+    const ids = scenarios.map((s) => s.scenario.id).sort();
+    const hints = unmatched.map((p) => didYouMean(p, ids));
+    // the closest id of each typo; the whole list only when one of them has none
     errors.push({
       file: '--only',
-      message: `${unmatched.map((p) => `"${p}"`).join(', ')} match${unmatched.length === 1 ? 'es' : ''} no scenario id (known: ${scenarios
-        .map((s) => s.scenario.id)
-        .sort()
-        .join(', ')})`,
+      message: `${unmatched.map((p, i) => `"${p}"${hints[i]}`).join(', ')} match${unmatched.length === 1 ? 'es' : ''} no scenario id${hints.every(Boolean) ? '' : ` (known: ${ids.join(', ')})`}`,
     });
+  }
   return { selected, notSelected };
 }
 
