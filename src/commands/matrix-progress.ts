@@ -7,6 +7,7 @@ import type { MatrixAgent } from '../matrix/agents.js';
 import type { MatrixResult } from './matrix.js';
 import { CHANGE_CLASSES, CHANGE_LABEL, type ChangeClass } from '../verdict/change-class.js';
 import { pairsText } from '../report/matrix-causes-text.js';
+import { boundaryLines } from '../report/matrix-boundaries.js';
 
 /** a path as short as it reads well: relative inside the working folder, absolute outside it */
 const rel = (p: string) => {
@@ -58,6 +59,7 @@ export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boo
         );
       if (regressions.length > REGRESSION_LINES)
         console.log(`  …and ${regressions.length - REGRESSION_LINES} more regressions (matrix.md)`);
+      for (const line of boundaryLines(m)) console.log(line);
       for (const i of m.order) {
         const c = m.columns[i];
         console.log(

@@ -24,6 +24,7 @@ import { onInterrupt } from './interrupt.js';
 import { matrixProgress } from './matrix-progress.js';
 import { mergeReports, type Matrix } from '../matrix/merge.js';
 import { gateIndex } from '../matrix/gates.js';
+import { loadStatements } from '../schema/statements.js';
 import { chooseAgents, type MatrixAgent } from '../matrix/agents.js';
 import { defaultJobs, faultReport, runVersion, worstExit, type MatrixRunOptions } from '../matrix/versions.js';
 
@@ -147,6 +148,7 @@ async function finishMatrix(
     files: doneDirs,
     labels: done.map((a) => a.name),
     gates: gateIndex(scenarios),
+    statements: await loadStatements(),
     ...causeOptions(done, opts),
   });
   const matrixFiles = await writeMatrix(matrix, opts.reportDir);

@@ -42,7 +42,12 @@ export async function reportMerge(files: string[], out: string): Promise<void> {
     report.statementCoverage = statementCoverage(await loadStatements(), report.scenarios);
   const matrix = mergeReports(
     runs.map((r) => r.report),
-    { files: runs.map((r) => r.file), gates: gateIndex(suite), recordings: runs.map((r) => recordingsOf(r.report)) },
+    {
+      files: runs.map((r) => r.file),
+      gates: gateIndex(suite),
+      recordings: runs.map((r) => recordingsOf(r.report)),
+      statements: await loadStatements(),
+    },
   );
   for (const path of await writeMatrix(matrix, out)) console.log(`wrote ${path}`);
   console.log(

@@ -1,7 +1,7 @@
 // Several runs (agent versions, platforms) side by side: one row per check id, one column per
 // run. A row whose verdict differs between runs is `changed`, and each change is classified
 // (regression, fixed, version change, known, other: src/matrix/classify.ts): that is where a release moved.
-import type { Report, Matrix, MatrixColumn, MatrixRow } from '../schema/generated/types.js';
+import type { Report, Matrix, MatrixColumn, MatrixRow, Statement } from '../schema/generated/types.js';
 import { platform } from '../report/text.js';
 import { isVersion, releaseOf } from '../schema/version.js';
 import { cellOf, classifyRow, rowClass, versionOrder, type Cell } from './classify.js';
@@ -9,6 +9,7 @@ import { CHANGE_CLASSES } from '../verdict/change-class.js';
 import type { GateIndex } from './gates.js';
 import { pairsOf } from './causes.js';
 import type { Acceptance } from '../changes/accept.js';
+import { boundariesOf } from './boundaries.js';
 
 export type { Matrix, MatrixColumn, MatrixRow };
 
@@ -58,6 +59,8 @@ export interface MergeOptions {
   recordings?: (string | null)[];
   /** reviewed causes (--ignore, --ignore-file): listed as accepted */
   accepted?: Acceptance[];
+  /** the statement index: its version statements compared with what each version showed (matrix `boundaries`) */
+  statements?: Statement[];
 }
 
 /** the column of one run: who ran, how, and its totals (and statement coverage, when its report has one) */
@@ -126,5 +129,7 @@ export function mergeReports(reports: Report[], filesOrOptions: (string | null)[
     reports.map((_, i) => opts.recordings?.[i] ?? null),
     { accepted: opts.accepted, errorsOf: (id, col) => ids.get(id)?.cells[col]?.errors ?? [] },
   );
+  if (opts.statements)
+    matrix.boundaries = boundariesOf({ statements: opts.statements, reports, order, labels: names, versions, gates });
   return matrix;
 }

@@ -10,6 +10,7 @@ import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, runStatus } from '../verdict/
 import { CHANGE_CLASSES, CHANGE_LABEL, CHANGE_MEANING } from '../verdict/change-class.js';
 import { causesSection, shipSection } from './matrix-ship.js';
 import { coverageByColumn } from './statements.js';
+import { boundariesHtml } from './matrix-boundaries.js';
 
 const e = (s: string, max = 500) => escapeHtml(cut(s, max));
 
@@ -104,6 +105,7 @@ export function matrixToHtml(m: Matrix): string {
 <main>
 ${shipSection(m)}
 ${causesSection(m)}
+${boundariesHtml(m)}
 ${checksSection(m)}
 ${statementSection(m)}
 ${m.undocumented?.length ? `<details><summary><h2>Undocumented members (${m.undocumented.length})</h2></summary>${undocumentedSection(m)}</details>` : ''}

@@ -8,6 +8,7 @@ import { checksLine, pairChecksLine, pairName, topCauses, urgent } from './matri
 import { TOP_CAUSES } from './matrix-ship.js';
 import { CHANGE_CLASSES, CHANGE_HEADING, CHANGE_LABEL, CHANGE_MEANING } from '../verdict/change-class.js';
 import { coverageByColumn } from './statements.js';
+import { boundariesMarkdown } from './matrix-boundaries.js';
 
 /** rows shown per class; the rest are counted (matrix.json and matrix.html have every row) */
 const ROWS_PER_CLASS = 60;
@@ -128,6 +129,7 @@ export function matrixToMarkdown(m: Matrix): string {
     '',
     ...shipTables(m),
     ...causeLists(m),
+    ...boundariesMarkdown(m),
     ...statementLines(m),
     '',
     '<details><summary>Changed checks by class</summary>',

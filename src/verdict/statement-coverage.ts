@@ -3,6 +3,7 @@
 // known deviation when it fails as listed in expectations/, and fails it otherwise; a skipped check proves nothing.
 // A statement that restates others (`sameAs`) takes the state of those. Pure: statements and results in.
 import type {
+  CheckResult,
   ScenarioResult,
   Statement,
   StatementCounts,
@@ -33,6 +34,12 @@ interface Citations {
   skipped: string[];
 }
 
+/** what a check that cites statement `id` found of it: a failing check proves those of its statements it does not break */
+export function citationState(check: CheckResult, id: string): StatementState | null {
+  const broken = !check.breaks || check.breaks.includes(id);
+  return broken ? STATE_OF[check.verdict] : check.verdict === 'skip' ? null : 'passed';
+}
+
 function citationsOf(results: ScenarioResult[]): Map<string, Citations> {
   const out = new Map<string, Citations>();
   for (const scenario of results)
@@ -40,8 +47,7 @@ function citationsOf(results: ScenarioResult[]): Map<string, Citations> {
       for (const id of check.statements ?? []) {
         const c = out.get(id) ?? { ran: [], skipped: [] };
         out.set(id, c);
-        const broken = !check.breaks || check.breaks.includes(id);
-        const state = broken ? STATE_OF[check.verdict] : check.verdict === 'skip' ? null : 'passed';
+        const state = citationState(check, id);
         if (state) c.ran.push({ id: check.id, state });
         else if (check.skipReason) c.skipped.push(check.skipReason);
       }

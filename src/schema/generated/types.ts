@@ -113,6 +113,14 @@ export type Verdict = "pass" | "fail" | "expected-fail" | "unexpected-pass" | "s
  * regression: conforms on the older version, deviates on the newer, not listed; listed-regression: the same, but the newer version's deviation is listed as a known deviation (reviewed: counted apart, and said so); fixed: the reverse; version-change: an endpoint, step or field behind the check is gated by since/deprecated between the two; known: a listed deviation on both whose deviation changed; other: anything else (the note says what)
  */
 export type ChangeClass = "regression" | "listed-regression" | "fixed" | "version-change" | "known" | "other";
+/**
+ * holds: a check citing the statement passed, or its endpoint answered; does not hold: its endpoint was absent (404), or every check citing it failed or deviated; not observed: neither
+ */
+export type BoundaryObservation = "holds" | "does not hold" | "not observed";
+/**
+ * agrees: it holds on every observed version on the spec's side of the boundary and on none of the other, and both sides have an observed version; disagrees: some version contradicts the boundary (holds too early, or does not hold on its side: holds too late); cannot tell: nothing contradicts it but a side is not observed (no tested version before the boundary, not checked, not checkable)
+ */
+export type BoundaryVerdict = "agrees" | "disagrees" | "cannot tell";
 export type FailOn = "fail" | "unexpected-pass" | "expected-fail" | "skip" | "new-failure" | "flaky";
 export type StatementState = "passed" | "deviating" | "failing" | "not checked" | "not checkable";
 export type BaselineClass = "new-failure" | "fixed" | "still-failing" | "new-check" | "unchanged";
@@ -1286,6 +1294,10 @@ export interface Matrix {
    */
   undocumented?: MatrixUndocumented[];
   /**
+   * one per version statement of the spec's statement index (kind version), in the index's order: what each tested version showed of it, the first tested version where it holds, and whether that agrees with the version the spec names
+   */
+  boundaries?: MatrixBoundary[];
+  /**
    * one per adjacent pair of versions (in `order`), oldest first: the changes between them grouped by cause, each cause with the checks it explains
    */
   pairs?: MatrixPair[];
@@ -1379,6 +1391,44 @@ export interface MatrixUndocumented {
    * indexes of the columns whose run had it
    */
   columns: number[];
+}
+export interface MatrixBoundary {
+  /**
+   * the statement id (spec/statements.yaml)
+   */
+  statement: string;
+  /**
+   * the spec's words
+   */
+  quote: string;
+  /**
+   * the version the spec names (the statement's boundary, or that of the statements it restates); null when it names none
+   */
+  version: string | null;
+  /**
+   * from: the statement holds on that version and newer ones; before: only on older ones; null without a version
+   */
+  holds: "from" | "before" | null;
+  /**
+   * one per column
+   */
+  cells: MatrixBoundaryCell[];
+  /**
+   * column index of the oldest tested version where the statement holds; null when it holds on none
+   */
+  firstHolds: number | null;
+  verdict: BoundaryVerdict;
+  /**
+   * one line: which versions contradict it, or what is missing to tell
+   */
+  why: string;
+}
+export interface MatrixBoundaryCell {
+  observed: BoundaryObservation;
+  /**
+   * what showed it, in a few words
+   */
+  by: string;
 }
 export interface MatrixPair {
   /**
@@ -2336,10 +2386,28 @@ export interface Statement {
    * Items: dotted: area (lower case) then the subject and what is said of it, e.g. status.tilde.home, config.folder.maxConcurrentWrites.default
    */
   sameAs?: [string, ...string[]];
+  boundary?: StatementBoundary;
   /**
    * why no check on the tested agents can confirm or break it (a reason a reviewer accepts, not 'not implemented')
    */
   notCheckable?: string;
+}
+/**
+ * a version statement's boundary, as data the version matrix compares with what each tested version answered: the version the spec names and on which side of it the statement holds. tests/statements.test.ts holds the version to the quote or the note.
+ */
+export interface StatementBoundary {
+  /**
+   * the agent version the spec names (added in, since, deprecated since)
+   */
+  version: string;
+  /**
+   * from: what the statement says exists on that version and every newer one (added in, since, deprecated since); before: only on older versions (earlier it was ...)
+   */
+  holds: "from" | "before";
+  /**
+   * an endpoint of schemas/endpoints.json whose presence shows the statement holding: absent (404) on a version where it does not, answering where it does (the runner's version-gate probes and the status checks of the steps that call it)
+   */
+  endpoint?: string;
 }
 /**
  * GET /rest/system/error: the recent errors (POST /rest/system/error/clear removes them). The spec does not show the shape; this is what agents answer. `errors` is a list and an empty list is `[]`: null is rejected. A list-valued field that sometimes is null forces every client to special-case the state right after POST /rest/system/error/clear, and nothing in the spec suggests "no errors" differs from "an empty list of errors" (agents that serialise an empty Go slice as null deviate).

@@ -1,0 +1,178 @@
+// Version boundaries against the spec: for each version statement of the statement index (added in, since,
+// deprecated since), what each tested version showed of it, the oldest tested version where it holds, and whether
+// that agrees with the version the spec names (its `boundary`, spec/statements.yaml).
+//
+// A version statement says when something exists. On a version it holds when a check citing it passed or its
+// endpoint answered (a status check of a step calling it, or the runner's version-gate probe), and does not hold
+// when its endpoint was absent (404) or every check citing it failed. A check citing it that failed while another
+// passed is about how the thing answers, not whether it exists: the verdict reports it. The observations are the
+// checks' verdicts, which already count in each version's exit code; the comparison with the boundary is a view.
+import type {
+  BoundaryObservation,
+  BoundaryVerdict,
+  CheckResult,
+  MatrixBoundary,
+  MatrixBoundaryCell,
+  Report,
+  Statement,
+  StatementBoundary,
+} from '../schema/generated/types.js';
+import { citationState } from '../verdict/statement-coverage.js';
+import { atLeast } from '../schema/version.js';
+import type { GateIndex } from './gates.js';
+
+/** a tested version as the verdict needs it: its label, its release (null when unknown) and what it showed */
+export interface Tested {
+  label: string;
+  version: string | null;
+  observed: BoundaryObservation;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const list = (tested: Tested[]) => tested.map((t) => t.label).join(', ');
+
+/** statuses that do not show an endpoint there */
+const NOT_SHOWN = [401, 403, 404, 405];
+
+/** whether the endpoint answered on this check: true present, false absent, undefined the check does not say */
+function endpointShown(c: CheckResult): boolean | undefined {
+  if (c.verdict === 'skip') return undefined;
+  if (c.kind === 'version-gate') {
+    const passed = c.verdict === 'pass' || c.verdict === 'unexpected-pass';
+    return c.expected === 404 ? !passed : passed; // an absent-probe expects 404; a present-probe "not 404"
+  }
+  // an unrouted path answers 404, a request without the API key 401/403 before any routing, a method the path
+  // lacks 405: only another status shows the endpoint there
+  if (c.kind === 'status' && typeof c.actual === 'number' && !NOT_SHOWN.includes(c.actual)) return true;
+  return undefined;
+}
+
+/** what one version's checks showed of a statement with its own boundary */
+function observe(s: Statement, report: Report, gates: GateIndex): MatrixBoundaryCell {
+  const endpoint = s.boundary?.endpoint;
+  const n = { passed: 0, failed: 0, present: 0, absent: 0 };
+  for (const scenario of report.scenarios)
+    for (const c of scenario.checks) {
+      const state = c.statements?.includes(s.id) ? citationState(c, s.id) : null;
+      if (state === 'passed') n.passed++;
+      else if (state) n.failed++;
+      const shown = endpoint && gates(c.id).some((g) => g.what === endpoint) ? endpointShown(c) : undefined;
+      if (shown === true) n.present++;
+      if (shown === false) n.absent++;
+    }
+  const holds = [n.present && `${endpoint} answered`, n.passed && `${plural(n.passed, 'check')} citing it passed`];
+  const not = [n.absent && `${endpoint} absent (404)`, n.failed && `${plural(n.failed, 'check')} citing it failed`];
+  const by = (parts: (string | 0)[]) => parts.filter(Boolean).join('; ');
+  if (n.present || n.passed) return { observed: 'holds', by: by(holds) };
+  if (n.absent || n.failed) return { observed: 'does not hold', by: by(not) };
+  return { observed: 'not observed', by: s.notCheckable ? 'not checkable' : 'no check cites it' };
+}
+
+/** a restating statement on one version: it holds when all it restates hold, not when any does not */
+function combine(cells: MatrixBoundaryCell[], sameAs: string[]): MatrixBoundaryCell {
+  const by = `restates ${sameAs.join(', ')}`;
+  if (cells.some((c) => c.observed === 'does not hold')) return { observed: 'does not hold', by };
+  if (cells.every((c) => c.observed === 'holds')) return { observed: 'holds', by };
+  const unseen = sameAs.filter((_, i) => cells[i].observed === 'not observed');
+  return { observed: 'not observed', by: `${by}; ${unseen.join(', ')} not observed` };
+}
+
+/** the verdict on one boundary from what the tested versions (oldest first) showed */
+export function boundaryVerdict(
+  boundary: Pick<StatementBoundary, 'version' | 'holds'> | undefined,
+  tested: Tested[],
+): { verdict: BoundaryVerdict; why: string } {
+  if (!boundary) return { verdict: 'cannot tell', why: 'the spec names no version' };
+  const { version, holds } = boundary;
+  const known = tested.filter((t) => t.version !== null);
+  const before = (t: Tested) => !atLeast(t.version!, version);
+  const onSide = (t: Tested) => (holds === 'from' ? !before(t) : before(t));
+  const sideName = (t: Tested) => (before(t) ? `before ${version}` : `from ${version} on`);
+  const wrong = known.filter((t) => t.observed !== 'not observed' && (t.observed === 'holds') !== onSide(t));
+  if (wrong.length)
+    return {
+      verdict: 'disagrees',
+      why: wrong
+        .map((t) => `${t.observed} on ${t.label}, ${sideName(t)} (${before(t) ? 'too early' : 'too late'})`)
+        .join('; '),
+    };
+  const seen = known.filter((t) => t.observed !== 'not observed');
+  if (!seen.length) return { verdict: 'cannot tell', why: 'not observed on any tested version' };
+  const sides = [known.filter(onSide), known.filter((t) => !onSide(t))];
+  const seenSides = sides.map((side) => side.filter((t) => seen.includes(t)));
+  const shown = (['does not hold', 'holds'] as const)
+    .map((o) => [o, seen.filter((t) => t.observed === o)] as const)
+    .filter(([, ts]) => ts.length)
+    .map(([o, ts]) => `${o} on ${list(ts)}`)
+    .join('; ');
+  if (seenSides.every((side) => side.length))
+    return {
+      verdict: 'agrees',
+      why: `${shown}: ${holds === 'from' ? 'from' : 'only before'} ${version}, as the spec says`,
+    };
+  const missing = sides.findIndex((side, i) => !seenSides[i].length);
+  const where = (onSideMissing: boolean) =>
+    (holds === 'from') === onSideMissing ? `from ${version} on` : `before ${version}`;
+  const why = sides[missing].length
+    ? `${list(sides[missing])} (${where(missing === 0)}) not observed`
+    : `no tested version ${where(missing === 0)}`;
+  return { verdict: 'cannot tell', why: `${why}; ${shown}` };
+}
+
+export interface BoundaryInput {
+  /** the statement index: its version statements are the rows */
+  statements: Statement[];
+  reports: Report[];
+  /** column indexes, oldest version first */
+  order: number[];
+  labels: string[];
+  /** each column's release, null when unknown */
+  versions: (string | null)[];
+  gates: GateIndex;
+}
+
+/** the boundary a restating statement takes: the one all the statements it restates share */
+function sharedBoundary(restated: Statement[]): StatementBoundary | undefined {
+  const [first, ...rest] = restated.map((s) => s.boundary);
+  const same = (b?: StatementBoundary) => b?.version === first?.version && b?.holds === first?.holds;
+  return first && rest.every(same) ? { version: first.version, holds: first.holds } : undefined;
+}
+
+/** why a statement cannot be checked on the tested agents: its own reason, or that of all it restates */
+function notCheckableWhy(s: Statement, restated: Statement[]): string | undefined {
+  if (s.notCheckable) return s.notCheckable;
+  return restated.length && restated.every((r) => r.notCheckable) ? restated[0].notCheckable : undefined;
+}
+
+/** one row per version statement of the index, in its order */
+export function boundariesOf(input: BoundaryInput): MatrixBoundary[] {
+  const { statements, reports, order, labels, versions, gates } = input;
+  const byId = new Map(statements.map((s) => [s.id, s]));
+  const own = new Map<string, MatrixBoundaryCell[]>();
+  const ownCells = (s: Statement) => {
+    let cells = own.get(s.id);
+    if (!cells) own.set(s.id, (cells = reports.map((r) => observe(s, r, gates))));
+    return cells;
+  };
+  const row = (s: Statement): MatrixBoundary => {
+    const restated = (s.sameAs ?? []).map((id) => byId.get(id)!);
+    const cells = s.sameAs
+      ? reports.map((_, col) =>
+          combine(
+            restated.map((r) => ownCells(r)[col]),
+            s.sameAs!,
+          ),
+        )
+      : ownCells(s);
+    const boundary = s.boundary ?? (restated.length ? sharedBoundary(restated) : undefined);
+    const tested = order.map((col) => ({ label: labels[col], version: versions[col], observed: cells[col].observed }));
+    const notCheckable = notCheckableWhy(s, restated);
+    const { verdict, why } = notCheckable
+      ? { verdict: 'cannot tell' as const, why: `not checkable: ${notCheckable}` }
+      : boundaryVerdict(boundary, tested);
+    const first = order.find((col) => cells[col].observed === 'holds');
+    const spec = { version: boundary?.version ?? null, holds: boundary?.holds ?? null };
+    return { statement: s.id, quote: s.quote, ...spec, cells, firstHolds: first ?? null, verdict, why };
+  };
+  return statements.filter((s) => s.kind === 'version').map(row);
+}
