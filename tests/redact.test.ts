@@ -4,16 +4,15 @@ import assert from 'node:assert/strict';
 import { Redactor } from '../src/transport/redact.js';
 import { redactionRules } from '../src/transport/recorder.js';
 
+// a bcrypt hash as Syncthing stores it: $2a$, the cost, 22 characters of salt and 31 of hash
+const HASH = '$2a$10$abcdefghijklmnopqrstuv0123456789ABCDEFGHIJKLMNOPQRS./';
+
 test('API keys, the GUI key and password hash of a config body become <API_KEY> and <PASSWORD_HASH>', () => {
   const r = new Redactor(['k3y-of-the-lab']);
   assert.equal(r.text('/rest/x?apikey=k3y-of-the-lab'), '/rest/x?apikey=<API_KEY>');
-  const config = JSON.stringify(
-    { gui: { apiKey: 'other-key-42', password: '$2a$10$abcdefghijklmnopqrstuv' }, folders: [] },
-    null,
-    2,
-  );
+  const config = JSON.stringify({ gui: { apiKey: 'other-key-42', password: HASH }, folders: [] }, null, 2);
   r.learnFrom(config);
-  const out = r.text(`${config} and again other-key-42 $2a$10$abcdefghijklmnopqrstuv`);
+  const out = r.text(`${config} and again other-key-42 ${HASH}`);
   assert.doesNotMatch(out, /other-key-42|\$2a\$10\$/);
   assert.match(out, /"apiKey": "<API_KEY>"/);
   assert.match(out, /"password": "<PASSWORD_HASH>"/);
@@ -23,10 +22,13 @@ test('API keys, the GUI key and password hash of a config body become <API_KEY> 
   });
 });
 
-test('a password set through a request body is redacted too', () => {
+test('a clear password (set through a request body, or echoed by an agent) becomes <PASSWORD>, not <PASSWORD_HASH>', () => {
   const r = new Redactor();
   r.learnFrom('{"password":"plain-secret"}');
-  assert.equal(r.text('{"password":"plain-secret"}'), '{"password":"<PASSWORD_HASH>"}');
+  assert.equal(r.text('{"password":"plain-secret"}'), '{"password":"<PASSWORD>"}');
+  const echoed = new Redactor();
+  echoed.learnFrom(JSON.stringify({ gui: { password: 'plain-secret' } }));
+  assert.equal(echoed.text('{"gui":{"password":"plain-secret"}}'), '{"gui":{"password":"<PASSWORD>"}}');
 });
 
 test('user rules: header names, JSON pointers and regular expressions', () => {

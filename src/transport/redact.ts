@@ -1,10 +1,13 @@
 // Redaction: secrets become the spec's placeholders before anything is written (cassettes,
 // reports) and before a match key is computed. Secrets are the API keys synconf knows, the GUI
 // API key and password found in any configuration body (the stored hash, or the plain password a
-// request sets: both become <PASSWORD_HASH>), and values a user names by rule.
+// request sets, and a clear password an agent would echo), and values a user names by rule. A bcrypt hash becomes
+// <PASSWORD_HASH> and any other password <PASSWORD>, so that a recording still shows which of the two an agent stored.
 
 export const API_KEY = '<API_KEY>';
 export const PASSWORD_HASH = '<PASSWORD_HASH>';
+export const PASSWORD = '<PASSWORD>';
+const BCRYPT = /^\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}$/;
 
 export interface RedactionRules {
   /** header names whose values are replaced by <REDACTED> */
@@ -28,7 +31,7 @@ export class Redactor {
     if (key && key !== API_KEY) this.secrets.set(key, API_KEY);
   }
 
-  /** learn secrets from a response body: the GUI API key and password hash of a configuration */
+  /** learn secrets from a body: the GUI API key and password (hash) of a configuration, or a password a request sets */
   learnFrom(body: string): void {
     if (!body.includes('"gui"') && !body.includes('"apiKey"') && !body.includes('"password"')) return;
     let doc: unknown;
@@ -40,7 +43,8 @@ export class Redactor {
     const gui = (doc as { gui?: Record<string, unknown> })?.gui ?? (doc as Record<string, unknown>);
     if (gui && typeof gui === 'object') {
       if (typeof gui.apiKey === 'string' && gui.apiKey) this.secrets.set(gui.apiKey, API_KEY);
-      if (typeof gui.password === 'string' && gui.password) this.secrets.set(gui.password, PASSWORD_HASH);
+      if (typeof gui.password === 'string' && gui.password)
+        this.secrets.set(gui.password, BCRYPT.test(gui.password) ? PASSWORD_HASH : PASSWORD);
     }
   }
 
