@@ -2,11 +2,13 @@
 // --min-score gate and its exit codes.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { validate, loadDocumentValidators } from '../src/schema/registry.js';
-import { cli } from './support/cli.js';
+import { cli, spawnCli } from './support/cli.js';
+import { runningProcesses } from '../src/lab/procs.js';
 import { tempFolder } from './support/temp.js';
 
 await loadDocumentValidators(); // the report, matrix and mutation-report validators these tests use
@@ -75,5 +77,67 @@ describe('synconf mutate (the built command)', () => {
     assert.equal(none.code, 2, none.stdout + none.stderr);
     assert.match(none.stderr, /no-such-recordings.*_run\.har: missing/);
     assert.equal(none.stderr.trim().split('\n').length, 1, none.stderr);
+  });
+});
+
+describe('synconf mutate --live, Ctrl-C while the lab runs (the built command)', () => {
+  const work = tempFolder('mutate-live-interrupt');
+
+  /** mutate --live from a scratch folder whose TMPDIR holds the lab, up to its "live:" line (the lab is up) */
+  async function startLive(name: string) {
+    const scratch = join(work(), name);
+    const tmp = join(scratch, 'tmp');
+    mkdirSync(tmp, { recursive: true });
+    const child = spawnCli(['mutate', '--live', '--only', 'pending-devices', '--report-dir', 'm'], {
+      cwd: scratch,
+      env: { TMPDIR: tmp },
+    });
+    let stderr = '';
+    child.stdout!.resume();
+    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const live = new Promise<void>((resolve) =>
+      child.stderr!.on('data', (d: Buffer) => {
+        stderr += d;
+        if (/^synconf mutate: live: /m.test(stderr)) resolve();
+      }),
+    );
+    await Promise.race([live, closed]);
+    /** the lab's Syncthing processes: their --home lies under this run's TMPDIR */
+    const labProcesses = () => runningProcesses().filter((p) => p.args.some((a) => a.includes(tmp)));
+    return { scratch, child, closed, labProcesses, stderr: () => stderr };
+  }
+
+  /** the exit code, or null when it did not end within `ms` of now (then it is killed) */
+  async function endsWithin(run: Awaited<ReturnType<typeof startLive>>, ms: number) {
+    const timer = setTimeout(() => run.child.kill('SIGKILL'), ms);
+    const code = await run.closed;
+    clearTimeout(timer);
+    // the lab's instances are killed as the process exits; give the kernel a moment to reap them
+    for (let i = 0; i < 30 && run.labProcesses().length; i++) await sleep(100);
+    return code;
+  }
+
+  test('a second Ctrl-C ends it at once: exit 130, one "interrupted" line, no Syncthing left', async () => {
+    const run = await startLive('twice');
+    assert.match(run.stderr(), /^synconf mutate: live: \d+ mutants of 1 scenarios/m, run.stderr());
+    assert.ok(run.labProcesses().length > 0, 'the lab is up');
+    run.child.kill('SIGINT');
+    await sleep(300); // the first is being handled: the mutant under way runs on
+    run.child.kill('SIGINT');
+    assert.equal(await endsWithin(run, 5_000), 130, `ended at once after the second Ctrl-C\n${run.stderr()}`);
+    assert.equal(run.stderr().match(/interrupted/g)?.length, 1, run.stderr());
+    assert.deepEqual(run.labProcesses(), [], 'no Syncthing left running');
+  });
+
+  test('one Ctrl-C stops after the mutant under way: exit 130, the report of the scenarios done', async () => {
+    const run = await startLive('once');
+    run.child.kill('SIGINT');
+    // one live scenario run (seconds) and the lab's stop; not the rest of the mutants
+    assert.equal(await endsWithin(run, 60_000), 130, run.stderr());
+    assert.match(run.stderr(), /^synconf mutate: interrupted \(SIGINT\)/m);
+    const report = JSON.parse(readFileSync(join(run.scratch, 'm', 'mutation.json'), 'utf8'));
+    assert.deepEqual(validate('mutation-report', report), []);
+    assert.match(report.verdict, /^synconf mutate: INTERRUPTED after 0 of 1 scenarios/);
+    assert.deepEqual(run.labProcesses(), [], 'no Syncthing left running');
   });
 });

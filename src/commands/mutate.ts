@@ -50,6 +50,10 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
         `${id}: ${results.length} mutants, ${n('killed')} killed, ${n('survived')} survived, ${n('equivalent')} equivalent\n`,
       );
     },
+    onLive: (mutants, scenarios) =>
+      console.error(
+        `synconf mutate: live: ${mutants} mutants of ${scenarios} scenarios, one run each against the lab agent (Ctrl-C stops)`,
+      ),
     signal: stop.signal,
   }).finally(() => interrupt.off());
   // a file that cannot be written leaves the others and the verdict, then the error (exit 2)

@@ -28,6 +28,7 @@ export async function runLive(
   deviations: DeviationIndex,
   start: (wrap: (t: LiveTransport) => Transport) => Promise<Target>,
   onMutant?: (m: Mutant, o: Outcome) => void,
+  signal?: AbortSignal,
 ): Promise<Map<string, Outcome>> {
   let fault: FaultTransport | undefined;
   const target = await start((t) => (fault = new FaultTransport(t)));
@@ -42,11 +43,13 @@ export async function runLive(
       return result;
     };
     for (const run of runs) {
+      if (signal?.aborted) break; // Ctrl-C: no further run starts (each is seconds against a live agent)
       // After a shutdown there is no agent left: such a scenario is compared with its replay.
       const ends = run.loaded.scenario.needs?.includes('shutdown') ?? false;
       const baseline = ends ? run.replayBaseline : await once(run.loaded);
       const before = new Map(baseline.checks.map((c) => [c.id, c.verdict]));
       for (const m of run.mutants) {
+        if (signal?.aborted) break;
         const result = await once(run.loaded, m);
         const killedBy = result.checks
           .filter((c) => FAILING.has(c.verdict) && before.get(c.id) !== c.verdict)

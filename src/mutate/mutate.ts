@@ -28,6 +28,8 @@ export interface MutateOptions {
   onScenario?(id: string, results: MutantResult[]): void;
   /** live mode: the mutants of these operators, through a fault injector in front of a lab agent */
   live?: { operators: MutantResult['operator'][]; binary?: string };
+  /** live mode: the lab is up, `mutants` of `scenarios` are to run */
+  onLive?(mutants: number, scenarios: number): void;
   /** aborted (Ctrl-C): no further mutant runs; the report holds the scenarios done */
   signal?: AbortSignal;
 }
@@ -89,10 +91,22 @@ async function liveResults(
   const runs = liveRuns.filter((r) => r.mutants.length);
   const needsPeer = runs.some((r) => r.loaded.scenario.needs?.includes('peer'));
   const binary = opts.live.binary;
-  const outcomes = await runLive(runs, indexDeviations(expectations), (wrap) =>
-    labTarget({ needsPeer, allowDestructive: true, wrap, binary }),
+  const outcomes = await runLive(
+    runs,
+    indexDeviations(expectations),
+    async (wrap) => {
+      const target = await labTarget({ needsPeer, allowDestructive: true, wrap, binary });
+      opts.onLive?.(
+        runs.reduce((n, r) => n + r.mutants.length, 0),
+        runs.length,
+      );
+      return target;
+    },
+    undefined,
+    opts.signal,
   );
-  for (const r of runs) {
+  // a scenario is in the report once all its mutants ran (a Ctrl-C leaves the rest out)
+  for (const r of runs.filter((run) => run.mutants.every((m) => outcomes.has(m.id)))) {
     const mine = r.mutants.map((m) => describeResult(m, outcomes.get(m.id)!));
     results.push(...mine);
     opts.onScenario?.(r.loaded.scenario.id, mine);
@@ -154,9 +168,9 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
     opts.onScenario?.(loaded.scenario.id, mine);
   }
   await target.close();
-  const aborted = opts.signal?.aborted;
-  if (opts.live && !baselineProblems.length && !aborted)
+  if (opts.live && !baselineProblems.length && !opts.signal?.aborted)
     await liveResults({ ...opts, live: opts.live }, liveRuns, expectations, results);
+  const aborted = opts.signal?.aborted;
 
   const minScore = opts.minScore ?? null;
   const done = { done: new Set(results.map((r) => r.scenario)).size, of: selection.scenarios.length };
