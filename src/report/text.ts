@@ -1,9 +1,12 @@
 // Text helpers shared by the writers. Every string in a report comes from the agent or from a
 // scenario file, so it is treated as hostile: escaped for the target format and bounded in size.
 
+/** the character references escapeHtml writes: `&#` and the character's code */
+const HTML_REFERENCE: Record<string, string> = { '&': '&#38;', '<': '&#60;', '>': '&#62;', '"': '&#34;', "'": '&#39;' };
+
 /** escape for HTML text and for double- or single-quoted attribute values */
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return s.replace(/[&<>"']/g, (c) => HTML_REFERENCE[c]);
 }
 
 /** `s` cut to `max` characters, saying how much was left out */

@@ -13,16 +13,35 @@ const NOT_RENDERED = new Set(['name', 'description', 'capture']);
 
 type Fail = (pointer: string, message: string) => Error;
 
-/** the strings of a step's rendered members (and their keys), each with its JSON pointer */
-function* renderedStrings(value: unknown, pointer: string): Generator<[string, string]> {
-  if (typeof value === 'string') yield [value, pointer];
-  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* renderedStrings(v, `${pointer}/${i}`);
+/**
+ * The strings of a step's rendered members (and their keys) that hold a template, each with its JSON pointer. `at`
+ * is the path to `value`: the step's own pointer (`/steps/0`), then its members' keys. A pointer is built only for a
+ * string with "{{" in it (every other string names no template): a step's bodies are large, its templates few.
+ */
+function templatedStrings(value: unknown, at: string[], out: [string, string][] = []): [string, string][] {
+  const pointer = () =>
+    at[0] +
+    at
+      .slice(1)
+      .map((k) => `/${escapePointer(k)}`)
+      .join('');
+  if (typeof value === 'string') {
+    if (value.includes('{{')) out.push([value, pointer()]);
+  } else if (Array.isArray(value))
+    value.forEach((v, i) => {
+      at.push(String(i));
+      templatedStrings(v, at, out);
+      at.pop();
+    });
   else if (value !== null && typeof value === 'object')
     for (const [k, v] of Object.entries(value)) {
-      if (pointer.split('/').length === 3 && NOT_RENDERED.has(k)) continue; // a member of the step itself
-      yield [k, `${pointer}/${escapePointer(k)}`];
-      yield* renderedStrings(v, `${pointer}/${escapePointer(k)}`);
+      if (at.length === 1 && NOT_RENDERED.has(k)) continue; // a member of the step itself
+      at.push(k);
+      if (k.includes('{{')) out.push([k, pointer()]);
+      templatedStrings(v, at, out);
+      at.pop();
     }
+  return out;
 }
 
 /** throws `fail(pointer, message)` for the first template that names nothing known at its step */
@@ -38,7 +57,7 @@ export function checkTemplateNames(s: Scenario, fail: Fail): void {
     for (const v of Object.keys(step.capture ?? {})) if (!capturedBy.has(v)) capturedBy.set(v, step.name);
   const known = new Set(run);
   for (const [step, at] of phases) {
-    for (const [text, pointer] of renderedStrings(step, at))
+    for (const [text, pointer] of templatedStrings(step, [at]))
       for (const name of templateNames(text)) checkName(name, step, pointer, known, capturedBy, fail);
     for (const v of Object.keys(step.capture ?? {})) known.add(v);
   }
