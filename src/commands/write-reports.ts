@@ -2,7 +2,6 @@
 // Markdown to the GitHub job summary when there is one). The writers are pure; only this module touches the file
 // system.
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MutationReport, Report } from '../schema/generated/types.js';
 import { mutationHtml, mutationMarkdown } from '../mutate/render.js';
@@ -99,6 +98,6 @@ export async function writeMutationReports(report: MutationReport, dir: string):
     ['mutation.html', mutationHtml(report)],
     ['mutation.md', markdown],
   ]);
-  if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, markdown + '\n', 'utf8');
+  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, markdown + '\n', 'utf8');
   return paths;
 }

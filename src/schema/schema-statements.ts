@@ -55,29 +55,34 @@ export interface ReachedStatement {
 /** every annotation reachable from `file` (following `$ref`s into other files), with the document paths it judges */
 function reachable(file: string, dir: string): ReachedStatement[] {
   const out = new Map<string, Set<string>>();
-  const seen = new Set<string>();
-  const visit = (node: unknown, where: string, pointer: string, doc: string) => {
+  // the document paths each schema node was visited at: a node is reached once per path ($refs may cycle). Nodes
+  // are told apart by identity: each file is parsed once (schemaFile), so a node is one object wherever it is reached.
+  const seen = new Map<Node, Set<string>>();
+  /** `depth`: the segments of `doc` (at most 12 are followed) */
+  const visit = (node: unknown, where: string, doc: string, depth: number) => {
     if (!isNode(node)) return;
-    const key = `${where}#${pointer}@${doc}`;
-    if (seen.has(key) || doc.split('/').length > 12) return;
-    seen.add(key);
+    const docs = seen.get(node) ?? new Set<string>();
+    if (docs.has(doc) || depth > 12) return;
+    seen.set(node, docs.add(doc));
     for (const id of idsOf(node['x-statement'])) out.set(id, (out.get(id) ?? new Set()).add(doc));
+    /** visits `sub`, reached through `keyword` (and the member `name`), at the document path that leads to */
+    const into = (sub: unknown, keyword: string, name?: string) => {
+      const more = step(keyword, name);
+      visit(sub, where, `${doc}${more}`, more ? depth + 1 : depth);
+    };
     for (const [k, v] of Object.entries(node)) {
       if (k === '$defs') continue; // a definition counts where a `$ref` reaches it
-      const here = `${pointer}/${escape(k)}`;
       if (k === '$ref' && typeof v === 'string') {
         const [target, fragment = ''] = v.split('#');
         const other = target || where;
-        visit(at(schemaFile(other, dir), fragment), other, fragment, doc);
+        visit(at(schemaFile(other, dir), fragment), other, doc, depth);
       } else if (['properties', 'patternProperties'].includes(k) && isNode(v))
-        for (const [name, sub] of Object.entries(v))
-          visit(sub, where, `${here}/${escape(name)}`, `${doc}${step(k, name)}`);
-      else if (Array.isArray(v))
-        v.forEach((sub, i) => visit(sub, where, `${here}/${i}`, `${doc}${step(k, undefined)}`));
-      else if (isNode(v)) visit(v, where, here, `${doc}${step(k, undefined)}`);
+        for (const [name, sub] of Object.entries(v)) into(sub, k, name);
+      else if (Array.isArray(v)) v.forEach((sub) => into(sub, k));
+      else if (isNode(v)) into(v, k);
     }
   };
-  visit(schemaFile(file, dir), file, '', '');
+  visit(schemaFile(file, dir), file, '', 1);
   return [...out].map(([id, docs]) => ({ id, at: [...docs] }));
 }
 

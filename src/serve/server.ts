@@ -2,7 +2,7 @@
 // matched by the cassette matcher replay uses (recorded-agent.ts chooses among scenarios), the API
 // key is enforced as the agent enforces it (its recorded 403), events are served from the recorded
 // ones with a real long poll, and a request nothing answers is a 404 naming the closest recorded one.
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HarEntry } from '../schema/generated/types.js';
 import type { Exchange, IncomingResponse, OutgoingRequest } from '../transport/types.js';
@@ -227,7 +227,8 @@ async function listen(server: http.Server, opts: ServeOptions): Promise<void> {
 export async function startServer(opts: ServeOptions): Promise<Server> {
   const rec = loadRecordings(opts.dir);
   const answers = new Answers(opts, rec);
-  const server = http.createServer((inc, res) => {
+  // node:http loaded here, not by every command that loads the engine (see transport/live.ts)
+  const server = process.getBuiltinModule('node:http').createServer((inc, res) => {
     const chunks: Buffer[] = [];
     inc.on('data', (c: Buffer) => chunks.push(c));
     inc.on('end', () => answers.answer(outgoing(inc, chunks), res));
