@@ -7,6 +7,10 @@ import { startLab } from '../src/lab/lab.js';
 import { AGENT_VERSIONS } from './support/agents.js';
 import { holdDefaultPorts, type HeldPorts } from './support/default-ports.js';
 import { labFetch, processesMentioning } from './support/lab.js';
+import { cliAsync } from './support/cli.js';
+import { makeTemp, removeTemp } from './support/temp.js';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const DEVICE = 'JP2IAI4-C7N6ACG-FSFHFKA-GVZRAAF-GGOM5GA-GEVDGFQ-5MDRLHE-YRYAIAF';
 const SETTINGS = {
@@ -118,3 +122,43 @@ for (const version of AGENT_VERSIONS) {
     },
   );
 }
+
+// The done-when of issue 22: `synconf matrix` (the built command, every scenario) is green on every installed
+// version with the ports held, its labs generating at once (--jobs: all versions together, as `npm run conformance`
+// on a fresh machine). About 45 s on a loaded two-core machine.
+test(
+  `synconf matrix on ${AGENT_VERSIONS.join(', ')} with the default ports held is green (every scenario)`,
+  { timeout: 600_000 },
+  async (t) => {
+    t.diagnostic(`held: ${ports.held.join(', ') || 'none'}`);
+    const out = makeTemp('lab-ports-matrix');
+    // the labs' folders under it too, so that what they leave running can be found
+    const tmp = join(out, 'tmp');
+    mkdirSync(tmp);
+    try {
+      const r = await cliAsync(
+        [
+          'matrix',
+          ...AGENT_VERSIONS.flatMap((v) => ['--syncthing', v]),
+          '--jobs',
+          String(AGENT_VERSIONS.length),
+          '--report-dir',
+          join(out, 'm'),
+        ],
+        { timeout: 540_000, env: { TMPDIR: tmp } },
+      );
+      assert.equal(r.code, 0, r.out);
+      const m = JSON.parse(readFileSync(join(out, 'm', 'matrix.json'), 'utf8')) as {
+        columns: { label: string; mode: string; exitCode: number }[];
+      };
+      assert.deepEqual(
+        m.columns.map((c) => [c.label, c.mode, c.exitCode]),
+        AGENT_VERSIONS.map((v) => [v, 'live', 0]),
+        r.out,
+      );
+      assert.deepEqual(processesMentioning(out), []);
+    } finally {
+      removeTemp(out);
+    }
+  },
+);
