@@ -4,6 +4,7 @@
 // * the observations, from hand-made reports: checks citing the statement, the endpoint's version-gate probe and
 //   status checks (an auth refusal, 403, does not show an endpoint there), restating statements;
 // * the index: every version statement that names a version carries it as its boundary, as the spec says it;
+// * matrix --fail-on boundary: tripped by a disagreement, naming it; not by agreement or "cannot tell";
 // * `matrix --replay` of the bundled recordings: the pending DELETE endpoints absent on 1.12.1, present on 1.19.2
 //   and 1.29.5, agreeing with "added in 1.18.0", in matrix.json, matrix.md, matrix.html and the terminal summary.
 import { test, describe, before } from 'node:test';
@@ -11,9 +12,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { boundariesOf, boundaryVerdict, type Tested } from '../src/matrix/boundaries.js';
+import { boundaryGate } from '../src/report/matrix-boundaries.js';
 import { loadStatements } from '../src/schema/statements.js';
 import { loadEndpoints } from '../src/schema/endpoints.js';
-import type { CheckResult, Matrix, Report, Statement } from '../src/schema/generated/types.js';
+import type { CheckResult, Matrix, MatrixBoundary, Report, Statement } from '../src/schema/generated/types.js';
 import { cliAsync } from './support/cli.js';
 import { tempFolder } from './support/temp.js';
 
@@ -283,6 +285,39 @@ describe('the observations, from what the checks of each version gave', () => {
   });
 });
 
+describe('matrix --fail-on boundary', () => {
+  const row = (statement: string, verdict: MatrixBoundary['verdict'], why: string): MatrixBoundary => ({
+    statement,
+    quote: '',
+    version: '1.18.0',
+    holds: 'from',
+    cells: [],
+    firstHolds: null,
+    verdict,
+    why,
+  });
+  const matrix = (...boundaries: MatrixBoundary[]) => ({ boundaries }) as Matrix;
+
+  test("a disagreement trips it, named with the spec's side and why", () => {
+    const gate = boundaryGate(
+      matrix(row('a.since', 'agrees', 'ok'), row('b.since', 'disagrees', 'holds on 1.12.1, before 1.18.0 (too early)')),
+    );
+    assert.equal(gate.tripped, true);
+    assert.deepEqual(gate.lines, [
+      '--fail-on boundary: 1 version statement disagrees with the tested versions:',
+      '  b.since (spec: from 1.18.0): holds on 1.12.1, before 1.18.0 (too early)',
+    ]);
+  });
+
+  test('agreement and "cannot tell" do not', () => {
+    const gate = boundaryGate(
+      matrix(row('a.since', 'agrees', 'ok'), row('c.since', 'cannot tell', 'no tested version before 1.2.0')),
+    );
+    assert.equal(gate.tripped, false);
+    assert.match(gate.lines[0], /no version statement disagrees/);
+  });
+});
+
 describe('the boundaries of the statement index', () => {
   let statements: Statement[];
   before(async () => {
@@ -370,5 +405,18 @@ describe('matrix --replay of the bundled recordings: version boundaries', () => 
     );
     assert.ok(html.indexOf('id="boundaries"') > html.indexOf('id="ship"'), 'below the ship answer');
     assert.match(html, /<code>pending-devices\.delete\.since<\/code>/);
+  });
+
+  test('--fail-on boundary: nothing disagrees, exit 0, and it says so', async () => {
+    const r = await cliAsync([
+      'matrix',
+      '--replay',
+      '--fail-on',
+      'fail,boundary',
+      '--report-dir',
+      join(work(), 'gate'),
+    ]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^--fail-on boundary: no version statement disagrees with the tested versions$/m);
   });
 });

@@ -3,7 +3,7 @@
 import type { CommandModule } from 'yargs';
 import { scenarioOptions, list, wholeNumber, STRICT, TIMEOUT, SHARD } from './options.js';
 import { failOnVerdicts } from '../verdict/verdicts.js';
-import { changeFailOnChoices } from '../verdict/change-levels.js';
+import { BOUNDARY_FAIL_ON, changeFailOnChoices } from '../verdict/change-levels.js';
 import type { MatrixOptions } from '../commands/matrix.js';
 
 /** --fail-on: verdicts and the change gate; the changes it accepts, as synconf drift takes them */
@@ -11,10 +11,10 @@ const CHANGE_GATE = {
   'fail-on': {
     type: 'string',
     coerce: list,
-    choices: [...failOnVerdicts(), ...changeFailOnChoices()],
+    choices: [...failOnVerdicts(), ...changeFailOnChoices(), BOUNDARY_FAIL_ON],
     default: 'fail,unexpected-pass',
     describe:
-      "verdicts that make a version's exit code 1, and a change level: exit 1 when a newer version breaks clients of an older one (breaking), may (risky), or changes at all (compatible, any), the causes listed; repeat or comma-separate",
+      "verdicts that make a version's exit code 1, and a change level: exit 1 when a newer version breaks clients of an older one (breaking), may (risky), or changes at all (compatible, any), the causes listed; boundary: exit 1 when a version statement of the spec disagrees with the versions; repeat or comma-separate",
   },
   ignore: {
     type: 'string',

@@ -2,9 +2,10 @@
 // a few at a time, then one report per version and the merged version matrix. The exit code is the worst of
 // the versions: 0 only when every version conforms or deviates only as listed. Running one version is
 // src/matrix/versions.ts; this runs them side by side, writes their reports as they end, and the matrix.
-import { changeFailOnChoices, type ChangeFailOn } from '../verdict/change-levels.js';
+import { BOUNDARY_FAIL_ON, changeFailOnChoices, type ChangeFailOn } from '../verdict/change-levels.js';
 import { loadIgnoreFile, parseIgnore } from '../changes/accept.js';
 import { matrixGate } from '../report/matrix-causes-text.js';
+import { boundaryGate } from '../report/matrix-boundaries.js';
 import { EXIT } from '../errors.js';
 import { join, resolve } from 'node:path';
 import type { Report } from '../schema/generated/types.js';
@@ -40,7 +41,8 @@ export interface MatrixOptions {
   only?: string[];
   reportDir: string;
   expectations?: string | false;
-  /** verdicts that fail a version, and at most one change level (breaking|risky|compatible|any): the change gate */
+  /** verdicts that fail a version, at most one change level (breaking|risky|compatible|any): the change gate, and
+   * boundary: the version statements' gate */
   failOn: string[];
   /** RULE@METHOD /path [/pointer]: a reviewed change, accepted */
   ignore?: string[];
@@ -88,7 +90,7 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
     only: opts.only,
     reportDir: resolve(opts.reportDir),
     expectations: opts.expectations,
-    failOn: verdictsOf(opts.failOn, levels) as never,
+    failOn: verdictsOf(opts.failOn, [...levels, BOUNDARY_FAIL_ON]) as never,
     accepted,
     strict: opts.strict,
     shard: opts.shard,
@@ -101,7 +103,10 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
   out.done(result);
   const gate = changeGate ? matrixGate(result.matrix, changeGate) : undefined;
   for (const line of gate?.lines ?? []) console.log(line);
-  process.exitCode = Math.max(result.exitCode, gate?.tripped ? EXIT.nonConforming : EXIT.ok);
+  const boundaries = opts.failOn.includes(BOUNDARY_FAIL_ON) ? boundaryGate(result.matrix) : undefined;
+  for (const line of boundaries?.lines ?? []) console.log(line);
+  const tripped = gate?.tripped || boundaries?.tripped;
+  process.exitCode = Math.max(result.exitCode, tripped ? EXIT.nonConforming : EXIT.ok);
 }
 
 export interface MatrixResult {

@@ -35,6 +35,20 @@ export function boundaryLines(m: Matrix): string[] {
   ];
 }
 
+/** matrix --fail-on boundary: tripped by any disagreement, each named in a line */
+export function boundaryGate(m: Matrix): { lines: string[]; tripped: boolean } {
+  const found = disagreements(m);
+  if (!found.length)
+    return { lines: ['--fail-on boundary: no version statement disagrees with the tested versions'], tripped: false };
+  return {
+    lines: [
+      `--fail-on boundary: ${found.length} version statement${found.length === 1 ? '' : 's'} disagree${found.length === 1 ? 's' : ''} with the tested versions:`,
+      ...found.map((b) => `  ${b.statement} (spec: ${specSide(b)}): ${b.why}`),
+    ],
+    tripped: true,
+  };
+}
+
 /** Markdown: disagreements listed, the table (one row per version statement) folded away */
 export function boundariesMarkdown(m: Matrix): string[] {
   if (!m.boundaries?.length) return [];

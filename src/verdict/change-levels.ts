@@ -23,3 +23,7 @@ export const changeFailOnChoices = (): ChangeFailOn[] => schema('drift-causes').
 export function tripsGate(level: ChangeLevel, failOn: ChangeFailOn): boolean {
   return failOn === 'any' || changeLevels().indexOf(level) <= changeLevels().indexOf(failOn);
 }
+
+/** --fail-on boundary (synconf matrix, beside the levels): exit 1 when a version statement of the spec disagrees with
+ * what the tested versions showed (matrix `boundaries`); without it a disagreement is listed, as a finding */
+export const BOUNDARY_FAIL_ON = 'boundary';
