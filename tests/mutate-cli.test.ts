@@ -21,7 +21,17 @@ describe('synconf mutate (the built command)', () => {
 
   test('writes mutation.json (valid), mutation.html and mutation.md, and says the score', () => {
     const dir = join(work(), 'ping');
-    const r = synconf('mutate', '--only', 'system-ping,system-error-clear', '--report-dir', dir, '--min-score', '100%');
+    const r = synconf(
+      'mutate',
+      '--from',
+      'checks',
+      '--only',
+      'system-ping,system-error-clear',
+      '--report-dir',
+      dir,
+      '--min-score',
+      '100%',
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(
       r.stdout,
@@ -40,7 +50,16 @@ describe('synconf mutate (the built command)', () => {
   });
 
   test('runs from any folder: the bundled scenario files are read from the package, not the working folder', () => {
-    const r = synconfIn(work(), 'mutate', '--only', 'system-ping', '--report-dir', join(work(), 'elsewhere'));
+    const r = synconfIn(
+      work(),
+      'mutate',
+      '--from',
+      'checks',
+      '--only',
+      'system-ping',
+      '--report-dir',
+      join(work(), 'elsewhere'),
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /synconf mutate: score 100\.0% \(\d+ mutants: /);
   });
@@ -53,7 +72,7 @@ describe('synconf mutate (the built command)', () => {
     const weak = join(work(), 'db-need-prio.yaml');
     writeFileSync(weak, text.replace(removed, ''));
     const dir = join(work(), 'weak');
-    const r = synconf('mutate', '--suite', weak, '--report-dir', dir, '--min-score', '1');
+    const r = synconf('mutate', '--from', 'checks', '--suite', weak, '--report-dir', dir, '--min-score', '1');
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const line =
       readFileSync(weak, 'utf8')

@@ -19,7 +19,7 @@ const PRIO = join(ROOT, 'suites', 'db', 'db-need-prio.yaml');
 describe('synconf mutate on the bundled 1.19.2 recordings', () => {
   let report: MutationReport;
   before(async () => {
-    report = await mutate({ dir: BUNDLED });
+    report = await mutate({ dir: BUNDLED, from: 'checks' });
   });
 
   test('the unmutated replay conforms, and the report is a valid mutation-report', () => {
@@ -122,8 +122,8 @@ describe('a weakened scenario', () => {
     assert.ok(text.includes(assertion), 'the scenario changed: update this test');
     const weak = join(work(), 'db-need-prio.yaml');
     writeFileSync(weak, text.replace(assertion, ''));
-    const full = await mutate({ dir: BUNDLED, suites: [PRIO] });
-    const weakened = await mutate({ dir: BUNDLED, suites: [weak] });
+    const full = await mutate({ dir: BUNDLED, suites: [PRIO], from: 'checks' });
+    const weakened = await mutate({ dir: BUNDLED, suites: [weak], from: 'checks' });
     assert.equal(full.totals.score, 1);
     assert.ok(weakened.totals.score! < full.totals.score!, `${weakened.totals.score} not below ${full.totals.score}`);
     const survivors = weakened.mutants.filter((m) => m.outcome === 'survived');

@@ -3,7 +3,13 @@ import type { CommandModule } from 'yargs';
 import { scenarioOptions, list } from './options.js';
 import { UsageError } from '../errors.js';
 import type { MutateCommandOptions } from '../commands/mutate.js';
-import { operators, DEFAULT_OPERATORS } from '../mutate/operators.js';
+import { operators, DEFAULT_OPERATORS, SPEC_OPERATORS } from '../mutate/operators.js';
+
+/** the spec-derived operators, one line each, for the help's epilogue */
+const specOperatorLines = () =>
+  Object.entries(SPEC_OPERATORS)
+    .map(([name, does]) => `  ${name}: ${does}`)
+    .join('\n');
 
 /** "0.9" or "90%" → 0.9; "90" is neither (a fraction above 1, or a percentage without its %): a usage error */
 function score(value: unknown): number | undefined {
@@ -21,7 +27,7 @@ function score(value: unknown): number | undefined {
 export const mutateCommand: CommandModule = {
   command: 'mutate [dir]',
   describe:
-    "Prove the suite catches deviations: replay recordings with mutated answers (from the scenarios' checks, the schemas and the side effects), one mutant at a time, and report the mutation score and every survivor",
+    "Prove the suite catches deviations: replay recordings with mutated answers (a mutant per statement of the spec, and mutants from the scenarios' checks, the schemas and the side effects), one mutant at a time, and report the statement and mutation scores and every survivor",
   builder: (y) =>
     scenarioOptions(
       y.positional('dir', {
@@ -35,11 +41,18 @@ export const mutateCommand: CommandModule = {
         describe:
           'known-deviations file (default: the expectations/*.yaml of the recorded agent version); --no-expectations applies none',
       })
+      .option('from', {
+        type: 'string',
+        choices: ['both', 'spec', 'checks'],
+        defaultDescription: 'both',
+        describe:
+          "where the mutants come from: spec (at least one per statement of spec/statements.yaml, whichever checks exist), checks (from what the suite's checks and schemas read), both",
+      })
       .option('min-score', {
         type: 'string',
         coerce: score,
         describe:
-          'the gate: exit 1 when the score (killed / (killed + survived)) is below it; 0 to 1 or a percentage, e.g. 95%',
+          'the gate: exit 1 when the statement score (caught / (caught + survived)) or the mutant score (killed / (killed + survived)) is below it; 0 to 1 or a percentage, e.g. 95%',
       })
       .option('report-dir', {
         type: 'string',
@@ -57,7 +70,8 @@ export const mutateCommand: CommandModule = {
         choices: operators(),
         implies: 'live', // ignored without it: said so
         defaultDescription: DEFAULT_OPERATORS.join(','),
-        describe: 'with --live: the mutation operators to run live; repeat or comma-separate',
+        describe:
+          'with --live: the check-derived mutation operators to run live (--live runs no spec-derived mutant); repeat or comma-separate',
       })
       .option('syncthing', {
         type: 'string',
@@ -75,7 +89,7 @@ export const mutateCommand: CommandModule = {
         'side effects and events through a fault injector in front of a lab agent',
       )
       .epilogue(
-        'The score is killed / (killed + survived); equivalent mutants (a change the spec allows, by a stated rule) do not count.\nExit codes: 0 done (and the score is at least --min-score), 1 the score is below --min-score, 2 usage or input error (or recordings that fail without a mutant), 3 a fault of synconf itself.',
+        `The statement score is caught / (caught + survived): the statements whose violation the suite catches; statements masked by a known deviation, without an operator on the recordings, or not checkable do not count. The mutant score is killed / (killed + survived); equivalent mutants (a change the spec allows, by a stated rule) do not count.\nSpec-derived operators:\n${specOperatorLines()}\nExit codes: 0 done (and the score is at least --min-score), 1 the score is below --min-score, 2 usage or input error (or recordings that fail without a mutant), 3 a fault of synconf itself.`,
       ),
   handler: async (argv) => {
     const { mutateCommand } = await import('../engine.js');

@@ -2,7 +2,7 @@
 // with --live), a line per scenario as it ends, the reports written, the score printed; the exit code the gate's.
 import type { MutantResult } from '../schema/generated/types.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
-import { mutate } from '../mutate/mutate.js';
+import { mutate, type DerivedFrom } from '../mutate/mutate.js';
 import { mutationText } from '../mutate/render.js';
 import { writeMutationReports, settled } from './write-reports.js';
 import { DEFAULT_OPERATORS } from '../mutate/operators.js';
@@ -22,6 +22,7 @@ export interface MutateCommandOptions {
   live?: boolean;
   operators?: MutantResult['operator'][];
   syncthing?: string;
+  from?: DerivedFrom;
 }
 
 export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
@@ -43,6 +44,7 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
     expectations:
       opts.expectations === false ? false : typeof opts.expectations === 'string' ? opts.expectations : undefined,
     minScore: opts.minScore,
+    from: opts.from,
     ...(opts.live ? { live: { operators: opts.operators ?? DEFAULT_OPERATORS, binary: opts.syncthing } } : {}),
     onScenario: (id, results) => {
       const n = (o: string) => results.filter((r) => r.outcome === o).length;

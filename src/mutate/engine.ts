@@ -117,6 +117,14 @@ export class MutationEngine {
       .filter((c) => FAILING.has(c.verdict) && before.get(c.id)?.verdict !== c.verdict)
       .map((c) => ({ check: c.id, message: c.message }));
     if (killedBy.length) return { outcome: 'killed', killedBy };
+    const seen = mutant.maskedWhenSeen
+      ? result.checks.filter((c) => c.verdict === 'expected-fail' && before.get(c.id)?.message !== c.message)
+      : [];
+    if (seen.length)
+      return {
+        outcome: 'equivalent',
+        equivalentBecause: `masked: ${seen[0].id} sees the change but already fails on this agent, a known deviation (${seen[0].deviation?.file ?? 'expectations'})`,
+      };
     const aimed = (mutant.aims ?? []).map((id) => before.get(id));
     if (aimed.length && aimed.every((c) => c?.verdict === 'expected-fail')) {
       return {

@@ -10,6 +10,8 @@ export interface Mutant extends Omit<MutantResult, 'outcome' | 'killedBy'> {
   replace: Map<number, HarEntry>;
   /** ids of the checks that exist to catch it (a survivor whose checks all fail already is masked by a known deviation) */
   aims?: string[];
+  /** masked too when a check that already fails on this agent (a known deviation) fails otherwise under it */
+  maskedWhenSeen?: boolean;
   /** the same mutant in front of a live agent (synconf mutate --live) */
   live?: LiveFault;
 }

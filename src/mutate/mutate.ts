@@ -1,7 +1,7 @@
 // `synconf mutate`: how sensitive the suite is. Mutants of the recorded answers (derived from what
 // the scenarios check, from the schemas, and from the requests that change the agent) are replayed
 // one at a time; a mutant no check notices is a blind spot of the suite, listed with its place.
-import type { MutantResult, MutationReport, ScenarioResult } from '../schema/generated/types.js';
+import type { MutantResult, MutationReport, ScenarioResult, StatementScore } from '../schema/generated/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
 import { selectScenarios } from '../scenario/select.js';
 import { replayTarget } from '../runner/replay-target.js';
@@ -15,6 +15,12 @@ import type { Mutant } from './mutants.js';
 import { tally, tallyBy, percent } from './score.js';
 import { labTarget } from '../runner/targets.js';
 import { nextTurn } from '../runner/yield.js';
+import { loadStatements } from '../schema/statements.js';
+import { mutateStatement, statementTotals, type Replayed } from './spec-mutants.js';
+
+/** where the mutants come from: the spec's statements, the suite's checks, or both */
+export type DerivedFrom = NonNullable<MutationReport['derivedFrom']>;
+export const DEFAULT_FROM: DerivedFrom = 'both';
 
 export interface MutateOptions {
   /** folder of cassettes */
@@ -26,6 +32,10 @@ export interface MutateOptions {
   /** the gate: a score below it makes the exit code 1 */
   minScore?: number;
   onScenario?(id: string, results: MutantResult[]): void;
+  /** the spec-derived mutants, once all have run */
+  onStatements?(score: StatementScore): void;
+  /** spec: a mutant per statement of the index; checks: from what the suite's checks read; both (the default) */
+  from?: DerivedFrom;
   /** live mode: the mutants of these operators, through a fault injector in front of a lab agent */
   live?: { operators: MutantResult['operator'][]; binary?: string };
   /** live mode: the lab is up, `mutants` of `scenarios` are to run */
@@ -45,13 +55,16 @@ function judge(
   results: MutantResult[],
   baselineProblems: string[],
   minScore: number | null,
+  statements: StatementScore | undefined,
   interrupted?: { done: number; of: number },
 ) {
   const totals = tally(results);
-  const below = minScore !== null && (totals.score ?? 1) < minScore;
+  const scores = [totals.score, statements?.totals.score].filter((s): s is number => s !== null && s !== undefined);
+  const below = minScore !== null && scores.some((s) => s < minScore);
   // an interrupted run is not a verdict: exit 2 in the report (as a run's), 130 for the process
   const exitCode = baselineProblems.length || interrupted ? EXIT.usage : below ? EXIT.nonConforming : EXIT.ok;
-  const counts = `${totals.mutants} mutants: ${totals.killed} killed, ${totals.survived} survived, ${totals.equivalent} equivalent`;
+  const mutantCounts = `${totals.mutants} mutants: ${totals.killed} killed, ${totals.survived} survived, ${totals.equivalent} equivalent`;
+  const counts = statements ? `${statementLine(statements)}; ${mutantCounts}` : mutantCounts;
   const gate =
     minScore === null
       ? ''
@@ -62,8 +75,15 @@ function judge(
     ? `synconf mutate: INTERRUPTED after ${interrupted.done} of ${interrupted.of} scenarios: score so far ${percent(totals.score)} (${counts}) (exit ${EXIT.interrupted})`
     : baselineProblems.length
       ? `synconf mutate: HARNESS ERROR: ${baselineProblems.length} check(s) fail without any mutant, so the recordings cannot tell mutants apart (exit ${exitCode})`
-      : `synconf mutate: score ${percent(totals.score)} (${counts})${gate} (exit ${exitCode})`;
+      : statements
+        ? `synconf mutate: statement score ${percent(statements.totals.score)}, mutant score ${percent(totals.score)} (${counts})${gate} (exit ${exitCode})`
+        : `synconf mutate: score ${percent(totals.score)} (${counts})${gate} (exit ${exitCode})`;
   return { totals, exitCode, verdict };
+}
+
+/** the statement score in words: the statements whose violation the suite catches */
+function statementLine({ totals: t }: StatementScore): string {
+  return `${t.caught} of ${t.caught + t.survived} statements caught, ${t.survived} survived, ${t.masked} masked by a known deviation, ${t.noOperator} without an operator on these recordings, ${t.notCheckable} not checkable, ${t.restating} restating`;
 }
 
 /** the tallies by scenario, by endpoint and by operator */
@@ -130,6 +150,24 @@ async function replayMutants(
   return mine;
 }
 
+/** a mutant per statement of the index, over every scenario's recordings; their results join `results` */
+async function specMutants(
+  engine: MutationEngine,
+  replayed: Replayed[],
+  agentVersion: string | null,
+  results: MutantResult[],
+  signal?: AbortSignal,
+): Promise<StatementScore> {
+  const entries: StatementScore['entries'] = [];
+  for (const s of await loadStatements()) {
+    if (signal?.aborted) break;
+    const { entry, result } = await mutateStatement(engine, s, replayed, agentVersion);
+    entries.push(entry);
+    if (result) results.push(result);
+  }
+  return { totals: statementTotals(entries), entries };
+}
+
 export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   const startedAt = new Date();
   const t0 = performance.now();
@@ -145,13 +183,17 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   else if (opts.expectations === undefined && agentVersion) expectations = expectationsFor(agentVersion);
   const engine = new MutationEngine(opts.dir, target, agentVersion, indexDeviations(expectations));
 
+  const from: DerivedFrom = opts.live ? 'checks' : (opts.from ?? DEFAULT_FROM);
   const results: MutantResult[] = [];
   const baselineProblems: string[] = [];
   const liveRuns: LiveRun[] = [];
+  const replayed: Replayed[] = [];
   for (const loaded of selection.scenarios) {
     await nextTurn(); // a Ctrl-C lands here
     if (opts.signal?.aborted) break;
-    const { baseline, mutants } = await engine.derive(loaded);
+    const { baseline, mutants } =
+      from === 'spec' ? { baseline: await engine.replay(loaded), mutants: [] } : await engine.derive(loaded);
+    replayed.push({ loaded, baseline, entries: engine.cassette(loaded.scenario.id).log.entries });
     for (const c of baseline.checks)
       if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') baselineProblems.push(`${c.id}: ${c.message}`);
     if (opts.live) {
@@ -163,10 +205,16 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
       });
       continue;
     }
+    if (from === 'spec') continue;
     const mine = await replayMutants(engine, loaded, baseline, mutants, opts.signal);
     results.push(...mine);
     opts.onScenario?.(loaded.scenario.id, mine);
   }
+  const statements =
+    from !== 'checks' && !opts.signal?.aborted
+      ? await specMutants(engine, replayed, agentVersion, results, opts.signal)
+      : undefined;
+  if (statements) opts.onStatements?.(statements);
   await target.close();
   if (opts.live && !baselineProblems.length && !opts.signal?.aborted)
     await liveResults({ ...opts, live: opts.live }, liveRuns, expectations, results);
@@ -174,7 +222,13 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
 
   const minScore = opts.minScore ?? null;
   const done = { done: new Set(results.map((r) => r.scenario)).size, of: selection.scenarios.length };
-  const { totals, exitCode, verdict } = judge(results, baselineProblems, minScore, aborted ? done : undefined);
+  const { totals, exitCode, verdict } = judge(
+    results,
+    baselineProblems,
+    minScore,
+    statements,
+    aborted ? done : undefined,
+  );
   return {
     format: 'synconf-mutation/1',
     synconf: { version: SYNCONF_VERSION },
@@ -187,6 +241,8 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
     exitCode,
     verdict,
     ...(baselineProblems.length ? { baselineProblems } : {}),
+    derivedFrom: from,
+    ...(statements ? { statements } : {}),
     totals,
     ...breakdowns(results),
     mutants: results,

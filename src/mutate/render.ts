@@ -10,7 +10,54 @@ export const SCORE_EXPLAINED = [
   'Each mutant is a recorded answer changed the way a non-conforming agent would change it (a required member dropped, a wrong type, status or media type, an event that never comes, a request that has no effect).',
   'A mutant is killed when some check of the replayed scenario fails, survives when the run still conforms, and is equivalent when a readable rule says no check could tell it apart (the schema admits the change, nothing changes, or a known deviation of the agent already fails the check).',
   'The score is killed / (killed + survived): 100% means every non-equivalent mutant is caught, and each survivor is a blind spot of the suite, named with its scenario line.',
+  'Spec-derived mutants break one statement of the spec each (spec/statements.yaml), in every recorded answer it concerns, whichever checks exist: the statement score is caught / (caught + survived), the statements whose violation the suite catches; each survivor is named with its statement and spec line.',
 ];
+
+type StatementEntry = NonNullable<MutationReport['statements']>['entries'][number];
+const entriesOf = (r: MutationReport, outcome: StatementEntry['outcome']) =>
+  (r.statements?.entries ?? []).filter((e) => e.outcome === outcome);
+/** the spec mutant of a statement (the what and where of a survivor) */
+const mutantOf = (r: MutationReport, id: string) => r.mutants.find((m) => m.statement === id);
+const statementLine = (r: MutationReport, e: StatementEntry) =>
+  `${e.id} (spec line ${e.line}, ${e.kind})${e.reason ? `: ${e.reason}` : ''}${
+    e.outcome === 'survived'
+      ? `: ${mutantOf(r, e.id)?.target ?? ''}, in ${mutantOf(r, e.id)?.scenarios?.join(', ')}`
+      : ''
+  }`;
+const STATEMENT_SECTIONS: [StatementEntry['outcome'], string][] = [
+  ['survived', 'Statements whose violation no check catches'],
+  ['masked', 'Statements masked by a known deviation of the agent'],
+  ['no operator', 'Statements no operator breaks in these recordings'],
+  ['not checkable', 'Statements not checkable (the index says why)'],
+];
+
+/** the statement score as Markdown: totals, then each group of statements that needs a word */
+function statementsMarkdown(r: MutationReport): string[] {
+  if (!r.statements) return [];
+  const t = r.statements.totals;
+  const out = [
+    `### Statements: ${percent(t.score)} caught`,
+    '',
+    `${t.statements} statements: ${t.caught} caught, ${t.survived} survived, ${t.masked} masked, ${t.noOperator} without an operator here, ${t.notCheckable} not checkable, ${t.restating} restating others.`,
+  ];
+  for (const [outcome, title] of STATEMENT_SECTIONS) {
+    const es = entriesOf(r, outcome);
+    if (es.length)
+      out.push('', `#### ${title} (${es.length})`, '', ...es.map((e) => `- ${md(cut(statementLine(r, e), 400))}`));
+  }
+  return [...out, ''];
+}
+
+function statementsHtml(r: MutationReport): string {
+  if (!r.statements) return '';
+  const t = r.statements.totals;
+  const groups = STATEMENT_SECTIONS.map(([outcome, title]) => {
+    const es = entriesOf(r, outcome);
+    const items = es.map((e) => `<li>${h(cut(statementLine(r, e), 500))}</li>`).join('');
+    return es.length ? `<h3>${h(title)} (${es.length})</h3><ul>${items}</ul>` : '';
+  });
+  return `<h2>Statements: ${h(percent(t.score))} caught</h2><p>${t.statements} statements: ${t.caught} caught, ${t.survived} survived, ${t.masked} masked, ${t.noOperator} without an operator here, ${t.notCheckable} not checkable, ${t.restating} restating others.</p>${groups.join('')}`;
+}
 
 const where = (m: MutantResult) => `${m.file}${m.line ? `:${m.line}` : ''}`;
 const survivors = (r: MutationReport) => r.mutants.filter((m) => m.outcome === 'survived');
@@ -53,11 +100,14 @@ export function mutationMarkdown(r: MutationReport): string {
   ];
   if (r.baselineProblems?.length)
     out.push('### Checks that fail without a mutant', '', ...r.baselineProblems.map((p) => `- ${md(cut(p, 300))}`), '');
+  out.push(...statementsMarkdown(r));
   out.push(`### Survivors (${s.length})`, '');
   if (!s.length) out.push('None: every non-equivalent mutant was killed.');
   for (const m of s)
     out.push(
-      `- **${md(m.scenario)}** step ${md(m.step)} (${md(where(m))}): ${md(m.operator)} of ${md(m.target)}${m.pointer ? ` at \`${md(m.pointer)}\`` : ''}: ${md(m.description)}`,
+      m.statement
+        ? `- **statement ${md(m.statement)}** (spec line ${m.specLine}): ${md(m.target)}, in ${md(m.scenarios?.join(', ') ?? m.scenario)}`
+        : `- **${md(m.scenario)}** step ${md(m.step)} (${md(where(m))}): ${md(m.operator)} of ${md(m.target)}${m.pointer ? ` at \`${md(m.pointer)}\`` : ''}: ${md(m.description)}`,
     );
   out.push(
     '',
@@ -102,13 +152,14 @@ export function mutationHtml(r: MutationReport): string {
   const s = survivors(r);
   const cls = r.exitCode === 0 ? (s.length ? 'attention' : 'ok') : r.exitCode === 1 ? 'bad' : 'error';
   const mutantRow = (m: MutantResult) =>
-    `<tr><td class="mono">${h(m.id)}</td><td>${h(m.outcome)}</td><td>${h(m.step)}<br><span class="muted mono">${h(where(m))}</span></td><td>${h(m.operator)}</td><td>${h(m.target)}${m.pointer ? `<br><code>${h(m.pointer)}</code>` : ''}</td><td>${h(m.description)}</td><td>${m.killedBy ? m.killedBy.map((k) => `<code>${h(k.check)}</code>`).join('<br>') : h(m.equivalentBecause ?? '')}</td></tr>`;
+    `<tr><td class="mono">${h(m.id)}</td><td>${h(m.outcome)}</td><td>${h(m.step)}<br><span class="muted mono">${h(where(m))}</span></td><td>${h(m.operator)}</td><td>${m.statement ? `statement <code>${h(m.statement)}</code> (spec line ${m.specLine})<br>` : ''}${h(m.target)}${m.pointer ? `<br><code>${h(m.pointer)}</code>` : ''}</td><td>${h(m.description)}</td><td>${m.killedBy ? m.killedBy.map((k) => `<code>${h(k.check)}</code>`).join('<br>') : h(m.equivalentBecause ?? '')}</td></tr>`;
   const body = `
 <div class="banner ${cls}"><div><h1>synconf mutate: ${h(percent(r.totals.score))}</h1><p class="line">${h(r.verdict)}</p></div></div>
 <main>
 <dl class="facts"><dt>Recordings</dt><dd><code>${h(r.recordings)}</code></dd><dt>Agent</dt><dd>${h(r.agentVersion ?? 'unknown')}</dd><dt>Started</dt><dd>${h(r.startedAt)} (${(r.durationMs / 1000).toFixed(1)} s)</dd><dt>Gate</dt><dd>${r.minScore === null ? 'none (--min-score)' : h(percent(r.minScore))}</dd></dl>
 ${SCORE_EXPLAINED.map((p) => `<p>${h(p)}</p>`).join('\n')}
 ${r.baselineProblems?.length ? `<h2>Checks that fail without a mutant</h2><ul class="problems">${r.baselineProblems.map((p) => `<li>${h(cut(p, 500))}</li>`).join('')}</ul>` : ''}
+${statementsHtml(r)}
 <h2>Survivors (${s.length})</h2>
 ${s.length ? `<table><thead><tr><th>mutant</th><th>outcome</th><th>step</th><th>operator</th><th>what</th><th>mutation</th><th>caught by / rule</th></tr></thead><tbody>${s.map(mutantRow).join('')}</tbody></table>` : '<p>None: every non-equivalent mutant was killed.</p>'}
 <h2>By scenario</h2>${htmlTable(
@@ -137,11 +188,14 @@ export function mutationText(r: MutationReport, max = 50): string {
   const s = survivors(r);
   const out = s
     .slice(0, max)
-    .map(
-      (m) =>
-        `survived ${m.id} ${where(m)} step ${m.step}: ${m.operator} of ${m.target}${m.pointer ? ` at ${m.pointer}` : ''}: ${m.description}`,
+    .map((m) =>
+      m.statement
+        ? `survived statement ${m.statement} (spec line ${m.specLine}): ${m.target}, in ${m.scenarios?.join(', ')}`
+        : `survived ${m.id} ${where(m)} step ${m.step}: ${m.operator} of ${m.target}${m.pointer ? ` at ${m.pointer}` : ''}: ${m.description}`,
     );
   if (s.length > max) out.push(`… and ${s.length - max} more survivors (mutation.md lists them all)`);
+  const none = entriesOf(r, 'no operator');
+  if (none.length) out.push(`${none.length} statements without an operator on these recordings (mutation.md says why)`);
   for (const p of r.baselineProblems ?? []) out.push(`fails without a mutant: ${p}`);
   out.push(r.verdict);
   return out.join('\n');

@@ -1514,6 +1514,11 @@ export interface MutationReport {
    * checks that already fail without any mutant (they cannot tell a mutant apart); mutation needs recordings that conform
    */
   baselineProblems?: string[];
+  /**
+   * where the mutants come from (--from): spec = at least one per statement of the spec's index, checks = from what the suite's checks and schemas read, both = the two
+   */
+  derivedFrom?: "spec" | "checks" | "both";
+  statements?: StatementScore;
   totals: Tally;
   byScenario: (Tally & {
     scenario: string;
@@ -1525,29 +1530,104 @@ export interface MutationReport {
     [k: string]: unknown;
   })[];
   byOperator: (Tally & {
-    /**
-     * status/media-type: the answer's status code or Content-Type; drop-required … const: a schema keyword broken at a member of a validated response (or event); empty-array: an array an assertion reads emptied; assertion/text/event-assertion: the value an assertion reads changed so that the assertion must fail; drop-events: the events of a type a step waits for never come; side-effect: a request is answered as recorded, but later answers are replayed as if it had had no effect
-     */
     operator:
-      | "status"
-      | "media-type"
-      | "drop-required"
-      | "type"
-      | "format"
-      | "pattern"
-      | "enum"
-      | "minimum"
-      | "maximum"
-      | "const"
-      | "empty-array"
-      | "assertion"
-      | "text"
-      | "drop-events"
-      | "event-assertion"
-      | "side-effect";
+      | (
+          | "status"
+          | "media-type"
+          | "drop-required"
+          | "type"
+          | "format"
+          | "pattern"
+          | "enum"
+          | "minimum"
+          | "maximum"
+          | "const"
+          | "empty-array"
+          | "assertion"
+          | "text"
+          | "drop-events"
+          | "event-assertion"
+          | "side-effect"
+        )
+      | (
+          | "retype"
+          | "drop-member"
+          | "other-value"
+          | "set-value"
+          | "counter-skew"
+          | "drop-key"
+          | "rename-keys"
+          | "add-item"
+          | "swap-separator"
+          | "relative-path"
+          | "absolute-path"
+          | "strip-trailing-separator"
+          | "drop-offset"
+          | "foreign-id"
+          | "freeze-value"
+          | "refuse"
+          | "accept-refused"
+          | "error-body"
+          | "fill-body"
+          | "media-type"
+          | "absent"
+          | "present"
+          | "undo-effect"
+          | "drop-events"
+        );
     [k: string]: unknown;
   })[];
   mutants: MutantResult[];
+}
+/**
+ * spec-derived mutants, per statement of the index: whether the suite catches its violation
+ */
+export interface StatementScore {
+  totals: {
+    statements: number;
+    /**
+     * every mutant of the statement killed
+     */
+    caught: number;
+    /**
+     * a mutant of the statement survived: the suite misses that violation
+     */
+    survived: number;
+    /**
+     * the agent already breaks the statement (a known deviation): no mutant of it can be told apart
+     */
+    masked: number;
+    /**
+     * no operator applies to these recordings (the reason per statement)
+     */
+    noOperator: number;
+    notCheckable: number;
+    /**
+     * statements that restate others (sameAs): covered by theirs
+     */
+    restating: number;
+    /**
+     * caught / (caught + survived): the statements whose violation the suite catches
+     */
+    score: number | null;
+  };
+  entries: {
+    id: string;
+    kind: string;
+    /**
+     * the line of the spec that holds it
+     */
+    line: number;
+    outcome: "caught" | "survived" | "masked" | "no operator" | "not checkable" | "restates";
+    /**
+     * the ids of its mutants
+     */
+    mutants?: string[];
+    /**
+     * why no operator applies, why it is not checkable, what it restates, or which known deviation masks it
+     */
+    reason?: string;
+  }[];
 }
 export interface Tally {
   mutants: number;
@@ -1576,30 +1656,67 @@ export interface MutantResult {
    * METHOD path of the mutated answer (an id of schemas/endpoints.json where one matches)
    */
   endpoint: string;
-  /**
-   * status/media-type: the answer's status code or Content-Type; drop-required … const: a schema keyword broken at a member of a validated response (or event); empty-array: an array an assertion reads emptied; assertion/text/event-assertion: the value an assertion reads changed so that the assertion must fail; drop-events: the events of a type a step waits for never come; side-effect: a request is answered as recorded, but later answers are replayed as if it had had no effect
-   */
   operator:
-    | "status"
-    | "media-type"
-    | "drop-required"
-    | "type"
-    | "format"
-    | "pattern"
-    | "enum"
-    | "minimum"
-    | "maximum"
-    | "const"
-    | "empty-array"
-    | "assertion"
-    | "text"
-    | "drop-events"
-    | "event-assertion"
-    | "side-effect";
+    | (
+        | "status"
+        | "media-type"
+        | "drop-required"
+        | "type"
+        | "format"
+        | "pattern"
+        | "enum"
+        | "minimum"
+        | "maximum"
+        | "const"
+        | "empty-array"
+        | "assertion"
+        | "text"
+        | "drop-events"
+        | "event-assertion"
+        | "side-effect"
+      )
+    | (
+        | "retype"
+        | "drop-member"
+        | "other-value"
+        | "set-value"
+        | "counter-skew"
+        | "drop-key"
+        | "rename-keys"
+        | "add-item"
+        | "swap-separator"
+        | "relative-path"
+        | "absolute-path"
+        | "strip-trailing-separator"
+        | "drop-offset"
+        | "foreign-id"
+        | "freeze-value"
+        | "refuse"
+        | "accept-refused"
+        | "error-body"
+        | "fill-body"
+        | "media-type"
+        | "absent"
+        | "present"
+        | "undo-effect"
+        | "drop-events"
+      );
   /**
    * what was mutated: the response of a step, an event, or the answers after a request
    */
   target: string;
+  /**
+   * spec-derived mutants: the id of the statement (spec/statements.yaml) the mutant breaks
+   */
+  statement?: string;
+  /**
+   * spec-derived mutants: the line of the spec that holds the statement
+   */
+  specLine?: number;
+  /**
+   * spec-derived mutants: every scenario whose recordings the mutant changes (an agent that breaks a statement breaks it in every answer); killed when a check of any of them fails
+   */
+  scenarios?: string[];
   /**
    * JSON pointer of the mutated member, in the response body or the event
    */

@@ -1,0 +1,142 @@
+// Spec-derived mutants: for each statement of the index, its targets (spec-targets.ts) applied to the recordings of
+// every scenario that holds an answer they change, as an agent breaking the statement would break it everywhere.
+// The mutant is killed when a check of any of those scenarios fails that did not without it, so the score reads
+// "statements whose violation the suite catches", whichever checks exist.
+import type { HarEntry, MutantResult, ScenarioResult, StatementScore } from '../schema/generated/types.js';
+import type { LoadedScenario } from '../scenario/load.js';
+import type { Statement } from '../schema/statements.js';
+import type { MutationEngine, Outcome } from './engine.js';
+import type { Mutant } from './mutants.js';
+import { endpointOf } from './mutants.js';
+import { applyTarget, type SpecTarget } from './spec-operators.js';
+import { targetsOf } from './spec-targets.js';
+import { nextTurn } from '../runner/yield.js';
+
+type Entry = StatementScore['entries'][number];
+
+/** a scenario as the spec mutants need it: its loaded form, its unmutated replay, its recorded entries */
+export interface Replayed {
+  loaded: LoadedScenario;
+  baseline: ScenarioResult;
+  entries: HarEntry[];
+}
+
+/** the targets composed on one scenario's entries (each applied to what the previous ones left) */
+export function replacementsIn(entries: HarEntry[], targets: SpecTarget[]): Map<number, HarEntry> {
+  const out = new Map<number, HarEntry>();
+  for (const t of targets) {
+    const current = entries.map((e, i) => out.get(i) ?? e);
+    for (const [i, e] of applyTarget(current, t)) out.set(i, e);
+  }
+  return out;
+}
+
+const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v)?.slice(0, 40));
+export function describeTarget(t: SpecTarget): string {
+  const where = `${t.endpoints.join(', ')}${t.at !== undefined ? ` at "${t.at}"` : ''}`;
+  const extra = [
+    t.value !== undefined ? `value ${show(t.value)}` : '',
+    t.event ? `event ${t.event}` : '',
+    t.query ? `requests ${Object.entries(t.query).map(([k, has]) => `${has ? 'with' : 'without'} ${k}`)}` : '',
+    t.statuses ? `answers ${t.statuses.join('/')}` : '',
+  ].filter(Boolean);
+  return `${t.operator} on ${where}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+}
+
+/** the checks of a baseline that cite a statement */
+const citing = (r: ScenarioResult, id: string) => r.checks.filter((c) => c.statements?.includes(id)).map((c) => c.id);
+
+interface Part {
+  scenario: Replayed;
+  replace: Map<number, HarEntry>;
+}
+
+/** the mutant of one statement as the report lists it, from the outcome of its parts */
+function resultOf(s: Statement, targets: SpecTarget[], parts: Part[], outcome: Outcome, killer?: Part): MutantResult {
+  const first = killer ?? parts[0];
+  const e = first.scenario.entries[Math.min(...first.replace.keys())];
+  return {
+    id: `spec:${s.id}`,
+    scenario: first.scenario.loaded.scenario.id,
+    file: first.scenario.loaded.file,
+    step: e._step,
+    endpoint: endpointOf(e),
+    operator: targets[0].operator,
+    target: targets.map(describeTarget).join('; '),
+    ...(targets[0].at ? { pointer: targets[0].at } : {}),
+    description: `breaks ${s.id} (spec line ${s.line}): ${s.note ?? s.quote}`,
+    statement: s.id,
+    specLine: s.line,
+    scenarios: parts.map((p) => p.scenario.loaded.scenario.id),
+    ...outcome,
+  };
+}
+
+/** the parts run one by one until one kills the mutant; masked when a part's citing checks all deviate already */
+async function runParts(engine: MutationEngine, s: Statement, parts: Part[]): Promise<[Outcome, Part?]> {
+  let masked: Outcome | undefined;
+  for (const part of parts) {
+    await nextTurn();
+    const { loaded, baseline } = part.scenario;
+    const mutant = {
+      id: `spec:${s.id}`,
+      replace: part.replace,
+      aims: citing(baseline, s.id),
+      maskedWhenSeen: true,
+    } as Mutant;
+    const outcome = await engine.run(loaded, baseline, mutant);
+    if (outcome.outcome === 'killed') return [outcome, part];
+    if (outcome.outcome === 'equivalent') masked ??= outcome;
+  }
+  return [masked ?? { outcome: 'survived' }];
+}
+
+const nothing = (targets: SpecTarget[]) =>
+  `the recordings hold no answer it changes: ${targets.map(describeTarget).join('; ')}`;
+
+/** one statement: its entry in the statement score and, when an operator applies, its mutant */
+export async function mutateStatement(
+  engine: MutationEngine,
+  s: Statement,
+  scenarios: Replayed[],
+  agentVersion: string | null,
+): Promise<{ entry: Entry; result?: MutantResult }> {
+  const base = { id: s.id, kind: s.kind, line: s.line };
+  if (s.notCheckable) return { entry: { ...base, outcome: 'not checkable', reason: s.notCheckable } };
+  if (s.sameAs) return { entry: { ...base, outcome: 'restates', reason: `restates ${s.sameAs.join(', ')}` } };
+  const found = targetsOf(s, agentVersion);
+  if ('none' in found) return { entry: { ...base, outcome: 'no operator', reason: found.none } };
+  const parts = scenarios
+    .map((scenario) => ({ scenario, replace: replacementsIn(scenario.entries, found.targets) }))
+    .filter((p) => p.replace.size > 0);
+  if (!parts.length) return { entry: { ...base, outcome: 'no operator', reason: nothing(found.targets) } };
+  const [outcome, killer] = await runParts(engine, s, parts);
+  const result = resultOf(s, found.targets, parts, outcome, killer);
+  const state = outcome.outcome === 'killed' ? 'caught' : outcome.outcome === 'equivalent' ? 'masked' : 'survived';
+  return {
+    entry: {
+      ...base,
+      outcome: state,
+      mutants: [result.id],
+      ...(outcome.equivalentBecause ? { reason: outcome.equivalentBecause } : {}),
+    },
+    result,
+  };
+}
+
+/** the statement score of the entries: caught / (caught + survived) */
+export function statementTotals(entries: Entry[]): StatementScore['totals'] {
+  const n = (o: Entry['outcome']) => entries.filter((e) => e.outcome === o).length;
+  const caught = n('caught');
+  const survived = n('survived');
+  return {
+    statements: entries.length,
+    caught,
+    survived,
+    masked: n('masked'),
+    noOperator: n('no operator'),
+    notCheckable: n('not checkable'),
+    restating: n('restates'),
+    score: caught + survived ? Math.round((caught / (caught + survived)) * 10000) / 10000 : null,
+  };
+}
