@@ -24,6 +24,16 @@ function score(value: unknown): number | undefined {
   return s;
 }
 
+const FROM = {
+  type: 'string',
+  choices: ['both', 'spec', 'checks'],
+  defaultDescription: 'both',
+  describe:
+    "where the mutants come from: spec (at least one per statement of spec/statements.yaml, whichever checks exist), checks (from what the suite's checks and schemas read), both",
+} as const;
+
+const EPILOGUE = `The statement score is caught / (caught + survived): the statements whose violation the suite catches; statements masked by a known deviation, without an operator on the recordings, or not checkable do not count. The mutant score is killed / (killed + survived); equivalent mutants (a change the spec allows, by a stated rule) do not count.\nSpec-derived operators:\n${specOperatorLines()}\nExit codes: 0 done (and the score is at least --min-score), 1 the score is below --min-score, 2 usage or input error (or recordings that fail without a mutant), 3 a fault of synconf itself.`;
+
 export const mutateCommand: CommandModule = {
   command: 'mutate [dir]',
   describe:
@@ -41,13 +51,7 @@ export const mutateCommand: CommandModule = {
         describe:
           'known-deviations file (default: the expectations/*.yaml of the recorded agent version); --no-expectations applies none',
       })
-      .option('from', {
-        type: 'string',
-        choices: ['both', 'spec', 'checks'],
-        defaultDescription: 'both',
-        describe:
-          "where the mutants come from: spec (at least one per statement of spec/statements.yaml, whichever checks exist), checks (from what the suite's checks and schemas read), both",
-      })
+      .option('from', FROM)
       .option('min-score', {
         type: 'string',
         coerce: score,
@@ -88,9 +92,7 @@ export const mutateCommand: CommandModule = {
         'synconf mutate --live --only "system-*"',
         'side effects and events through a fault injector in front of a lab agent',
       )
-      .epilogue(
-        `The statement score is caught / (caught + survived): the statements whose violation the suite catches; statements masked by a known deviation, without an operator on the recordings, or not checkable do not count. The mutant score is killed / (killed + survived); equivalent mutants (a change the spec allows, by a stated rule) do not count.\nSpec-derived operators:\n${specOperatorLines()}\nExit codes: 0 done (and the score is at least --min-score), 1 the score is below --min-score, 2 usage or input error (or recordings that fail without a mutant), 3 a fault of synconf itself.`,
-      ),
+      .epilogue(EPILOGUE),
   handler: async (argv) => {
     const { mutateCommand } = await import('../engine.js');
     await mutateCommand(argv as unknown as MutateCommandOptions);

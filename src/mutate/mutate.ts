@@ -32,8 +32,6 @@ export interface MutateOptions {
   /** the gate: a score below it makes the exit code 1 */
   minScore?: number;
   onScenario?(id: string, results: MutantResult[]): void;
-  /** the spec-derived mutants, once all have run */
-  onStatements?(score: StatementScore): void;
   /** spec: a mutant per statement of the index; checks: from what the suite's checks read; both (the default) */
   from?: DerivedFrom;
   /** live mode: the mutants of these operators, through a fault injector in front of a lab agent */
@@ -168,9 +166,8 @@ async function specMutants(
   return { totals: statementTotals(entries), entries };
 }
 
-export async function mutate(opts: MutateOptions): Promise<MutationReport> {
-  const startedAt = new Date();
-  const t0 = performance.now();
+/** the scenarios chosen, the replay target and the engine over the recordings, with their agent's deviations */
+async function prepare(opts: MutateOptions) {
   const selection = await selectScenarios(opts.suites, opts.only);
   if (selection.errors.length)
     throw new InputError(
@@ -182,23 +179,35 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   if (opts.expectations) expectations = [loadExpectations(opts.expectations)];
   else if (opts.expectations === undefined && agentVersion) expectations = expectationsFor(agentVersion);
   const engine = new MutationEngine(opts.dir, target, agentVersion, indexDeviations(expectations));
+  return { selection, target, agentVersion, expectations, engine };
+}
 
-  const from: DerivedFrom = opts.live ? 'checks' : (opts.from ?? DEFAULT_FROM);
-  const results: MutantResult[] = [];
-  const baselineProblems: string[] = [];
-  const liveRuns: LiveRun[] = [];
-  const replayed: Replayed[] = [];
-  for (const loaded of selection.scenarios) {
+interface Collected {
+  results: MutantResult[];
+  baselineProblems: string[];
+  liveRuns: LiveRun[];
+  replayed: Replayed[];
+}
+
+/** each scenario replayed unmutated, then (unless only spec mutants run) its check-derived mutants */
+async function perScenario(
+  opts: MutateOptions,
+  engine: MutationEngine,
+  scenarios: LoadedScenario[],
+  from: DerivedFrom,
+): Promise<Collected> {
+  const out: Collected = { results: [], baselineProblems: [], liveRuns: [], replayed: [] };
+  for (const loaded of scenarios) {
     await nextTurn(); // a Ctrl-C lands here
     if (opts.signal?.aborted) break;
     const { baseline, mutants } =
       from === 'spec' ? { baseline: await engine.replay(loaded), mutants: [] } : await engine.derive(loaded);
-    replayed.push({ loaded, baseline, entries: engine.cassette(loaded.scenario.id).log.entries });
+    out.replayed.push({ loaded, baseline, entries: engine.cassette(loaded.scenario.id).log.entries });
     for (const c of baseline.checks)
-      if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') baselineProblems.push(`${c.id}: ${c.message}`);
+      if (c.verdict === 'fail' || c.verdict === 'unexpected-pass') out.baselineProblems.push(`${c.id}: ${c.message}`);
     if (opts.live) {
       const ops = opts.live.operators;
-      liveRuns.push({
+      out.liveRuns.push({
         loaded,
         replayBaseline: baseline,
         mutants: mutants.filter((m) => ops.includes(m.operator) && m.live && !m.equivalentBecause),
@@ -207,14 +216,22 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
     }
     if (from === 'spec') continue;
     const mine = await replayMutants(engine, loaded, baseline, mutants, opts.signal);
-    results.push(...mine);
+    out.results.push(...mine);
     opts.onScenario?.(loaded.scenario.id, mine);
   }
+  return out;
+}
+
+export async function mutate(opts: MutateOptions): Promise<MutationReport> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const { selection, target, agentVersion, expectations, engine } = await prepare(opts);
+  const from: DerivedFrom = opts.live ? 'checks' : (opts.from ?? DEFAULT_FROM);
+  const { results, baselineProblems, liveRuns, replayed } = await perScenario(opts, engine, selection.scenarios, from);
   const statements =
     from !== 'checks' && !opts.signal?.aborted
       ? await specMutants(engine, replayed, agentVersion, results, opts.signal)
       : undefined;
-  if (statements) opts.onStatements?.(statements);
   await target.close();
   if (opts.live && !baselineProblems.length && !opts.signal?.aborted)
     await liveResults({ ...opts, live: opts.live }, liveRuns, expectations, results);
@@ -222,13 +239,7 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
 
   const minScore = opts.minScore ?? null;
   const done = { done: new Set(results.map((r) => r.scenario)).size, of: selection.scenarios.length };
-  const { totals, exitCode, verdict } = judge(
-    results,
-    baselineProblems,
-    minScore,
-    statements,
-    aborted ? done : undefined,
-  );
+  const judged = judge(results, baselineProblems, minScore, statements, aborted ? done : undefined);
   return {
     format: 'synconf-mutation/1',
     synconf: { version: SYNCONF_VERSION },
@@ -238,12 +249,12 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - t0),
     minScore,
-    exitCode,
-    verdict,
+    exitCode: judged.exitCode,
+    verdict: judged.verdict,
     ...(baselineProblems.length ? { baselineProblems } : {}),
     derivedFrom: from,
     ...(statements ? { statements } : {}),
-    totals,
+    totals: judged.totals,
     ...breakdowns(results),
     mutants: results,
   };
