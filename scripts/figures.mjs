@@ -218,12 +218,22 @@ function driftSection({ drifts }) {
 function mutationSection({ mutation, mutateCode }) {
   const t = mutation.totals;
   const rows = mutation.byOperator.map((o) => [o.operator, o.mutants, o.killed, o.survived, o.equivalent]);
+  const s = mutation.statements?.totals;
+  const statements = s
+    ? [
+        `Spec-derived mutants (docs/mutate.md): of ${s.statements} statements, ${s.caught} caught, ${s.survived} survived,`,
+        `${s.masked} masked by a known deviation, ${s.noOperator} without an operator on these recordings, ${s.notCheckable}`,
+        `not checkable, ${s.restating} restating: statement score ${(s.score * 100).toFixed(1)}%.`,
+        '',
+      ]
+    : [];
   return [
     '## Mutation score',
     '',
     `\`synconf mutate\` (the bundled ${mutation.agentVersion} recordings): ${t.mutants} mutants, ${t.killed} killed,`,
     `${t.survived} survived, ${t.equivalent} equivalent: score ${(t.score * 100).toFixed(1)}% (exit ${mutateCode}).`,
     '',
+    ...statements,
     table(
       ['operator', 'mutants', 'killed', 'survived', 'equivalent'],
       [...rows, ['in all', t.mutants, t.killed, t.survived, t.equivalent]],
