@@ -179,8 +179,9 @@ describe('every statement of the index', () => {
 
 /** statement → the suite file, and the line of the check that cites it (removed: the mutant must survive) */
 const MATTERS: [string, string, string][] = [
+  ['report.version.agent', 'suites/svc/report.yaml', "name: version is the agent's"],
   ['status.tilde.home', 'suites/system/status.yaml', '- { path: /tilde, absolute: true,'],
-  ['config.folder.order.default', 'suites/system/config.yaml', '- { path: /defaults/folder/order, equals: random }'],
+  ['config.folder.order.default', 'suites/system/config.yaml', '- { path: /defaults/folder/order, equals: random,'],
 ];
 
 describe('the check that cites a statement is what catches its mutant', () => {
