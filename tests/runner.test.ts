@@ -946,10 +946,19 @@ describe('known deviations', () => {
 
 // The assertion kinds that relate a value to another (issue 21): each holds on a right answer and fails on an
 // answer broken in the way it exists to catch, naming what is wrong.
-describe('relations: absolute, subsetOf, isCountOf, notBefore, unchangedFrom', () => {
+describe('relations: absolute, subsetOf, isCountOf (where), notBefore, unchangedFrom', () => {
   const debug = (enabled: string[]) => json({ enabled, facilities: { model: 'central hub', db: 'database' } });
-  const report = (numFolders: number) => json({ numFolders });
-  type Faults = { enabled?: string[]; tilde?: string; numFolders?: number; changed?: boolean; stateChanged?: string };
+  const report = (numFolders: number, sendonly: number, rescanIntvs: number[]) =>
+    json({ numFolders, folderUses: { sendonly }, rescanIntvs });
+  type Faults = {
+    enabled?: string[];
+    tilde?: string;
+    numFolders?: number;
+    sendonly?: number;
+    intervals?: number[];
+    changed?: boolean;
+    stateChanged?: string;
+  };
   const route = (faults: Faults) => {
     fake.route('GET /rest/system/debug', debug(faults.enabled ?? ['model']));
     const started = '2026-11-22T04:16:51.000000002Z';
@@ -962,8 +971,15 @@ describe('relations: absolute, subsetOf, isCountOf, notBefore, unchangedFrom', (
       'GET /rest/db/status',
       json({ stateChanged: faults.stateChanged ?? '2026-11-22T05:16:51.0000000020+01:00' }),
     );
-    fake.route('GET /rest/svc/report', report(faults.numFolders ?? 1));
-    const config = { version: 37, folders: [{ id: 'abcd-1234' }], gui: { theme: 'default' }, options: { urSeen: 3 } };
+    fake.route(
+      'GET /rest/svc/report',
+      report(faults.numFolders ?? 2, faults.sendonly ?? 1, faults.intervals ?? [60, 3600]),
+    );
+    const folders = [
+      { id: 'abcd-1234', type: 'sendonly' },
+      { id: 'efgh-5678', type: 'sendreceive' },
+    ];
+    const config = { version: 37, folders, gui: { theme: 'default' }, options: { urSeen: 3 } };
     const after = { ...config, gui: { theme: 'dark' }, options: { urSeen: faults.changed ? 4 : 3 } };
     fake.route('GET /rest/config', [json(config), json(after)]);
   };
@@ -974,6 +990,8 @@ describe('relations: absolute, subsetOf, isCountOf, notBefore, unchangedFrom', (
     for (const id of ['enabled/assert:enabled are listed', 'status/assert:tilde is absolute'])
       assertPass(r, `check-relations/${id}`);
     assertPass(r, 'check-relations/report/assert:numFolders counts the folders');
+    assertPass(r, 'check-relations/report/assert:sendonly counts the send-only folders');
+    assertPass(r, 'check-relations/report/assert:one interval a folder');
     assertPass(r, 'check-relations/folder/assert:state changed after the start');
     assertPass(r, 'check-relations/config-after/assert:only the theme changed');
   });
@@ -988,9 +1006,21 @@ describe('relations: absolute, subsetOf, isCountOf, notBefore, unchangedFrom', (
     ['a relative home', { tilde: 'root' }, 'status/assert:tilde is absolute', /"root" is not an absolute path/],
     [
       'a folder count one too many',
-      { numFolders: 2 },
+      { numFolders: 3 },
       'report/assert:numFolders counts the folders',
-      /is 2, expected 1 \(the count of/,
+      /is 3, expected 2 \(the count of/,
+    ],
+    [
+      'a counter of all folders where it counts those of one type',
+      { sendonly: 2 },
+      'report/assert:sendonly counts the send-only folders',
+      /is 2, expected 1 \(the count of .* where \/type equals "sendonly"\)/,
+    ],
+    [
+      'a list one item longer than the other',
+      { intervals: [60, 3600, 3600] },
+      'report/assert:one interval a folder',
+      /is \[60,3600,3600\], expected 2 \(the count of/,
     ],
     [
       'a state change an hour before the start',

@@ -36,9 +36,11 @@ function contains(actual: unknown, expected: unknown): boolean {
   return false;
 }
 
-/** how many items an array (members an object) has; undefined for anything else */
-const countOf = (v: unknown) =>
-  Array.isArray(v) ? v.length : v !== null && typeof v === 'object' ? Object.keys(v).length : undefined;
+/** how many items an array (member values an object) has, of those `where` holds for; undefined for anything else */
+function countOf(v: unknown, where: Assertion[] = []): number | undefined {
+  const items = Array.isArray(v) ? v : v !== null && typeof v === 'object' ? Object.values(v) : undefined;
+  return items?.filter((item) => where.every((a) => evaluate(a, item, {}).ok)).length;
+}
 
 /** is `path` absolute: `/…` (Unix), `C:\…` or `C:/…` (a Windows drive) or `\\…` (a Windows share) */
 const isAbsolute = (path: string) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path);
@@ -96,9 +98,12 @@ function relationFailures(v: unknown, ops: Operators): string[] {
     }
   }
   if ('isCountOf' in ops) {
-    const n = countOf(ops.isCountOf);
+    const n = countOf(ops.isCountOf, ops.where);
+    const which = ops.where ? ` where ${ops.where.map((a) => `${a.path} ${describeOps(opsOf(a))}`).join(' and ')}` : '';
     if (n === undefined) out.push(`isCountOf: ${short(ops.isCountOf)} is not an array or object`);
-    else if (v !== n) out.push(`is ${short(v)}, expected ${n} (the count of ${short(ops.isCountOf, 40)})`);
+    // a list is compared by its own count: as many items as the other one has
+    else if ((Array.isArray(v) ? v.length : v) !== n)
+      out.push(`is ${short(v)}, expected ${n} (the count of ${short(ops.isCountOf, 40)}${which})`);
   }
   if (ops.notBefore !== undefined) {
     const failure = notBeforeFailure(v, ops.notBefore);
@@ -200,6 +205,12 @@ export function evaluate(assertion: Assertion, body: unknown, headers: Record<st
     expected: ops,
     actual: found === MISSING ? undefined : found,
   };
+}
+
+/** the operators of an assertion (its path, label and citations left out) */
+function opsOf(assertion: Assertion): Operators {
+  const { path: _path, name: _label, statements: _cited, ...ops } = assertion;
+  return ops;
 }
 
 export function describeOps(ops: Operators): string {

@@ -2445,9 +2445,15 @@ export interface Operators {
    */
   subsetOf?: unknown;
   /**
-   * number: equals how many items this array (or members this object) has, e.g. a captured {{folders}}
+   * number: equals how many items this array (or members this object) has, e.g. a captured {{folders}}; array: has as many items
    */
   isCountOf?: unknown;
+  /**
+   * with isCountOf: count only the items (of an object, its member values) for which every one of these assertions holds, their paths relative to the item, e.g. the folders of type sendonly
+   *
+   * @minItems 1
+   */
+  where?: [Assertion, ...Assertion[]];
   /**
    * deep equal to this earlier value (a captured snapshot, {{before}}) but for the members at `except`: nothing else changed
    */
