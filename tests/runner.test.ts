@@ -504,7 +504,7 @@ describe('version gates per endpoint (schemas/endpoints.json)', () => {
   );
   const scenarioOf = (endpoint: string) => `pending-${endpoint.split('/').at(-1)}`;
 
-  test('1.12.1 (Debian: v1.12.1-ds1): all four pending operations are absent, four passing checks, nothing skipped', async () => {
+  test('1.12.1 (Debian: v1.12.1-ds1): all four pending operations are absent (four passing gate checks), and the GETs the spec names fail their own exists checks', async () => {
     fake.reset({ version: 'v1.12.1-ds1' });
     const r = await run(PENDING);
     assert.equal(r.agent.version, 'v1.12.1-ds1', 'the report keeps the raw version');
@@ -517,9 +517,19 @@ describe('version gates per endpoint (schemas/endpoints.json)', () => {
         assertPass(r, `${scenarioOf(e)}/absent/${e}`).message,
         new RegExp(`absent \\(404\\) on agent v1\\.12\\.1-ds1, as expected before 1\\.1[38]\\.0$`),
       );
-    assert.equal(r.totals.checks, 4);
+    for (const w of ['devices', 'folders']) {
+      const gate = check(r, `pending-${w}/absent/DELETE /rest/cluster/pending/${w}`);
+      assert.deepEqual(gate.statements, [`pending-${w}.delete.since`], 'the gate proves the version note');
+      const exists = assertFail(
+        r,
+        `pending-${w}/absent/GET /rest/cluster/pending/${w} exists`,
+        /^GET \/rest\/cluster\/pending\/\w+ is absent on agent v1\.12\.1-ds1 \(added in 1\.13\.0\): the spec names the path$/,
+      );
+      assert.deepEqual(exists.statements, [`related.pending-${w}-get.exists`]);
+    }
+    assert.equal(r.totals.checks, 6);
     assert.equal(r.totals.skip, 0);
-    assert.equal(r.exitCode, 0);
+    assert.equal(r.exitCode, 1);
     assert.deepEqual(
       fake
         .received()
@@ -540,10 +550,12 @@ describe('version gates per endpoint (schemas/endpoints.json)', () => {
       ['absent', 'absent'],
     );
     for (const w of ['devices', 'folders']) {
+      const present = assertPass(r, `pending-${w}/present/GET /rest/cluster/pending/${w}`);
       assert.match(
-        assertPass(r, `pending-${w}/present/GET /rest/cluster/pending/${w}`).message,
+        present.message,
         /^GET \/rest\/cluster\/pending\/\w+ is present \(200\) on agent v1\.15\.0, which is past its gate$/,
       );
+      assert.deepEqual(present.statements, [`related.pending-${w}-get.exists`], 'a present path proves it exists');
       assertPass(r, `pending-${w}/absent/DELETE /rest/cluster/pending/${w}`);
       assert.match(
         r.scenarios.find((s) => s.id === `pending-${w}`)!.notes!.join(' '),

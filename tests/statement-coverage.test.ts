@@ -13,6 +13,7 @@ import { loadScenario, ScenarioError } from '../src/scenario/load.js';
 import { loadStatements, type Statement } from '../src/schema/statements.js';
 import { brokenStatements, fileAnnotations, schemaStatements } from '../src/schema/schema-statements.js';
 import { validate } from '../src/schema/registry.js';
+import { loadEndpoints } from '../src/schema/endpoints.js';
 import { statementCoverage } from '../src/verdict/statement-coverage.js';
 import type { CheckResult, Report, ScenarioResult } from '../src/schema/generated/types.js';
 import { ROOT, SCHEMAS_DIR } from '../src/paths.js';
@@ -72,6 +73,18 @@ describe('checks cite statements', () => {
     assert.ok(annotations.length > 150, `only ${annotations.length} annotations`);
     assert.deepEqual(
       annotations.flatMap((a) => a.ids.filter((id) => !ids.has(id)).map((id) => `${a.file}#${a.pointer}: ${id}`)),
+      [],
+    );
+  });
+
+  test('every statement of schemas/endpoints.json (a gate, a path that exists) names a statement of the index', () => {
+    const ids = new Set(statements.map((s) => s.id));
+    const cited = loadEndpoints().flatMap((e) =>
+      [...(e.gateStatements ?? []), ...(e.existsStatements ?? [])].map((id) => `${e.id}: ${id}`),
+    );
+    assert.ok(cited.length >= 5, `only ${cited.length} statements`);
+    assert.deepEqual(
+      cited.filter((c) => !ids.has(c.split(': ')[1])),
       [],
     );
   });

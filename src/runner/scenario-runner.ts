@@ -9,7 +9,7 @@ import { noteUndocumented } from './undocumented.js';
 import { evaluate } from './assertions.js';
 import { parseDuration } from './clock.js';
 import { atLeast } from '../schema/version.js';
-import { missingSince } from './endpoint-gates.js';
+import { endpointEntry, missingSince } from './endpoint-gates.js';
 import { validate } from '../schema/registry.js';
 import { brokenStatements, schemaStatements } from '../schema/schema-statements.js';
 import { endpointKey } from '../schema/endpoints.js';
@@ -451,8 +451,8 @@ class ScenarioRun {
     const answered = status ?? x.error?.code;
     const agent = this.ctx.agentVersion;
     const body = x.response?.body.trim() ?? '';
-    const unrouted = status === 404 && body === '404 page not found';
-    const ok = since ? status === 404 : status !== undefined && !unrouted;
+    const routed = status !== undefined && !(status === 404 && body === '404 page not found');
+    const ok = since ? status === 404 : routed;
     const present = status === 404 ? `404 from its own handler: ${JSON.stringify(body.slice(0, 80))}` : status;
     const message = since
       ? ok
@@ -461,6 +461,7 @@ class ScenarioRun {
       : ok
         ? `${endpoint} is present (${present}) on agent ${agent}, which is past its gate`
         : `${endpoint} answered ${answered} on agent ${agent}; it must be present (not 404) from its version on`;
+    const { gateStatements = [], existsStatements = [] } = endpointEntry(method, path) ?? {};
     this.add(
       step,
       phase,
@@ -471,10 +472,44 @@ class ScenarioRun {
         message,
         expected: since ? 404 : 'not 404',
         actual: answered,
+        ...cited([...gateStatements, ...(since ? [] : existsStatements)]),
       },
       x,
     );
+    if (since && existsStatements.length) this.existsCheck(endpoint, since, routed, existsStatements, step, phase, x);
     return ok;
+  }
+
+  /**
+   * The spec names the path, so an agent of its release has it: an agent that predates the endpoint (its gate
+   * check passes on the 404) fails the statements that say the path exists, in a check of their own.
+   */
+  private existsCheck(
+    endpoint: string,
+    since: string,
+    routed: boolean,
+    ids: string[],
+    step: string,
+    phase: Phase,
+    x: Exchange,
+  ): void {
+    const agent = this.ctx.agentVersion;
+    this.add(
+      step,
+      phase,
+      {
+        name: `${endpoint} exists`,
+        kind: 'version-gate',
+        verdict: routed ? 'pass' : 'fail',
+        message: routed
+          ? `${endpoint} answers on agent ${agent}: the path the spec names exists`
+          : `${endpoint} is absent on agent ${agent} (added in ${since}): the spec names the path`,
+        expected: 'not 404',
+        actual: x.response?.status ?? x.error?.code,
+        ...cited(ids),
+      },
+      x,
+    );
   }
 
   /**
