@@ -43,6 +43,8 @@ export interface RunContext {
   generations: Record<string, number>;
   /** undocumented members seen so far, and whether they fail (--strict) */
   undocumented: UndocumentedNotes;
+  /** per endpoint, the version statements its version-gate checks prove (the index's boundaries) */
+  gateStatements?: Record<string, string[]>;
   /** sees what each step checked, with templates filled in (mutation testing derives its mutants from it) */
   observe?(seen: ObservedStep): void;
 }

@@ -23,6 +23,7 @@ import type { Clock } from './clock.js';
 import type { LocalActions } from './context.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { releaseOf } from '../schema/version.js';
+import { gateStatements, loadStatements } from '../schema/statements.js';
 import { parseBody } from './exchange-checks.js';
 import { undocumentedNotes, sortedNotes } from './undocumented.js';
 
@@ -259,6 +260,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     expensiveIntervalMs: opts.expensiveIntervalMs ?? 500,
     expensiveCalls: report.expensiveCalls,
     undocumented,
+    gateStatements: gateStatements(await loadStatements()),
   });
   const deviations = indexDeviations(expectations);
   const total = selection.scenarios.length;

@@ -461,7 +461,8 @@ class ScenarioRun {
       : ok
         ? `${endpoint} is present (${present}) on agent ${agent}, which is past its gate`
         : `${endpoint} answered ${answered} on agent ${agent}; it must be present (not 404) from its version on`;
-    const { gateStatements = [], existsStatements = [] } = endpointEntry(method, path) ?? {};
+    const gateStatements = this.ctx.gateStatements?.[endpoint] ?? [];
+    const existsStatements = endpointEntry(method, path)?.existsStatements ?? [];
     this.add(
       step,
       phase,

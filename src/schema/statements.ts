@@ -63,6 +63,16 @@ export async function loadStatements(file = STATEMENTS_FILE): Promise<Statement[
   return statements;
 }
 
+/**
+ * per endpoint, the version statements its presence shows (`boundary.endpoint`): the version-gate checks of that
+ * endpoint prove them, absent before the version and answering from it on
+ */
+export function gateStatements(statements: Statement[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const s of statements) if (s.boundary?.endpoint) (out[s.boundary.endpoint] ??= []).push(s.id);
+  return out;
+}
+
 /** the first rule the schema cannot say that the index breaks: a repeated id, a `sameAs` naming no statement */
 function inconsistency(statements: Statement[]): { entry: number; cause: string } | undefined {
   const first = new Map<string, number>();

@@ -999,12 +999,6 @@ export interface EndpointEntry {
    */
   deprecated?: string;
   /**
-   * statement ids of spec/statements.yaml that the endpoint's version gate (`since`) says: every version-gate check of the endpoint proves them (404 before `since`, an answer from it on)
-   *
-   * @minItems 1
-   */
-  gateStatements?: [string, ...string[]];
-  /**
    * statement ids saying that the path exists (the spec names it): a version-gate check that finds it routed proves them; an agent that predates it fails them in a check of their own (`<endpoint> exists`)
    *
    * @minItems 1
