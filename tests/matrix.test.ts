@@ -271,7 +271,10 @@ describe('synconf matrix on the real agents', () => {
     const row = (id: string) => m.rows.find((x: { id: string }) => x.id === id);
     const label = (i: number) => m.columns[i].label;
     // 1.12.1 predates the pending endpoints: it answers 404 (absent mode), the newer ones have them
-    const absent = m.rows.filter((x: { id: string }) => x.id.startsWith('pending-devices/absent/'));
+    // (the exists check of the GET the spec names fails on 1.12.1 alone, a known deviation: it has no later column)
+    const absent = m.rows.filter(
+      (x: { id: string }) => x.id.startsWith('pending-devices/absent/') && !x.id.endsWith(' exists'),
+    );
     assert.ok(absent.length >= 2, 'absent-mode checks on 1.12.1');
     for (const x of absent)
       assert.deepEqual(

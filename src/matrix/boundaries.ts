@@ -53,7 +53,10 @@ function observe(s: Statement, report: Report, gates: GateIndex): MatrixBoundary
   const n = { passed: 0, failed: 0, present: 0, absent: 0 };
   for (const scenario of report.scenarios)
     for (const c of scenario.checks) {
-      const state = c.statements?.includes(s.id) ? citationState(c, s.id) : null;
+      // a version-gate check cites the version statements of its endpoint, and its pass means absent before the
+      // version or present from it: what it shows is whether the endpoint is there (below), not a pass of the thing
+      const cites = c.statements?.includes(s.id) && c.kind !== 'version-gate';
+      const state = cites ? citationState(c, s.id) : null;
       if (state === 'passed') n.passed++;
       else if (state) n.failed++;
       const shown = endpoint && gates(c.id).some((g) => g.what === endpoint) ? endpointShown(c) : undefined;
