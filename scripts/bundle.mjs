@@ -1,14 +1,16 @@
 // The `synconf` command as users run it, in dist/bin/ (the sources stay the TypeScript in src/; the
 // tests run them with tsx). Start-up time is measured in bench/; what is built, and why:
-//   synconf.js, chunk-*.js  the command line (yargs), an ES module bundle; the lab and agents commands
-//                           are chunks loaded when they run. synconf.js is src/cli/bin.ts, which loads
-//                           src/cli/main.ts (a chunk) for anything but the top-level help:
+//   synconf.js, chunk-*.js  src/cli/bin.ts, an ES module: it prints the top-level help (help.json) and loads the
+//                           command line (cli.cjs) for anything else, through a chunk.
 //   help.json               the top-level help (`synconf --help`) as yargs lays it out, per wrap width, written
 //                           here by the command just built, so that --help need not load yargs.
+//   cli.cjs                 src/cli/main.ts, the command line (yargs, the command definitions, the lab and agents
+//                           commands), one CommonJS file that src/cli/load-engine.ts loads through V8's code cache;
 //   engine.cjs              src/engine.ts, what the commands run (runner, validators, reports, ...), one
-//                           CommonJS file that src/cli/load-engine.ts loads through V8's code cache:
-//   engine.cjs.cache        written here after a replay of the bundled recordings, so that a command does
-//                           not compile again what that replay compiled.
+//                           CommonJS file that src/cli/load-engine.ts loads through V8's code cache, when a
+//                           command's handler imports it (--version and --help of a command do not):
+//   cli.cjs.cache,          written here after a replay of the bundled recordings, so that a command does
+//   engine.cjs.cache        not compile again what that replay compiled.
 //   parsed-yaml.json        the YAML files synconf ships (suites/, expectations/, spec/, bench/) and their values, so
 //                           that a run need not parse them (src/schema/built-yaml.ts).
 //   errors.cjs              src/errors.ts, one copy shared by both bundles: the CLI tells a user's error
@@ -17,7 +19,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import { globSync } from 'tinyglobby';
@@ -30,6 +32,8 @@ const outdir = fileURLToPath(new URL('../dist/bin/', import.meta.url));
 const ERRORS = join(src, 'errors.ts');
 const ENGINE = join(src, 'engine.ts');
 const ENGINE_FILE = join(outdir, 'engine.cjs');
+const CLI = join(src, 'cli', 'main.ts');
+const CLI_FILE = join(outdir, 'cli.cjs');
 
 /** the source file a relative import names (imports are written with .js, the sources are .ts) */
 const target = (args) => resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
@@ -44,28 +48,37 @@ const sharedErrors = {
   },
 };
 
+/** the module that loads the bundle `file` (of dist/bin) through its code cache, exporting `names` of it */
+const loaderOf = (file, names, typesFrom) =>
+  [
+    "import { fileURLToPath } from 'node:url';",
+    "import { loadBundle } from './load-engine.js';",
+    `const bundle = loadBundle(fileURLToPath(new URL('./${file}', import.meta.url)));`,
+    ...names.map((name) => `export const ${name} = bundle.${name} as typeof import('${typesFrom}').${name};`),
+  ].join('\n');
+
+/** a plugin by which an import of the source `source` loads dist/bin/`file` through its code cache instead */
+const throughCodeCache = (source, file, names, typesFrom) => ({
+  name: `${file}-through-code-cache`,
+  setup(b) {
+    b.onResolve({ filter: /\.js$/ }, (args) =>
+      target(args) === source ? { path: source, namespace: `${file}-loader` } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: `${file}-loader` }, () => ({
+      resolveDir: join(src, 'cli'),
+      loader: 'ts',
+      contents: loaderOf(file, names, typesFrom),
+    }));
+  },
+});
+
 // In the command line bundle, `import('../engine.js')` gives the exports of engine.cjs, loaded with its cache.
 const engineNames = [...readFileSync(ENGINE, 'utf8').matchAll(/^export \{([^}]+)\} from/gm)].flatMap((m) =>
   m[1].split(',').map((name) => name.trim()),
 );
-const engineThroughCodeCache = {
-  name: 'engine-through-code-cache',
-  setup(b) {
-    b.onResolve({ filter: /\/engine\.js$/ }, (args) =>
-      target(args) === ENGINE ? { path: ENGINE, namespace: 'engine-cjs' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'engine-cjs' }, () => ({
-      resolveDir: join(src, 'cli'),
-      loader: 'ts',
-      contents: [
-        "import { fileURLToPath } from 'node:url';",
-        "import { loadEngine } from './load-engine.js';",
-        "const engine = loadEngine(fileURLToPath(new URL('./engine.cjs', import.meta.url)));",
-        ...engineNames.map((name) => `export const ${name} = engine.${name} as typeof import('../engine.js').${name};`),
-      ].join('\n'),
-    }));
-  },
-};
+const engineThroughCodeCache = throughCodeCache(ENGINE, 'engine.cjs', engineNames, '../engine.js');
+// In synconf.js, `import('./main.js')` runs cli.cjs, loaded with its cache (main.ts exports nothing).
+const cliThroughCodeCache = throughCodeCache(CLI, 'cli.cjs', [], './main.js');
 
 // fdir (tinyglobby's crawler) loads picomatch from node_modules with a require() of its own when its module is
 // evaluated, for a glob feature tinyglobby does not use: five files parsed outside the code cache on every run
@@ -91,15 +104,24 @@ const common = { bundle: true, minify: true, platform: 'node', target: 'node20',
 
 rmSync(outdir, { recursive: true, force: true });
 await build({ ...common, entryPoints: [ERRORS], outfile: join(outdir, 'errors.cjs'), format: 'cjs' });
-await build({
+// The two CommonJS bundles: src/paths.ts finds the package root from its own location, and yargs its own.
+const commonJs = {
   ...common,
-  entryPoints: [ENGINE],
-  outfile: ENGINE_FILE,
   format: 'cjs',
-  // src/paths.ts finds the package root from its own location
   define: { 'import.meta.url': '__synconfUrl' },
   banner: { js: "var __synconfUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+await build({
+  ...commonJs,
+  entryPoints: [ENGINE],
+  outfile: ENGINE_FILE,
   plugins: [sharedErrors, bundledPicomatchForFdir],
+});
+await build({
+  ...commonJs,
+  entryPoints: [CLI],
+  outfile: CLI_FILE,
+  plugins: [sharedErrors, engineThroughCodeCache, lazyStringWidth, bundledPicomatchForFdir],
 });
 await build({
   ...common,
@@ -107,11 +129,7 @@ await build({
   outdir,
   splitting: true,
   format: 'esm',
-  // CommonJS dependencies (yargs' helpers, the lab's) call require(): give the ES module bundle one.
-  banner: {
-    js: "import { createRequire as __synconfRequire } from 'node:module'; const require = __synconfRequire(import.meta.url);",
-  },
-  plugins: [sharedErrors, engineThroughCodeCache, lazyStringWidth],
+  plugins: [cliThroughCodeCache],
 });
 chmodSync(join(outdir, 'synconf.js'), 0o755);
 
@@ -143,11 +161,10 @@ writeFileSync(join(outdir, 'parsed-yaml.json'), JSON.stringify(parsedYaml));
 // The code cache: what a replay of the bundled recordings compiles (validators, YAML, reports, ...).
 const reports = mkdtempSync(join(tmpdir(), 'synconf-bundle-'));
 const replay = spawnSync(process.execPath, [join(outdir, 'synconf.js'), 'replay', '--report-dir', reports], {
-  env: { ...process.env, SYNCONF_WRITE_CODE_CACHE: ENGINE_FILE },
+  env: { ...process.env, SYNCONF_WRITE_CODE_CACHE: [CLI_FILE, ENGINE_FILE].join(delimiter) },
   encoding: 'utf8',
 });
 rmSync(reports, { recursive: true, force: true });
-if (!existsSync(`${ENGINE_FILE}.cache`))
-  throw new Error(
-    `bundle: no code cache written for ${ENGINE_FILE} (the replay ended ${replay.status}):\n${replay.stderr}`,
-  );
+for (const file of [CLI_FILE, ENGINE_FILE])
+  if (!existsSync(`${file}.cache`))
+    throw new Error(`bundle: no code cache written for ${file} (the replay ended ${replay.status}):\n${replay.stderr}`);

@@ -1,6 +1,6 @@
-// The built command's layout (scripts/bundle.mjs): the engine is one CommonJS file loaded through the code
-// cache the build wrote (src/cli/load-engine.ts), a run loads a handful of files, and without a usable cache
-// (none, a damaged one, one made for another engine) the engine is compiled from source and works the same. A bug
+// The built command's layout (scripts/bundle.mjs): the command line and the engine are CommonJS files loaded through
+// the code caches the build wrote (src/cli/load-engine.ts), a run loads a handful of files, and without a usable cache
+// (none, a damaged one, one made for another engine) the bundle is compiled from source and works the same. A bug
 // inside the engine is reported by the built command as a fault of synconf (exit 3), not as a user's error.
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,30 +32,29 @@ describe('the built command', () => {
   const copies: string[] = [];
   after(() => copies.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-  test('the build wrote a code cache for engine.cjs that fits it, and V8 accepts it', () => {
-    const source = readFileSync(ENGINE);
-    const cache = readFileSync(`${ENGINE}.cache`);
-    assert.equal(cache.readUInt32BE(0), crc32(source), 'made for this engine.cjs');
-    assert.equal(cache.readUInt32BE(4), crc32(cache.subarray(8)), 'intact');
-    const script = new Script(Module.wrap(source.toString('utf8')), {
-      filename: ENGINE,
-      cachedData: cache.subarray(8),
+  for (const bundle of ['cli.cjs', 'engine.cjs'])
+    test(`the build wrote a code cache for ${bundle} that fits it, and V8 accepts it`, () => {
+      const file = join(BIN_DIR, bundle);
+      const source = readFileSync(file);
+      const cache = readFileSync(`${file}.cache`);
+      assert.equal(cache.readUInt32BE(0), crc32(source), `made for this ${bundle}`);
+      assert.equal(cache.readUInt32BE(4), crc32(cache.subarray(8)), 'intact');
+      const script = new Script(Module.wrap(source.toString('utf8')), {
+        filename: file,
+        cachedData: cache.subarray(8),
+      });
+      assert.equal(script.cachedDataRejected, false);
     });
-    assert.equal(script.cachedDataRejected, false);
-  });
 
   test('a run loads the command line and the engine from a handful of files', () => {
-    // synconf.js (src/cli/bin.ts) imports the command line (src/cli/main.ts) lazily; `run` then imports the chunk
-    // that loads engine.cjs.
-    const lazy = (file: string, name: string) =>
-      readFileSync(join(BIN_DIR, file), 'utf8').match(new RegExp(`import\\("\\./(${name}-[^"]+)"\\)`))?.[1];
-    const main = lazy('synconf.js', 'main');
-    assert.ok(main, 'synconf.js imports the command line lazily');
-    const loader = lazy(main, 'engine');
-    assert.ok(loader, 'the command line imports the engine lazily');
-    const files = new Set([...staticClosure('synconf.js'), ...staticClosure(main), ...staticClosure(loader)]);
+    // synconf.js (src/cli/bin.ts) imports lazily the chunk that loads cli.cjs (src/cli/main.ts) through its code
+    // cache; a command's handler then loads engine.cjs (src/engine.ts) the same way.
+    const loader = readFileSync(join(BIN_DIR, 'synconf.js'), 'utf8').match(/import\("\.\/(main-[^"]+)"\)/)?.[1];
+    assert.ok(loader, 'synconf.js imports the command line lazily');
+    assert.match(readFileSync(join(BIN_DIR, loader), 'utf8'), /cli\.cjs/);
+    assert.match(readFileSync(join(BIN_DIR, 'cli.cjs'), 'utf8'), /engine\.cjs/);
+    const files = new Set([...staticClosure('synconf.js'), ...staticClosure(loader), 'cli.cjs', 'engine.cjs']);
     assert.ok(files.size <= 8, `${files.size} files: ${[...files].join(', ')}`);
-    assert.match(readFileSync(join(BIN_DIR, loader), 'utf8'), /engine\.cjs/);
     // --help alone: the entry and what it imports statically, not yargs
     const help = [...staticClosure('synconf.js')];
     assert.ok(help.length <= 3, help.join(', '));
@@ -128,27 +127,29 @@ describe('the built command', () => {
     assert.ok(loaded(join(copy, 'bin')).some((f) => /node_modules\/picomatch\//.test(f)));
   });
 
-  // Each changes the copy's engine.cjs.cache, or its engine.cjs: the engine must then run its own source.
-  const damages: [string, (bin: string) => void][] = [
-    ['without a code cache', (bin) => rmSync(join(bin, 'engine.cjs.cache'))],
-    [
-      'with a damaged code cache',
-      (bin) => {
-        const cache = readFileSync(join(bin, 'engine.cjs.cache'));
-        for (const at of [108, 5008, 50_008]) cache[at] ^= 0xff;
-        writeFileSync(join(bin, 'engine.cjs.cache'), cache);
-      },
+  // Each changes a copy's code cache of a bundle, or the bundle: the bundle must then run its own source.
+  const damages: [string, (bin: string) => void][] = ['cli.cjs', 'engine.cjs'].flatMap(
+    (bundle): [string, (bin: string) => void][] => [
+      [`${bundle} without a code cache`, (bin) => rmSync(join(bin, `${bundle}.cache`))],
+      [
+        `${bundle} with a damaged code cache`,
+        (bin) => {
+          const cache = readFileSync(join(bin, `${bundle}.cache`));
+          for (const at of [108, 5008, 50_008]) cache[at] ^= 0xff;
+          writeFileSync(join(bin, `${bundle}.cache`), cache);
+        },
+      ],
     ],
-    // V8 checks only the length of the source a cache was made for: without the CRC-32 of the engine in the
-    // cache file, this engine would run the cached code of the old one (and print CONFORMS).
-    [
-      'with the code cache of another engine.cjs of the same length',
-      (bin) => {
-        const engine = readFileSync(join(bin, 'engine.cjs'), 'utf8');
-        writeFileSync(join(bin, 'engine.cjs'), engine.replaceAll('"CONFORMS"', '"CONFORMZ"'));
-      },
-    ],
-  ];
+  );
+  // V8 checks only the length of the source a cache was made for: without the CRC-32 of the engine in the
+  // cache file, this engine would run the cached code of the old one (and print CONFORMS).
+  damages.push([
+    'engine.cjs with the code cache of another engine.cjs of the same length',
+    (bin) => {
+      const engine = readFileSync(join(bin, 'engine.cjs'), 'utf8');
+      writeFileSync(join(bin, 'engine.cjs'), engine.replaceAll('"CONFORMS"', '"CONFORMZ"'));
+    },
+  ]);
   /** `replay --only system-ping` by a copy of dist/bin changed by `change`, and the folder of its reports */
   function replayWithCopy(change: (bin: string) => void) {
     // A copy inside the package, so that it finds synconf's files (src/paths.ts walks up to package.json).
@@ -165,7 +166,7 @@ describe('the built command', () => {
   }
 
   for (const [what, damage] of damages)
-    test(`${what}, the engine is compiled from its source and the command works`, () => {
+    test(`${what}: the bundle is compiled from its source and the command works`, () => {
       const r = replayWithCopy(damage);
       assert.equal(r.signal, null, r.stderr);
       assert.equal(r.code, 0, r.stdout + r.stderr);

@@ -1,10 +1,11 @@
-// How the built command loads src/engine.ts: scripts/bundle.mjs builds the engine as one CommonJS file,
-// dist/bin/engine.cjs, and `npm run build` writes V8's code cache for it (engine.cjs.cache) after a replay of
-// the bundled recordings. Loading it through that cache spares every command that runs the engine parsing
-// ~1 MB of JavaScript and compiling, again, the validators, the YAML parser and the report writers it
-// uses (~15 ms of each run: bench/README.md). Node 22 caches every module so (module.enableCompileCache);
-// Node 20 only offers vm.Script's cachedData, hence this module. Under tsx (the tests) the handlers import
-// src/engine.ts itself and this module is not used.
+// How the built command loads its two CommonJS bundles through V8's code cache: scripts/bundle.mjs builds the
+// command line (src/cli/main.ts: yargs and the command definitions) as dist/bin/cli.cjs and the engine (src/engine.ts)
+// as dist/bin/engine.cjs, and `npm run build` writes the code cache of each (cli.cjs.cache, engine.cjs.cache) after a
+// replay of the bundled recordings. Loading them through their caches spares every command parsing ~1.5 MB of
+// JavaScript and compiling, again, yargs, the validators, the YAML parser and the report writers it uses (~15 ms of
+// the engine, ~5 ms of the command line, whose ES module chunk was compiled at every start: bench/README.md).
+// Node 22 caches every module so (module.enableCompileCache); Node 20 only offers vm.Script's cachedData, hence this
+// module. Under tsx (the tests) the sources are imported themselves and this module is not used.
 //
 // V8 checks that a cache was made by the same V8 and flags, but of the source only its length, and a
 // damaged cache can crash the process. So the cache file starts with the CRC-32 of the engine it was made
@@ -12,7 +13,7 @@
 // from source, as `require` would.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { delimiter, dirname } from 'node:path';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
 
@@ -39,8 +40,8 @@ function writeCache(cacheFile: string, source: Buffer, data: Buffer): void {
   renameSync(`${cacheFile}.tmp`, cacheFile);
 }
 
-/** the exports of the CommonJS file `file`, compiled with its code cache (`<file>.cache`) when that fits */
-export function loadEngine(file: string): Record<string, unknown> {
+/** the exports of the CommonJS file `file` (a bundle), compiled with its code cache (`<file>.cache`) when that fits */
+export function loadBundle(file: string): Record<string, unknown> {
   const source = readFileSync(file);
   const cacheFile = `${file}.cache`;
   const script = new Script(Module.wrap(source.toString('utf8')), {
@@ -49,9 +50,9 @@ export function loadEngine(file: string): Record<string, unknown> {
   });
   const module = { exports: {} as Record<string, unknown> };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
-  // Set by scripts/bundle.mjs only: the cache is written when the process ends, so that it holds the code
-  // that this process compiled, not only the file's top level.
-  if (process.env.SYNCONF_WRITE_CODE_CACHE === file)
+  // Set by scripts/bundle.mjs only (the bundles, separated by the path delimiter): the cache is written when the
+  // process ends, so that it holds the code that this process compiled, not only the file's top level.
+  if (process.env.SYNCONF_WRITE_CODE_CACHE?.split(delimiter).includes(file))
     process.once('exit', () => writeCache(cacheFile, source, script.createCachedData()));
   return module.exports;
 }

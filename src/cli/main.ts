@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The `synconf` command, parsed by yargs (the built command enters through src/cli/bin.ts, which prints the
 // top-level help laid out at build time without loading this module).
 //
@@ -84,11 +83,18 @@ const usage = (parser as unknown as { getInternalMethods(): { getUsageInstance()
   .getUsageInstance();
 if (typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 
-try {
-  await parser.parseAsync();
-} catch (err) {
-  const { reportError } = await import('../commands/fault.js');
-  process.exitCode = reportError(err, argv.includes('--verbose'));
+/** runs the command the arguments name; what it ends with is in process.exitCode */
+async function main(): Promise<void> {
+  try {
+    await parser.parseAsync();
+  } catch (err) {
+    const { reportError } = await import('../commands/fault.js');
+    process.exitCode = reportError(err, argv.includes('--verbose'));
+  }
+  // exitCode only: a command's handles (a lab being stopped) may still be closing.
+  if (process.exitCode === undefined) process.exitCode = EXIT.ok;
 }
-// exitCode only: a command's handles (a lab being stopped) may still be closing.
-if (process.exitCode === undefined) process.exitCode = EXIT.ok;
+
+// Not a top-level await: the built command has this module as CommonJS (dist/bin/cli.cjs, loaded through its code
+// cache by src/cli/load-engine.ts), which has none. Nothing waits for it; the pending command keeps the process alive.
+void main();
