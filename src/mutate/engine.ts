@@ -2,7 +2,6 @@
 // its steps check), then once per mutant with the mutant's answers in place of the recorded ones.
 // Everything stays in memory: cassettes are read once, a mutant is a few replaced entries.
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Cassette, CheckResult, ScenarioResult, HarEntry } from '../schema/generated/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
 import { runScenario } from '../runner/scenario-runner.js';
@@ -14,7 +13,6 @@ import { virtualClock } from '../runner/clock.js';
 import { contextFor, type Target } from '../runner/run.js';
 import { deriveMutants, type Observation } from './derive.js';
 import type { Mutant } from './mutants.js';
-import { ROOT } from '../paths.js';
 
 export interface Outcome {
   outcome: 'killed' | 'survived' | 'equivalent';
@@ -85,8 +83,8 @@ export class MutationEngine {
   async derive(loaded: LoadedScenario): Promise<{ baseline: ScenarioResult; mutants: Mutant[] }> {
     const observations: Observation[] = [];
     const baseline = await this.replay(loaded, undefined, (o) => observations.push(o));
-    // loaded.file is relative to the package (or absolute), not to the working folder
-    const text = readFileSync(resolve(ROOT, loaded.file), 'utf8').split('\n');
+    // loaded.file is for people (relative to the package, or as given); loaded.path is the file
+    const text = readFileSync(loaded.path, 'utf8').split('\n');
     const lineOf = (step: string) => {
       const re = new RegExp(`^\\s*-?\\s*name:\\s*["']?${step.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*$`);
       const i = text.findIndex((l) => re.test(l));

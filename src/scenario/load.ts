@@ -1,6 +1,6 @@
 // Reading scenario files: YAML → validated Scenario, or a ScenarioError that names the file,
 // the line and the cause. Nothing runs until every selected file has loaded.
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { YAMLException } from 'js-yaml';
 import type { Scenario, Step } from '../schema/generated/types.js';
 import { validate, listResources } from '../schema/registry.js';
@@ -16,7 +16,10 @@ import { loadStatements, unknownStatement } from '../schema/statements.js';
 
 export interface LoadedScenario {
   scenario: Scenario;
+  /** the file as people read it: relative to the package for its own suites, else as given */
   file: string;
+  /** the file to read again (absolute: `file` may be relative to the package or to the working folder) */
+  path: string;
   /** the line of each step in the file, by step name (reports point CI annotations at it) */
   stepLines: Record<string, number>;
 }
@@ -54,6 +57,12 @@ function stepLinesOf(text: string, s: Scenario): Record<string, number> {
     });
   }
   return out;
+}
+
+/** the file as people read it (relative to the package for its own suites, else as given), and its absolute path */
+function whereIs(path: string, given: string): Pick<LoadedScenario, 'file' | 'path'> {
+  const inPackage = relative(ROOT, path);
+  return { file: inPackage.startsWith('..') ? given : inPackage, path: resolve(path) };
 }
 
 export async function loadScenario(path: string, endpointIds?: Set<string>): Promise<LoadedScenario> {
@@ -114,7 +123,7 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
   await checkCitations(data, file, parsed);
   return {
     scenario,
-    file: relative(ROOT, path).startsWith('..') ? file : relative(ROOT, path),
+    ...whereIs(path, file),
     stepLines: stepLinesOf(text, scenario),
   };
 }

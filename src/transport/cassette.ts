@@ -1,7 +1,7 @@
 // Cassettes: HAR 1.2 files, one per scenario. Converting exchanges to entries (redacted) and
 // back, match keys, and reading a cassette with a clear error for every way it can be broken.
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ROOT } from '../paths.js';
 import type { Cassette, CassetteMeta, HarEntry } from '../schema/generated/types.js';
 import type { Exchange, OutgoingRequest } from './types.js';
@@ -27,9 +27,12 @@ export class CassetteError extends InputError {
 
 export const cassettePath = (dir: string, scenario: string) => join(dir, `${scenario}.har`);
 
-/** a cassette file as reports name it: relative to the project when inside it */
+/**
+ * a cassette file as reports name it: relative to the package when inside it, else absolute (a report is read from
+ * elsewhere, and its HTML links the file relative to the package: a path relative to the working folder would miss)
+ */
 export function harRef(dir: string, scenario: string, entry: number): { file: string; entry: number } {
-  const file = cassettePath(dir, scenario);
+  const file = resolve(cassettePath(dir, scenario));
   const rel = relative(ROOT, file);
   return { file: rel.startsWith('..') || isAbsolute(rel) ? file : rel, entry };
 }
