@@ -282,6 +282,7 @@ describe('the observations, from what the checks of each version gave', () => {
     assert.deepEqual([...b.keys()], ['e.since', 'f.since', 'notes', 'e.notes', 'old']);
     assert.equal(b.get('old')!.verdict, 'cannot tell');
     assert.match(b.get('old')!.why, /^not checkable: every tested agent/);
+    assert.equal(b.get('f.since')!.why, 'not observed on any tested version (no check cites it)');
   });
 });
 

@@ -173,9 +173,13 @@ export function boundariesOf(input: BoundaryInput): MatrixBoundary[] {
     const { verdict, why } = notCheckable
       ? { verdict: 'cannot tell' as const, why: `not checkable: ${notCheckable}` }
       : boundaryVerdict(boundary, tested);
+    // nothing observed anywhere: say why, when every version gives the same reason (no check cites it, …)
+    const reasons = new Set(cells.map((c) => c.by));
+    const unseen = cells.every((c) => c.observed === 'not observed') && reasons.size === 1 && !notCheckable;
     const first = order.find((col) => cells[col].observed === 'holds');
     const spec = { version: boundary?.version ?? null, holds: boundary?.holds ?? null };
-    return { statement: s.id, quote: s.quote, ...spec, cells, firstHolds: first ?? null, verdict, why };
+    const said = unseen ? `${why} (${[...reasons][0]})` : why;
+    return { statement: s.id, quote: s.quote, ...spec, cells, firstHolds: first ?? null, verdict, why: said };
   };
   return statements.filter((s) => s.kind === 'version').map(row);
 }
