@@ -8,6 +8,8 @@ import type { MatrixResult } from './matrix.js';
 import { CHANGE_CLASSES, CHANGE_LABEL, type ChangeClass } from '../verdict/change-class.js';
 import { pairsText } from '../report/matrix-causes-text.js';
 import { boundaryLines } from '../report/matrix-boundaries.js';
+import { checkKind, fold, moreLine } from '../report/fold.js';
+import { harnessLines } from './harness-lines.js';
 
 /** a path as short as it reads well: relative inside the working folder, absolute outside it */
 const rel = (p: string) => {
@@ -33,13 +35,13 @@ export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boo
       console.log(
         `${tag(a)} [${i + 1}/${total}] ${s.verdict.toUpperCase().padEnd(15)} ${s.id}${s.mode === 'absent' ? ' (absent)' : ''} (${(s.durationMs / 1000).toFixed(1)}s)`,
       );
-      for (const c of failing) console.log(`${tag(a)}       ✗ ${c.id}: ${c.message}`);
+      for (const { item: c, more } of fold(failing, (c) => checkKind(c, s.id))) {
+        console.log(`${tag(a)}       ✗ ${c.id}: ${c.message}`);
+        if (more) console.log(`${tag(a)}       ${moreLine(more)}`);
+      }
     },
     end(a: MatrixAgent, r: Report, dir: string) {
-      for (const e of r.harnessErrors)
-        console.error(
-          `${tag(a)} synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`,
-        );
+      for (const line of harnessLines(r.harnessErrors)) console.error(`${tag(a)} ${line}`);
       console.log(`${tag(a)} ${r.verdict} → ${rel(dir)}/`);
     },
     done(result: MatrixResult) {

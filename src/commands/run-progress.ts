@@ -1,7 +1,8 @@
 // Console progress of a run: a live line per scenario on a terminal, plain lines otherwise.
 // Colour on a terminal, or wherever FORCE_COLOR asks for it (CI logs that show colour); never with NO_COLOR
 // (or FORCE_COLOR=0).
-import type { ScenarioResult } from '../schema/generated/types.js';
+import type { CheckResult, ScenarioResult } from '../schema/generated/types.js';
+import { checkKind, moreLine, streamFold } from '../report/fold.js';
 import type { LoadedScenario } from '../scenario/load.js';
 
 const tty = process.stdout.isTTY === true;
@@ -20,6 +21,8 @@ const VERDICT_COLOUR: Record<string, number> = {
 export function progress() {
   let timer: NodeJS.Timeout | undefined;
   let started = 0;
+  // repeated identical problems: the first few printed, the rest counted (fold.ts), across the scenarios
+  const problems = streamFold<{ check: CheckResult; scenario: string }>((p) => checkKind(p.check, p.scenario));
   const width = (n: number) => String(n).length;
   return {
     onStart(s: LoadedScenario, i: number, total: number) {
@@ -52,11 +55,15 @@ export function progress() {
         : paint(VERDICT_COLOUR[r.verdict] ?? 0, r.verdict.toUpperCase().padEnd(15));
       const line = `[${String(i + 1).padStart(width(total))}/${total}] ${label} ${r.id}${r.mode === 'absent' ? ' (absent)' : ''} (${(r.durationMs / 1000).toFixed(1)}s) ${detail}`;
       process.stdout.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
-      for (const c of r.checks)
-        if (c.verdict === 'fail' || c.verdict === 'unexpected-pass')
-          process.stdout.write(`      ${paint(31, '✗')} ${c.id}: ${c.message}\n`);
+      const failing = r.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass');
+      for (const { item, more } of problems.next(failing.map((check) => ({ check, scenario: r.id })))) {
+        process.stdout.write(`      ${paint(31, '✗')} ${item.check.id}: ${item.check.message}\n`);
+        if (more) process.stdout.write(`      ${moreLine(more)}\n`);
+      }
     },
     verdict(line: string, exitCode: number) {
+      for (const { first, more } of problems.rest())
+        process.stdout.write(`      ${moreLine(more, `${first.check.id} (in later scenarios)`)}\n`);
       process.stdout.write(`${paint(exitCode === 0 ? 32 : 31, line)}\n`);
     },
   };

@@ -13,6 +13,7 @@ import { verdictLine, finalize, emptyReport } from '../verdict/totals.js';
 import { writeReports, settled, UnwritableReport } from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
 import { progress } from './run-progress.js';
+import { harnessLines } from './harness-lines.js';
 import { onInterrupt } from './interrupt.js';
 import { checkAgentVersion, checkSyncthing } from './versions.js';
 import { EXIT, SynconfError, UsageError } from '../errors.js';
@@ -103,10 +104,8 @@ async function endRun(report: Report, end: Ending): Promise<number> {
   const { paths, unwritable } = await settled(writeReports(report, end.reportDir));
   for (const id of report.staleExpectations ?? [])
     console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
-  for (const e of report.harnessErrors)
-    console.error(
-      `synconf: ${[e.file, e.scenario, e.step && `step "${e.step}"`].filter(Boolean).join(': ')}${e.file || e.scenario ? ': ' : ''}${e.message}`,
-    );
+  // repeated identical harness errors (a step missing from a recording, many times over): the first few, then a count
+  for (const line of harnessLines(report.harnessErrors)) console.error(line);
   out.verdict(report.verdict, report.exitCode);
   console.log(
     `reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}${replayed ? `; replayed from ${relative(process.cwd(), replayed).startsWith('..') ? resolve(replayed) : relative(process.cwd(), replayed) || '.'}` : ''}`,

@@ -12,6 +12,7 @@ import { loadExpectations } from '../runner/expectations.js';
 import { readCassette } from '../transport/cassette.js';
 import { readReport } from '../report/load.js';
 import { checkAgentVersion } from './versions.js';
+import { fold, moreLine, validationKind } from '../report/fold.js';
 import {
   validate,
   formatError,
@@ -91,7 +92,10 @@ export async function validateDocument(resource: string, file: string, opts: Val
   else if (errors.length === 0)
     console.log(`valid ${resource}${opts.agentVersion ? ` (agent version ${opts.agentVersion})` : ' (spec)'}`);
   else {
-    for (const e of errors) console.log(formatError(e));
+    for (const { item, more } of fold(errors, validationKind)) {
+      console.log(formatError(item));
+      if (more) console.log(`  ${moreLine(more)}`);
+    }
     console.log(`${errors.length} error${errors.length === 1 ? '' : 's'}: not a valid ${resource}`);
   }
   return errors.length ? EXIT.nonConforming : EXIT.ok;

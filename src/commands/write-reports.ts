@@ -12,6 +12,7 @@ import type { Matrix } from '../schema/generated/types.js';
 import { matrixToHtml } from '../report/matrix-html.js';
 import { matrixToMarkdown } from '../report/matrix-markdown.js';
 import { viewOf } from '../report/view.js';
+import { reportJson } from '../report/report-json.js';
 import { makeOutputDir } from '../output-dir.js';
 import { loadStatements } from '../schema/statements.js';
 import { statementCoverage } from '../verdict/statement-coverage.js';
@@ -69,7 +70,7 @@ export async function writeReports(report: Report, dir: string, rendered = false
   const view = viewOf(report); // computed once, rendered by each writer
   const markdown = toMarkdown(report, view);
   const paths = writeAll(dir, [
-    ['report.json', JSON.stringify(report, null, 2) + '\n'],
+    ['report.json', reportJson(report)],
     ['junit.xml', toJUnit(report, view)],
     ['report.html', toHtml(report, { view, reportDir: dir })],
     ['summary.md', markdown],

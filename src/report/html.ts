@@ -13,6 +13,8 @@ import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, isProblem } from '../verdict/
 import { BASELINE_CLASS_LABEL, type CheckView, type RunView, type ScenarioView, viewOf } from './view.js';
 import { ROOT } from '../paths.js';
 import { COVERAGE_STATES, coverageByKind, coverageLine } from './statements.js';
+import { foldedCount, moreLine } from './fold.js';
+import { BOUND_TEXT, Budget, leftOut, within } from './bound.js';
 
 /** escaped and bounded: a 100 kB value cannot blow up the page */
 const e = (s: string, max = 600) => escapeHtml(cut(s, max));
@@ -25,6 +27,20 @@ const badge = (v: Verdict) => `<span class="badge v-${e(v, 40)}">${e(VERDICT_LAB
 interface Links {
   harHref(file: string): string | null;
 }
+
+/** the bytes of the page's long lists (bound.ts): problems and known deviations, checks, scenario sections */
+interface Bounds {
+  lists: Budget;
+  checks: Budget;
+  scenarios: Budget;
+}
+const bounds = (): Bounds => ({ lists: new Budget(2e6), checks: new Budget(5e6), scenarios: new Budget(1e6) });
+
+/** "… and N more like it" after an item that stands for folded ones */
+const more = (n: number) => (n ? `<div class="more muted">${e(moreLine(n))}</div>` : '');
+/** the line that says how many items of a list were left out for the size bound */
+const leftOutItem = (tag: string, what: string) => (n: number) =>
+  `<${tag} class="left-out muted">${e(leftOut(n, what))}</${tag}>`;
 
 function fact(label: string, value: string | null | undefined, mono = false): string {
   if (value === undefined || value === null || value === '') return '';
@@ -129,16 +145,20 @@ function checkItem(v: CheckView, endpoints: Map<string, EndpointEntry>, links: L
   const dur = c.durationMs !== undefined ? `<span class="dur">${e(duration(c.durationMs), 40)}</span>` : '';
   return `<li class="check v-${e(c.verdict, 40)}${v.fails ? ' fails' : ''}" id="${v.anchor}" data-verdict="${e(c.verdict, 40)}" data-search="${escapeHtml(searchText(v))}">
 <div class="head">${badge(c.verdict)}${c.flaky ? '<span class="badge v-flaky">flaky</span>' : ''}<span class="id">${e(c.id, 500)}</span><span class="kind">${e(c.kind, 40)}</span><span class="msg">${e(c.message)}</span>${dur}</div>
-${evidence(v, endpoints, links)}</li>`;
+${more(v.more)}${evidence(v, endpoints, links)}</li>`;
 }
 
-function checkList(checks: CheckView[], endpoints: Map<string, EndpointEntry>, links: Links): string {
-  return checks.length
-    ? `<ol class="checks">\n${checks.map((c) => checkItem(c, endpoints, links)).join('\n')}\n</ol>`
-    : '';
+function checkList(checks: CheckView[], endpoints: Map<string, EndpointEntry>, links: Links, budget: Budget): string {
+  const items = within(checks, (c) => checkItem(c, endpoints, links), budget, leftOutItem('li', 'checks'));
+  return checks.length ? `<ol class="checks">\n${items.join('\n')}\n</ol>` : '';
 }
 
-function scenarioSection(sv: ScenarioView, endpoints: Map<string, EndpointEntry>, links: Links): string {
+function scenarioSection(
+  sv: ScenarioView,
+  endpoints: Map<string, EndpointEntry>,
+  links: Links,
+  budget: Budget,
+): string {
   const s = sv.scenario;
   const counts =
     VERDICTS.filter((v) => sv.counts[v])
@@ -158,7 +178,11 @@ function scenarioSection(sv: ScenarioView, endpoints: Map<string, EndpointEntry>
     duration(s.durationMs),
     counts,
   ].filter(Boolean);
-  const notes = [...(s.skipReason ? [`Skipped: ${s.skipReason}`] : []), ...(s.notes ?? [])];
+  const notes = [
+    ...(s.skipReason ? [`Skipped: ${s.skipReason}`] : []),
+    ...(s.notes ?? []),
+    ...(sv.omitted ? [`${sv.omitted} checks were left out of report.json to keep it under ${BOUND_TEXT}.`] : []),
+  ];
   // Passing checks behind one more click: an open scenario shows what needs a look first.
   const passing = sv.checks.filter((c) => c.check.verdict === 'pass');
   return `<details class="scenario v-${e(s.verdict, 40)}" id="${sv.anchor}" data-verdict="${e(s.verdict, 40)}" data-spec="${escapeHtml(JSON.stringify(s.spec))}"${sv.open ? ' open' : ''}>
@@ -168,8 +192,9 @@ ${checkList(
   sv.checks.filter((c) => c.check.verdict !== 'pass'),
   endpoints,
   links,
+  budget,
 )}
-${passing.length ? `<details class="passing"><summary>${passing.length} passing check${passing.length === 1 ? '' : 's'}</summary>${checkList(passing, endpoints, links)}</details>` : ''}
+${passing.length ? `<details class="passing"><summary>${sv.counts.pass} passing check${sv.counts.pass === 1 ? '' : 's'}</summary>${checkList(passing, endpoints, links, budget)}</details>` : ''}
 </details>`;
 }
 
@@ -177,7 +202,7 @@ ${passing.length ? `<details class="passing"><summary>${passing.length} passing 
 function glance(view: RunView): string {
   const r = view.report;
   const cov = view.coverage;
-  const failing = view.problems.filter((p) => p.fails).length;
+  const failing = foldedCount(view.problems.filter((p) => p.fails));
   const box = (cls: string, n: string, label: string, href: string) =>
     `<a class="box ${cls}" href="${href}"><span class="n">${e(n, 40)}</span> ${label}</a>`;
   const boxes = [
@@ -228,41 +253,47 @@ const count = (n: number) => `<span class="count" data-total="${n}">${n}</span>`
 /** shown by the search when it hides every item of a section */
 const noneMatch = (what: string) => `<p class="none-match" hidden>No ${what} matches the search.</p>`;
 
-function failuresSection(view: RunView): string {
-  const r = view.report;
-  const harness = r.harnessErrors.map(
-    (h) =>
-      `<li><strong>${e([h.file, h.scenario, h.step].filter(Boolean).join(' ') || 'harness', 500)}</strong>: ${e(h.message)}</li>`,
+function problemItem(p: CheckView): string {
+  return `<li class="problem${p.fails ? ' fails' : ''}" data-search="${escapeHtml(searchText(p))}">${badge(p.check.verdict)}${p.check.flaky ? '<span class="badge v-flaky">flaky</span>' : ''} <a href="#${p.anchor}" class="id">${e(p.check.id, 500)}</a> <span class="msg">${e(p.check.message)}</span>${p.fails ? '' : ' <em>(does not fail the run with this --fail-on)</em>'}
+${p.hint ? `<div class="hint">${e(p.hint, 1000)}</div>` : ''}<div class="where muted"><code>${e(p.endpoint, 300)}</code> · <code>${e(p.location, 300)}</code></div>${p.curl ? curlBlock(p.curl) : ''}${more(p.more)}</li>`;
+}
+
+function failuresSection(view: RunView, budget: Budget): string {
+  const errors = view.harnessErrors;
+  const harness = within(
+    errors,
+    ({ item: h, more: n }) =>
+      `<li><strong>${e([h.file, h.scenario, h.step].filter(Boolean).join(' ') || 'harness', 500)}</strong>: ${e(h.message)}${more(n)}</li>`,
+    budget,
+    leftOutItem('li', 'harness errors'),
   );
-  const items = view.problems.map(
-    (
-      p,
-    ) => `<li class="problem${p.fails ? ' fails' : ''}" data-search="${escapeHtml(searchText(p))}">${badge(p.check.verdict)}${p.check.flaky ? '<span class="badge v-flaky">flaky</span>' : ''} <a href="#${p.anchor}" class="id">${e(p.check.id, 500)}</a> <span class="msg">${e(p.check.message)}</span>${p.fails ? '' : ' <em>(does not fail the run with this --fail-on)</em>'}
-${p.hint ? `<div class="hint">${e(p.hint, 1000)}</div>` : ''}<div class="where muted"><code>${e(p.endpoint, 300)}</code> · <code>${e(p.location, 300)}</code></div>${p.curl ? curlBlock(p.curl) : ''}</li>`,
-  );
+  const items = within(view.problems, problemItem, budget, leftOutItem('li', 'failures'));
+  const failures = foldedCount(view.problems);
   return [
-    harness.length
-      ? `<section id="harness-errors"><h2>Harness errors (${harness.length})</h2><p>synconf itself could not run part of the suite; the results below are incomplete.</p><ul class="problems">${harness.join('\n')}</ul></section>`
+    errors.length
+      ? `<section id="harness-errors"><h2>Harness errors (${foldedCount(errors)})</h2><p>synconf itself could not run part of the suite; the results below are incomplete.</p><ul class="problems">${harness.join('\n')}</ul></section>`
       : '',
-    `<section id="failures"><h2>Failures (${count(items.length)})</h2>${items.length ? `<ul class="problems">${items.join('\n')}</ul>${noneMatch('failure')}` : '<p>No check failed.</p>'}</section>`,
+    `<section id="failures"><h2>Failures (${count(failures)})</h2>${items.length ? `<ul class="problems">${items.join('\n')}</ul>${noneMatch('failure')}` : '<p>No check failed.</p>'}</section>`,
   ].join('\n');
 }
 
-function knownSection(view: RunView): string {
+function knownSection(view: RunView, budget: Budget): string {
   const n = view.report.totals['expected-fail'];
   const file = view.report.run.expectations;
   if (!n)
     return `<section id="known"><h2>Known deviations (0)</h2><p>${file ? `None of the deviations listed in <code>${e(file, 300)}</code> occurred.` : 'No known-deviations file was applied.'}</p></section>`;
   const rows = view.deviations.map((g) => {
-    const head = `<tr class="group" data-search="${escapeHtml(g.endpoint.toLowerCase())}"><th colspan="3" scope="rowgroup"><code>${e(g.endpoint, 300)}</code> (${g.checks.length})</th></tr>`;
+    const head = `<tr class="group" data-search="${escapeHtml(g.endpoint.toLowerCase())}"><th colspan="3" scope="rowgroup"><code>${e(g.endpoint, 300)}</code> (${foldedCount(g.checks)})</th></tr>`;
+    const row = (c: CheckView) =>
+      `<tr data-search="${escapeHtml(searchText(c))}"><td><a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a>${more(c.more)}</td><td>${e(c.check.deviation?.observed ?? c.check.message, 800)}</td><td>${e(c.check.deviation?.reason ?? '', 800)}</td></tr>`;
     return (
       head +
-      g.checks
-        .map(
-          (c) =>
-            `<tr data-search="${escapeHtml(searchText(c))}"><td><a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a></td><td>${e(c.check.deviation?.observed ?? c.check.message, 800)}</td><td>${e(c.check.deviation?.reason ?? '', 800)}</td></tr>`,
-        )
-        .join('')
+      within(
+        g.checks,
+        row,
+        budget,
+        (n) => `<tr class="left-out"><td colspan="3" class="muted">${e(leftOut(n, 'known deviations'))}</td></tr>`,
+      ).join('')
     );
   });
   return `<section id="known"><h2>Known deviations (${count(n)})</h2>
@@ -512,6 +543,20 @@ function extras(view: RunView): string {
   ].join('\n');
 }
 
+/** the scenario sections while they fit (their checks in a budget of their own), then how many were left out */
+function scenarioSections(view: RunView, byId: Map<string, EndpointEntry>, links: Links, budget: Bounds): string {
+  const shown: string[] = [];
+  for (const sv of view.scenarios) {
+    const before = budget.checks.left;
+    const section = scenarioSection(sv, byId, links, budget.checks);
+    // the section's own bytes, without the checks already counted in their budget
+    if (!budget.scenarios.take(Buffer.byteLength(section) - (before - budget.checks.left))) break;
+    shown.push(section);
+  }
+  const rest = view.scenarios.length - shown.length;
+  return [...shown, ...(rest ? [leftOutItem('p', 'scenarios')(rest)] : [])].join('\n');
+}
+
 export interface HtmlOptions {
   /** the endpoint catalog (default schemas/endpoints.json) */
   endpoints?: EndpointEntry[];
@@ -537,6 +582,7 @@ export function toHtml(report: Report, opts: HtmlOptions = {}): string {
   ]
     .filter(Boolean)
     .join(' · ');
+  const budget = bounds();
   const body = `<header class="banner ${view.tone}"><div>
 <h1>synconf: ${e(view.agent, 200)} ${escapeHtml(view.status)}</h1>
 <p class="line">${e(line, 1000)}</p>
@@ -544,14 +590,14 @@ export function toHtml(report: Report, opts: HtmlOptions = {}): string {
 <main>
 ${filters(view)}
 ${glance(view)}
-${failuresSection(view)}
+${failuresSection(view, budget.lists)}
 ${baselineSection(view)}
 ${flakySection(view)}
-${knownSection(view)}
+${knownSection(view, budget.lists)}
 ${undocumentedSection(view)}
 <section id="scenarios"><h2>Scenarios (${report.scenarios.length})</h2>
 <p class="muted">${e(report.verdict, 1000)}. Scenarios with nothing to look at are collapsed.</p>
-${view.scenarios.map((sv) => scenarioSection(sv, byId, links)).join('\n')}
+${scenarioSections(view, byId, links, budget)}
 </section>
 ${coverageTable(view)}
 ${statementSection(report)}

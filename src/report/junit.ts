@@ -8,11 +8,13 @@
 // Written as text by the few lines below (element(), escaped()), not by fast-xml-parser's XMLBuilder, which wrote the
 // same bytes for these four kinds of element but took ~70% of the JUnit time of a replay in its generic machinery
 // (name checks, path matchers: bench/README.md).
-import type { Report, ScenarioResult, UndocumentedMember } from '../schema/generated/types.js';
+import type { Report, ScenarioResult } from '../schema/generated/types.js';
 import { evidenceText } from './evidence-text.js';
 import { cut, oneLine, platform, seconds, noteLine } from './text.js';
 import { VERDICT_LABEL } from '../verdict/verdicts.js';
 import { type CheckView, type RunView, viewOf } from './view.js';
+import { foldedCount, moreLine, type Kept } from './fold.js';
+import { Budget, leftOut } from './bound.js';
 
 /** a character xml() may replace: most strings have none and are kept as they are */
 const SUSPECT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
@@ -40,6 +42,8 @@ interface Element {
   attrs?: Attrs;
   children?: Element[];
   text?: string;
+  /** the element already written, at its level (a test case measured against the size bound) */
+  written?: string;
 }
 
 /**
@@ -47,6 +51,7 @@ interface Element {
  * An attribute whose value is "true" is written as its name alone, as the builder that wrote earlier reports did.
  */
 function element(e: Element, level = 0): string {
+  if (e.written !== undefined) return e.written;
   const indent = '  '.repeat(level);
   const attrs = Object.entries(e.attrs ?? {})
     .filter(([, v]) => v !== undefined)
@@ -71,14 +76,34 @@ interface Counts {
   skipped: number;
 }
 
+/** the counts of `checks`, each with those folded into it (the attributes count every check of the run) */
 function counts(checks: CheckView[]): Counts {
   return {
-    tests: checks.length,
-    failures: checks.filter((c) => c.fails).length,
+    tests: foldedCount(checks),
+    failures: foldedCount(checks.filter((c) => c.fails)),
     errors: 0,
-    skipped: checks.filter((c) => !c.fails && c.check.verdict === 'skip').length,
+    skipped: foldedCount(checks.filter((c) => !c.fails && c.check.verdict === 'skip')),
   };
 }
+
+/** the checks a bounded report.json left out of a scenario, counted as the attributes count them */
+function omittedCounts(s: ScenarioResult, failOn: readonly string[]): Counts {
+  const o = Object.entries(s.omitted ?? {});
+  const sum = (keep: (verdict: string) => boolean) => o.reduce((n, [v, k]) => n + (keep(v) ? (k ?? 0) : 0), 0);
+  return {
+    tests: sum(() => true),
+    failures: sum((v) => failOn.includes(v)),
+    errors: 0,
+    skipped: sum((v) => v === 'skip' && !failOn.includes(v)),
+  };
+}
+
+const add = (a: Counts, b: Counts): Counts => ({
+  tests: a.tests + b.tests,
+  failures: a.failures + b.failures,
+  errors: a.errors + b.errors,
+  skipped: a.skipped + b.skipped,
+});
 
 const countAttrs = (c: Counts): Attrs => ({
   tests: c.tests,
@@ -104,23 +129,28 @@ function checkProperties(check: CheckView['check']): [string, string][] {
 /** what a check's <testcase> holds besides its properties: its failure, why it was skipped, or what it was */
 function outcome(v: CheckView): Element | undefined {
   const check = v.check;
+  const folded = v.more ? `\n${moreLine(v.more)}` : '';
   if (v.fails) {
     // the hint goes in the message (what CI shows first), the evidence in the text
     const message = attr([check.message, v.hint].filter(Boolean).join(' — '));
     const type = check.flaky ? 'flaky' : check.verdict;
-    return { name: 'failure', attrs: { message, type }, text: xml(evidenceText(check)) };
+    return { name: 'failure', attrs: { message, type }, text: xml(evidenceText(check) + folded) };
   }
   if (check.verdict === 'skip') return { name: 'skipped', attrs: { message: attr(check.skipReason ?? check.message) } };
   if (check.verdict === 'pass' && !v.hint) return undefined;
   const known =
     check.deviation && check.verdict === 'expected-fail' ? ` (known deviation: ${check.deviation.reason})` : '';
   const lines = [`${VERDICT_LABEL[check.verdict]}${known}`, v.hint, evidenceText(check)];
-  return { name: 'system-out', text: xml(lines.filter(Boolean).join('\n')) };
+  return { name: 'system-out', text: xml(lines.filter(Boolean).join('\n') + folded) };
 }
 
 function testcase(v: CheckView): Element {
   const check = v.check;
-  const pairs = checkProperties(check);
+  // folded repeats of this check: counted in the suite's attributes, a property and a line here
+  const pairs: [string, string][] = [
+    ...checkProperties(check),
+    ...(v.more ? [['more', String(v.more)] as [string, string]] : []),
+  ];
   const result = outcome(v);
   return {
     name: 'testcase',
@@ -135,53 +165,95 @@ function testcase(v: CheckView): Element {
   };
 }
 
-function testsuite(
-  s: ScenarioResult,
-  checks: CheckView[],
-  timestamp: string,
-  agent: string,
-  notes: UndocumentedMember[],
-): Element {
+/** the test cases of `shown` while they fit in `budget`, and the property that says how many were left out */
+function testcases(shown: CheckView[], budget: Budget): { cases: Element[]; leftOut: [string, string][] } {
+  const cases: Element[] = [];
+  for (const v of shown) {
+    const written = element(testcase(v), 2);
+    if (!budget.fits(written)) break;
+    cases.push({ name: 'testcase', written });
+  }
+  const rest = shown.length - cases.length;
+  return { cases, leftOut: rest ? [['left-out', attr(leftOut(rest, 'test cases'))]] : [] };
+}
+
+interface SuiteContext {
+  view: RunView;
+  timestamp: string;
+  agent: string;
+  /** what the test cases may take of the file */
+  budget: Budget;
+}
+
+/** a suite and what its attributes count */
+interface Suite {
+  total: Counts;
+  suite: Element;
+}
+
+/** one scenario's suite: every check counted in its attributes, the folded ones as cases while they fit */
+function testsuite(s: ScenarioResult, checks: CheckView[], shown: CheckView[], ctx: SuiteContext): Suite {
+  const { cases, leftOut: rest } = testcases(shown, ctx.budget);
   const pairs: [string, string][] = [
     ['title', attr(s.title)],
     ['file', attr(s.file)],
     ['spec', attr(s.spec.join(', '))],
-    ['agent', attr(agent)],
+    ['agent', attr(ctx.agent)],
     ['verdict', s.verdict],
     ...(s.skipReason ? [['skipReason', attr(s.skipReason)] as [string, string]] : []),
     // Undocumented members its responses had: notes (failing checks of their own under --strict).
-    ...notes
+    ...ctx.view.undocumented.notes
       .filter((n) => n.scenarios.includes(s.id))
       .map((n): [string, string] => ['undocumented', attr(noteLine(n))]),
+    ...rest,
   ];
+  const total = add(counts(checks), omittedCounts(s, ctx.view.failOn));
+  const { timestamp } = ctx;
   return {
-    name: 'testsuite',
-    attrs: { name: xml(s.id), ...countAttrs(counts(checks)), time: seconds(s.durationMs), timestamp },
-    children: [properties(pairs), ...checks.map(testcase)],
+    total,
+    suite: {
+      name: 'testsuite',
+      attrs: { name: xml(s.id), ...countAttrs(total), time: seconds(s.durationMs), timestamp },
+      children: [properties(pairs), ...cases],
+    },
   };
 }
 
-/** the <testsuite> of the harness errors: one <error> test case each */
-function harnessSuite(errors: Report['harnessErrors'], timestamp: string): Element {
-  const n = errors.length;
+/** the harness error as a test case of <error> (folded ones: a line in its text) */
+const harnessCase = ({ item: e, more }: Kept<Report['harnessErrors'][number]>, i: number): Element => ({
+  name: 'testcase',
+  attrs: {
+    classname: 'synconf harness',
+    name: xml([e.scenario, e.step].filter(Boolean).join('/') || e.file || `harness error ${i + 1}`),
+    time: '0.000',
+  },
+  children: [
+    {
+      name: 'error',
+      attrs: { message: attr(e.message), type: 'harness' },
+      text: xml([e.file && `file: ${e.file}`, e.message, more && moreLine(more)].filter(Boolean).join('\n')),
+    },
+  ],
+});
+
+/** the <testsuite> of the harness errors: one <error> test case each, repeats folded, while they fit */
+function harnessSuite(errors: RunView['harnessErrors'], timestamp: string): Suite {
+  const n = foldedCount(errors);
+  const budget = new Budget(1e6);
+  const cases: Element[] = [];
+  for (const [i, e] of errors.entries()) {
+    const written = element(harnessCase(e, i), 2);
+    if (!budget.fits(written)) break;
+    cases.push({ name: 'testcase', written });
+  }
+  const rest = errors.length - cases.length;
   return {
-    name: 'testsuite',
-    attrs: { name: 'synconf harness', tests: n, failures: 0, errors: n, skipped: 0, time: '0.000', timestamp },
-    children: errors.map((e, i) => ({
-      name: 'testcase',
-      attrs: {
-        classname: 'synconf harness',
-        name: xml([e.scenario, e.step].filter(Boolean).join('/') || e.file || `harness error ${i + 1}`),
-        time: '0.000',
-      },
-      children: [
-        {
-          name: 'error',
-          attrs: { message: attr(e.message), type: 'harness' },
-          text: xml([e.file && `file: ${e.file}`, e.message].filter(Boolean).join('\n')),
-        },
-      ],
-    })),
+    total: { tests: n, failures: 0, errors: n, skipped: 0 },
+    suite: {
+      name: 'testsuite',
+      attrs: { name: 'synconf harness', tests: n, failures: 0, errors: n, skipped: 0, time: '0.000', timestamp },
+      children: [...(rest ? [properties([['left-out', attr(leftOut(rest, 'harness errors'))]])] : []), ...cases],
+    },
   };
 }
 
@@ -191,21 +263,17 @@ export function toJUnit(report: Report, view: RunView = viewOf(report)): string 
     .filter(Boolean)
     .join(' ');
   const timestamp = report.run.startedAt;
-  const suites = report.scenarios.map((s, si) =>
-    testsuite(
-      s,
-      view.checks.filter((c) => c.si === si),
-      timestamp,
-      agent,
-      view.undocumented.notes,
-    ),
-  );
-  const total = counts(view.checks);
-  if (report.harnessErrors.length) {
-    suites.push(harnessSuite(report.harnessErrors, timestamp));
-    total.tests += report.harnessErrors.length;
-    total.errors += report.harnessErrors.length;
+  // test cases take most of the bound; the suites' own elements and the harness errors the rest
+  const ctx: SuiteContext = { view, timestamp, agent, budget: new Budget(7e6) };
+  const all = new Map<number, CheckView[]>();
+  for (const c of view.checks) {
+    if (!all.has(c.si)) all.set(c.si, []);
+    all.get(c.si)!.push(c);
   }
+  const shown = new Map(view.scenarios.map((sv) => [sv.si, sv.checks]));
+  const parts = report.scenarios.map((s, si) => testsuite(s, all.get(si) ?? [], shown.get(si) ?? [], ctx));
+  if (view.harnessErrors.length) parts.push(harnessSuite(view.harnessErrors, timestamp));
+  const total = parts.reduce((t, p) => add(t, p.total), { tests: 0, failures: 0, errors: 0, skipped: 0 });
   const root: Element = {
     name: 'testsuites',
     attrs: {
@@ -214,7 +282,7 @@ export function toJUnit(report: Report, view: RunView = viewOf(report)): string 
       time: seconds(report.run.durationMs),
       timestamp,
     },
-    children: suites,
+    children: parts.map((p) => p.suite),
   };
   return `<?xml version="1.0" encoding="UTF-8"?>\n${element(root)}`;
 }

@@ -8,6 +8,7 @@ import { escapeMarkdown as md, platform, noteLine } from './text.js';
 import { VERDICTS, VERDICT_LABEL } from '../verdict/verdicts.js';
 import { BASELINE_CLASS_LABEL, type CheckView, type RunView, viewOf } from './view.js';
 import { COVERAGE_STATES, coverageByKind, coverageLine } from './statements.js';
+import { foldedCount, moreLine } from './fold.js';
 
 /** the size a summary aims at: readable, and far below GitHub's 1 MiB per step */
 const BUDGET = 60_000;
@@ -42,7 +43,12 @@ function firstItems(items: string[], max: number): string {
 }
 
 /** lines appended while they fit in what is left of the budget; the rest counted in `more` */
-function bounded(out: string[], items: string[][], budget: { left: number }, more: (n: number) => string): void {
+function bounded(
+  out: string[],
+  items: string[][],
+  budget: { left: number },
+  more: (n: number, shown: number) => string,
+): void {
   let shown = 0;
   for (const lines of items) {
     const size = lines.reduce((n, l) => n + l.length + 1, 0);
@@ -51,7 +57,7 @@ function bounded(out: string[], items: string[][], budget: { left: number }, mor
     budget.left -= size;
     shown++;
   }
-  if (shown < items.length) out.push(more(items.length - shown));
+  if (shown < items.length) out.push(more(items.length - shown, shown));
 }
 
 function failureLines(v: CheckView): string[] {
@@ -73,6 +79,7 @@ function failureLines(v: CheckView): string[] {
     `- **${VERDICT_LABEL[c.verdict]}**${c.flaky ? ' (flaky)' : ''} ${md(c.id)}: ${cell(c.message)}`,
     `  ${evidence.join(' · ')}`,
     ...(v.hint ? [`  ${cell(v.hint)}`] : []),
+    ...(v.more ? [`  ${moreLine(v.more)}`] : []),
   ];
 }
 
@@ -146,29 +153,29 @@ function headLines(report: Report, view: RunView): string[] {
 }
 
 /** errors of the harness itself (files that did not load, steps that could not run) */
-function harnessErrorLines(report: Report, out: string[], budget: { left: number }): void {
-  if (!report.harnessErrors.length) return;
-  out.push('', `### Harness errors (${report.harnessErrors.length})`, '');
+function harnessErrorLines(view: RunView, out: string[], budget: { left: number }): void {
+  if (!view.harnessErrors.length) return;
+  out.push('', `### Harness errors (${foldedCount(view.harnessErrors)})`, '');
   bounded(
     out,
-    report.harnessErrors.map((e) => {
+    view.harnessErrors.map(({ item: e, more }) => {
       const where = [e.file, e.scenario, e.step].filter(Boolean).join(' ');
-      return [`- ${where ? `${md(where)}: ` : ''}${cell(e.message)}`];
+      return [`- ${where ? `${md(where)}: ` : ''}${cell(e.message)}`, ...(more ? [`  ${moreLine(more)}`] : [])];
     }),
     budget,
-    (n) => `- … and ${n} more (report.html)`,
+    (_, shown) => `- … and ${foldedCount(view.harnessErrors.slice(shown))} more (report.html)`,
   );
 }
 
 /** the failures, within a third of the budget so that the rest of the summary still shows */
 function failureSection(view: RunView, out: string[], budget: { left: number }): void {
   if (!view.problems.length) return;
-  out.push('', `### Failures (${view.problems.length})`, '');
+  out.push('', `### Failures (${foldedCount(view.problems)})`, '');
   bounded(
     out,
     view.problems.map(failureLines),
     { left: Math.min(budget.left, BUDGET / 3) },
-    (n) => `- … and ${n} more failures (report.html)`,
+    (_, shown) => `- … and ${foldedCount(view.problems.slice(shown))} more failures (report.html)`,
   );
   budget.left = BUDGET - out.join('\n').length;
 }
@@ -195,14 +202,13 @@ function stabilityLines(report: Report, view: RunView, out: string[], budget: { 
 /** the known deviations of this agent version, a table row each, while they fit */
 function deviationLines(report: Report, view: RunView, out: string[], budget: { left: number }): void {
   if (!view.deviations.length) return;
-  const rows = view.deviations
-    .flatMap((g) => g.checks)
-    .map((c) => [
-      `| ${md(c.check.id)} | ${cell(c.check.deviation?.observed ?? c.check.message)} | ${cell(c.check.deviation?.reason ?? '')} |`,
-    ]);
+  const listed = view.deviations.flatMap((g) => g.checks);
+  const rows = listed.map((c) => [
+    `| ${md(c.check.id)}${c.more ? ` (${moreLine(c.more)})` : ''} | ${cell(c.check.deviation?.observed ?? c.check.message)} | ${cell(c.check.deviation?.reason ?? '')} |`,
+  ]);
   out.push(
     '',
-    `### Known deviations (${rows.length})`,
+    `### Known deviations (${foldedCount(listed)})`,
     '',
     `Accepted for this agent version${report.run.expectations ? ` (${md(report.run.expectations)})` : ''}; they do not fail the run.`,
     '',
@@ -214,7 +220,8 @@ function deviationLines(report: Report, view: RunView, out: string[], budget: { 
     out,
     rows,
     budget,
-    (n) => `\n${n} more known deviations are listed in report.html (this summary keeps under ${BUDGET / 1000} kB).`,
+    (_, shown) =>
+      `\n${foldedCount(listed.slice(shown))} more known deviations are listed in report.html (this summary keeps under ${BUDGET / 1000} kB).`,
   );
 }
 
@@ -257,7 +264,7 @@ function scenarioTable(view: RunView, out: string[]): void {
 export function toMarkdown(report: Report, view: RunView = viewOf(report)): string {
   const out = headLines(report, view);
   const budget = { left: BUDGET - out.join('\n').length };
-  harnessErrorLines(report, out, budget);
+  harnessErrorLines(view, out, budget);
   failureSection(view, out, budget);
   baselineLines(view, out, budget);
   stabilityLines(report, view, out, budget);

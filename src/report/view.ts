@@ -14,6 +14,7 @@ import type {
 import { type CoverageRow, type EndpointEntry, coverage, loadEndpoints } from './coverage.js';
 import { endpointKey } from '../schema/endpoints.js';
 import { curlOf } from './curl.js';
+import { checkKind, fold, harnessKind, type Kept } from './fold.js';
 import {
   DEFAULT_FAIL_ON,
   VERDICTS,
@@ -42,6 +43,8 @@ export interface CheckView {
   hint: string | null;
   /** the request as a curl command (key as $SYNCTHING_API_KEY), for checks a reader may repeat */
   curl: string | null;
+  /** in the list that holds it: how many checks like this one follow it, folded (fold.ts); 0 for none */
+  more: number;
 }
 
 export interface ScenarioView {
@@ -51,7 +54,10 @@ export interface ScenarioView {
   counts: Record<Verdict, number>;
   /** shown open: it holds a problem (known deviations are listed on their own) */
   open: boolean;
+  /** its checks, repeated identical problems folded */
   checks: CheckView[];
+  /** checks a bounded report.json left out (neither kept nor like a kept one) */
+  omitted: number;
 }
 
 export interface DeviationGroup {
@@ -77,8 +83,11 @@ export interface RunView {
   agent: string;
   /** every check, in report order */
   checks: CheckView[];
-  /** checks that fail the run, then problems that do not (e.g. still failing under --fail-on new-failure) */
+  /** checks that fail the run, then problems that do not (e.g. still failing under --fail-on new-failure); folded */
   problems: CheckView[];
+  /** the harness errors, folded */
+  harnessErrors: Kept<Report['harnessErrors'][number]>[];
+  /** known deviations by endpoint, each group folded */
   deviations: DeviationGroup[];
   flaky: CheckView[];
   baseline: BaselineView | null;
@@ -164,14 +173,9 @@ function coverageView(report: Report, endpoints: EndpointEntry[] | undefined): R
   };
 }
 
-/** one scenario of the run and the view of each of its checks; `open` when it needs attention */
-function scenarioView(
-  report: Report,
-  s: Report['scenarios'][number],
-  si: number,
-  failOn: readonly FailOn[],
-): ScenarioView {
-  const own = s.checks.map((c, ci): CheckView => {
+/** the view of each check of a scenario */
+function checkViews(report: Report, s: ScenarioResult, si: number, failOn: readonly FailOn[]): CheckView[] {
+  return s.checks.map((c, ci): CheckView => {
     const fails = failsRun(c, failOn);
     const interesting = fails || isProblem(c.verdict) || c.verdict === 'expected-fail' || !!c.flaky;
     return {
@@ -185,21 +189,41 @@ function scenarioView(
       fails,
       hint: hintOf(c),
       curl: interesting ? curlOf(c, report.run.target) : null,
+      more: c.more ?? 0,
     };
   });
+}
+
+/** one scenario of the run with its checks (`own`, repeats folded); `open` when it needs attention */
+function scenarioView(s: ScenarioResult, si: number, own: CheckView[]): ScenarioView {
   const counts = countVerdicts(s.checks.map((c) => c.verdict));
+  // a bounded report.json: each check counts those folded into it, and the scenario those it left out
+  for (const c of s.checks) counts[c.verdict] += c.more ?? 0;
+  for (const v of VERDICTS) counts[v] += s.omitted?.[v] ?? 0;
   const open =
     own.some((c) => c.fails || isProblem(c.check.verdict) || c.check.flaky) ||
     (s.checks.length === 0 && s.verdict !== 'pass');
-  return { scenario: s, si, anchor: `s${si}`, counts, open, checks: own };
+  const omitted = Object.values(s.omitted ?? {}).reduce((a, b) => a + b, 0);
+  return { scenario: s, si, anchor: `s${si}`, counts, open, checks: folded(own), omitted };
+}
+
+/** `list` with repeated identical problems folded: the first few kept, the last of them counting the rest */
+function folded(list: CheckView[]): CheckView[] {
+  return fold(
+    list,
+    (v) => checkKind(v.check, v.scenario.id),
+    (v) => 1 + v.more,
+  ).map(({ item, more }) => (more === item.more ? item : { ...item, more }));
 }
 
 /** the known deviations (expected failures) grouped by endpoint */
 function deviationGroups(checks: CheckView[]): RunView['deviations'] {
   const groups = new Map<string, CheckView[]>();
-  for (const c of checks.filter((x) => x.check.verdict === 'expected-fail'))
-    groups.set(c.endpoint, [...(groups.get(c.endpoint) ?? []), c]);
-  return [...groups].map(([endpoint, list]) => ({ endpoint, checks: list }));
+  for (const c of checks.filter((x) => x.check.verdict === 'expected-fail')) {
+    if (!groups.has(c.endpoint)) groups.set(c.endpoint, []);
+    groups.get(c.endpoint)!.push(c);
+  }
+  return [...groups].map(([endpoint, list]) => ({ endpoint, checks: folded(list) }));
 }
 
 /** the comparison with --baseline, the checks sorted by their change class; null without a baseline */
@@ -226,8 +250,9 @@ function baselineView(report: Report, checks: CheckView[]): BaselineView | null 
  */
 export function viewOf(report: Report, endpoints?: EndpointEntry[]): RunView {
   const failOn = report.run.failOn ?? DEFAULT_FAIL_ON;
-  const scenarios = report.scenarios.map((s, si) => scenarioView(report, s, si, failOn));
-  const checks = scenarios.flatMap((s) => s.checks);
+  const own = report.scenarios.map((s, si) => checkViews(report, s, si, failOn));
+  const scenarios = report.scenarios.map((s, si) => scenarioView(s, si, own[si]));
+  const checks = own.flat();
   const problems = [...checks.filter((c) => c.fails), ...checks.filter((c) => !c.fails && isProblem(c.check.verdict))];
   const ordered = [...scenarios].sort(
     (a, b) => VERDICTS.indexOf(a.scenario.verdict) - VERDICTS.indexOf(b.scenario.verdict),
@@ -240,7 +265,8 @@ export function viewOf(report: Report, endpoints?: EndpointEntry[]): RunView {
     tone: report.exitCode === 0 ? 'ok' : report.exitCode === 1 ? 'bad' : 'error',
     agent: `agent ${report.agent.version ?? 'of unknown version'}`,
     checks,
-    problems,
+    problems: folded(problems),
+    harnessErrors: fold(report.harnessErrors, harnessKind, (e) => 1 + (e.more ?? 0)),
     deviations: deviationGroups(checks),
     flaky: checks.filter((c) => c.check.flaky),
     baseline: baselineView(report, checks),

@@ -2007,6 +2007,10 @@ export interface Report {
     scenario?: string;
     step?: string;
     message: string;
+    /**
+     * report.json was bounded: this many more like this one (same kind, verdict and message, but for the scenario, the step and its request) follow it and are folded into it
+     */
+    more?: number;
   }[];
   /**
    * known-deviation entries whose check did not occur in a scenario that ran (the expectations file needs an update)
@@ -2064,6 +2068,7 @@ export interface Report {
   undocumented?: UndocumentedMember[];
   shard?: Shard;
   statementCoverage?: StatementCoverage;
+  folded?: Folded;
   scenarios: ScenarioResult[];
 }
 export interface UndocumentedMember {
@@ -2157,6 +2162,23 @@ export interface StatementCounts1 {
   "not checked": number;
   "not checkable": number;
 }
+/**
+ * present only when report.json would be larger than its size bound: repeated identical checks (per scenario) and harness errors are folded into their first occurrences (whose `more` counts them), and checks that still do not fit are left out and counted by verdict per scenario (`omitted`). Totals, exitCode and verdict count every check.
+ */
+export interface Folded {
+  /**
+   * the size bound of a report file, bytes
+   */
+  limitBytes: number;
+  /**
+   * checks not in this file (folded or left out)
+   */
+  checks: number;
+  /**
+   * harness errors not in this file (folded)
+   */
+  harnessErrors: number;
+}
 export interface ScenarioResult {
   id: string;
   title: string;
@@ -2177,6 +2199,7 @@ export interface ScenarioResult {
   verdict: Verdict;
   durationMs: number;
   checks: CheckResult[];
+  omitted?: VerdictCounts;
 }
 export interface CheckResult {
   /**
@@ -2248,6 +2271,10 @@ export interface CheckResult {
    */
   statements?: string[];
   /**
+   * report.json was bounded: this many more like this one (same kind, verdict and message, but for the scenario, the step and its request) follow it and are folded into it
+   */
+  more?: number;
+  /**
    * a failing schema check: the statements of `statements` whose schema nodes its errors fall under (it proves the others); absent: a failing check breaks all it cites
    */
   breaks?: string[];
@@ -2315,6 +2342,16 @@ export interface Evidence {
     entry: number;
   };
   elapsedMs?: number;
+}
+/**
+ * report.json was bounded: checks of this scenario left out (neither kept nor like a kept one), by verdict
+ */
+export interface VerdictCounts {
+  pass?: number;
+  fail?: number;
+  "expected-fail"?: number;
+  "unexpected-pass"?: number;
+  skip?: number;
 }
 /**
  * A synconf scenario file (suites/** /*.yaml): one behaviour of the agent's REST API, checked in steps. Strings may use {{name}} templates: captured values, `agent.*`/`peer.*` (url, deviceId, syncAddress, dataDir), `tmp` (a folder synconf owns for this scenario) and `vars`.

@@ -1,0 +1,49 @@
+// The size bound of a report file (the README states it): however large a run, each of report.json, junit.xml,
+// report.html and summary.md stays under it. Repeated problems are folded first (fold.ts); what still does not fit
+// is left out whole, item by item, and counted, so a file is never cut mid-structure and its counts stay exact.
+
+/** bytes: the most a report file may take */
+export const REPORT_FILE_BOUND = 10_000_000;
+
+/** the bound as the README and the files say it */
+export const BOUND_TEXT = `${REPORT_FILE_BOUND / 1_000_000} MB`;
+
+/** what is left of a file's bytes for its lists; once an item does not fit, no later one does (a list stays a prefix) */
+export class Budget {
+  constructor(public left: number) {}
+
+  /** takes `text`'s bytes when they fit */
+  fits(text: string): boolean {
+    return this.take(Buffer.byteLength(text));
+  }
+
+  /** takes `bytes` when they fit */
+  take(bytes: number): boolean {
+    if (bytes > this.left) {
+      this.left = 0;
+      return false;
+    }
+    this.left -= bytes;
+    return true;
+  }
+}
+
+/** the items rendered while they fit in `budget` (rendered one by one: the rest never are), then `rest(n)` */
+export function within<T>(
+  items: readonly T[],
+  render: (item: T) => string,
+  budget: Budget,
+  rest: (n: number) => string,
+): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    const text = render(item);
+    if (!budget.fits(text)) break;
+    out.push(text);
+  }
+  return out.length < items.length ? [...out, rest(items.length - out.length)] : out;
+}
+
+/** the line that says items were left out for the bound */
+export const leftOut = (n: number, what: string) =>
+  `… and ${n.toLocaleString('en-US')} more ${what} left out to keep this file under ${BOUND_TEXT} (the counts above include them)`;

@@ -1,0 +1,258 @@
+// Bounded output (issue 22): repeated identical problems are folded ("… and 76,503 more like it") on the terminal,
+// in every report format and in validate's output, and each report file stays under the size bound the README
+// states, still parsing and valid against its schema, with exact totals. The large cases are generated here (a
+// ~10 MB scenario whose steps all miss a small recording) and run against the built command from a scratch folder,
+// each with a timeout so that none can hang.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import type { CheckResult, Report } from '../src/schema/generated/types.js';
+import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
+import { ROOT } from '../src/paths.js';
+import { REPORT_FILE_BOUND, BOUND_TEXT } from '../src/report/bound.js';
+import { checkKind, fold, moreLine, SHOWN } from '../src/report/fold.js';
+import { reportJson } from '../src/report/report-json.js';
+import { toHtml } from '../src/report/html.js';
+import { toJUnit } from '../src/report/junit.js';
+import { toMarkdown } from '../src/report/markdown.js';
+import { viewOf } from '../src/report/view.js';
+import { cli } from './support/cli.js';
+import { withTemp } from './support/temp.js';
+import { readFixture } from './fixtures/reports/hostile.js';
+
+await loadDocumentValidators();
+
+const RECORDED = join(ROOT, 'recordings', 'syncthing-1.19.2');
+const HEAD = 'id: system-ping\ntitle: t\nspec: [GET /rest/system/ping]\nsteps:\n';
+const step = (i: number) =>
+  `  - name: miss-${i}\n    request: { method: GET, path: /rest/system/nothing-here-${i} }\n    expect: { status: 200, schema: ping }\n`;
+
+/** a scenario of `steps` steps (or as many as make `bytes`) that all miss the recording of system-ping */
+function allMiss(size: { steps?: number; bytes?: number }): { text: string; steps: number } {
+  const parts = [HEAD];
+  let length = HEAD.length;
+  let i = 0;
+  while (size.steps !== undefined ? i < size.steps : length < size.bytes!) {
+    parts.push(step(i++));
+    length += parts[parts.length - 1].length;
+  }
+  return { text: parts.join(''), steps: i };
+}
+
+const lines = (s: string) => s.split('\n').filter(Boolean);
+const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
+
+/** every report file of `dir` under the bound, parsing, with the totals of a run of `checks` failing checks */
+function assertReports(dir: string, checks: number): Report {
+  for (const name of ['report.json', 'junit.xml', 'report.html', 'summary.md'])
+    assert.ok(statSync(join(dir, name)).size <= REPORT_FILE_BOUND, `${name}: ${statSync(join(dir, name)).size} bytes`);
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+  assert.deepEqual(validate('report', report).map(formatError), []);
+  assert.equal(report.totals.checks, checks);
+  assert.equal(report.totals.fail, checks);
+  assert.equal(report.exitCode, 2); // every miss is also a harness error: a recording that lacks the step
+  const suites = junit.parse(readFileSync(join(dir, 'junit.xml'), 'utf8')).testsuites;
+  assert.equal(Number(suites.tests), checks * 2, 'every check and harness error counted in junit.xml');
+  assert.match(readFileSync(join(dir, 'report.html'), 'utf8'), /<\/html>\s*$/);
+  return report;
+}
+
+interface Row {
+  name: string;
+  steps?: number;
+  bytes?: number;
+  /** the most lines stdout and stderr may have */
+  maxLines: number;
+  /** a fold line is printed and written (steps - SHOWN more like it), or nothing is folded */
+  folded: boolean;
+}
+
+const ROWS: Row[] = [
+  { name: 'three steps that miss: nothing folded, output as it was', steps: SHOWN, maxLines: 8, folded: false },
+  { name: 'five steps that miss: the first three, then "… and 2 more like it"', steps: 5, maxLines: 10, folded: true },
+  { name: 'a 10 MB scenario whose steps all miss', bytes: 10_000_000, maxLines: 10, folded: true },
+];
+
+describe('replay of a scenario whose steps all miss, from a scratch folder', () => {
+  for (const row of ROWS)
+    test(row.name, { timeout: 600_000 }, () =>
+      withTemp('bounded', (dir) => {
+        const { text, steps } = allMiss(row);
+        writeFileSync(join(dir, 'miss.yaml'), text);
+        mkdirSync(join(dir, 'rec'));
+        for (const f of ['_run.har', 'system-ping.har']) copyFileSync(join(RECORDED, f), join(dir, 'rec', f));
+        const r = cli(['replay', 'rec', '--suite', 'miss.yaml', '--report-dir', 'out'], { cwd: dir, timeout: 540_000 });
+        assert.equal(r.signal, null, 'ended by the timeout');
+        assert.equal(r.code, 2, r.out.slice(0, 2000));
+        assert.ok(lines(r.stdout).length <= row.maxLines, `${lines(r.stdout).length} lines on stdout`);
+        assert.ok(lines(r.stderr).length <= row.maxLines, `${lines(r.stderr).length} lines on stderr`);
+        assert.match(r.stdout, new RegExp(`${steps} checks: 0 passed, ${steps} failed`), 'the verdict line is exact');
+        const printed = lines(r.stdout).filter((l) => l.includes('✗'));
+        assert.equal(printed.length, Math.min(steps, SHOWN));
+        assert.match(printed[0], /✗ system-ping\/miss-0\/request: no response: replay-miss: step "miss-0"/);
+        const more = moreLine(steps - SHOWN);
+        const report = assertReports(join(dir, 'out'), steps);
+        for (const [where, out] of [
+          ['stdout', r.stdout],
+          ['stderr', r.stderr],
+          ['summary.md', readFileSync(join(dir, 'out', 'summary.md'), 'utf8')],
+          ['report.html', readFileSync(join(dir, 'out', 'report.html'), 'utf8')],
+          ['junit.xml', readFileSync(join(dir, 'out', 'junit.xml'), 'utf8')],
+        ])
+          if (row.folded) assert.ok(out.includes(more), `${where} says "${more}"`);
+          else assert.doesNotMatch(out, /more like it/, where);
+        // report.json: within the bound it keeps every check; beyond it, folded with the counts
+        const kept = report.scenarios[0].checks;
+        const inJson = kept.reduce((n, c) => n + 1 + (c.more ?? 0), 0);
+        assert.equal(inJson, steps);
+        if (row.bytes) {
+          assert.equal(kept.length, SHOWN);
+          assert.deepEqual(report.folded, {
+            limitBytes: REPORT_FILE_BOUND,
+            checks: steps - SHOWN,
+            harnessErrors: steps - SHOWN,
+          });
+        } else assert.equal(kept.length, steps);
+      }),
+    );
+
+  test('validate scenario of the 10 MB scenario: one line', { timeout: 300_000 }, () =>
+    withTemp('bounded-lint', (dir) => {
+      writeFileSync(join(dir, 'miss.yaml'), allMiss({ bytes: 10_000_000 }).text);
+      const r = cli(['validate', 'scenario', 'miss.yaml'], { cwd: dir, timeout: 240_000 });
+      assert.equal(r.code, 0, r.out.slice(0, 2000));
+      assert.deepEqual(lines(r.out), ['valid scenario: system-ping (miss.yaml)']);
+    }),
+  );
+
+  test('validate need of an answer with 20,000 items missing the same members: folded', { timeout: 120_000 }, () =>
+    withTemp('bounded-validate', (dir) => {
+      writeFileSync(join(dir, 'need.json'), JSON.stringify({ progress: Array.from({ length: 20_000 }, () => ({})) }));
+      const r = cli(['validate', 'need', 'need.json'], { cwd: dir, timeout: 100_000 });
+      assert.equal(r.code, 1, r.out.slice(0, 2000));
+      assert.ok(lines(r.out).length < 60, `${lines(r.out).length} lines`);
+      assert.match(
+        r.stdout,
+        /^\/progress\/2\/flags: required property "flags" is missing\n {2}… and 19,997 more like it$/m,
+      );
+      assert.match(r.stdout, /^120004 errors: not a valid need$/m, 'the count is exact');
+    }),
+  );
+});
+
+/** a report of `n` failing checks that are all different (no folding helps): only the size bound does */
+function distinctFailures(n: number): Report {
+  const report = structuredClone(readFixture('fail'));
+  const s = report.scenarios.find((x) => x.checks.some((c) => c.verdict === 'fail'))!;
+  const template = s.checks.find((c) => c.verdict === 'fail')!;
+  s.checks = Array.from({ length: n }, (_, i): CheckResult => ({
+    ...template,
+    id: `${s.id}/step-${i}/status`,
+    step: `step-${i}`,
+    message: `status ${1000 + i}, expected 200`,
+    evidence: { response: { status: 500, body: `${i} `.repeat(300) } },
+  }));
+  report.scenarios = [s];
+  report.totals = {
+    ...report.totals,
+    scenarios: 1,
+    checks: n,
+    pass: 0,
+    fail: n,
+    'expected-fail': 0,
+    'unexpected-pass': 0,
+    skip: 0,
+  };
+  return report;
+}
+
+describe('the writers: each file within the bound, whatever the report', () => {
+  const report = distinctFailures(20_000);
+  const view = viewOf(report);
+  const files: [string, string][] = [
+    ['report.json', reportJson(report)],
+    ['junit.xml', toJUnit(report, view)],
+    ['report.html', toHtml(report, { view })],
+    ['summary.md', toMarkdown(report, view)],
+  ];
+  test('the report is larger than the bound as it is', () => {
+    assert.ok(Buffer.byteLength(JSON.stringify(report, null, 2)) > 2 * REPORT_FILE_BOUND);
+  });
+  for (const [name, text] of files)
+    test(`${name}: under ${BOUND_TEXT}`, () => {
+      assert.ok(Buffer.byteLength(text) <= REPORT_FILE_BOUND, `${Buffer.byteLength(text)} bytes`);
+    });
+  test('report.json: valid, every check kept or counted as omitted, totals untouched', () => {
+    const bounded = JSON.parse(files[0][1]) as Report;
+    assert.deepEqual(validate('report', bounded).map(formatError), []);
+    const s = bounded.scenarios[0];
+    assert.ok(s.checks.length > 100 && s.checks.length < 20_000, `${s.checks.length} kept`);
+    assert.equal(s.checks.length + (s.omitted?.fail ?? 0), 20_000);
+    assert.equal(bounded.folded?.checks, 20_000 - s.checks.length);
+    assert.deepEqual(bounded.totals, report.totals);
+    assert.equal(bounded.verdict, report.verdict);
+  });
+  test('junit.xml: parses, counts every check, says how many cases were left out', () => {
+    const suites = junit.parse(files[1][1]).testsuites;
+    assert.equal(Number(suites.tests), 20_000);
+    assert.equal(Number(suites.failures), 20_000);
+    assert.match(files[1][1], /more test cases left out to keep this file under 10 MB/);
+  });
+  test('report.html and summary.md say what was left out', () => {
+    assert.match(files[2][1], /more (failures|checks) left out to keep this file under 10 MB/);
+    assert.match(files[2][1], /<\/html>\s*$/);
+    assert.match(files[3][1], /### Failures \(20000\)/);
+  });
+  test('rendered again from the bounded report.json: the same counts', () => {
+    const again = JSON.parse(files[0][1]) as Report;
+    const suites = junit.parse(toJUnit(again)).testsuites;
+    assert.equal(Number(suites.tests), 20_000);
+    assert.equal(viewOf(again).scenarios[0].counts.fail, 20_000);
+  });
+});
+
+test(`the README states the bound (${BOUND_TEXT}) and the fold`, () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  assert.ok(readme.includes(`a report file stays under ${BOUND_TEXT}.`));
+  assert.ok(readme.includes(`shows ${SHOWN} times, then "${moreLine(Number.NaN).replace('NaN', 'N')}"`));
+});
+
+describe('what "alike" means', () => {
+  const check = (step: string, message: string, over: Partial<CheckResult> = {}): CheckResult => ({
+    id: `s/${step}/status`,
+    step,
+    kind: 'status',
+    verdict: 'fail',
+    message,
+    evidence: { request: { method: 'GET', url: `/rest/${step}` } },
+    ...over,
+  });
+  const cases: [string, CheckResult, CheckResult, boolean][] = [
+    [
+      'the same message but for the step and its request',
+      check('a', 'step "a": GET /rest/a missing'),
+      check('b', 'step "b": GET /rest/b missing'),
+      true,
+    ],
+    ['another status', check('a', 'status 404, expected 200'), check('b', 'status 500, expected 200'), false],
+    ['another verdict', check('a', 'status 404'), check('b', 'status 404', { verdict: 'expected-fail' }), false],
+    ['another kind of check', check('a', 'status 404'), check('b', 'status 404', { kind: 'schema' }), false],
+    ['another check of the step', check('a', 'x'), check('b', 'x', { id: 's/b/assert:other' }), false],
+    ['passes are never folded', check('a', 'ok', { verdict: 'pass' }), check('b', 'ok', { verdict: 'pass' }), false],
+  ];
+  for (const [name, a, b, alike] of cases)
+    test(`${name}: ${alike ? 'alike' : 'not alike'}`, () => {
+      const ka = checkKind(a, 's');
+      assert.equal(ka !== undefined && ka === checkKind(b, 's'), alike);
+    });
+  test('fold keeps the first occurrences verbatim, in order, and counts the rest on the last kept', () => {
+    const items = ['a1', 'b1', 'a2', 'a3', 'a4', 'b2', 'a5'];
+    const kept = fold(items, (x) => x[0]);
+    assert.deepEqual(
+      kept.map((k) => `${k.item}+${k.more}`),
+      ['a1+0', 'b1+0', 'a2+0', 'a3+2', 'b2+0'],
+    );
+  });
+});
