@@ -12,7 +12,7 @@ import type { CheckResult, Report } from '../src/schema/generated/types.js';
 import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
 import { ROOT } from '../src/paths.js';
 import { REPORT_FILE_BOUND, BOUND_TEXT } from '../src/report/bound.js';
-import { checkKind, fold, moreLine, SHOWN } from '../src/report/fold.js';
+import { checkKind, fold, FOLD_OVER, moreLine, SHOWN, streamFold } from '../src/report/fold.js';
 import { reportJson } from '../src/report/report-json.js';
 import { toHtml } from '../src/report/html.js';
 import { toJUnit } from '../src/report/junit.js';
@@ -70,8 +70,13 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { name: 'three steps that miss: nothing folded, output as it was', steps: SHOWN, maxLines: 8, folded: false },
-  { name: 'five steps that miss: the first three, then "… and 2 more like it"', steps: 5, maxLines: 10, folded: true },
+  { name: 'ten steps that miss: nothing folded, output as it was', steps: FOLD_OVER, maxLines: 15, folded: false },
+  {
+    name: 'eleven steps that miss: the first three, then "… and 8 more like it"',
+    steps: 11,
+    maxLines: 10,
+    folded: true,
+  },
   { name: 'a 10 MB scenario whose steps all miss', bytes: 10_000_000, maxLines: 10, folded: true },
 ];
 
@@ -90,7 +95,7 @@ describe('replay of a scenario whose steps all miss, from a scratch folder', () 
         assert.ok(lines(r.stderr).length <= row.maxLines, `${lines(r.stderr).length} lines on stderr`);
         assert.match(r.stdout, new RegExp(`${steps} checks: 0 passed, ${steps} failed`), 'the verdict line is exact');
         const printed = lines(r.stdout).filter((l) => l.includes('✗'));
-        assert.equal(printed.length, Math.min(steps, SHOWN));
+        assert.equal(printed.length, row.folded ? SHOWN : steps);
         assert.match(printed[0], /✗ system-ping\/miss-0\/request: no response: replay-miss: step "miss-0"/);
         const more = moreLine(steps - SHOWN);
         const report = assertReports(join(dir, 'out'), steps);
@@ -216,7 +221,11 @@ describe('the writers: each file within the bound, whatever the report', () => {
 test(`the README states the bound (${BOUND_TEXT}) and the fold`, () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   assert.ok(readme.includes(`a report file stays under ${BOUND_TEXT}.`));
-  assert.ok(readme.includes(`shows ${SHOWN} times, then "${moreLine(Number.NaN).replace('NaN', 'N')}"`));
+  assert.ok(
+    readme.includes(
+      `repeated over ${FOLD_OVER} times shows ${SHOWN}, then "${moreLine(Number.NaN).replace('NaN', 'N')}"`,
+    ),
+  );
 });
 
 describe('what "alike" means', () => {
@@ -247,12 +256,31 @@ describe('what "alike" means', () => {
       const ka = checkKind(a, 's');
       assert.equal(ka !== undefined && ka === checkKind(b, 's'), alike);
     });
-  test('fold keeps the first occurrences verbatim, in order, and counts the rest on the last kept', () => {
-    const items = ['a1', 'b1', 'a2', 'a3', 'a4', 'b2', 'a5'];
-    const kept = fold(items, (x) => x[0]);
-    assert.deepEqual(
-      kept.map((k) => `${k.item}+${k.more}`),
-      ['a1+0', 'b1+0', 'a2+0', 'a3+2', 'b2+0'],
+  const kinds: [string, string[], string[]][] = [
+    [
+      'a kind over the threshold keeps its first 3, the last counting the rest',
+      ['a1', 'b1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'b2', 'a8', 'a9', 'a10', 'a11'],
+      ['a1+0', 'b1+0', 'a2+0', 'a3+8', 'b2+0'],
+    ],
+    [
+      'a kind at the threshold is kept whole',
+      ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10'],
+      ['a1+0', 'a2+0', 'a3+0', 'a4+0', 'a5+0', 'a6+0', 'a7+0', 'a8+0', 'a9+0', 'a10+0'],
+    ],
+  ];
+  test('streamFold: across scenarios, a kind past the threshold is folded whole in later lists and counted at the end', () => {
+    const stream = streamFold((x: string) => x[0]);
+    const shown = [['a1', 'a2'], ['a3', 'a4', 'a5', 'a6', 'a7'], ['a8', 'a9', 'a10', 'a11', 'a12'], ['b1']].map(
+      (list) => stream.next(list).map((k) => `${k.item}+${k.more}`),
     );
+    assert.deepEqual(shown, [['a1+0', 'a2+0'], ['a3+0', 'a4+0', 'a5+0', 'a6+0', 'a7+0'], [], ['b1+0']]);
+    assert.deepEqual(stream.rest(), [{ first: 'a1', more: 5 }]);
   });
+  for (const [name, items, want] of kinds)
+    test(`fold: ${name}`, () => {
+      assert.deepEqual(
+        fold(items, (x) => x[0]).map((k) => `${k.item}+${k.more}`),
+        want,
+      );
+    });
 });

@@ -1,10 +1,12 @@
-// Folding repeated identical problems: the first few of a kind are kept verbatim, the rest counted ("… and 96,298
-// more like it"). Two checks are alike when they are the same check (kind and name) with the same verdict and the
+// Folding repeated identical problems: of a kind that occurs more than FOLD_OVER times, the first SHOWN are kept
+// verbatim and the rest counted ("… and 96,298 more like it"); a kind that occurs less often is kept whole. Two checks are alike when they are the same check (kind and name) with the same verdict and the
 // same message once the scenario, the step and the step's request are taken out of it; two harness errors when their
 // messages are the same with those taken out. Folding is presentation: verdicts, totals and exit codes count every one.
 import type { CheckResult, Report } from '../schema/generated/types.js';
 
-/** how many of a kind are kept verbatim; the rest are folded into the last of them */
+/** a kind that occurs more often than this is folded */
+export const FOLD_OVER = 10;
+/** how many of a folded kind are kept verbatim; the rest are folded into the last of them */
 export const SHOWN = 3;
 
 type HarnessError = Report['harnessErrors'][number];
@@ -61,8 +63,8 @@ export function validationKind(e: { pointer: string; rule: string; message: stri
 interface FoldOptions<T> {
   /** how many items one stands for (a check of a bounded report.json stands for itself and its `more`) */
   weight?: (item: T) => number;
-  /** how many of a kind may still be kept (default SHOWN) */
-  budget?: (kind: string) => number;
+  /** how many of a kind may still be kept, given how many the list has (default: all, or SHOWN over FOLD_OVER) */
+  budget?: (kind: string, count: number) => number;
 }
 
 /** `items` in order, all but the first few of each kind left out; kinds with no budget left are in `unplaced` */
@@ -72,7 +74,12 @@ export function foldWith<T>(
   opts: FoldOptions<T> = {},
 ): { kept: Kept<T>[]; unplaced: Map<string, { first: T; more: number }> } {
   const weight = opts.weight ?? (() => 1);
-  const budget = opts.budget ?? (() => SHOWN);
+  const budget = opts.budget ?? ((_, count) => (count > FOLD_OVER ? SHOWN : count));
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    const kind = kindOf(item);
+    if (kind !== undefined) counts.set(kind, (counts.get(kind) ?? 0) + weight(item));
+  }
   const kept: Kept<T>[] = [];
   const last = new Map<string, Kept<T>>();
   const unplaced = new Map<string, { first: T; more: number }>();
@@ -80,7 +87,7 @@ export function foldWith<T>(
   for (const item of items) {
     const kind = kindOf(item);
     const k = kind === undefined ? 0 : (taken.get(kind) ?? 0);
-    if (kind === undefined || k < budget(kind)) {
+    if (kind === undefined || k < budget(kind, counts.get(kind)!)) {
       const entry = { item, more: weight(item) - 1 };
       kept.push(entry);
       if (kind !== undefined) {
@@ -106,16 +113,24 @@ export function fold<T>(items: readonly T[], kindOf: (item: T) => string | undef
 }
 
 /**
- * Folding across lists that come one after the other (the scenarios of a run, printed as each ends): a kind kept
- * SHOWN times in earlier lists is folded whole in later ones, and counted for the end (`rest`).
+ * Folding across lists that come one after the other (the scenarios of a run, printed as each ends): a kind is kept
+ * whole while it has occurred at most FOLD_OVER times in all; beyond, SHOWN are kept in all, and a kind kept SHOWN
+ * times in earlier lists is folded whole in later ones, counted for the end (`rest`).
  */
 export function streamFold<T>(kindOf: (item: T) => string | undefined) {
   const shown = new Map<string, { first: T; count: number }>();
+  const occurred = new Map<string, number>();
   const later = new Map<string, number>();
   return {
     next(items: readonly T[]): Kept<T>[] {
-      const budget = (kind: string) => SHOWN - (shown.get(kind)?.count ?? 0);
+      const seen = (kind: string) => shown.get(kind)?.count ?? 0;
+      const budget = (kind: string, count: number) =>
+        (occurred.get(kind) ?? 0) + count > FOLD_OVER ? Math.max(0, SHOWN - seen(kind)) : count;
       const { kept, unplaced } = foldWith(items, kindOf, { budget });
+      for (const item of items) {
+        const kind = kindOf(item);
+        if (kind !== undefined) occurred.set(kind, (occurred.get(kind) ?? 0) + 1);
+      }
       for (const { item } of kept) {
         const kind = kindOf(item);
         if (kind === undefined) continue;
