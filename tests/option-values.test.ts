@@ -131,7 +131,8 @@ describe('every option of every command, valueless and "", against the built com
           // a live agent to reach, where the command takes one: the rule must stop it before any request
           const target = command.options.includes('agent') && option !== 'agent' && option !== 'api-key';
           const args = [...command.path, ...command.positionals, ...(target ? ['--agent', agent] : []), ...words];
-          const r = await cliAsync(args, { cwd: scratch(), env: { SYNCONF_API_KEY: 'k' }, timeout: 10_000 });
+          // killed 5 s after it starts: a hang
+          const r = await cliAsync(args, { cwd: scratch(), env: { SYNCONF_API_KEY: 'k' }, timeout: 5_000 });
           const out = `${r.stdout}${r.stderr}`;
           assert.equal(r.code, 2, out);
           assert.match(r.stderr, new RegExp(`^synconf: --${option}: needs a value \\(got (none|"")\\)\\n$`));

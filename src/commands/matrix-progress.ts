@@ -23,10 +23,13 @@ const REGRESSION_LINES = 20;
 export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boolean) {
   const width = Math.max(...agents.map((a) => a.name.length));
   const tag = (a: MatrixAgent) => `[${a.name.padEnd(width)}]`;
-  console.log(
-    `synconf matrix: ${versions(agents.length)} (${agents.map((a) => a.name).join(', ')}), ${offline ? 'replayed from recordings' : 'each in its own lab'}, ${jobs} at a time`,
-  );
   return {
+    /** the first line, once the matrix listens for Ctrl-C */
+    begin() {
+      console.log(
+        `synconf matrix: ${versions(agents.length)} (${agents.map((a) => a.name).join(', ')}), ${offline ? 'replayed from recordings' : 'each in its own lab'}, ${jobs} at a time`,
+      );
+    },
     start(a: MatrixAgent) {
       console.log(`${tag(a)} ${offline ? `replaying ${rel(a.recordings!)}` : `starting a lab with ${a.binary}`}`);
     },

@@ -96,6 +96,7 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
     shard: opts.shard,
     requestTimeoutMs: opts.timeout * 1000,
     onShard: (shard) => console.log(shardLine(shard)),
+    onBegin: out.begin,
     onVersionStart: out.start,
     onScenario: out.scenario,
     onVersionEnd: out.end,
@@ -202,6 +203,7 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
     }
     await finish().catch(() => {});
   });
+  opts.onBegin?.();
   // --shard: which shard of which plan every version's report is, a failed one too; loaded once Ctrl-C is heard
   let selection: Awaited<ReturnType<typeof selectionOf>>['selection'] | undefined;
   let shard: Awaited<ReturnType<typeof selectionOf>>['shard'];

@@ -31,6 +31,8 @@ export interface MatrixRunOptions {
   expectations?: string | false;
   /** the shard of the plan every version runs (--shard), once, before any runs */
   onShard?: (shard: NonNullable<Report['shard']>) => void;
+  /** the run begins: Ctrl-C is heard from here on (output before it could race the listener) */
+  onBegin?: () => void;
   /** progress: a version started, a scenario of a version ended, a version ended */
   onVersionStart?: (agent: MatrixAgent) => void;
   onScenario?: (agent: MatrixAgent, s: ScenarioResult, index: number, total: number) => void;
