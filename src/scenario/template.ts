@@ -29,6 +29,7 @@ export const templateNames = (text: string): string[] => [...text.matchAll(ANY)]
 
 export function render<T>(value: T, vars: Vars): T {
   if (typeof value === 'string') {
+    if (!value.includes('{{')) return value; // no template (most strings of a step)
     const whole = WHOLE.exec(value);
     if (whole) return lookup(vars, whole[1]) as T;
     return value.replace(ANY, (_, name: string) => {

@@ -50,7 +50,9 @@ export class Redactor {
 
   text(value: string): string {
     let out = value;
-    for (const [secret, placeholder] of this.secrets) out = out.split(secret).join(placeholder);
+    // replaceAll (split and join took ~5 ms on a replay's report); a function gives the placeholder as it is
+    for (const [secret, placeholder] of this.secrets)
+      if (secret !== placeholder && out.includes(secret)) out = out.replaceAll(secret, () => placeholder);
     if (out.includes('"')) out = this.jsonRules(out);
     for (const p of this.rules.patterns ?? []) out = out.replace(new RegExp(p, 'g'), '<REDACTED>');
     return out;

@@ -35,7 +35,10 @@ export function failOnChoices(): FailOn[] {
 }
 
 /** the --fail-on choices that are verdicts (a run without --baseline and --repeat: the matrix) */
-export const failOnVerdicts = (): Verdict[] => VERDICTS.filter((v) => (failOnChoices() as string[]).includes(v));
+export function failOnVerdicts(): Verdict[] {
+  const choices: string[] = failOnChoices(); // the schema read once, not once per verdict
+  return VERDICTS.filter((v) => choices.includes(v));
+}
 
 /**
  * THE rule of the gate: does this check make the run non-conforming (exit 1)? A flaky check
