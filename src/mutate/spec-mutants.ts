@@ -52,8 +52,8 @@ interface Part {
 }
 
 /** the mutant of one statement as the report lists it, from the outcome of its parts */
-function resultOf(s: Statement, targets: SpecTarget[], parts: Part[], outcome: Outcome, killer?: Part): MutantResult {
-  const first = killer ?? parts[0];
+function resultOf(s: Statement, targets: SpecTarget[], parts: Part[], outcome: Outcome): MutantResult {
+  const first = outcome.outcome === 'killed' ? parts.at(-1)! : parts[0];
   const e = first.scenario.entries[Math.min(...first.replace.keys())];
   return {
     id: `spec:${s.id}`,
@@ -72,23 +72,32 @@ function resultOf(s: Statement, targets: SpecTarget[], parts: Part[], outcome: O
   };
 }
 
-/** the parts run one by one until one kills the mutant; masked when a part's citing checks all deviate already */
-async function runParts(engine: MutationEngine, s: Statement, parts: Part[]): Promise<[Outcome, Part?]> {
+/**
+ * The scenarios in turn (those whose checks cite the statement first, where a kill is likeliest), each with the
+ * targets applied to its recordings (worked out only when its turn comes: most statements stop at the first),
+ * replayed until one kills the mutant; masked when a check that sees it already fails as a known deviation.
+ */
+async function runParts(
+  engine: MutationEngine,
+  s: Statement,
+  scenarios: Replayed[],
+  targets: SpecTarget[],
+): Promise<{ outcome: Outcome; parts: Part[] }> {
+  const cites = (r: Replayed) => (citing(r.baseline, s.id).length ? 0 : 1);
   let masked: Outcome | undefined;
-  for (const part of parts) {
+  const parts: Part[] = [];
+  for (const scenario of [...scenarios].sort((a, b) => cites(a) - cites(b))) {
+    const replace = replacementsIn(scenario.entries, targets);
+    if (!replace.size) continue;
+    parts.push({ scenario, replace });
     await nextTurn();
-    const { loaded, baseline } = part.scenario;
-    const mutant = {
-      id: `spec:${s.id}`,
-      replace: part.replace,
-      aims: citing(baseline, s.id),
-      maskedWhenSeen: true,
-    } as Mutant;
+    const { loaded, baseline } = scenario;
+    const mutant = { id: `spec:${s.id}`, replace, aims: citing(baseline, s.id), maskedWhenSeen: true } as Mutant;
     const outcome = await engine.run(loaded, baseline, mutant);
-    if (outcome.outcome === 'killed') return [outcome, part];
+    if (outcome.outcome === 'killed') return { outcome, parts };
     if (outcome.outcome === 'equivalent') masked ??= outcome;
   }
-  return [masked ?? { outcome: 'survived' }];
+  return { outcome: masked ?? { outcome: 'survived' }, parts };
 }
 
 const nothing = (targets: SpecTarget[]) =>
@@ -106,12 +115,9 @@ export async function mutateStatement(
   if (s.sameAs) return { entry: { ...base, outcome: 'restates', reason: `restates ${s.sameAs.join(', ')}` } };
   const found = targetsOf(s, agentVersion);
   if ('none' in found) return { entry: { ...base, outcome: 'no operator', reason: found.none } };
-  const parts = scenarios
-    .map((scenario) => ({ scenario, replace: replacementsIn(scenario.entries, found.targets) }))
-    .filter((p) => p.replace.size > 0);
+  const { outcome, parts } = await runParts(engine, s, scenarios, found.targets);
   if (!parts.length) return { entry: { ...base, outcome: 'no operator', reason: nothing(found.targets) } };
-  const [outcome, killer] = await runParts(engine, s, parts);
-  const result = resultOf(s, found.targets, parts, outcome, killer);
+  const result = resultOf(s, found.targets, parts, outcome);
   const state = outcome.outcome === 'killed' ? 'caught' : outcome.outcome === 'equivalent' ? 'masked' : 'survived';
   return {
     entry: {

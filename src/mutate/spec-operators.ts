@@ -13,7 +13,7 @@ import type { SpecOperator } from './operators.js';
 /** where an operator applies: which answers, where in their bodies, with what */
 export interface SpecTarget {
   operator: SpecOperator;
-  /** the endpoints whose answers change, "METHOD /path" (the path exactly) */
+  /** the endpoints whose answers change, "METHOD /path" (the path exactly; `{id}` stands for one segment) */
   endpoints: string[];
   /** a JSON pointer into the body (`*`: every member or item) */
   at?: string;
@@ -32,12 +32,43 @@ const TEXT_TYPE = 'text/plain; charset=utf-8';
 const serialize = (doc: unknown) => JSON.stringify(doc, null, 2);
 const isOk = (e: HarEntry) => !e._error && e.response.status >= 200 && e.response.status < 300;
 const isRefused = (e: HarEntry) => !e._error && e.response.status >= 400;
-const isEvents = (e: HarEntry) => new URL(e.request.url).pathname === '/rest/events';
+const isEvents = (e: HarEntry) => requestOf(e).url.pathname === '/rest/events';
+
+/** recorded bodies parsed once for all statements (never changed in place: changeAt works on a copy) */
+const parsed = new WeakMap<HarEntry, unknown>();
+function bodyOf(e: HarEntry): unknown {
+  if (!parsed.has(e)) parsed.set(e, isJsonBody(e.response.content.text));
+  return parsed.get(e);
+}
+
+/** "GET /rest/config/folders/{id}" as a pattern: `{id}` is one path segment */
+const patterns = new Map<string, RegExp>();
+function patternOf(endpoint: string): RegExp {
+  let re = patterns.get(endpoint);
+  if (!re) {
+    const escaped = endpoint.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    re = new RegExp(`^${escaped.replace(/\{[a-z]+\}/gi, '[^/]+')}$`);
+    patterns.set(endpoint, re);
+  }
+  return re;
+}
+
+/** the request's "METHOD /path" and URL, worked out once per entry (every statement asks of every entry) */
+const requests = new WeakMap<HarEntry, { endpoint: string; url: URL }>();
+function requestOf(e: HarEntry): { endpoint: string; url: URL } {
+  let r = requests.get(e);
+  if (!r) {
+    const url = new URL(e.request.url);
+    r = { endpoint: `${e.request.method} ${url.pathname}`, url };
+    requests.set(e, r);
+  }
+  return r;
+}
 
 /** does the recorded request answer to one of the target's endpoints (and its query parameters)? */
 export function selects(t: SpecTarget, e: HarEntry): boolean {
-  const url = new URL(e.request.url);
-  if (!t.endpoints.includes(`${e.request.method} ${url.pathname}`)) return false;
+  const { endpoint, url } = requestOf(e);
+  if (!t.endpoints.some((x) => x === endpoint || (x.includes('{') && patternOf(x).test(endpoint)))) return false;
   if (t.statuses && (e._error || !t.statuses.includes(e.response.status))) return false;
   return Object.entries(t.query ?? {}).every(([name, has]) => url.searchParams.has(name) === has);
 }
@@ -112,19 +143,41 @@ const VALUE_OPS: Partial<Record<SpecOperator, (v: unknown, t: SpecTarget) => unk
   'foreign-id': (v) => strings(v, foreignId),
 };
 
-/** a JSON answer with the value operator applied at every place the pattern names */
+/** `root` with the value at `pointer` set (DROP: removed) in place; the root itself when the pointer is "" */
+function setIn(root: unknown, pointer: string, value: unknown): unknown {
+  if (pointer === '') return value;
+  const cut = pointer.lastIndexOf('/');
+  const parent = resolvePointer(root, pointer.slice(0, cut)) as Record<string, unknown> | unknown[];
+  const key = unescapePointer(pointer.slice(cut + 1));
+  if (Array.isArray(parent)) {
+    if (value === DROP) parent.splice(Number(key), 1);
+    else parent[Number(key)] = value;
+  } else if (value === DROP) delete parent[key];
+  else parent[key] = value;
+  return root;
+}
+
+/** a JSON answer with the value operator applied at every place the pattern names (the last first: drops keep
+ * the earlier indexes), on one copy of the recorded body */
 function changedBody(e: HarEntry, t: SpecTarget): HarEntry | undefined {
-  const doc = isJsonBody(e.response.content.text);
+  const doc = bodyOf(e);
   const op = VALUE_OPS[t.operator];
   if (doc === undefined || !op) return undefined;
-  let after: unknown = doc;
-  const ofType = (p: string) => !t.event || (resolvePointer(doc, `/${p.split('/')[1]}/type`) as unknown) === t.event;
-  for (const p of expand(doc, t.at ?? '', t.operator === 'set-value').filter(ofType)) {
+  const ofType = (p: string) => !t.event || resolvePointer(doc, `/${p.split('/')[1]}/type`) === t.event;
+  const pointers = expand(doc, t.at ?? '', t.operator === 'set-value')
+    .filter(ofType)
+    .reverse();
+  if (!pointers.length) return undefined;
+  let after: unknown = structuredClone(doc);
+  for (const p of pointers) {
     const before = resolvePointer(after, p);
     const next: unknown = op(before === MISSING ? undefined : before, t);
-    if (next !== undefined) after = changeAt(after, p, () => next);
+    if (next !== undefined) after = setIn(after, p, next);
   }
-  return isDeepStrictEqual(after, doc) ? undefined : answered(e, { body: serialize(after) });
+  if (isDeepStrictEqual(after, doc)) return undefined;
+  // a shallow copy: replayed answers are only read, and the recorded body of a configuration is large
+  const text = serialize(after);
+  return { ...e, response: { ...e.response, content: { ...e.response.content, text, size: Buffer.byteLength(text) } } };
 }
 
 const plain = (e: HarEntry, status: number, body: string) =>
@@ -154,7 +207,7 @@ const ANSWER_OPS: Partial<Record<SpecOperator, (e: HarEntry, t: SpecTarget) => H
 function withoutEvents(entries: HarEntry[], type: string): Map<number, HarEntry> {
   const out = new Map<number, HarEntry>();
   entries.forEach((e, i) => {
-    const events = isEvents(e) && isOk(e) ? isJsonBody(e.response.content.text) : undefined;
+    const events = isEvents(e) && isOk(e) ? bodyOf(e) : undefined;
     if (!Array.isArray(events)) return;
     const kept = events.filter((ev) => (ev as { type?: string })?.type !== type);
     if (kept.length < events.length) out.set(i, answered(e, { body: serialize(kept) }));
@@ -189,7 +242,7 @@ function frozen(entries: HarEntry[], t: SpecTarget): Map<number, HarEntry> {
   const out = new Map<number, HarEntry>();
   let first: unknown = MISSING;
   entries.forEach((e, i) => {
-    const doc = isOk(e) && selects(t, e) ? isJsonBody(e.response.content.text) : undefined;
+    const doc = isOk(e) && selects(t, e) ? bodyOf(e) : undefined;
     const value = doc === undefined ? MISSING : resolvePointer(doc, t.at ?? '');
     if (value === MISSING) return;
     if (first === MISSING) first = value;

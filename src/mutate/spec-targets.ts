@@ -13,6 +13,11 @@ import type { SpecTarget } from './spec-operators.js';
 export type Targets = { targets: SpecTarget[] } | { none: string };
 
 const CONFIG = ['GET /rest/config', 'GET /rest/system/config'];
+/** a folder or device of the configuration also answers on its own path (a member read back after adding it) */
+const ENTRIES: Record<'folders' | 'devices', string> = {
+  folders: 'GET /rest/config/folders/{id}',
+  devices: 'GET /rest/config/devices/{id}',
+};
 const STATUS = ['GET /rest/system/status'];
 const DB_STATUS = ['GET /rest/db/status'];
 const LOCALCHANGED = ['GET /rest/db/localchanged'];
@@ -63,18 +68,42 @@ const PENDING = (what: 'folders' | 'devices'): [RegExp, Make][] => {
   ];
 };
 
+/** the members a folder or device cannot be added without: its entry shows them as given, never the default */
+const GIVEN = ['folder.id', 'folder.path', 'device.deviceID'];
+
+/** a member of every configured folder or device: in the whole configuration, and in the entry read on its own */
+function inEntries(kind: 'folders' | 'devices', member: string, make: (endpoints: string[], at: string) => SpecTarget) {
+  return [make(CONFIG, `/${kind}/*${member}`), make([ENTRIES[kind]], member)];
+}
+const otherIn = (kind: 'folders' | 'devices', member: string) =>
+  inEntries(kind, member, (endpoints, pointer) => at('other-value', endpoints, pointer));
+const setIn = (kind: 'folders' | 'devices', member: string, value: unknown) =>
+  inEntries(kind, member, (endpoints, pointer) => at('set-value', endpoints, pointer, value));
+
 /** the rules, first match wins */
 const RULES: [RegExp, Make][] = [
   // shown defaults: defaults.folder / defaults.device, the gui, options and ldap objects as the lab left them
-  [/^config\.(folder|device)\.([^.]+)\.default$/, (m) => at('other-value', CONFIG, `/defaults/${m[1]}/${m[2]}`)],
+  // (and the entry of a folder or device added without the member: it takes the default)
+  [
+    /^config\.(folder|device)\.([^.]+)\.default$/,
+    (m) => [
+      at('other-value', CONFIG, `/defaults/${m[1]}/${m[2]}`),
+      ...(GIVEN.includes(`${m[1]}.${m[2]}`)
+        ? []
+        : [at('other-value', [ENTRIES[m[1] === 'folder' ? 'folders' : 'devices']], `/${m[2]}`)]),
+    ],
+  ],
   [/^config\.(gui|options|ldap)\.([^.]+)\.default$/, (m) => at('other-value', CONFIG, `/${m[1]}/${m[2]}`)],
-  [/^config\.folder\.([^.]+)\.entry-default$/, (m) => at('other-value', CONFIG, `/folders/*/${m[1]}`)],
-  [/^config\.folder-device\.([^.]+)\.empty$/, (m) => at('other-value', CONFIG, `/folders/*/devices/*/${m[1]}`)],
-  [/^config\.defaults\.templates$/, () => at('other-value', CONFIG, '/folders/*/rescanIntervalS')],
-  [/^config\.folder\.type\.receive-only$/, () => at('set-value', CONFIG, '/folders/*/type', 'sendreceive')],
-  [/^config\.folder\.id\.form$/, () => at('set-value', CONFIG, '/folders/*/id', 'mutant folder id')],
-  [/^config\.device\.deviceID\.form$/, () => at('set-value', CONFIG, '/devices/*/deviceID', 'ABCDEFG-HIJKLMN')],
-  [/^config\.device\.addresses\.form$/, () => at('add-item', CONFIG, '/devices/*/addresses', 'not an address')],
+  [/^config\.folder\.([^.]+)\.entry-default$/, (m) => otherIn('folders', `/${m[1]}`)],
+  [/^config\.folder-device\.([^.]+)\.empty$/, (m) => otherIn('folders', `/devices/*/${m[1]}`)],
+  [/^config\.defaults\.templates$/, () => otherIn('folders', '/rescanIntervalS')],
+  [/^config\.folder\.type\.receive-only$/, () => setIn('folders', '/type', 'sendreceive')],
+  [/^config\.folder\.id\.form$/, () => setIn('folders', '/id', 'mutant folder id')],
+  [/^config\.device\.deviceID\.form$/, () => setIn('devices', '/deviceID', 'ABCDEFG-HIJKLMN')],
+  [
+    /^config\.device\.addresses\.form$/,
+    () => inEntries('devices', '/addresses', (e, p) => at('add-item', e, p, 'not an address')),
+  ],
   [/^config\.gui\.address\.host-port$/, () => at('set-value', CONFIG, '/gui/address', 'mutant-host')],
   [/^config\.gui\.password\.hash$/, () => at('set-value', CONFIG, '/gui/password', 'clear-text-password')],
   [/^config\.options\.(\w+)\.url$/, (m) => at('set-value', CONFIG, `/options/${m[1]}`, 'not a url')],
@@ -200,13 +229,19 @@ function byKind(s: Statement): SpecTarget[] | string {
   return `no rule of src/mutate/spec-targets.ts breaks this ${s.kind} statement, and no schema annotates it`;
 }
 
+/** a member of a configured folder or device, where the configuration's own entry answers it too */
+function onItsOwn(endpoint: string, pointer: string): SpecTarget[] {
+  const entry = /^\/(folders|devices)\/\*(\/.*)$/.exec(pointer);
+  return endpoint === 'GET /rest/config' && entry ? [at('retype', [ENTRIES[entry[1] as 'folders']], entry[2])] : [];
+}
+
 /** the members a shape statement describes, in the answers (and events) whose schemas reach its annotation */
 function shapeTargets(id: string): SpecTarget[] {
   const out: SpecTarget[] = [];
   for (const e of loadEndpoints()) {
     const event = (e as { event?: { type: string; data: string } }).event;
     for (const r of e.response ? reachedStatements(e.response) : [])
-      if (r.id === id) out.push(...r.at.map((p) => at('retype', [e.id], p)));
+      if (r.id === id) out.push(...r.at.flatMap((p) => [at('retype', [e.id], p), ...onItsOwn(e.id, p)]));
     if (!event) continue;
     for (const r of reachedStatements(event.data))
       if (r.id === id)
@@ -215,8 +250,18 @@ function shapeTargets(id: string): SpecTarget[] {
   return out;
 }
 
+/** why a statement about an endpoint says nothing on an agent older than the endpoint (its version note aside) */
+function notYet(s: Statement, agentVersion: string | null): string | undefined {
+  const endpoint = s.kind === 'version' ? undefined : endpointOf(s);
+  const since = endpoint && loadEndpoints().find((e) => e.id === endpoint)?.since;
+  if (!since || !agentVersion || atLeast(agentVersion, since)) return undefined;
+  return `${endpoint} exists from ${since} on: agent ${agentVersion} answers it with the router's 404, which its version statement judges`;
+}
+
 /** the targets of one statement on recordings of `agentVersion` */
 export function targetsOf(s: Statement, agentVersion: string | null): Targets {
+  const absent = notYet(s, agentVersion);
+  if (absent) return { none: absent };
   const rule = RULES.map(([re, make]) => [re.exec(s.id), make] as const).find(([m]) => m);
   const made = rule ? rule[1](rule[0]!, agentVersion) : byKind(s);
   if (typeof made === 'string') return { none: made };

@@ -1720,7 +1720,7 @@ export interface MutantResult {
    */
   specLine?: number;
   /**
-   * spec-derived mutants: every scenario whose recordings the mutant changes (an agent that breaks a statement breaks it in every answer); killed when a check of any of them fails
+   * spec-derived mutants: the scenarios whose recordings the mutant changes (an agent that breaks a statement breaks it in every answer), replayed with it in turn up to the one whose checks killed it; a survivor lists every scenario it changes
    */
   scenarios?: string[];
   /**
