@@ -67,7 +67,7 @@ describe('synconf mutate (the built command)', () => {
   test('a weakened scenario fails the gate (exit 1) and the survivor is printed with its file and line', () => {
     const text = readFileSync(join(ROOT, 'suites', 'db', 'db-need-prio.yaml'), 'utf8');
     const removed =
-      '        - { path: /queued/-1/name, name: prioritised file still not last, notEquals: "{{last}}" }\n';
+      '        - { path: /queued/-1/name, name: prioritised file still not last, notEquals: "{{last}}", statements: [prio.effect.top-of-queue] }\n';
     assert.ok(text.includes(removed), 'the scenario changed: update this test');
     const weak = join(work(), 'db-need-prio.yaml');
     writeFileSync(weak, text.replace(removed, ''));

@@ -118,7 +118,7 @@ describe('a weakened scenario', () => {
   test('with the assertion that sees the prio effect removed, the score drops and the survivor is named at its line', async () => {
     const text = readFileSync(PRIO, 'utf8');
     const assertion =
-      '        - { path: /queued/-1/name, name: prioritised file still not last, notEquals: "{{last}}" }\n';
+      '        - { path: /queued/-1/name, name: prioritised file still not last, notEquals: "{{last}}", statements: [prio.effect.top-of-queue] }\n';
     assert.ok(text.includes(assertion), 'the scenario changed: update this test');
     const weak = join(work(), 'db-need-prio.yaml');
     writeFileSync(weak, text.replace(assertion, ''));
