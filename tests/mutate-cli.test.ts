@@ -96,6 +96,10 @@ describe('synconf mutate (the built command)', () => {
     assert.equal(none.code, 2, none.stdout + none.stderr);
     assert.match(none.stderr, /no-such-recordings.*_run\.har: missing/);
     assert.equal(none.stderr.trim().split('\n').length, 1, none.stderr);
+    const live = synconf('mutate', '--live', '--from', 'spec', '--report-dir', join(work(), 'z'));
+    assert.equal(live.code, 2, live.stdout + live.stderr);
+    assert.match(live.stderr, /--from spec with --live: the fault injector runs check-derived operators only/);
+    assert.equal(live.stderr.trim().split('\n').length, 1, live.stderr);
   });
 });
 

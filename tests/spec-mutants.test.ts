@@ -177,6 +177,16 @@ describe('every statement of the index', () => {
   });
 });
 
+describe('a statement about an endpoint the agent does not have yet', () => {
+  test('has no operator on that agent, and the reason names the version; from that version on it has one', async () => {
+    const removes = (await loadStatements()).find((s) => s.id === 'pending-folders.delete.removes')!;
+    const before = targetsOf(removes, 'v1.12.1');
+    assert.ok('none' in before && /exists from 1\.18\.0/.test(before.none), JSON.stringify(before));
+    const after = targetsOf(removes, 'v1.19.2');
+    assert.ok('targets' in after && after.targets[0].operator === 'undo-effect', JSON.stringify(after));
+  });
+});
+
 /** statement → the suite file, and the line of the check that cites it (removed: the mutant must survive) */
 const MATTERS: [string, string, string][] = [
   ['report.version.agent', 'suites/svc/report.yaml', "name: version is the agent's"],

@@ -9,7 +9,7 @@ import { DEFAULT_OPERATORS } from '../mutate/operators.js';
 import { makeOutputDir } from '../output-dir.js';
 import { checkSyncthing } from './versions.js';
 import { onInterrupt } from './interrupt.js';
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 
 /** the options of `synconf mutate`, as the command line gives them */
 export interface MutateCommandOptions {
@@ -26,6 +26,10 @@ export interface MutateCommandOptions {
 }
 
 export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
+  if (opts.live && opts.from && opts.from !== 'checks')
+    throw new UsageError(
+      `--from ${opts.from} with --live: the fault injector runs check-derived operators only (--from checks, the --operators)`,
+    );
   if (opts.live) await checkSyncthing(opts.syncthing);
   makeOutputDir(opts.reportDir, '--report-dir'); // a bad folder is one line now, not after the whole run
   // Ctrl-C: the mutants under way end, the report holds the scenarios done (exit 130); a second one ends at once
