@@ -18,6 +18,10 @@ import { toHtml } from '../src/report/html.js';
 import { toJUnit } from '../src/report/junit.js';
 import { toMarkdown } from '../src/report/markdown.js';
 import { viewOf } from '../src/report/view.js';
+import { matrixJson, rowCount } from '../src/report/matrix-json.js';
+import { matrixToHtml } from '../src/report/matrix-html.js';
+import { matrixToMarkdown } from '../src/report/matrix-markdown.js';
+import { mergeReports } from '../src/matrix/merge.js';
 import { cli } from './support/cli.js';
 import { withTemp } from './support/temp.js';
 import { readFixture } from './fixtures/reports/hostile.js';
@@ -226,6 +230,36 @@ test(`the README states the bound (${BOUND_TEXT}) and the fold`, () => {
       `repeated over ${FOLD_OVER} times shows ${SHOWN}, then "${moreLine(Number.NaN).replace('NaN', 'N')}"`,
     ),
   );
+});
+
+describe('the matrix files: within the bound, rows counted', () => {
+  // two versions whose 60,000 checks all fail: 60,000 rows, none changed
+  const reports = ['1.19.2', '1.29.5'].map((version) => {
+    const r = distinctFailures(60_000);
+    r.agent = { ...r.agent, version };
+    return r;
+  });
+  const matrix = mergeReports(reports, ['a/report.json', 'b/report.json']);
+  const json = matrixJson(matrix);
+  const html = matrixToHtml(matrix);
+  test('the matrix is larger than the bound as it is', () => {
+    assert.ok(Buffer.byteLength(JSON.stringify(matrix, null, 2)) > REPORT_FILE_BOUND);
+  });
+  test('matrix.json: under the bound, valid, the rows left out counted', () => {
+    assert.ok(Buffer.byteLength(json) <= REPORT_FILE_BOUND, `${Buffer.byteLength(json)} bytes`);
+    const bounded = JSON.parse(json);
+    assert.deepEqual(validate('matrix', bounded).map(formatError), []);
+    assert.ok(bounded.rowsLeftOut > 0);
+    assert.equal(rowCount(bounded), 60_000);
+    assert.deepEqual(bounded.classes, matrix.classes);
+  });
+  test('matrix.html and matrix.md: under the bound, every row counted', () => {
+    assert.ok(Buffer.byteLength(html) <= REPORT_FILE_BOUND, `${Buffer.byteLength(html)} bytes`);
+    assert.match(html, /Checks by run \(60000; 0 changed\)/);
+    assert.match(html, /more rows left out to keep this file under 10 MB/);
+    assert.match(matrixToHtml(JSON.parse(json)), /Checks by run \(60000; 0 changed\)/);
+    assert.match(matrixToMarkdown(JSON.parse(json)), /60000 checks/);
+  });
 });
 
 describe('what "alike" means', () => {

@@ -13,6 +13,7 @@ import { matrixToHtml } from '../report/matrix-html.js';
 import { matrixToMarkdown } from '../report/matrix-markdown.js';
 import { viewOf } from '../report/view.js';
 import { reportJson } from '../report/report-json.js';
+import { matrixJson } from '../report/matrix-json.js';
 import { makeOutputDir } from '../output-dir.js';
 import { loadStatements } from '../schema/statements.js';
 import { statementCoverage } from '../verdict/statement-coverage.js';
@@ -84,7 +85,7 @@ export async function writeReports(report: Report, dir: string, rendered = false
 /** matrix.json, matrix.html and matrix.md in `dir`; the paths written, in that order */
 export async function writeMatrix(matrix: Matrix, dir: string): Promise<string[]> {
   return writeAll(dir, [
-    ['matrix.json', JSON.stringify(matrix, null, 2) + '\n'],
+    ['matrix.json', matrixJson(matrix)],
     ['matrix.html', matrixToHtml(matrix)],
     ['matrix.md', matrixToMarkdown(matrix)],
   ]);

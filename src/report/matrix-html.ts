@@ -11,6 +11,8 @@ import { CHANGE_CLASSES, CHANGE_LABEL, CHANGE_MEANING } from '../verdict/change-
 import { causesSection, shipSection } from './matrix-ship.js';
 import { coverageByColumn } from './statements.js';
 import { boundariesHtml } from './matrix-boundaries.js';
+import { Budget, leftOut, within } from './bound.js';
+import { rowCount } from './matrix-json.js';
 
 const e = (s: string, max = 500) => escapeHtml(cut(s, max));
 
@@ -66,13 +68,15 @@ function checksSection(m: Matrix): string {
           `<div class="muted">${e(m.columns[c.from].label, 80)} → ${e(m.columns[c.to].label, 80)}: ${r.changes.length > 1 ? `${e(CHANGE_LABEL[c.class], 40)}, ` : ''}${e(c.note)}</div>`,
       )
       .join('');
-  const rows = m.rows
-    .map(
-      (r) =>
-        `<tr class="row${r.changed ? ' changed' : ''}"><th scope="row" class="id">${e(r.id)}</th><td>${r.class ? `<span class="changed-mark">${e(CHANGE_LABEL[r.class], 40)}</span>${why(r)}` : ''}</td>${m.order.map((i) => cell(r.cells[i])).join('')}</tr>`,
-    )
-    .join('\n');
-  return `<details id="checks"><summary><h2>Checks by run (${m.rows.length}; ${m.changed} changed)</h2></summary>
+  const row = (r: Matrix['rows'][number]) =>
+    `<tr class="row${r.changed ? ' changed' : ''}"><th scope="row" class="id">${e(r.id)}</th><td>${r.class ? `<span class="changed-mark">${e(CHANGE_LABEL[r.class], 40)}</span>${why(r)}` : ''}</td>${m.order.map((i) => cell(r.cells[i])).join('')}</tr>`;
+  // rows while they fit in the size bound of the file (the least urgent last), then how many were left out
+  const all = rowCount(m);
+  const leftOutRow = (n: number) =>
+    `<tr class="left-out"><td colspan="${m.order.length + 2}" class="muted">${e(leftOut(n + (m.rowsLeftOut ?? 0), 'rows'))}</td></tr>`;
+  const shown = within(m.rows, row, new Budget(8e6), leftOutRow);
+  const rows = (m.rowsLeftOut && shown.length === m.rows.length ? [...shown, leftOutRow(0)] : shown).join('\n');
+  return `<details id="checks"><summary><h2>Checks by run (${all}; ${m.changed} changed)</h2></summary>
 <p>One row per check, one column per agent version, oldest first. Rows whose verdict changes between versions carry the class of the change and why, regressions first; "not run" means that run has no such check (e.g. the endpoint does not exist in that version).</p>
 <form class="filters" id="filters" hidden><label><input type="checkbox" name="changed"> only changed rows</label></form>
 <table><thead><tr><th scope="col">Check</th><th scope="col" class="nowrap">Change</th>${head}</tr></thead>
@@ -99,8 +103,8 @@ export function matrixToHtml(m: Matrix): string {
     .join(', ');
   const breaking = (m.pairs ?? []).reduce((n, p) => n + p.counts.breaking, 0);
   const summary = m.changed
-    ? `${m.changed} of ${m.rows.length} checks changed across ${m.columns.length} versions (${byClass})${m.pairs?.length ? `; ${breaking} breaking cause${breaking === 1 ? '' : 's'}` : ''}`
-    : `No verdict differs across ${m.columns.length} runs (${m.rows.length} checks)`;
+    ? `${m.changed} of ${rowCount(m)} checks changed across ${m.columns.length} versions (${byClass})${m.pairs?.length ? `; ${breaking} breaking cause${breaking === 1 ? '' : 's'}` : ''}`
+    : `No verdict differs across ${m.columns.length} runs (${rowCount(m)} checks)`;
   const body = `<header class="banner ${m.changed ? 'attention' : 'ok'}"><div><h1>synconf version matrix</h1><p class="line">${e(summary)}</p></div></header>
 <main>
 ${shipSection(m)}

@@ -9,6 +9,7 @@ import { TOP_CAUSES } from './matrix-ship.js';
 import { CHANGE_CLASSES, CHANGE_HEADING, CHANGE_LABEL, CHANGE_MEANING } from '../verdict/change-class.js';
 import { coverageByColumn } from './statements.js';
 import { boundariesMarkdown } from './matrix-boundaries.js';
+import { rowCount } from './matrix-json.js';
 
 /** rows shown per class; the rest are counted (matrix.json and matrix.html have every row) */
 const ROWS_PER_CLASS = 60;
@@ -124,8 +125,8 @@ export function matrixToMarkdown(m: Matrix): string {
     '## synconf version matrix',
     '',
     m.changed
-      ? `**${m.changed}** of ${m.rows.length} checks changed across ${m.columns.length} versions: ${byClass}.`
-      : `No verdict differs across ${m.columns.length} runs (${m.rows.length} checks).`,
+      ? `**${m.changed}** of ${rowCount(m)} checks changed across ${m.columns.length} versions: ${byClass}.`
+      : `No verdict differs across ${m.columns.length} runs (${rowCount(m)} checks).`,
     '',
     ...shipTables(m),
     ...causeLists(m),

@@ -1281,6 +1281,10 @@ export interface Matrix {
    */
   rows: MatrixRow[];
   /**
+   * present only when matrix.json would be larger than the size bound of a report file: this many rows at the end (the least urgent: unchanged rows last) are left out; changed and classes count every row
+   */
+  rowsLeftOut?: number;
+  /**
    * how many rows changed
    */
   changed: number;

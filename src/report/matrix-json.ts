@@ -1,0 +1,39 @@
+// matrix.json within the size bound of a report file (bound.ts): the matrix as it is when it fits (the common
+// case); otherwise its rows while they fit (they come most urgent first, unchanged ones last) and `rowsLeftOut` for
+// the rest. `changed` and `classes` count every row.
+import type { Matrix } from '../schema/generated/types.js';
+import { REPORT_FILE_BOUND, Budget } from './bound.js';
+
+const text = (m: unknown) => JSON.stringify(m, null, 2) + '\n';
+
+/** matrix.json's text, at most `limit` bytes (unless the matrix without a row is larger) */
+export function matrixJson(matrix: Matrix, limit = REPORT_FILE_BOUND): string {
+  try {
+    const whole = text(matrix);
+    if (Buffer.byteLength(whole) <= limit) return whole;
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e; // longer than a string can be
+  }
+  for (let share = 0.9; ; share *= 0.7) {
+    const out = text(boundedMatrix(matrix, limit * share));
+    if (Buffer.byteLength(out) <= limit || share < 0.01) return out;
+  }
+}
+
+/** the matrix with the rows that fit in `bytes` */
+function boundedMatrix(matrix: Matrix, bytes: number): Matrix {
+  const { rows, rowsLeftOut: _, ...rest } = matrix;
+  const budget = new Budget(bytes - Buffer.byteLength(text({ ...rest, rowsLeftOut: rows.length, rows: [] })));
+  const kept: Matrix['rows'] = [];
+  for (const row of rows) {
+    const own = JSON.stringify(row, null, 2);
+    // a row's lines are indented two levels deeper in the file
+    if (!budget.take(Buffer.byteLength(own) + own.split('\n').length * 4 + 2)) break;
+    kept.push(row);
+  }
+  const left = rows.length - kept.length + (matrix.rowsLeftOut ?? 0);
+  return { ...rest, ...(left ? { rowsLeftOut: left } : {}), rows: kept };
+}
+
+/** how many rows the matrix has, those a bounded matrix.json left out included */
+export const rowCount = (m: Matrix) => m.rows.length + (m.rowsLeftOut ?? 0);
