@@ -12,6 +12,7 @@ import { readTextFile, TextFileError } from '../text-file.js';
 import { listItemLines } from './list-lines.js';
 import { checkTemplateNames } from './template-names.js';
 import { loadLocated, type LocatedYaml } from './located-yaml.js';
+import { expandTables } from './each.js';
 import { loadStatements, unknownStatement } from '../schema/statements.js';
 
 export interface LoadedScenario {
@@ -38,22 +39,27 @@ export class ScenarioError extends InputError {
   }
 }
 
-const STEP_KINDS = ['request', 'file', 'openEvents', 'expectEvent', 'sleep'];
+const STEP_KINDS = ['request', 'file', 'openEvents', 'expectEvent', 'sleep', 'each (a table of steps)'];
 
 function stepNameAt(doc: unknown, pointer: string): string | undefined {
-  const m = /^\/(setup|steps|cleanup)\/(\d+)/.exec(pointer);
+  const m = /^\/(setup|steps|cleanup)\/(\d+)(?:\/each\/(\d+))?/.exec(pointer);
   if (!m) return undefined;
-  const list = (doc as Record<string, Step[] | undefined>)[m[1]];
-  return list?.[Number(m[2])]?.name;
+  const step = (doc as Record<string, Step[] | undefined>)[m[1]]?.[Number(m[2])];
+  return m[3] === undefined ? step?.name : (step?.each?.[Number(m[3])]?.name ?? step?.name);
 }
 
-/** the 1-based line where each step starts, by step name */
-function stepLinesOf(text: string, s: Scenario): Record<string, number> {
+/** the 1-based line where each step starts, by step name (from the text alone unless steps come from tables) */
+function stepLinesOf(
+  text: string,
+  s: Scenario,
+  lineOf?: (phase: string, index: number) => number | undefined,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const phase of ['setup', 'steps', 'cleanup'] as const) {
-    const lines = listItemLines(text, phase);
+    const lines = lineOf ? [] : listItemLines(text, phase);
     (s[phase] ?? []).forEach((step, i) => {
-      if (lines[i]) out[step.name] = lines[i];
+      const line = lineOf ? lineOf(phase, i) : lines[i];
+      if (line) out[step.name] = line;
     });
   }
   return out;
@@ -63,6 +69,35 @@ function stepLinesOf(text: string, s: Scenario): Record<string, number> {
 function whereIs(path: string, given: string): Pick<LoadedScenario, 'file' | 'path'> {
   const inPackage = relative(ROOT, path);
   return { file: inPackage.startsWith('..') ? given : inPackage, path: resolve(path) };
+}
+
+/** the first schema error of a scenario as one ScenarioError at its line, if it has any */
+function schemaErrors(data: unknown, file: string, lineAt: (pointer: string) => number | undefined): void {
+  const errors = validate('scenario', data);
+  if (!errors.length) return;
+  // A step with none (or two) of the step kinds produces one error per oneOf branch; say it once.
+  const oneOf = errors.find(
+    (e) => e.rule === 'oneOf' && /^\/(setup|steps|cleanup)\/\d+(\/each\/\d+)?$/.test(e.pointer),
+  );
+  const first =
+    oneOf ??
+    errors.find(
+      (e) =>
+        e.rule !== 'oneOf' &&
+        (!/\/(request|file|openEvents|expectEvent|sleep|each)$/.test(e.pointer) || e.rule !== 'required'),
+    ) ??
+    errors[0];
+  // A value with alternatives (status: a number or a list) fails each of them: say them together.
+  const types = errors
+    .filter((e) => e.pointer === first.pointer && e.rule === 'type')
+    .map((e) => /^must be (\S+), (got .*)$/.exec(e.message))
+    .filter((m) => m !== null);
+  const message = oneOf
+    ? `a step needs exactly one of ${STEP_KINDS.join(', ')}`
+    : types.length > 1
+      ? `${first.pointer}: must be ${types.map((m) => m[1]).join(' or ')}, ${types[0][2]}`
+      : `${first.pointer || '/'}: ${first.message}`;
+  throw new ScenarioError(file, lineAt(first.pointer), message, stepNameAt(data, first.pointer));
 }
 
 export async function loadScenario(path: string, endpointIds?: Set<string>): Promise<LoadedScenario> {
@@ -85,31 +120,12 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
   const data = parsed.data;
   const wrongKind = kindProblem(data, 'scenario');
   if (wrongKind) throw new ScenarioError(file, undefined, wrongKind);
-  const errors = validate('scenario', data);
-  if (errors.length) {
-    // A step with none (or two) of the step kinds produces one error per oneOf branch; say it once.
-    const oneOf = errors.find((e) => e.rule === 'oneOf' && /^\/(setup|steps|cleanup)\/\d+$/.test(e.pointer));
-    const first =
-      oneOf ??
-      errors.find(
-        (e) =>
-          e.rule !== 'oneOf' &&
-          (!/\/(request|file|openEvents|expectEvent|sleep)$/.test(e.pointer) || e.rule !== 'required'),
-      ) ??
-      errors[0];
-    // A value with alternatives (status: a number or a list) fails each of them: say them together.
-    const types = errors
-      .filter((e) => e.pointer === first.pointer && e.rule === 'type')
-      .map((e) => /^must be (\S+), (got .*)$/.exec(e.message))
-      .filter((m) => m !== null);
-    const message = oneOf
-      ? `a step needs exactly one of ${STEP_KINDS.join(', ')}`
-      : types.length > 1
-        ? `${first.pointer}: must be ${types.map((m) => m[1]).join(' or ')}, ${types[0][2]}`
-        : `${first.pointer || '/'}: ${first.message}`;
-    throw new ScenarioError(file, parsed.lineAt(first.pointer), message, stepNameAt(data, first.pointer));
-  }
-  const scenario = data as Scenario;
+  // a step table is checked as written (its rows are steps), then as the steps it stands for
+  schemaErrors(data, file, (pointer) => parsed.lineAt(pointer));
+  const tables = expandTables(data);
+  const sourceLine = (pointer: string) => parsed.lineAt(tables.source(pointer));
+  if (tables.data !== data) schemaErrors(tables.data, file, sourceLine);
+  const scenario = tables.data as Scenario;
   try {
     checkConsistency(
       scenario,
@@ -118,13 +134,16 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
     );
   } catch (e) {
     if (!(e instanceof ScenarioError) || e.pointer === undefined) throw e;
-    throw new ScenarioError(file, parsed.lineAt(e.pointer), e.cause_, e.step);
+    throw new ScenarioError(file, sourceLine(e.pointer), e.cause_, e.step);
   }
   await checkCitations(data, file, parsed);
   return {
     scenario,
     ...whereIs(path, file),
-    stepLines: stepLinesOf(text, scenario),
+    stepLines:
+      tables.data === data
+        ? stepLinesOf(text, scenario)
+        : stepLinesOf(text, scenario, (phase, i) => parsed.lineAt(tables.stepSource(phase, i))),
   };
 }
 
@@ -174,6 +193,7 @@ function checkConsistency(
       if (names.has(step.name))
         throw fail(`${at}/name`, `step name "${step.name}" is used twice in this scenario`, step.name);
       names.add(step.name);
+      if (step.each) throw fail(`${at}/each`, 'a row of a step table cannot be a table itself', step.name);
       if (step.openEvents) cursors.add(step.openEvents.cursor);
       if (step.expectEvent && !cursors.has(step.expectEvent.cursor))
         throw fail(

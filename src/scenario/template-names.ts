@@ -7,7 +7,7 @@ import { didYouMean } from '../did-you-mean.js';
 import { templateNames } from './template.js';
 
 /** what a run gives each agent instance (runner/targets.ts), as {{agent.x}} and {{peer.x}} */
-const INSTANCE_VARS = ['deviceId', 'syncAddress', 'dataDir'];
+const INSTANCE_VARS = ['deviceId', 'syncAddress', 'dataDir', 'home', 'pathSeparator'];
 /** step members that are not rendered: names, descriptions, and capture (JSON pointers into the answer) */
 const NOT_RENDERED = new Set(['name', 'description', 'capture']);
 

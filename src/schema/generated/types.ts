@@ -223,6 +223,12 @@ export type Step = {
    * e.g. 250ms, 5s
    */
   sleep?: string;
+  /**
+   * a table of steps: one step per row, each a step of its own (its name is the step's name), with this step's other members (what the rows share: expect, description, since, ...) merged under the row's, objects member by member; a row cannot be a table itself (docs/scenario-format.md, Step tables)
+   *
+   * @minItems 1
+   */
+  each?: [Step, ...Step[]];
 };
 export type Assertion = Operators & {
   /**
@@ -2488,7 +2494,11 @@ export interface Operators {
    */
   absolute?: boolean;
   /**
-   * array: every item is an item of this array (deep equality) or a key of this object, e.g. a captured {{facilities}}
+   * string: ends with this string, e.g. a captured {{separator}}
+   */
+  endsWith?: string;
+  /**
+   * array: every item is an item of this array (deep equality) or a key of this object, e.g. a captured {{facilities}}; object: every key is
    */
   subsetOf?: unknown;
   /**
