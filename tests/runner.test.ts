@@ -55,7 +55,7 @@ async function run(files: string | string[], opts: Partial<RunOptions> = {}): Pr
     `fake agent at ${fake.url}`,
     { agent: { url: fake.url, apiKey: fake.apiKey } },
     { files: true, restart: true, shutdown: true, peer: 'no peer in these tests' },
-    { agent: { deviceId: fake.deviceId, syncAddress: null, dataDir: null } },
+    { agent: { deviceId: fake.deviceId, syncAddress: null, dataDir: null, home: '/root', pathSeparator: '/' } },
     [],
   );
   try {
@@ -1063,5 +1063,68 @@ describe('relations: absolute, subsetOf, isCountOf (where), notBefore, unchanged
     test(`fails on ${what}`, async () => {
       route(faults);
       assertFail(await run('checks/relations.yaml'), `check-relations/${id}`, message);
+    });
+});
+
+// What the lab knows of the agent's host (run variables agent.home and agent.pathSeparator) and the relations that use
+// it: each holds on a right answer and fails on the answer it exists to catch.
+describe('relations of the host: agent.home, agent.pathSeparator, endsWith, subsetOf of an object', () => {
+  interface Faults {
+    tilde?: string;
+    separator?: string;
+    entries?: string[];
+    listeners?: string[];
+    listen?: string[];
+  }
+  const route = (faults: Faults) => {
+    const listener = { error: null, lanAddresses: [], wanAddresses: [] };
+    const connectionServiceStatus = Object.fromEntries(
+      (faults.listeners ?? ['tcp://127.0.0.1:28001']).map((a) => [a, listener]),
+    );
+    const status = { ...systemStatus(fake.deviceId), connectionServiceStatus, tilde: faults.tilde ?? '/root' };
+    fake.route('GET /rest/system/status', json({ ...status, pathSeparator: faults.separator ?? '/' }));
+    fake.route('GET /rest/system/browse', json(faults.entries ?? ['/root/a/', '/root/b/']));
+    fake.route('GET /rest/config', json({ options: { listenAddresses: faults.listen ?? ['tcp://127.0.0.1:28001'] } }));
+  };
+  const all = [
+    "status/assert:tilde is the agent's home",
+    "status/assert:the separator of the agent's host",
+    'browse/assert:entries end with the separator',
+    'config/assert:each listen address is a listener',
+    'listeners/assert:each listener is a listen address',
+  ];
+
+  test('each holds on a right answer', async () => {
+    route({});
+    const r = await run('checks/host-relations.yaml');
+    for (const id of all) assertPass(r, `check-host-relations/${id}`);
+  });
+
+  const broken: [what: string, faults: Faults, check: string, message: RegExp][] = [
+    ["another user's home", { tilde: '/home/other' }, all[0], /is "\/home\/other", expected "\/root"/],
+    ['a separator of another host', { separator: '\\' }, all[1], /is "\\\\", expected "\/"/],
+    [
+      'an entry without the separator',
+      { entries: ['/root/a/', '/root/b'] },
+      all[2],
+      /\[1\] "\/root\/b" does not end with "\/"/,
+    ],
+    [
+      'a configured listen address with no listener',
+      { listen: ['tcp://127.0.0.1:28001', 'quic://127.0.0.1:28001'] },
+      all[3],
+      /has "quic:\/\/127\.0\.0\.1:28001", not in/,
+    ],
+    [
+      'a listener the configuration does not have',
+      { listeners: ['tcp://127.0.0.1:28001', 'tcp://0.0.0.0:22000'] },
+      all[4],
+      /has "tcp:\/\/0\.0\.0\.0:22000", not in/,
+    ],
+  ];
+  for (const [what, faults, id, message] of broken)
+    test(`fails on ${what}`, async () => {
+      route(faults);
+      assertFail(await run('checks/host-relations.yaml'), `check-host-relations/${id}`, message);
     });
 });

@@ -76,6 +76,8 @@ function negations(ops: Operators, v: unknown, present: boolean): [string, unkno
     const x = ['', 'mutant value', '0', '-'].find((c) => !re.test(c));
     if (x !== undefined) out.push([`→ ${show(x)} (matches /${ops.matches}/)`, x]);
   }
+  if (ops.endsWith !== undefined && typeof v === 'string')
+    out.push([`${show(v)} → ${show(`${v}-mutant`)} (endsWith ${show(ops.endsWith)})`, `${v}-mutant`]);
   if ('contains' in ops) out.push([`without ${show(ops.contains)} (contains)`, stripContained(v, ops.contains)]);
   if ('notContains' in ops) {
     const x = ops.notContains;

@@ -85,15 +85,19 @@ function relationFailures(v: unknown, ops: Operators): string[] {
   const out: string[] = [];
   if (ops.absolute !== undefined && !(typeof v === 'string' && isAbsolute(v) === ops.absolute))
     out.push(`${short(v)} is not ${ops.absolute ? 'an absolute' : 'a relative'} path`);
+  if (ops.endsWith !== undefined && !(typeof v === 'string' && v.endsWith(ops.endsWith)))
+    out.push(`${short(v)} does not end with ${short(ops.endsWith)}`);
   if ('subsetOf' in ops) {
     const of = ops.subsetOf;
     const inIt = (item: unknown) =>
       Array.isArray(of)
         ? of.some((x) => isDeepStrictEqual(x, item))
         : of !== null && typeof of === 'object' && typeof item === 'string' && Object.hasOwn(of, item);
-    if (!Array.isArray(v)) out.push(`${short(v)} is not an array (subsetOf)`);
+    // an object's items are its keys (the listeners of a status against the configured addresses)
+    const items = Array.isArray(v) ? v : v !== null && typeof v === 'object' ? Object.keys(v) : undefined;
+    if (!items) out.push(`${short(v)} is not an array or object (subsetOf)`);
     else {
-      const outside = v.filter((item) => !inIt(item));
+      const outside = items.filter((item) => !inIt(item));
       if (outside.length) out.push(`has ${outside.map((x) => short(x, 30)).join(', ')}, not in ${short(of)}`);
     }
   }

@@ -1,5 +1,6 @@
 // Live targets: a lab synconf starts itself, or an agent someone else started on this machine.
 // Both may add lab peers for scenarios that need a device dialing the agent.
+import { sep } from 'node:path';
 import type { Target } from './run.js';
 import type { Capability } from './context.js';
 import { LiveTransport } from '../transport/live.js';
@@ -20,10 +21,13 @@ export interface LiveOptions {
   binary?: string;
 }
 
-const instanceVars = (i: Pick<LabInstance, 'deviceId' | 'syncAddress' | 'dataDir'>) => ({
+// home: the HOME the lab gives the instance's process; pathSeparator: its host's, which is this machine (loopback)
+const instanceVars = (i: Pick<LabInstance, 'deviceId' | 'syncAddress' | 'dataDir' | 'home'>) => ({
   deviceId: i.deviceId,
   syncAddress: i.syncAddress,
   dataDir: i.dataDir,
+  home: i.home,
+  pathSeparator: sep,
 });
 
 async function startPeer(binary?: string): Promise<{ lab?: Lab; peer?: LabInstance; reason?: string }> {
@@ -156,7 +160,11 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
     peer: 'no scenario asked for one',
   };
   const endpoints: Record<string, Endpoint> = { agent: { url, apiKey } };
-  const vars: Record<string, unknown> = { agent: { deviceId, syncAddress: listen ?? null, dataDir: null } };
+  // an agent synconf did not start: its home is not known (no agent.home: a step that needs it is a skip), and its
+  // host is this one only on loopback
+  const vars: Record<string, unknown> = {
+    agent: { deviceId, syncAddress: listen ?? null, dataDir: null, ...(local ? { pathSeparator: sep } : {}) },
+  };
   const labs: Lab[] = [];
   if (opts.needsPeer) {
     if (configProblem) capabilities.peer = `the agent's sync address is unknown (${configProblem})`;

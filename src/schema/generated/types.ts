@@ -2663,7 +2663,7 @@ export interface ConnectionServiceStatus {
   [k: string]: unknown;
 }
 /**
- * The outcome of the last dial to the address: `error` (text) is present on failure, `ok: true` on success. An entry without an error text must therefore carry ok: true.
+ * The outcome of the last dial to the address: `error` (text) is present on failure, and then no `ok`; `ok: true` on success. An entry without an error text must therefore carry ok: true.
  */
 export interface DialStatus {
   /**
