@@ -41,3 +41,13 @@ test('user rules: header names, JSON pointers and regular expressions', () => {
   assert.throws(() => redactionRules(['cookie:x']), /use header:<name>, json:<pointer> or re:<regexp>/);
   assert.throws(() => redactionRules(['re:(']), /--redact re:\(/);
 });
+
+test('a value a JSON pointer rule redacts is redacted wherever it appears later, the run variables too', () => {
+  const r = new Redactor([], redactionRules(['json:/tilde']));
+  assert.equal(r.text('{"tilde":"/home/lab/agent","sys":1}'), '{"tilde":"<REDACTED>","sys":1}');
+  // the recorder writes the run variables with the same redactor once the run is over
+  assert.equal(
+    r.text(JSON.stringify({ agent: { home: '/home/lab/agent' } })),
+    JSON.stringify({ agent: { home: '<REDACTED>' } }),
+  );
+});
