@@ -11,6 +11,7 @@ import type { CheckResult, Report } from '../src/schema/generated/types.js';
 import { runScenarios, type RunOptions } from '../src/runner/run.js';
 import { selectScenarios } from '../src/scenario/select.js';
 import { liveTarget } from '../src/runner/targets.js';
+import { recorderFor } from '../src/transport/recorder.js';
 import { ROOT } from '../src/paths.js';
 import { viewOf } from '../src/report/view.js';
 import {
@@ -47,7 +48,11 @@ beforeEach(async () => {
 });
 
 /** run scenario files (relative to the fixtures) in-process against the fake, with no known deviations unless given */
-async function run(files: string | string[], opts: Partial<RunOptions> = {}): Promise<Report> {
+async function run(
+  files: string | string[],
+  opts: Partial<RunOptions> = {},
+  wrap?: Parameters<typeof liveTarget>[6],
+): Promise<Report> {
   const selection = await selectScenarios((Array.isArray(files) ? files : [files]).map(fixture), undefined);
   assert.deepEqual(selection.errors, [], 'the fixture scenarios load');
   const target = liveTarget(
@@ -57,6 +62,7 @@ async function run(files: string | string[], opts: Partial<RunOptions> = {}): Pr
     { files: true, restart: true, shutdown: true, peer: 'no peer in these tests' },
     { agent: { deviceId: fake.deviceId, syncAddress: null, dataDir: null, home: '/root', pathSeparator: '/' } },
     [],
+    wrap,
   );
   try {
     return await runScenarios(selection, target, {
@@ -954,6 +960,16 @@ describe('known deviations', () => {
     assert.equal(check(r, 'check-schema/status/schema').verdict, 'expected-fail');
     assert.equal(r.exitCode, 0);
   });
+});
+
+test('a header filled from a captured number is sent as its text (a mutant of the captured value must not crash)', async () => {
+  // recorded: the recorder redacts each header as text (a number crashed it: synconf mutate exited 3)
+  const r = await withTemp('header-template', (dir) =>
+    run('checks/header-template.yaml', {}, recorderFor({ dir, mode: 'all', redact: [] })),
+  );
+  assertPass(r, 'check-header-template/ping/status');
+  const ping = fake.requests.find((q) => q.path === '/rest/system/ping');
+  assert.equal(ping?.headers['x-uptime'], '295');
 });
 
 // The assertion kinds that relate a value to another (issue 21): each holds on a right answer and fails on an

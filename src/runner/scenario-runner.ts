@@ -98,7 +98,10 @@ class ScenarioRun {
     const spec = render(step.request!, this.vars);
     const target = step.agent ?? 'agent';
     const query = new URLSearchParams(Object.entries(spec.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
-    const headers: Record<string, string> = { ...(spec.headers ?? {}) };
+    // a header is text: a whole-string template keeps its variable's type (a captured number, or null in a mutant)
+    const headers: Record<string, string> = Object.fromEntries(
+      Object.entries(spec.headers ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+    );
     const auth = spec.auth ?? 'key';
     if (auth === 'key') headers['X-API-Key'] = this.ctx.apiKeys[target];
     if (auth === 'wrong') headers['X-API-Key'] = WRONG_KEY;
@@ -108,7 +111,7 @@ class ScenarioRun {
       headers['Content-Type'] ??= 'application/json';
     }
     if (spec.text !== undefined) {
-      body = spec.text;
+      body = typeof spec.text === 'string' ? spec.text : JSON.stringify(spec.text);
       headers['Content-Type'] ??= 'text/plain';
     }
     return {
