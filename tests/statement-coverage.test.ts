@@ -210,7 +210,8 @@ describe('statement coverage', () => {
     assert.equal(spec.code, 0, spec.stderr);
     assert.match(spec.stdout, /^ID +KIND +SECTION +V1\.19\.2-DS1 +CHECKABLE/m);
     assert.match(spec.stdout, /^status\.alloc\.type +shape .* passed /m);
-    assert.match(spec.stdout, /v1\.19\.2-ds1: Statements of the spec: \d+ of 461 checked/);
+    const index = (await loadStatements()).length;
+    assert.match(spec.stdout, new RegExp(`v1\\.19\\.2-ds1: Statements of the spec: \\d+ of ${index} checked`));
   });
 
   test('the matrix shows statement coverage per version', async () => {
