@@ -179,7 +179,14 @@ describe('synconf serve', () => {
       assert.equal(run.code, replay.code, run.stdout + run.stderr);
       const served = verdicts(join(work, 'served'));
       assert.ok(served.length > 250, `${served.length} checks`);
-      assert.deepEqual(served, verdicts(join(work, 'replayed')));
+      // an agent synconf did not start has no known home: the one step that compares tilde with it is not sent
+      // (a skip in the run); the replay judges it with the recorded run's agent.home
+      const home = (v: string) => v.startsWith('system-status/host/');
+      assert.deepEqual(served.filter(home), ['system-status/host/request skip']);
+      assert.deepEqual(
+        served.filter((v) => !home(v)),
+        verdicts(join(work, 'replayed')).filter((v) => !home(v)),
+      );
     } finally {
       await stop(s);
     }
