@@ -39,6 +39,21 @@ describe('drift causes', () => {
       assert.deepEqual(causes[0].scenarios, ['rule-pair']);
     });
 
+  test('a folder ID in a configuration path is a name, not an endpoint: two folders, one cause', async () => {
+    const read = (folder: string, maxConflicts: number): Step => ({
+      step: `read-${folder}`,
+      path: `/rest/config/folders/${folder}`,
+      body: { id: folder, maxConflicts },
+    });
+    const a = await folder(join(work(), 'folder-id', 'a'), 'v1.0.0', [read('one', 0), read('two', 0)]);
+    const b = await folder(join(work(), 'folder-id', 'b'), 'v1.1.0', [read('one', 10), read('two', 10)]);
+    const causes = causesOf(driftBetween(a, b).scenarios);
+    assert.deepEqual(
+      causes.map((c) => [c.rule, c.endpoints, c.pointer, c.occurrences]),
+      [['default-changed', ['GET /rest/config/folders/<folderId>'], '/maxConflicts', 2]],
+    );
+  });
+
   test('every rule id of the schema has a rule in the file and a hand-made pair, each once', async () => {
     const schema = JSON.parse(await readFile(join(SCHEMAS_DIR, 'change-rules.schema.json'), 'utf8'));
     const ids: string[] = schema.$defs.ruleId.enum;

@@ -94,9 +94,13 @@ function requestId(e: HarEntry, tmp: string | undefined): string {
   return `${e._target} ${e._step}: ${endpointOf(e)}${query ? `?${query}` : ''}`;
 }
 
-/** "METHOD /path" of an entry, device IDs in the path as placeholders */
+/** the folder ID of a configuration path (/rest/config/folders/ID): a name a scenario chose, not a new endpoint */
+const CONFIG_FOLDER = /^(\/rest\/config\/folders\/)[^/]+/;
+
+/** "METHOD /path" of an entry, device and folder IDs in the path as placeholders */
 function endpointOf(e: HarEntry): string {
   const path = new URL(e.request.url).pathname
+    .replace(CONFIG_FOLDER, '$1<folderId>')
     .split('/')
     .map((seg) => (DEVICE_ID.test(decodeURIComponent(seg)) ? '<deviceId>' : seg))
     .join('/');

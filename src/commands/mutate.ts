@@ -41,31 +41,37 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
     );
     stop.abort();
   });
-  const report = await mutate({
-    dir: opts.dir ?? DEFAULT_RECORDINGS,
-    suites: opts.suite,
-    only: opts.only,
-    expectations:
-      opts.expectations === false ? false : typeof opts.expectations === 'string' ? opts.expectations : undefined,
-    minScore: opts.minScore,
-    from: opts.from,
-    ...(opts.live ? { live: { operators: opts.operators ?? DEFAULT_OPERATORS, binary: opts.syncthing } } : {}),
-    onScenario: (id, results) => {
-      const n = (o: string) => results.filter((r) => r.outcome === o).length;
-      process.stderr.write(
-        `${id}: ${results.length} mutants, ${n('killed')} killed, ${n('survived')} survived, ${n('equivalent')} equivalent\n`,
-      );
-    },
-    onLive: (mutants, scenarios) =>
-      console.error(
-        `synconf mutate: live: ${mutants} mutants of ${scenarios} scenarios, one run each against the lab agent (Ctrl-C stops)`,
-      ),
-    signal: stop.signal,
-  }).finally(() => interrupt.off());
-  // a file that cannot be written leaves the others and the verdict, then the error (exit 2)
-  const { paths, unwritable } = await settled(writeMutationReports(report, opts.reportDir));
-  console.log(mutationText(report));
-  console.log(`reports: ${paths.join(', ')}`);
-  if (unwritable) throw unwritable;
-  process.exitCode = stop.signal.aborted ? EXIT.interrupted : report.exitCode;
+  // listening until the reports are written: a second Ctrl-C then still ends with 130, not killed by the signal
+  // (the lab's own handler is gone once it has stopped the lab)
+  try {
+    const report = await mutate({
+      dir: opts.dir ?? DEFAULT_RECORDINGS,
+      suites: opts.suite,
+      only: opts.only,
+      expectations:
+        opts.expectations === false ? false : typeof opts.expectations === 'string' ? opts.expectations : undefined,
+      minScore: opts.minScore,
+      from: opts.from,
+      ...(opts.live ? { live: { operators: opts.operators ?? DEFAULT_OPERATORS, binary: opts.syncthing } } : {}),
+      onScenario: (id, results) => {
+        const n = (o: string) => results.filter((r) => r.outcome === o).length;
+        process.stderr.write(
+          `${id}: ${results.length} mutants, ${n('killed')} killed, ${n('survived')} survived, ${n('equivalent')} equivalent\n`,
+        );
+      },
+      onLive: (mutants, scenarios) =>
+        console.error(
+          `synconf mutate: live: ${mutants} mutants of ${scenarios} scenarios, one run each against the lab agent (Ctrl-C stops)`,
+        ),
+      signal: stop.signal,
+    });
+    // a file that cannot be written leaves the others and the verdict, then the error (exit 2)
+    const { paths, unwritable } = await settled(writeMutationReports(report, opts.reportDir));
+    console.log(mutationText(report));
+    console.log(`reports: ${paths.join(', ')}`);
+    if (unwritable) throw unwritable;
+    process.exitCode = stop.signal.aborted ? EXIT.interrupted : report.exitCode;
+  } finally {
+    interrupt.off();
+  }
 }
