@@ -19,5 +19,6 @@ function builtHelp(): string | undefined {
 
 const args = process.argv.slice(2);
 const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h') ? builtHelp() : undefined;
-if (help === undefined) await import('./main.js');
+// Not a top-level await: the build makes this module CommonJS (Node then starts without its ES module loader)
+if (help === undefined) void import('./main.js');
 else process.stdout.write(help);
