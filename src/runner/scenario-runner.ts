@@ -530,6 +530,39 @@ class ScenarioRun {
   }
 }
 
+/** every statement the scenario's steps cite */
+function scenarioStatements(s: Scenario): string[] {
+  const blocks = [...(s.setup ?? []), ...s.steps, ...(s.cleanup ?? [])].map((st) => st.expect ?? st.expectEvent);
+  return [
+    ...new Set(
+      blocks.flatMap((b) => [...(b?.statements ?? []), ...(b?.assert ?? []).flatMap((a) => a.statements ?? [])]),
+    ),
+  ];
+}
+
+/**
+ * In absent mode the steps do not run: the statements they cite that no probe proved are not observable on this
+ * agent, and a skipped check says so (statement coverage gives them that reason instead of none).
+ */
+function unobservable(s: Scenario, probes: CheckResult[], agent: string | null, predated: string): CheckResult[] {
+  const proved = new Set(probes.flatMap((c) => c.statements ?? []));
+  const ids = scenarioStatements(s).filter((id) => !proved.has(id));
+  if (!ids.length) return [];
+  const why = `agent ${agent} predates ${predated}: the steps that check these statements cannot run on it`;
+  return [
+    {
+      id: `${s.id}/absent/steps`,
+      step: 'absent',
+      phase: 'steps',
+      kind: 'version-gate',
+      verdict: 'skip',
+      message: `not run: ${why}`,
+      skipReason: why,
+      statements: ids,
+    },
+  ];
+}
+
 function errorsFree(checks: CheckResult[], step: string): boolean {
   return checks.filter((c) => c.step === step).every((c) => c.verdict === 'pass');
 }
@@ -611,14 +644,15 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
   // absent mode probes the agent alone, so it needs no peer, files, restart
   if (scenarioGate || gated.length) {
     result.mode = 'absent';
+    const predated = gated.map((e) => `${e} (since ${missingSince(ctx.agentVersion, e)})`).join(', ');
     notes.push(
       scenarioGate
         ? `added in ${scenarioGate}; agent ${ctx.agentVersion} predates it, so its endpoints must be absent`
-        : `agent ${ctx.agentVersion} predates ${gated.map((e) => `${e} (since ${missingSince(ctx.agentVersion, e)})`).join(', ')}: each endpoint is checked against its own gate`,
+        : `agent ${ctx.agentVersion} predates ${predated}: each endpoint is checked against its own gate`,
     );
     const run = new ScenarioRun(s, ctx, { ...ctx.vars });
     await run.probeAbsent(scenarioGate);
-    result.checks = run.checks;
+    result.checks = [...run.checks, ...unobservable(s, run.checks, ctx.agentVersion, scenarioGate ?? predated)];
   } else if (missing.length) {
     result.mode = 'skipped';
     result.skipReason = missing.map(([n, why]) => `needs ${n}: ${why}`).join('; ');
@@ -632,6 +666,7 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
         verdict: 'skip',
         message: `not run: ${result.skipReason}`,
         skipReason: result.skipReason,
+        ...cited(scenarioStatements(s)),
       },
     ];
   } else result.checks = await runPhases(s, ctx);
