@@ -187,6 +187,19 @@ describe('a statement about an endpoint the agent does not have yet', () => {
   });
 });
 
+describe('a member the agent leaves out', () => {
+  test('masks its statement when a check already fails on it as a known deviation (1.19.2 has no discoveryEnabled)', async () => {
+    const report = await mutate({
+      dir: join(ROOT, 'recordings', 'syncthing-1.19.2'),
+      suites: [join(ROOT, 'suites', 'system', 'status.yaml')],
+      from: 'spec',
+    });
+    const entry = report.statements!.entries.find((e) => e.id === 'status.discoveryEnabled.type')!;
+    assert.equal(entry.outcome, 'masked');
+    assert.match(entry.reason!, /lack discoveryEnabled, and system-status\/.* already fails on it, a known deviation/);
+  });
+});
+
 /** statement → the suite file, and the line of the check that cites it (removed: the mutant must survive) */
 const MATTERS: [string, string, string][] = [
   ['report.version.agent', 'suites/svc/report.yaml', "name: version is the agent's"],

@@ -103,6 +103,25 @@ async function runParts(
 const nothing = (targets: SpecTarget[]) =>
   `the recordings hold no answer it changes: ${targets.map(describeTarget).join('; ')}`;
 
+/**
+ * Why nothing changed when the member a target names is missing from the agent's answers: masked when a check that
+ * already fails on this agent (a known deviation) names that member, e.g. "/discoveryEnabled required".
+ */
+function missingMember(targets: SpecTarget[], scenarios: Replayed[]): string | undefined {
+  const members = targets.flatMap((t) => (t.at ? [t.at.split('/').pop()!] : [])).filter((m) => m && m !== '*');
+  for (const member of new Set(members))
+    for (const { baseline } of scenarios) {
+      const names = (c: ScenarioResult['checks'][number]) =>
+        [c.message, ...(c.schemaErrors ?? []).map((e) => `${e.pointer} ${e.rule}`)].join('\n');
+      const seen = baseline.checks.find(
+        (c) => c.verdict === 'expected-fail' && new RegExp(`/${member}\\b(?! *[:=])`).test(names(c)),
+      );
+      if (seen)
+        return `masked: the agent's answers lack ${member}, and ${seen.id} already fails on it, a known deviation (${seen.deviation?.file ?? 'expectations'})`;
+    }
+  return undefined;
+}
+
 /** one statement: its entry in the statement score and, when an operator applies, its mutant */
 export async function mutateStatement(
   engine: MutationEngine,
@@ -116,7 +135,10 @@ export async function mutateStatement(
   const found = targetsOf(s, agentVersion);
   if ('none' in found) return { entry: { ...base, outcome: 'no operator', reason: found.none } };
   const { outcome, parts } = await runParts(engine, s, scenarios, found.targets);
-  if (!parts.length) return { entry: { ...base, outcome: 'no operator', reason: nothing(found.targets) } };
+  if (!parts.length) {
+    const masked = missingMember(found.targets, scenarios);
+    return { entry: { ...base, outcome: masked ? 'masked' : 'no operator', reason: masked ?? nothing(found.targets) } };
+  }
   const result = resultOf(s, found.targets, parts, outcome);
   const state = outcome.outcome === 'killed' ? 'caught' : outcome.outcome === 'equivalent' ? 'masked' : 'survived';
   return {
