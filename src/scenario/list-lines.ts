@@ -17,3 +17,39 @@ export function listItemLines(text: string, key: string): number[] {
   }
   return out;
 }
+
+/** the indentation of a line, or undefined for a blank line or a comment (they end no block) */
+function indentOf(line: string): number | undefined {
+  const body = line.trimStart();
+  return body === '' || body.startsWith('#') ? undefined : line.length - body.length;
+}
+
+/**
+ * The 1-based line of each row of the block list `each:` of the list item that starts at line `itemLine` (a step
+ * table, as listItemLines finds the step), or undefined when the item has no `each:` followed by a block list.
+ */
+export function rowLines(text: string, itemLine: number): number[] | undefined {
+  const lines = text.split('\n');
+  const item = /^(\s*)- /.exec(lines[itemLine - 1] ?? '');
+  if (!item) return undefined;
+  const members = item[1].length + 2; // the item's members stand where its first one does, after "- "
+  let n = itemLine - 1;
+  const member = (i: number) => (i === itemLine - 1 ? ' '.repeat(members) + lines[i].slice(members) : lines[i]);
+  for (; n < lines.length; n++) {
+    const indent = indentOf(member(n));
+    if (indent === undefined) continue;
+    if (n > itemLine - 1 && indent <= item[1].length) return undefined; // the item ended without `each:`
+    if (indent === members && /^each:\s*(#.*)?$/.test(member(n).trim())) break;
+  }
+  const out: number[] = [];
+  let rows: number | undefined; // the rows' indentation: the first "- " after `each:`
+  for (n++; n < lines.length; n++) {
+    const indent = indentOf(lines[n]);
+    if (indent === undefined || (rows !== undefined && indent > rows)) continue; // a blank line, a row's members
+    const row = /^\s*- /.test(lines[n]);
+    if (rows === undefined && row && indent >= members) rows = indent;
+    if (rows === undefined || indent < rows || !row) break;
+    out.push(n + 1);
+  }
+  return out.length ? out : undefined;
+}
