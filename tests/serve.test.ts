@@ -154,12 +154,13 @@ describe('synconf serve', () => {
   });
 
   test('synconf run against it gives the same verdicts as synconf replay, check by check', async () => {
+    // scenarios whose requests do not depend on the run: a body holding the run's temporary folder (svc-report's
+    // set-up since it adds folders) was recorded with the recording run's folder and matches no request of another
     const only = [
       'auth-no-key',
       'auth-wrong-key',
       'auth-wrong-method',
       'cli-client',
-      'svc-report',
       'system-config',
       'system-debug',
       'system-error-clear',

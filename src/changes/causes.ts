@@ -34,11 +34,23 @@ interface Seen {
 }
 
 let responses: Map<string, string> | undefined;
-/** the response resource of an endpoint ("METHOD /path") by the catalog */
-const responseOf = (endpoint: string) =>
-  (responses ??= new Map(loadEndpoints().flatMap((e) => (e.response ? [[e.id, e.response] as const] : [])))).get(
-    endpoint,
-  );
+
+/**
+ * The parts of the configuration its sub-paths answer with (GET /rest/config/options, /folders, /folders/ID, ...):
+ * a member there is the member of the configuration object, as GET /rest/config answers it.
+ */
+const CONFIG_PART =
+  /^GET \/rest\/config\/(options|gui|ldap|folders|devices|defaults\/folder|defaults\/device)(\/<\w+>)?$/;
+
+/** the response resource of an endpoint ("METHOD /path") by the catalog, and where in it the answer sits */
+function responseOf(endpoint: string): { resource: string; prefix: string[] } | undefined {
+  responses ??= new Map(loadEndpoints().flatMap((e) => (e.response ? [[e.id, e.response] as const] : [])));
+  const resource = responses.get(endpoint);
+  if (resource) return { resource, prefix: [] };
+  const part = CONFIG_PART.exec(endpoint);
+  if (part) return { resource: 'config', prefix: [...part[1].split('/'), ...(part[2] ? ['*'] : [])] };
+  return undefined;
+}
 
 /** a drift path or a pointer as segments, array items, indexes and keys in disguise (<deviceId>) as `*` */
 export const segmentsOf = (path: string | undefined): string[] =>
@@ -59,11 +71,12 @@ const isError = (s: number | string | null) => typeof s !== 'number' || s >= 400
  */
 function memberFinding(d: Difference, rule: ChangeRuleId, segments: string[], change: string, itself = false): Finding {
   const at = pointerOf(segments);
-  const resource = responseOf(d.endpoint);
-  if (!resource) return { rule, endpoint: d.endpoint, pointer: at, at, change };
-  if (itself) return { rule, endpoint: d.endpoint, ...homeOf(resource, segments), at, change };
-  const home = homeOf(resource, segments.slice(0, -1));
-  const pointer = `${home.pointer}${segments.length ? `/${segments.at(-1)}` : ''}`;
+  const response = responseOf(d.endpoint);
+  if (!response) return { rule, endpoint: d.endpoint, pointer: at, at, change };
+  const inResource = [...response.prefix, ...segments];
+  if (itself) return { rule, endpoint: d.endpoint, ...homeOf(response.resource, inResource), at, change };
+  const home = homeOf(response.resource, inResource.slice(0, -1));
+  const pointer = `${home.pointer}${inResource.length ? `/${inResource.at(-1)}` : ''}`;
   return { rule, endpoint: d.endpoint, schema: home.schema, pointer, at, change };
 }
 
@@ -141,7 +154,7 @@ function bodyFinding(d: Difference): Finding {
         `matches the spec's ${d.before} now`,
       );
     case 'value':
-      return { ...endpointOnly('default-changed', `${d.before} → ${d.after}`), pointer: pointerOf(segmentsOf(d.path)) };
+      return memberFinding(d, 'default-changed', segmentsOf(d.path), `${d.before} → ${d.after}`);
     case 'event-gone':
       return endpointOnly('event-not-fired', `event ${d.before} no longer seen`);
     case 'event-new':

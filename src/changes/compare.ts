@@ -110,13 +110,20 @@ function endpointOf(e: HarEntry): string {
 /** configuration endpoints, whose booleans and numbers are the agent's defaults where the lab set nothing */
 const CONFIG = /^\/rest\/(system\/)?config(\/|$)/;
 
+/** a folder or device of a configuration list by its ID (<ID>), not by its place: versions order lists differently */
+const itemKey = (k: string, child: unknown, inArray: boolean): string => {
+  const item = inArray && child && typeof child === 'object' ? (child as Record<string, unknown>) : undefined;
+  const id = item?.id ?? item?.deviceID;
+  return typeof id === 'string' ? `<${escapePointer(id)}>` : escapePointer(k);
+};
+
 /** the boolean and number members of a configuration document by concrete pointer (its schema version left out) */
 function configScalars(doc: unknown): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (v: unknown, pointer: string) => {
     if (typeof v === 'boolean' || typeof v === 'number') out.set(pointer, JSON.stringify(v));
     else if (v && typeof v === 'object')
-      for (const [k, child] of Object.entries(v)) walk(child, `${pointer}/${escapePointer(k)}`);
+      for (const [k, child] of Object.entries(v)) walk(child, `${pointer}/${itemKey(k, child, Array.isArray(v))}`);
   };
   walk(doc, '');
   out.delete('/version');
