@@ -39,7 +39,7 @@ export const SPEC_OPERATORS = {
   'error-body': 'a plain-text error body becomes a JSON body',
   'fill-body': 'an empty success body becomes a JSON object',
   'media-type': 'a JSON answer is sent as text/plain',
-  absent: "an endpoint the agent must have answers the router's 404",
+  absent: "an endpoint the agent must have answers the router's 404 (where it answered, or refused, before)",
   present: 'an endpoint the agent must not have yet (404) answers 200',
   'undo-effect': 'a request is answered as recorded, but the recordings of the state after it are those from before',
   'drop-events': 'the events a request must generate never come',

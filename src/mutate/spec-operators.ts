@@ -199,7 +199,8 @@ const ANSWER_OPS: Partial<Record<SpecOperator, (e: HarEntry, t: SpecTarget) => H
     isOk(e) && (headersOf(e)['content-type'] ?? '').startsWith('application/json')
       ? answered(e, { headers: { ...headersOf(e), 'content-type': TEXT_TYPE } })
       : undefined,
-  absent: (e) => (isOk(e) ? plain(e, 404, '404 page not found\n') : undefined),
+  // any answer but the router's 404 shows the path exists, a refusal of its own handler too
+  absent: (e) => (!e._error && e.response.status !== 404 ? plain(e, 404, '404 page not found\n') : undefined),
   present: (e) => (!e._error && e.response.status === 404 ? asJson(e, 200, '{}') : undefined),
 };
 

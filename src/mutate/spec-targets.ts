@@ -50,7 +50,7 @@ function versionGate(endpoint: string, agentVersion: string | null): SpecTarget 
 }
 
 const NOT_RECORDED_AGAIN =
-  'recreating the record takes a new announcement from the peer after the DELETE, which no recorded exchange holds';
+  "no rule yet: breaking it means dropping the record from the GET answers after the peer's new announcement, and no target can locate that announcement in a recording";
 const PENDING = (what: 'folders' | 'devices'): [RegExp, Make][] => {
   const del = [`DELETE /rest/cluster/pending/${what}`];
   const event = what === 'folders' ? 'PendingFoldersChanged' : 'PendingDevicesChanged';
@@ -64,7 +64,9 @@ const PENDING = (what: 'folders' | 'devices'): [RegExp, Make][] => {
     [new RegExp(`^${id}\\.success$`), () => on('fill-body', del)],
     [new RegExp(`^${id}\\.failure$`), () => on('error-body', del, { statuses: FAILURES })],
     [new RegExp(`^${id}\\.event$`), () => on('drop-events', ['GET /rest/events'], { event })],
-    [new RegExp(`^${id}\\.(not-permanent|ignore-prevents)$`), () => NOT_RECORDED_AGAIN],
+    // an ignored record that comes back: the state after the DELETE replayed from before it
+    [new RegExp(`^${id}\\.ignore-prevents$`), () => on('undo-effect', del)],
+    [new RegExp(`^${id}\\.not-permanent$`), () => NOT_RECORDED_AGAIN],
   ];
 };
 
@@ -118,6 +120,7 @@ const RULES: [RegExp, Make][] = [
   [/^status\.lastDialStatus\.outcome$/, () => at('set-value', STATUS, '/lastDialStatus/*/ok', true)],
   [/^status\.myID\.own-device$/, () => at('foreign-id', STATUS, '/myID')],
   [/^status\.tilde\.home$/, () => at('relative-path', STATUS, '/tilde')],
+  [/^status\.pathSeparator\.host$/, () => at('swap-separator', STATUS, '/pathSeparator')],
   [/^status\.lastDialStatus\.since$/, () => at('drop-member', STATUS, '/lastDialStatus')],
   [
     /^status\.connectionServiceStatus\.error-always$/,
@@ -220,6 +223,12 @@ function byKind(s: Statement): SpecTarget[] | string {
   const reached = shapeTargets(s.id);
   if (reached.length) return reached;
   const endpoint = endpointOf(s);
+  // a method the endpoint does not take is refused: the refusals of its path accepted
+  if (/\.method$/.test(s.id) && endpoint) {
+    const path = endpoint.split(' ')[1];
+    const others = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => `${m} ${path}`).filter((x) => x !== endpoint);
+    return [on('accept-refused', others, { statuses: [405] })];
+  }
   if (s.kind === 'shape' && endpoint) {
     if (/\.exists$/.test(s.id)) return [on('absent', [endpoint])];
     if (/\.response$/.test(s.id)) return [at('retype', [endpoint], '')];
