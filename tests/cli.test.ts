@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { copyRecording } from './support/recordings.js';
-import { cli } from './support/cli.js';
+import { cli, spawnCli } from './support/cli.js';
 import { tempFolder } from './support/temp.js';
 
 const GOLDEN_DIR = join(ROOT, 'tests', 'fixtures', 'golden');
@@ -270,5 +270,17 @@ describe('the built command: every bad input is one clear line', () => {
     assert.equal(a.code, 0, a.out);
     assert.match(a.stdout, /: 2 scenarios, /);
     assert.equal(a.stdout.replace(/\(\d+\.\d+s\)|r-l\d/g, ''), b.stdout.replace(/\(\d+\.\d+s\)|r-l\d/g, ''));
+  });
+
+  test('a reader that stops early (synconf replay | head): the run goes on, writes its reports, exits with its verdict', async () => {
+    const dir = join(work(), 'r-closed-pipe');
+    const child = spawnCli(['replay', '--report-dir', dir]);
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d));
+    child.stdout!.once('data', () => child.stdout!.destroy()); // like head -1: reads one chunk, closes the pipe
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 0, stderr);
+    assert.doesNotMatch(stderr, /EPIPE|internal error/);
+    for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md']) assert.ok(existsSync(join(dir, f)), f);
   });
 });

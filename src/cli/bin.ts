@@ -17,6 +17,13 @@ function builtHelp(): string | undefined {
   }
 }
 
+// A reader that stops early (`synconf replay | head`) closes the pipe: what is printed after it is dropped, and the
+// run goes on to write its reports and exit with its verdict (an unheard 'error' event would end it with a stack).
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+
 const args = process.argv.slice(2);
 const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h') ? builtHelp() : undefined;
 // Not a top-level await: the build makes this module CommonJS (Node then starts without its ES module loader)
