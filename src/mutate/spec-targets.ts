@@ -186,8 +186,6 @@ const RULES: [RegExp, Make][] = [
     /^events\.pending-(folders|devices)\.failure-silent$/,
     (m) => at('add-item', ['GET /rest/events'], '', failedDeleteEvent(m[1] === 'folders' ? 'Folders' : 'Devices')),
   ],
-  // the method of an endpoint: another method on its path, refused as recorded, is answered
-  [/^(.+)\.method$/, (m) => otherMethods(m[1])],
   // prio, the deprecated config path, restore, ping, shutdown, restart, error clear
   [/^prio\.(folder|file)$/, () => on('refuse', ['POST /rest/db/prio'])],
   [/^prio\.effect\.top-of-queue$/, () => on('undo-effect', ['POST /rest/db/prio'])],
@@ -208,40 +206,6 @@ const RULES: [RegExp, Make][] = [
   [/^error-clear\.removes-all$/, () => on('undo-effect', ['POST /rest/system/error/clear'])],
   [/^auth\.header$/, () => on('refuse', STATUS, { value: 403 })],
 ];
-
-/** the path of each endpoint heading whose method a `<prefix>.method` statement gives */
-const METHOD_PATHS: Record<string, string> = {
-  browse: '/rest/system/browse',
-  'pending-folders.delete': '/rest/cluster/pending/folders',
-  'pending-devices.delete': '/rest/cluster/pending/devices',
-  prio: '/rest/db/prio',
-  'system-config': '/rest/system/config',
-  versions: '/rest/folder/versions',
-  status: '/rest/system/status',
-  ping: '/rest/system/ping',
-  shutdown: '/rest/system/shutdown',
-  restart: '/rest/system/restart',
-  'error-clear': '/rest/system/error/clear',
-  localchanged: '/rest/db/localchanged',
-  'db-status': '/rest/db/status',
-  report: '/rest/svc/report',
-  debug: '/rest/system/debug',
-};
-
-/** the refusals (404, 405) of the methods a path does not have, answered 200 */
-function otherMethods(prefix: string): SpecTarget | string {
-  const path = METHOD_PATHS[prefix];
-  if (!path) return `no endpoint heading of src/mutate/spec-targets.ts (METHOD_PATHS) for ${prefix}.method`;
-  const own = loadEndpoints()
-    .filter((e) => e.path === path)
-    .map((e) => e.method);
-  const others = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !own.some((o) => o === m));
-  return on(
-    'accept-refused',
-    others.map((m) => `${m} ${path}`),
-    { statuses: [404, 405] },
-  );
-}
 
 /** an event a failed DELETE must not generate, well-formed as the agent sends events */
 const failedDeleteEvent = (what: 'Folders' | 'Devices') => ({
