@@ -71,7 +71,7 @@ describe('synconf spec', () => {
 
   test('the listing takes coverage columns from the same rows ("-" where a row has none)', () => {
     const rows = statementRows(statements.filter((s) => s.id.startsWith('ping.')));
-    rows[0].coverage = { '1.19.2': 'passed', '1.29.5': 'deviating' };
+    rows.find((row) => row.id === 'ping.post.pong')!.coverage = { '1.19.2': 'passed', '1.29.5': 'deviating' };
     const text = statementsText(rows, ['1.19.2', '1.29.5']);
     assert.match(text, /^ID +KIND +SECTION +1\.19\.2 +1\.29\.5 +CHECKABLE$/m);
     assert.match(text, /^ping\.post\.pong +value +POST \/rest\/system\/ping +passed +deviating +yes$/m);

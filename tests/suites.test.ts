@@ -113,6 +113,7 @@ describe('the bundled suites', () => {
             (w) =>
               `pending-${w}/absent/steps: agent v1.12.1-ds1 predates DELETE /rest/cluster/pending/${w} (since 1.18.0), GET /rest/cluster/pending/${w} (since 1.13.0): the steps that check these statements cannot run on it`,
           ),
+          'events-pending-failure/absent/steps: agent v1.12.1-ds1 predates DELETE /rest/cluster/pending/folders (since 1.18.0), DELETE /rest/cluster/pending/devices (since 1.18.0): the steps that check these statements cannot run on it',
           'system-config-defaults/after-defaults/request: {{defaults}} has no value (not captured by an earlier step, and not a run variable)',
           'system-config-defaults/put-back-folder-template/version-gate: agent v1.12.1-ds1 predates 1.14.0',
           'system-config-defaults/put-back-device-template/version-gate: agent v1.12.1-ds1 predates 1.14.0',

@@ -26,16 +26,20 @@ import { tempFolder } from './support/temp.js';
 /** the first 200 JSON body recorded for `path` in the bundled 1.19.2 recordings */
 function recorded(path: string): unknown {
   const dir = join(RECORDINGS_DIR, 'syncthing-1.19.2');
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.har'))) {
-    const har = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
-      log: { entries: { request: { url: string }; response: { status: number; content: { text?: string } } }[] };
-    };
-    // the fullest answer: an early one can be an empty list (a need asked before anything is needed)
-    const hit = har.log.entries
-      .filter((e) => new URL(e.request.url).pathname === path && e.response.status === 200 && e.response.content.text)
-      .sort((a, b) => b.response.content.text!.length - a.response.content.text!.length)[0];
-    if (hit) return JSON.parse(hit.response.content.text!);
-  }
+  // the fullest answer of all the cassettes: an early one can be an empty list (a need asked before anything is
+  // needed, as auth-with-key asks it)
+  const texts = readdirSync(dir)
+    .filter((f) => f.endsWith('.har'))
+    .flatMap((file) => {
+      const har = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+        log: { entries: { request: { url: string }; response: { status: number; content: { text?: string } } }[] };
+      };
+      return har.log.entries
+        .filter((e) => new URL(e.request.url).pathname === path && e.response.status === 200 && e.response.content.text)
+        .map((e) => e.response.content.text!);
+    })
+    .sort((a, b) => b.length - a.length);
+  if (texts.length) return JSON.parse(texts[0]);
   throw new Error(`no recorded 200 answer of ${path}`);
 }
 
