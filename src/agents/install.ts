@@ -129,15 +129,13 @@ async function downloadDebs(
   for (const sub of ['lists/partial', 'cache/archives/partial', 'debs'])
     await mkdir(join(work, sub), { recursive: true });
   const apt = privateApt(work);
+  // output in the C locale (its complaints are quoted to the user), both streams in one, a failure as a result
+  const aptGet = (args: string[], timeout: number, cwd?: string) =>
+    execa('apt-get', [...apt, ...args], { cwd, reject: false, all: true, timeout, env: { LC_ALL: 'C' } });
   const where = archives.map((a) => a.uri).join(', ');
 
   log(`apt-get update: ${suites.join(', ')} from ${where}`);
-  const update = await execa('apt-get', [...apt, 'update'], {
-    reject: false,
-    all: true,
-    timeout: 300_000,
-    env: { LC_ALL: 'C' },
-  });
+  const update = await aptGet(['update'], 300_000);
   if (update.failed) {
     throw new InputError(
       `apt-get update of ${suites.join(', ')} from ${where} failed (is the archive reachable?):\n${aptComplaints(update.all ?? '')}\n` +
@@ -147,13 +145,7 @@ async function downloadDebs(
 
   const pkgs = agents.map((a) => `syncthing=${a.debianVersion}`);
   log(`apt-get download ${pkgs.join(' ')}`);
-  const download = await execa('apt-get', [...apt, 'download', ...pkgs], {
-    cwd: join(work, 'debs'),
-    reject: false,
-    all: true,
-    timeout: 600_000,
-    env: { LC_ALL: 'C' },
-  });
+  const download = await aptGet(['download', ...pkgs], 600_000, join(work, 'debs'));
   if (download.failed) {
     throw new InputError(
       `apt-get download ${pkgs.join(' ')} from ${where} failed (offline, or the archive no longer has that package version?):\n` +

@@ -8,6 +8,26 @@ export const REPORT_FILE_BOUND = 10_000_000;
 /** the bound as the README and the files say it */
 export const BOUND_TEXT = `${REPORT_FILE_BOUND / 1_000_000} MB`;
 
+/** a document as the files hold it: indented JSON and a final newline */
+export const jsonText = (doc: unknown) => JSON.stringify(doc, null, 2) + '\n';
+
+/**
+ * A JSON file's text within `limit` bytes: the document as it is when it fits (the common case); otherwise
+ * `shrunk(share)`, the document cut down for a share of the bound, the share shrinking until the text fits.
+ */
+export function boundedJson(doc: unknown, limit: number, shrunk: (share: number) => unknown): string {
+  try {
+    const whole = jsonText(doc);
+    if (Buffer.byteLength(whole) <= limit) return whole;
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e; // longer than a string can be
+  }
+  for (let share = 0.9; ; share *= 0.7) {
+    const out = jsonText(shrunk(share));
+    if (Buffer.byteLength(out) <= limit || share < 0.01) return out;
+  }
+}
+
 /** what is left of a file's bytes for its lists; once an item does not fit, no later one does (a list stays a prefix) */
 export class Budget {
   constructor(public left: number) {}

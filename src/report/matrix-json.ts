@@ -2,28 +2,16 @@
 // case); otherwise its rows while they fit (they come most urgent first, unchanged ones last) and `rowsLeftOut` for
 // the rest. `changed` and `classes` count every row.
 import type { Matrix } from '../schema/generated/types.js';
-import { REPORT_FILE_BOUND, Budget } from './bound.js';
-
-const text = (m: unknown) => JSON.stringify(m, null, 2) + '\n';
+import { REPORT_FILE_BOUND, Budget, boundedJson, jsonText } from './bound.js';
 
 /** matrix.json's text, at most `limit` bytes (unless the matrix without a row is larger) */
-export function matrixJson(matrix: Matrix, limit = REPORT_FILE_BOUND): string {
-  try {
-    const whole = text(matrix);
-    if (Buffer.byteLength(whole) <= limit) return whole;
-  } catch (e) {
-    if (!(e instanceof RangeError)) throw e; // longer than a string can be
-  }
-  for (let share = 0.9; ; share *= 0.7) {
-    const out = text(boundedMatrix(matrix, limit * share));
-    if (Buffer.byteLength(out) <= limit || share < 0.01) return out;
-  }
-}
+export const matrixJson = (matrix: Matrix, limit = REPORT_FILE_BOUND): string =>
+  boundedJson(matrix, limit, (share) => boundedMatrix(matrix, limit * share));
 
 /** the matrix with the rows that fit in `bytes` */
 function boundedMatrix(matrix: Matrix, bytes: number): Matrix {
   const { rows, rowsLeftOut: _, ...rest } = matrix;
-  const budget = new Budget(bytes - Buffer.byteLength(text({ ...rest, rowsLeftOut: rows.length, rows: [] })));
+  const budget = new Budget(bytes - Buffer.byteLength(jsonText({ ...rest, rowsLeftOut: rows.length, rows: [] })));
   const kept: Matrix['rows'] = [];
   for (const row of rows) {
     const own = JSON.stringify(row, null, 2);

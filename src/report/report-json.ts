@@ -4,10 +4,9 @@
 // left out whole (problems are kept before passes) and counted by verdict per scenario (`omitted`). `folded` says
 // so. The totals, the verdict and the exit code are the run's, untouched.
 import type { CheckResult, Report, ScenarioResult, VerdictCounts } from '../schema/generated/types.js';
-import { REPORT_FILE_BOUND, Budget } from './bound.js';
+import { REPORT_FILE_BOUND, Budget, boundedJson, jsonText } from './bound.js';
 import { checkKind, fold, harnessKind, type Kept } from './fold.js';
 
-const text = (r: unknown) => JSON.stringify(r, null, 2) + '\n';
 /** how many a check or harness error stands for: itself and those folded into it */
 const weight = (x: { more?: number }) => 1 + (x.more ?? 0);
 /** a kept item with its count of folded ones (none: no `more` member) */
@@ -23,19 +22,9 @@ const checkBytes = (c: CheckResult) => {
 const sum = (ns: number[]) => ns.reduce((a, b) => a + b, 0);
 
 /** report.json's text, at most `limit` bytes (unless the scenarios alone, without a check, are larger) */
-export function reportJson(report: Report, limit = REPORT_FILE_BOUND): string {
-  try {
-    const whole = text(report);
-    if (Buffer.byteLength(whole) <= limit) return whole;
-  } catch (e) {
-    if (!(e instanceof RangeError)) throw e; // longer than a string can be
-  }
+export const reportJson = (report: Report, limit = REPORT_FILE_BOUND): string =>
   // the share of the bound the checks are given shrinks until the file fits (the first try nearly always does)
-  for (let share = 0.9; ; share *= 0.7) {
-    const out = text(boundedReport(report, limit, share));
-    if (Buffer.byteLength(out) <= limit || share < 0.01) return out;
-  }
-}
+  boundedJson(report, limit, (share) => boundedReport(report, limit, share));
 
 /** the checks that fit in what the rest of the report leaves of `bytes`: problems first, then passes */
 function checksThatFit(scenarios: ScenarioResult[], bytes: number): Set<CheckResult> {
@@ -66,7 +55,7 @@ function boundedReport(report: Report, limit: number, share: number): Report {
     ...s,
     checks: fold(s.checks, (c) => checkKind(c, s.id), weight).map(withMore),
   }));
-  const skeleton = text({ ...report, harnessErrors, scenarios: folded.map((s) => ({ ...s, checks: [] })) });
+  const skeleton = jsonText({ ...report, harnessErrors, scenarios: folded.map((s) => ({ ...s, checks: [] })) });
   const kept = checksThatFit(folded, limit * share - Buffer.byteLength(skeleton));
   const { scenarios: _, ...rest } = report;
   return {
