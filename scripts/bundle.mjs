@@ -102,7 +102,17 @@ const bundledPicomatchForFdir = {
   },
 };
 
-const common = { bundle: true, minify: true, platform: 'node', target: 'node20', logLevel: 'warning' };
+// SYNCONF_PROFILE_BUILD=1 keeps names and lines, so that a CPU profile (node --cpu-prof) names the functions
+// (bench/profile-summary.mjs); the shipped build is minified.
+const readable = process.env.SYNCONF_PROFILE_BUILD === '1';
+const common = {
+  bundle: true,
+  minify: !readable,
+  keepNames: readable,
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+};
 
 rmSync(outdir, { recursive: true, force: true });
 await build({ ...common, entryPoints: [ERRORS], outfile: join(outdir, 'errors.cjs'), format: 'cjs' });
