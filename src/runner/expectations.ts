@@ -31,7 +31,7 @@ export function loadExpectations(path: string): LoadedExpectations {
   }
   // An error inside a deviation names the line where its entry starts, and its check.
   const at = (entry: number | undefined) => {
-    const line = entry === undefined ? undefined : listItemLines(text, 'deviations')[entry];
+    const line = entry === undefined ? undefined : listItemLines(text.split('\n'), 'deviations')[entry];
     const check = entry === undefined ? undefined : (data as KnownDeviations).deviations?.[entry]?.check;
     return `${file}${line ? `:${line}` : ''}: ${typeof check === 'string' ? `deviation "${check}": ` : ''}`;
   };

@@ -1,10 +1,11 @@
 // Where the items of a top-level YAML list start, read from the text: a valid file needs no second parse
 // for it. The items of `key:` are the lines that start with "- " at the list's indentation, up to the
 // next top-level key. Scenario reports point at steps with it, expectations errors at their entry.
+// Both functions take the file's lines (`text.split('\n')`), split once per file: a scenario with step tables asks
+// for the rows of each table step, and splitting the text for each of them was most of its step lines' time.
 
 /** the 1-based line of each item of the top-level list `key` (empty when there is no such block list) */
-export function listItemLines(text: string, key: string): number[] {
-  const lines = text.split('\n');
+export function listItemLines(lines: string[], key: string): number[] {
   const start = lines.findIndex((l) => l.startsWith(`${key}:`));
   const out: number[] = [];
   let indent: string | undefined;
@@ -28,8 +29,7 @@ function indentOf(line: string): number | undefined {
  * The 1-based line of each row of the block list `each:` of the list item that starts at line `itemLine` (a step
  * table, as listItemLines finds the step), or undefined when the item has no `each:` followed by a block list.
  */
-export function rowLines(text: string, itemLine: number): number[] | undefined {
-  const lines = text.split('\n');
+export function rowLines(lines: string[], itemLine: number): number[] | undefined {
   const item = /^(\s*)- /.exec(lines[itemLine - 1] ?? '');
   if (!item) return undefined;
   const members = item[1].length + 2; // the item's members stand where its first one does, after "- "

@@ -50,15 +50,15 @@ function stepNameAt(doc: unknown, pointer: string): string | undefined {
 
 /** the 1-based line where each step starts, by step name (from the text alone unless steps come from tables) */
 function stepLinesOf(
-  text: string,
+  lines: string[],
   s: Scenario,
   lineOf?: (phase: string, index: number) => number | undefined,
 ): Record<string, number> {
   const out: Record<string, number> = {};
   for (const phase of ['setup', 'steps', 'cleanup'] as const) {
-    const lines = lineOf ? [] : listItemLines(text, phase);
+    const items = lineOf ? [] : listItemLines(lines, phase);
     (s[phase] ?? []).forEach((step, i) => {
-      const line = lineOf ? lineOf(phase, i) : lines[i];
+      const line = lineOf ? lineOf(phase, i) : items[i];
       if (line) out[step.name] = line;
     });
   }
@@ -71,20 +71,23 @@ function stepLinesOf(
  * (a flow list of rows, rows not counted as the value has them). That parse was ~7% of a replay (bench/README.md).
  */
 function tableStepLine(
-  text: string,
+  lines: string[],
   data: unknown,
   stepSource: (phase: string, i: number) => string,
   parsed: LocatedYaml,
 ) {
   const items = new Map<string, number[]>();
-  const itemLines = (phase: string) => items.get(phase) ?? items.set(phase, listItemLines(text, phase)).get(phase)!;
+  const itemLines = (phase: string) => items.get(phase) ?? items.set(phase, listItemLines(lines, phase)).get(phase)!;
+  const tables = new Map<number, number[] | undefined>(); // the row lines of each table step, by the step's line
+  const rowsOf = (step: number) =>
+    tables.has(step) ? tables.get(step) : tables.set(step, rowLines(lines, step)).get(step);
   return (phase: string, i: number): number | undefined => {
     const source = stepSource(phase, i);
     const m = /^\/\w+\/(\d+)(?:\/each\/(\d+))?$/.exec(source);
     const step = m ? itemLines(phase)[Number(m[1])] : undefined;
     if (!m || step === undefined) return parsed.lineAt(source);
     if (m[2] === undefined) return step;
-    const rows = rowLines(text, step);
+    const rows = rowsOf(step);
     const written = (data as Record<string, { each?: unknown[] }[]>)[phase]?.[Number(m[1])]?.each;
     return rows && rows.length === written?.length ? rows[Number(m[2])] : parsed.lineAt(source);
   };
@@ -162,13 +165,14 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
     throw new ScenarioError(file, sourceLine(e.pointer), e.cause_, e.step);
   }
   await checkCitations(data, file, parsed);
+  const lines = text.split('\n');
   return {
     scenario,
     ...whereIs(path, file),
     stepLines:
       tables.data === data
-        ? stepLinesOf(text, scenario)
-        : stepLinesOf(text, scenario, tableStepLine(text, data, tables.stepSource, parsed)),
+        ? stepLinesOf(lines, scenario)
+        : stepLinesOf(lines, scenario, tableStepLine(lines, data, tables.stepSource, parsed)),
   };
 }
 
