@@ -13,16 +13,17 @@
 //                           command's handler imports it (--version and --help of a command do not):
 //   cli.cjs.cache,          written here after a replay of the bundled recordings, so that a command does
 //   engine.cjs.cache        not compile again what that replay compiled.
-//   parsed-yaml.json        the YAML files synconf ships (suites/, expectations/, spec/, bench/) and their values, so
-//                           that a run need not parse them (src/schema/built-yaml.ts).
+//   parsed-yaml/            the YAML files synconf ships (suites/, expectations/, spec/, bench/) and their values, one
+//                           file per text named by its CRC-32, so that a run need not parse them (src/schema/built-yaml.ts).
 //   errors.cjs              src/errors.ts, one copy shared by both bundles: the CLI tells a user's error
 //                           from a fault of synconf by its class (instanceof).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { crc32 } from 'node:zlib';
 import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import { globSync } from 'tinyglobby';
 import { fileURLToPath } from 'node:url';
@@ -158,16 +159,21 @@ const helpTexts = Object.fromEntries(
 );
 writeFileSync(join(outdir, 'help.json'), JSON.stringify(helpTexts));
 
-// The shipped YAML files, each with its value as JSON: written before the code cache's replay, which then reads
-// them as every run does. A value JSON does not carry unchanged (.inf, .nan) is left to be parsed at run time.
+// The shipped YAML files, each with its value: written before the code cache's replay, which then reads them as every
+// run does. A value JSON does not carry unchanged (.inf, .nan) is left to be parsed at run time, and so are texts whose
+// CRC-32 (the entry's file name, as src/schema/built-yaml.ts finds it) another text has too.
 const yamlFiles = globSync(['suites/**/*.yaml', 'expectations/*.yaml', 'spec/*.yaml', 'bench/*.yaml'], { cwd: root });
-const parsedYaml = yamlFiles.sort().flatMap((file) => {
-  const text = readFileSync(join(root, file), 'utf8');
+const texts = new Set(yamlFiles.map((file) => readFileSync(join(root, file), 'utf8')));
+const entries = new Map(); // by file name; undefined for a name two texts have
+for (const text of texts) {
   const value = loadYaml(text, { schema: CORE_SCHEMA });
   const json = JSON.stringify(value);
-  return json !== undefined && isDeepStrictEqual(JSON.parse(json), value) ? [[text, json]] : [];
-});
-writeFileSync(join(outdir, 'parsed-yaml.json'), JSON.stringify(parsedYaml));
+  const name = `${crc32(text).toString(16).padStart(8, '0')}.json`;
+  const kept = json !== undefined && isDeepStrictEqual(JSON.parse(json), value);
+  entries.set(name, kept && !entries.has(name) ? JSON.stringify({ text, value }) : undefined);
+}
+mkdirSync(join(outdir, 'parsed-yaml'));
+for (const [name, entry] of entries) if (entry !== undefined) writeFileSync(join(outdir, 'parsed-yaml', name), entry);
 
 // The code cache: what a replay of the bundled recordings compiles (validators, YAML, reports, ...).
 const reports = mkdtempSync(join(tmpdir(), 'synconf-bundle-'));

@@ -13,6 +13,7 @@ import { crc32 } from 'node:zlib';
 import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import { globSync } from 'tinyglobby';
 import { ROOT } from '../src/paths.js';
+import { builtEntryName } from '../src/schema/built-yaml.js';
 import { cli } from './support/cli.js';
 import { makeTemp } from './support/temp.js';
 
@@ -159,37 +160,46 @@ describe('the built command', () => {
       assert.match(r.stdout, what.includes('another') ? /CONFORMZ: 1 scenario/ : /CONFORMS: 1 scenario, \d+ checks/);
     });
 
-  // dist/bin/parsed-yaml.json: the shipped YAML files and their values, parsed by the build (src/schema/built-yaml.ts).
+  // dist/bin/parsed-yaml/: the shipped YAML files and their values, parsed by the build (src/schema/built-yaml.ts),
+  // one file per text named by its CRC-32.
   const shippedYaml = () =>
     globSync(['suites/**/*.yaml', 'expectations/*.yaml', 'spec/*.yaml', 'bench/*.yaml'], { cwd: ROOT }).map((f) =>
       readFileSync(join(ROOT, f), 'utf8'),
     );
+  type Entry = { text: string; value: unknown };
   const readParsedYaml = (bin: string) =>
-    JSON.parse(readFileSync(join(bin, 'parsed-yaml.json'), 'utf8')) as [string, string][];
-  /** the entries whose value is not what js-yaml makes of their text */
-  const wrongValues = (entries: [string, string][]) =>
-    entries.filter(([text, json]) => !isDeepStrictEqual(JSON.parse(json), loadYaml(text, { schema: CORE_SCHEMA })));
-
-  test('parsed-yaml.json holds every shipped YAML file, each with the value js-yaml makes of it', () => {
-    const entries = readParsedYaml(BIN_DIR);
-    assert.deepEqual(entries.map(([text]) => text).sort(), shippedYaml().sort());
-    assert.deepEqual(wrongValues(entries), []);
-    // the check catches a wrong value
-    const planted = entries.map(([text, json], i): [string, string] => [
-      text,
-      i === 3 ? json.replace(':', ':1,"x":') : json,
+    readdirSync(join(bin, 'parsed-yaml')).map((name): [string, Entry] => [
+      name,
+      JSON.parse(readFileSync(join(bin, 'parsed-yaml', name), 'utf8')) as Entry,
     ]);
-    assert.equal(wrongValues(planted).length, 1);
+  /** the entries whose value is not what js-yaml makes of their text, or whose name is not their text's CRC-32 */
+  const wrongEntries = (entries: [string, Entry][]) =>
+    entries.filter(
+      ([name, { text, value }]) =>
+        name !== builtEntryName(text) || !isDeepStrictEqual(value, loadYaml(text, { schema: CORE_SCHEMA })),
+    );
+
+  test('parsed-yaml/ holds every shipped YAML file, each with the value js-yaml makes of it, named by its CRC-32', () => {
+    const entries = readParsedYaml(BIN_DIR);
+    assert.deepEqual(entries.map(([, { text }]) => text).sort(), [...new Set(shippedYaml())].sort());
+    assert.deepEqual(wrongEntries(entries), []);
+    // the check catches a wrong value, and an entry under another text's name
+    const planted = entries.map(([name, entry], i): [string, Entry] => [
+      name,
+      i === 3 ? { ...entry, value: { ...(entry.value as object), x: 1 } } : entry,
+    ]);
+    assert.equal(wrongEntries(planted).length, 1);
+    assert.equal(wrongEntries([[entries[0][0], entries[1][1]]]).length, 1);
   });
 
-  test('the built command takes a value from parsed-yaml.json for exactly its text, else parses the file', () => {
+  test('the built command takes a value from parsed-yaml/ for exactly its text, else parses the file', () => {
     const ping = readFileSync(join(ROOT, 'suites', 'system', 'ping.yaml'), 'utf8');
+    // the entry found by ping's CRC-32 holds `text` and ping's value with this title
     const titled = (text: string, title: string) => (bin: string) => {
-      const entries = readParsedYaml(bin);
-      const entry = entries.find(([t]) => t === ping)!;
-      entry[0] = text;
-      entry[1] = JSON.stringify({ ...JSON.parse(entry[1]), title });
-      writeFileSync(join(bin, 'parsed-yaml.json'), JSON.stringify(entries));
+      const file = join(bin, 'parsed-yaml', builtEntryName(ping));
+      const entry = JSON.parse(readFileSync(file, 'utf8')) as Entry;
+      assert.equal(entry.text, ping);
+      writeFileSync(file, JSON.stringify({ text, value: { ...(entry.value as object), title } }));
     };
     const title = (r: { reports: string }) =>
       JSON.parse(readFileSync(join(r.reports, 'report.json'), 'utf8')).scenarios[0].title;

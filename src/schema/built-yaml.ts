@@ -1,25 +1,24 @@
-// The YAML files that ship with synconf (suites/, expectations/, spec/, bench/), parsed at build time:
-// scripts/bundle.mjs writes each text with its value as JSON beside the engine (dist/bin/parsed-yaml.json), because
-// js-yaml's parse of the bundled scenarios and expectations was a fifth of a replay (bench/README.md). A text is looked up whole, so a
-// file edited since the build (or any other file) is not found there and is parsed as ever. Under tsx there is
-// no such file beside the sources, and every text is parsed.
+// The YAML files that ship with synconf (suites/, expectations/, spec/, bench/), parsed at build time, because js-yaml's
+// parse of the bundled scenarios and expectations was a fifth of a replay (bench/README.md): scripts/bundle.mjs writes
+// each text with its value beside the engine, one file per text, named by the text's CRC-32
+// (dist/bin/parsed-yaml/<crc32 in hex>.json, {"text": ..., "value": ...}), so that a run reads only the entries of the
+// texts it reads (one file of them all, 807 kB, was read and parsed at every start: ~5 ms of a replay). An entry is
+// taken only when its text is exactly the text read: a file edited since the build (or any other file) is not found
+// there and is parsed as ever. Under tsx there is no such folder beside the sources, and every text is parsed.
 import { readFileSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 
-let built: Map<string, string> | undefined;
+/** the file name of the build's entry for `text` (scripts/bundle.mjs names them the same way) */
+export const builtEntryName = (text: string): string => `${crc32(text).toString(16).padStart(8, '0')}.json`;
 
 /** the value the build parsed from exactly this text (a fresh copy), or undefined */
 export function parsedAtBuild(text: string): unknown {
-  built ??= readBuilt();
-  const json = built.get(text);
-  return json === undefined ? undefined : JSON.parse(json);
-}
-
-function readBuilt(): Map<string, string> {
+  let entry: { text: string; value: unknown };
   try {
     // in the built engine, import.meta.url is dist/bin/engine.cjs
-    const file = new URL('./parsed-yaml.json', import.meta.url);
-    return new Map(JSON.parse(readFileSync(file, 'utf8')) as [string, string][]);
+    entry = JSON.parse(readFileSync(new URL(`./parsed-yaml/${builtEntryName(text)}`, import.meta.url), 'utf8'));
   } catch {
-    return new Map();
+    return undefined; // no entry for this text (or no build beside the sources)
   }
+  return entry.text === text ? entry.value : undefined;
 }
