@@ -21,11 +21,20 @@ const e = (s: string, max = 600) => escapeHtml(cut(s, max));
 /** bodies and values: enough to diagnose, scrollable in a <pre> */
 const BLOCK = 20_000;
 
-const badge = (v: Verdict) => `<span class="badge v-${e(v, 40)}">${e(VERDICT_LABEL[v] ?? v, 40)}</span>`;
+const badgeOf = (v: Verdict) => `<span class="badge v-${e(v, 40)}">${e(VERDICT_LABEL[v] ?? v, 40)}</span>`;
+/** a verdict's badge: a page shows thousands, of a few verdicts, each rendered once */
+const BADGES = new Map(VERDICTS.map((v) => [v, badgeOf(v)]));
+const badge = (v: Verdict) => BADGES.get(v) ?? badgeOf(v);
 
 /** how the page links files it names (HAR cassettes): relative to the folder report.html is written to */
 interface Links {
   harHref(file: string): string | null;
+}
+
+/** what the check items of a scenario share: how to link files, and the scenario's spec sections (rendered once) */
+interface Shared {
+  links: Links;
+  spec: string;
 }
 
 /** the bytes of the page's long lists (bound.ts): problems and known deviations, checks, scenario sections */
@@ -75,8 +84,8 @@ function specSections(s: ScenarioResult, endpoints: Map<string, EndpointEntry>):
     .join('<br>');
 }
 
-function evidence(v: CheckView, endpoints: Map<string, EndpointEntry>, links: Links): string {
-  const { check: c, scenario: s } = v;
+function evidence(v: CheckView, { links, spec }: Shared): string {
+  const c = v.check;
   const ev = c.evidence;
   const parts: string[] = [];
   const item = (label: string, html: string) => parts.push(`<dt>${label}</dt><dd>${html}</dd>`);
@@ -123,7 +132,7 @@ function evidence(v: CheckView, endpoints: Map<string, EndpointEntry>, links: Li
   if (c.runs) item('Runs', c.runs.map((r, i) => `run ${i + 1}: ${badge(r)}`).join(' '));
   if (!parts.length) return '';
   item('Step', `<code>${e(v.location, 500)}</code>`);
-  if (s.spec.length) item('Spec', specSections(s, endpoints));
+  if (spec) item('Spec', spec);
   return `<details class="evidence"><summary>Evidence</summary><dl class="ev">${parts.join('')}</dl></details>`;
 }
 
@@ -140,16 +149,16 @@ function searchText(v: CheckView): string {
     .slice(0, 2000);
 }
 
-function checkItem(v: CheckView, endpoints: Map<string, EndpointEntry>, links: Links): string {
+function checkItem(v: CheckView, shared: Shared): string {
   const c = v.check;
   const dur = c.durationMs !== undefined ? `<span class="dur">${e(duration(c.durationMs), 40)}</span>` : '';
   return `<li class="check v-${e(c.verdict, 40)}${v.fails ? ' fails' : ''}" id="${v.anchor}" data-verdict="${e(c.verdict, 40)}" data-search="${escapeHtml(searchText(v))}">
 <div class="head">${badge(c.verdict)}${c.flaky ? '<span class="badge v-flaky">flaky</span>' : ''}<span class="id">${e(c.id, 500)}</span><span class="kind">${e(c.kind, 40)}</span><span class="msg">${e(c.message)}</span>${dur}</div>
-${more(v.more)}${evidence(v, endpoints, links)}</li>`;
+${more(v.more)}${evidence(v, shared)}</li>`;
 }
 
-function checkList(checks: CheckView[], endpoints: Map<string, EndpointEntry>, links: Links, budget: Budget): string {
-  const items = within(checks, (c) => checkItem(c, endpoints, links), budget, leftOutItem('li', 'checks'));
+function checkList(checks: CheckView[], shared: Shared, budget: Budget): string {
+  const items = within(checks, (c) => checkItem(c, shared), budget, leftOutItem('li', 'checks'));
   return checks.length ? `<ol class="checks">\n${items.join('\n')}\n</ol>` : '';
 }
 
@@ -185,16 +194,16 @@ function scenarioSection(
   ];
   // Passing checks behind one more click: an open scenario shows what needs a look first.
   const passing = sv.checks.filter((c) => c.check.verdict === 'pass');
+  const shared: Shared = { links, spec: specSections(s, endpoints) };
   return `<details class="scenario v-${e(s.verdict, 40)}" id="${sv.anchor}" data-verdict="${e(s.verdict, 40)}" data-spec="${escapeHtml(JSON.stringify(s.spec))}"${sv.open ? ' open' : ''}>
 <summary><h3>${badge(s.verdict)} ${e(s.title, 500)}</h3><span class="meta">${meta.join(' · ')}</span></summary>
 ${notes.map((t) => `<p class="note">${e(t)}</p>`).join('\n')}
 ${checkList(
   sv.checks.filter((c) => c.check.verdict !== 'pass'),
-  endpoints,
-  links,
+  shared,
   budget,
 )}
-${passing.length ? `<details class="passing"><summary>${sv.counts.pass} passing check${sv.counts.pass === 1 ? '' : 's'}</summary>${checkList(passing, endpoints, links, budget)}</details>` : ''}
+${passing.length ? `<details class="passing"><summary>${sv.counts.pass} passing check${sv.counts.pass === 1 ? '' : 's'}</summary>${checkList(passing, shared, budget)}</details>` : ''}
 </details>`;
 }
 
@@ -547,10 +556,12 @@ function extras(view: RunView): string {
 function scenarioSections(view: RunView, byId: Map<string, EndpointEntry>, links: Links, budget: Bounds): string {
   const shown: string[] = [];
   for (const sv of view.scenarios) {
-    const before = budget.checks.left;
+    const before = budget.checks.mark();
     const section = scenarioSection(sv, byId, links, budget.checks);
-    // the section's own bytes, without the checks already counted in their budget
-    if (!budget.scenarios.take(Buffer.byteLength(section) - (before - budget.checks.left))) break;
+    // the section's own bytes, without what its checks took of their budget: at most 3 a UTF-16 code unit
+    const checks = budget.checks.takenSince(before);
+    const own = () => Buffer.byteLength(section) - checks.bytes();
+    if (!budget.scenarios.fitsAtMost(3 * (section.length - checks.units), own)) break;
     shown.push(section);
   }
   const rest = view.scenarios.length - shown.length;

@@ -53,10 +53,12 @@ interface Element {
 function element(e: Element, level = 0): string {
   if (e.written !== undefined) return e.written;
   const indent = '  '.repeat(level);
-  const attrs = Object.entries(e.attrs ?? {})
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => (escaped(String(v)) === 'true' ? ` ${k}` : ` ${k}="${escaped(String(v))}"`))
-    .join('');
+  let attrs = '';
+  for (const [k, v] of Object.entries(e.attrs ?? {})) {
+    if (v === undefined) continue;
+    const value = escaped(String(v));
+    attrs += value === 'true' ? ` ${k}` : ` ${k}="${value}"`;
+  }
   if (e.children?.length)
     return `${indent}<${e.name}${attrs}>\n${e.children.map((c) => element(c, level + 1)).join('')}${indent}</${e.name}>\n`;
   const text = escaped(e.text ?? '');
