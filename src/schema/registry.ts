@@ -49,7 +49,21 @@ export async function loadDocumentValidators(): Promise<void> {
   documents ??= (await loadDocuments()) as unknown as Record<string, unknown>;
 }
 
+// A run validates hundreds of answers against a few resources for one agent version: each validator is looked up
+// (the version's bucket found by semver) once per resource and version (the validator depends on these two alone).
+const found = new Map<string, CompiledValidator>();
+
 function validatorFor(resource: string, agentVersion?: string): CompiledValidator {
+  const key = `${resource} ${agentVersion ?? ''}`;
+  let validator = found.get(key);
+  if (!validator) {
+    validator = lookUp(resource, agentVersion);
+    found.set(key, validator);
+  }
+  return validator;
+}
+
+function lookUp(resource: string, agentVersion?: string): CompiledValidator {
   if (!RESOURCES.includes(resource)) throw new UnknownResourceError(resource);
   if (DOCUMENTS.includes(resource)) {
     if (!documents)

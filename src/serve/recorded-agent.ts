@@ -9,14 +9,14 @@
 import type { HarEntry } from '../schema/generated/types.js';
 import type { OutgoingRequest } from '../transport/types.js';
 import { Matcher, closestEntry } from '../transport/matcher.js';
-import { entryKey, requestKey } from '../transport/cassette.js';
+import { requestKey } from '../transport/cassette.js';
 import type { Redactor } from '../transport/redact.js';
 import type { Recordings } from './recordings.js';
 
 interface Tape {
   name: string;
   matcher: Matcher;
-  keys: string[];
+  keys: readonly string[];
   index: Map<HarEntry, number>;
 }
 
@@ -36,12 +36,8 @@ export class RecordedAgent {
   ) {
     this.tapes = rec.scenarios.map(({ name, entries }) => {
       for (const e of entries) this.origin.set(e, `${name}/${e._step}`);
-      return {
-        name,
-        matcher: new Matcher(entries),
-        keys: entries.map(entryKey),
-        index: new Map(entries.map((e, i) => [e, i])),
-      };
+      const matcher = new Matcher(entries);
+      return { name, matcher, keys: matcher.keys, index: new Map(entries.map((e, i) => [e, i])) };
     });
     this.all = rec.scenarios.flatMap((s) => s.entries);
   }

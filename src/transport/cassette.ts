@@ -31,11 +31,14 @@ export const cassettePath = (dir: string, scenario: string) => join(dir, `${scen
  * a cassette file as reports name it: relative to the package when inside it, else absolute (a report is read from
  * elsewhere, and its HTML links the file relative to the package: a path relative to the working folder would miss)
  */
-export function harRef(dir: string, scenario: string, entry: number): { file: string; entry: number } {
+export function harFile(dir: string, scenario: string): string {
   const file = resolve(cassettePath(dir, scenario));
   const rel = relative(ROOT, file);
-  return { file: rel.startsWith('..') || isAbsolute(rel) ? file : rel, entry };
+  return rel.startsWith('..') || isAbsolute(rel) ? file : rel;
 }
+
+/** where an exchange is kept: the cassette file (harFile) and the entry's place in it */
+export const harRef = (dir: string, scenario: string, entry: number) => ({ file: harFile(dir, scenario), entry });
 
 const pairs = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value }));
 
@@ -107,7 +110,8 @@ export function matchKey(
   // Code-unit order (both sides of a match use this key, so any total order will do): a process's first
   // localeCompare builds an ICU collator (~5 ms), and it calls some distinct strings equal.
   const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const query = [...u.searchParams].sort(([a, x], [b, y]) => byCodeUnit(a, b) || byCodeUnit(x, y));
+  // (no query string, no parameters: the parameters' iterator is slow to start, and most requests have none)
+  const query = u.search ? [...u.searchParams].sort(([a, x], [b, y]) => byCodeUnit(a, b) || byCodeUnit(x, y)) : [];
   let normalBody = body ?? '';
   try {
     if (normalBody) normalBody = JSON.stringify(JSON.parse(normalBody));

@@ -45,21 +45,44 @@ export function closestEntry(
     )[0];
 }
 
+/** the match key of each recorded entry, and the places of the entries of each key in recorded order */
+interface KeyIndex {
+  keys: string[];
+  byKey: Map<string, number[]>;
+}
+
+// A cassette's entries are keyed once, not once per replay: `synconf mutate` replays each cassette once per mutant.
+// Keyed by the entry list itself: read cassettes are never changed (a mutant answers with copies of entries), and a
+// list that has grown since (a length that differs) is keyed again.
+const indexes = new WeakMap<readonly HarEntry[], KeyIndex>();
+
+function keyIndex(entries: readonly HarEntry[]): KeyIndex {
+  const known = indexes.get(entries);
+  if (known && known.keys.length === entries.length) return known;
+  const keys = entries.map(entryKey);
+  const byKey = new Map<string, number[]>();
+  keys.forEach((key, i) => {
+    const list = byKey.get(key);
+    if (list) list.push(i);
+    else byKey.set(key, [i]);
+  });
+  const index = { keys, byKey };
+  indexes.set(entries, index);
+  return index;
+}
+
 export class Matcher {
-  private readonly byKey = new Map<string, HarEntry[]>();
+  private readonly byKey: Map<string, number[]>;
   private readonly taken = new Map<string, number>();
+  /** the match key of each entry, in recorded order */
+  readonly keys: readonly string[];
 
   constructor(readonly entries: HarEntry[]) {
-    for (const e of entries) {
-      const key = entryKey(e);
-      const list = this.byKey.get(key);
-      if (list) list.push(e);
-      else this.byKey.set(key, [e]);
-    }
+    ({ keys: this.keys, byKey: this.byKey } = keyIndex(entries));
   }
 
-  /** the next recorded answer to a request with this key: the n-th asking gets the n-th answer, none past the last */
-  take(key: string): HarEntry | undefined {
+  /** the place in `entries` of the next recorded answer to a request with this key (none past the last), taken */
+  takeIndex(key: string): number | undefined {
     const list = this.byKey.get(key);
     if (!list) return undefined;
     const n = this.taken.get(key) ?? 0;
@@ -67,9 +90,16 @@ export class Matcher {
     return list[n];
   }
 
+  /** the next recorded answer to a request with this key: the n-th asking gets the n-th answer, none past the last */
+  take(key: string): HarEntry | undefined {
+    const i = this.takeIndex(key);
+    return i === undefined ? undefined : this.entries[i];
+  }
+
   /** the answer `take` would give next, without taking it (none past the last) */
   peek(key: string): HarEntry | undefined {
-    return this.byKey.get(key)?.[this.taken.get(key) ?? 0];
+    const i = this.byKey.get(key)?.[this.taken.get(key) ?? 0];
+    return i === undefined ? undefined : this.entries[i];
   }
 
   /** some answer to this key was taken already */
@@ -79,7 +109,7 @@ export class Matcher {
 
   /** recorded entries never taken */
   untaken(): HarEntry[] {
-    return [...this.byKey].flatMap(([key, list]) => list.slice(this.taken.get(key) ?? 0));
+    return [...this.byKey].flatMap(([key, list]) => list.slice(this.taken.get(key) ?? 0).map((i) => this.entries[i]));
   }
 
   /** the recorded entry of `pool` that differs least from the request, and how */

@@ -10,7 +10,15 @@ import {
   type ReplayProblem,
   type Transport,
 } from './types.js';
-import { readCassette, requestKey, fromEntry, describeEntry, cassettePath, harRef, CassetteError } from './cassette.js';
+import {
+  readCassette,
+  requestKey,
+  fromEntry,
+  describeEntry,
+  cassettePath,
+  harFile,
+  CassetteError,
+} from './cassette.js';
 import { Matcher } from './matcher.js';
 import { Redactor } from './redact.js';
 
@@ -19,6 +27,8 @@ export { RECORDING_ENDS, REPLAY_MISS };
 interface Tape {
   cassette: Cassette;
   matcher: Matcher;
+  /** the cassette file as reports name it (harRef) */
+  file: string;
 }
 
 /** Ways to replay recordings other than as they are (mutation testing, `synconf mutate`). */
@@ -54,7 +64,7 @@ export class ReplayTransport implements Transport {
         cassettePath(this.dir, scenario),
         `missing: scenario "${scenario}" was never recorded here (record it with \`synconf run --record ${this.dir} --record-mode once\`)`,
       );
-    tape = { cassette, matcher: new Matcher(cassette.log.entries) };
+    tape = { cassette, matcher: new Matcher(cassette.log.entries), file: harFile(this.dir, scenario) };
     this.tapes.set(scenario, tape);
     return tape;
   }
@@ -66,11 +76,11 @@ export class ReplayTransport implements Transport {
     const next = tape.matcher.peek(key);
     // A repeated poll never takes the answer recorded for a later step that asks the same.
     const repeatOfOther = (ctx.attempt ?? 1) > 1 && next !== undefined && next._step !== ctx.step;
-    const entry = repeatOfOther ? undefined : tape.matcher.take(key);
-    if (entry) {
-      const index = tape.cassette.log.entries.indexOf(entry);
+    const index = repeatOfOther ? undefined : tape.matcher.takeIndex(key);
+    if (index !== undefined) {
+      const entry = tape.cassette.log.entries[index];
       const answer = this.hooks.answer ? this.hooks.answer(ctx.scenario, index, entry) : entry;
-      return { ...fromEntry(answer, req), har: harRef(this.dir, ctx.scenario, index) };
+      return { ...fromEntry(answer, req), har: { file: tape.file, entry: index } };
     }
     const miss = (code: string, message: string): Exchange => ({
       request: req,
