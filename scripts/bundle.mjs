@@ -103,6 +103,17 @@ const bundledPicomatchForFdir = {
   },
 };
 
+// The sources' `import ... from 'js-yaml'` in the engine: the same functions, js-yaml evaluated on first use.
+const LAZY_JS_YAML = fileURLToPath(new URL('./lazy-js-yaml.mjs', import.meta.url));
+const lazyJsYaml = {
+  name: 'lazy-js-yaml',
+  setup(b) {
+    b.onResolve({ filter: /^js-yaml$/ }, (args) =>
+      args.importer === LAZY_JS_YAML ? undefined : { path: LAZY_JS_YAML },
+    );
+  },
+};
+
 // SYNCONF_PROFILE_BUILD=1 keeps names and lines, so that a CPU profile (node --cpu-prof) names the functions
 // (bench/profile-summary.mjs); the shipped build is minified.
 const readable = process.env.SYNCONF_PROFILE_BUILD === '1';
@@ -128,7 +139,7 @@ await build({
   ...commonJs,
   entryPoints: [ENGINE],
   outfile: ENGINE_FILE,
-  plugins: [sharedErrors, bundledPicomatchForFdir],
+  plugins: [sharedErrors, bundledPicomatchForFdir, lazyJsYaml],
 });
 await build({
   ...commonJs,

@@ -1,7 +1,7 @@
 // Where the spec's schemas define a member of an answer: the schema file that describes the object holding it,
 // and the member's pointer within that file. One member of a shared schema (a file entry's numBlocks in the need
 // list, the local changes and the prio answer) is then one cause, however many endpoints return it.
-import { loadSchemas, type LoadedSchema } from '../schema/ajv-setup.js';
+import { loadSchemas, type LoadedSchema } from '../schema/schema-files.js';
 import { isNode, type Node } from '../schema/prune.js';
 
 /** keywords whose subschemas apply to the same object: a member may be defined by any of them */

@@ -6,27 +6,29 @@ import { failOnVerdicts } from '../verdict/verdicts.js';
 import { BOUNDARY_FAIL_ON, changeFailOnChoices } from '../verdict/change-levels.js';
 import type { MatrixOptions } from '../commands/matrix.js';
 
-/** --fail-on: verdicts and the change gate; the changes it accepts, as synconf drift takes them */
-const CHANGE_GATE = {
-  'fail-on': {
-    type: 'string',
-    coerce: list,
-    choices: [...failOnVerdicts(), ...changeFailOnChoices(), BOUNDARY_FAIL_ON],
-    default: 'fail,unexpected-pass',
-    describe:
-      "verdicts that make a version's exit code 1, and a change level: exit 1 when a newer version breaks clients of an older one (breaking), may (risky), or changes at all (compatible, any), the causes listed; boundary: exit 1 when a version statement of the spec disagrees with the versions; repeat or comma-separate",
-  },
-  ignore: {
-    type: 'string',
-    coerce: list,
-    describe:
-      'accept a reviewed change between versions: RULE@METHOD /path [/pointer]; repeat or comma-separate; the cause is still listed, as accepted',
-  },
-  'ignore-file': {
-    type: 'string',
-    describe: 'a YAML file of accepted changes, each with rule, endpoint, optional pointer and its reason',
-  },
-} as const;
+/** --fail-on: verdicts and the change gate; the changes it accepts, as synconf drift takes them (a function: the
+ * choices are read from the schemas when matrix runs, not at every start of every command) */
+const changeGate = () =>
+  ({
+    'fail-on': {
+      type: 'string',
+      coerce: list,
+      choices: [...failOnVerdicts(), ...changeFailOnChoices(), BOUNDARY_FAIL_ON],
+      default: 'fail,unexpected-pass',
+      describe:
+        "verdicts that make a version's exit code 1, and a change level: exit 1 when a newer version breaks clients of an older one (breaking), may (risky), or changes at all (compatible, any), the causes listed; boundary: exit 1 when a version statement of the spec disagrees with the versions; repeat or comma-separate",
+    },
+    ignore: {
+      type: 'string',
+      coerce: list,
+      describe:
+        'accept a reviewed change between versions: RULE@METHOD /path [/pointer]; repeat or comma-separate; the cause is still listed, as accepted',
+    },
+    'ignore-file': {
+      type: 'string',
+      describe: 'a YAML file of accepted changes, each with rule, endpoint, optional pointer and its reason',
+    },
+  }) as const;
 
 export const matrixCommand: CommandModule = {
   command: 'matrix',
@@ -72,7 +74,7 @@ export const matrixCommand: CommandModule = {
       .option('timeout', TIMEOUT)
       .option('strict', { type: 'boolean', describe: STRICT })
       .option('shard', SHARD)
-      .options(CHANGE_GATE)
+      .options(changeGate())
       .example('synconf matrix', 'every installed agent, each in its own lab')
       .example(
         "synconf matrix --syncthing 1.19.2 --syncthing /opt/st/syncthing --only 'system-*'",

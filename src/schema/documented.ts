@@ -6,7 +6,7 @@
 // (a root, a property value, array items, map values) are closed: a schema applied in place
 // (allOf, if/then, a $ref from there) describes part of an object whose other members its siblings
 // document, and `unevaluatedProperties` at the outer level already sees theirs.
-import type { LoadedSchema } from './ajv-setup.js';
+import type { LoadedSchema } from './schema-files.js';
 import { escapePointer } from '../json.js';
 import { prune, isNode, type Node } from './prune.js';
 
