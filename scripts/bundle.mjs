@@ -172,19 +172,42 @@ writeFileSync(join(outdir, 'help.json'), JSON.stringify(helpTexts));
 
 // The shipped YAML files, each with its value: written before the code cache's replay, which then reads them as every
 // run does. A value JSON does not carry unchanged (.inf, .nan) is left to be parsed at run time, and so are texts whose
-// CRC-32 (the entry's file name, as src/schema/built-yaml.ts finds it) another text has too.
+// CRC-32 (the entry's file name, as src/schema/built-yaml.ts finds it) another text has too. A scenario file that the
+// sources' loader accepts, with every check (scripts/loaded-scenarios.ts), has what it made of it in its entry too.
 const yamlFiles = globSync(['suites/**/*.yaml', 'expectations/*.yaml', 'spec/*.yaml', 'bench/*.yaml'], { cwd: root });
-const texts = new Set(yamlFiles.map((file) => readFileSync(join(root, file), 'utf8')));
+const textOf = (file) => readFileSync(join(root, file), 'utf8');
+const loading = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', join(root, 'scripts', 'loaded-scenarios.ts'), ...yamlFiles],
+  {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  },
+);
+if (loading.status !== 0)
+  throw new Error(`bundle: loading the shipped scenarios ended ${loading.status}:\n${loading.stderr}`);
+const loaded = new Map(JSON.parse(loading.stdout).map(([file, scenario]) => [textOf(file), scenario]));
 const entries = new Map(); // by file name; undefined for a name two texts have
-for (const text of texts) {
+for (const text of new Set(yamlFiles.map(textOf))) {
   const value = loadYaml(text, { schema: CORE_SCHEMA });
   const json = JSON.stringify(value);
   const name = `${crc32(text).toString(16).padStart(8, '0')}.json`;
   const kept = json !== undefined && isDeepStrictEqual(JSON.parse(json), value);
-  entries.set(name, kept && !entries.has(name) ? JSON.stringify({ text, value }) : undefined);
+  entries.set(
+    name,
+    kept && !entries.has(name) ? JSON.stringify({ text, value, ...scenarioEntry(text, value) }) : undefined,
+  );
 }
 mkdirSync(join(outdir, 'parsed-yaml'));
 for (const [name, entry] of entries) if (entry !== undefined) writeFileSync(join(outdir, 'parsed-yaml', name), entry);
+
+/** the `scenario` member of a text's entry: its step lines, and its steps when their tables made them other than written */
+function scenarioEntry(text, value) {
+  const { scenario, stepLines } = loaded.get(text) ?? {};
+  if (!stepLines) return {};
+  return { scenario: { stepLines, ...(isDeepStrictEqual(scenario, value) ? {} : { expanded: scenario }) } };
+}
 
 // The code cache: what a replay of the bundled recordings compiles (validators, YAML, reports, ...).
 const reports = mkdtempSync(join(tmpdir(), 'synconf-bundle-'));

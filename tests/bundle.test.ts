@@ -6,7 +6,7 @@ import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
@@ -206,6 +206,47 @@ describe('the built command', () => {
     assert.equal(title(replayWithCopy(titled(ping, 'from the build'))), 'from the build');
     assert.notEqual(title(replayWithCopy(titled(`${ping}\n`, 'from the build'))), 'from the build');
   });
+
+  // A shipped scenario file's entry also holds what the build's loader made of it, with every check: the built command
+  // takes it for exactly that text, and runs again only the checks that depend on other files (src/scenario/load.ts).
+  // An edited copy has no entry and gets every check: refused as the sources refuse it, with its line.
+  const edits: [string, string, string, RegExp][] = [
+    ['system/browse.yaml', '"{{tmp}}/browse/beta/inner"', '"{{tmpp}}/browse/beta/inner"', /:17: template \{\{tmpp\}\}/],
+    ['auth/wrong-key.yaml', '{ name: system-debug,', '{ name: system-status,', /:\d+: step "system-status": .* twice/],
+    [
+      'auth/wrong-key.yaml',
+      'path: /rest/system/debug, auth: wrong',
+      'path: /rest/system/debug, auth: wrnog',
+      /auth: must be/,
+    ],
+  ];
+  for (const [suite, from, to, error] of edits)
+    test(`an edited copy of suites/${suite} (${to}) is refused by the built command as by the sources`, () => {
+      const dir = makeTemp('bundle');
+      copies.push(dir);
+      const shipped = readFileSync(join(ROOT, 'suites', suite), 'utf8');
+      assert.ok(shipped.includes(from), from);
+      const file = join(dir, 'edited.yaml');
+      writeFileSync(file, shipped.replace(from, to));
+      const replay = (opts: { source?: boolean; bin?: string }) =>
+        cli(['replay', '--suite', file, '--report-dir', join(dir, 'reports')], opts);
+      const built = replay({});
+      assert.equal(built.code, 2, built.out);
+      const line = built.stderr.split('\n').find((l) => l.startsWith(`synconf: ${file}:`));
+      assert.match(line ?? built.stderr, error);
+      assert.ok(replay({ source: true }).stderr.split('\n').includes(line!), 'the sources say the same');
+      // the check catches it: a build whose entry for the shipped text were taken for the edited one runs it
+      const entryOf = (bin: string) => join(bin, 'parsed-yaml', builtEntryName(shipped));
+      const copy = join(mkdtempSync(join(ROOT, 'dist', 'bundle-test-')), 'bin'); // inside the package, to find its files
+      copies.push(dirname(copy));
+      cpSync(BIN_DIR, copy, { recursive: true });
+      const entry = JSON.parse(readFileSync(entryOf(copy), 'utf8')) as Entry;
+      writeFileSync(
+        join(copy, 'parsed-yaml', builtEntryName(shipped.replace(from, to))),
+        JSON.stringify({ ...entry, text: shipped.replace(from, to) }),
+      );
+      assert.equal(replay({ bin: join(copy, 'synconf.js') }).code, 0);
+    });
 
   test('a bug inside the engine is exit 3: one line naming the log file with the stack, and the report says 3', () => {
     const r = replayWithCopy((bin) => {

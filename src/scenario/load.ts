@@ -14,6 +14,7 @@ import { checkTemplateNames } from './template-names.js';
 import { loadLocated, type LocatedYaml } from './located-yaml.js';
 import { expandTables } from './each.js';
 import { loadStatements, unknownStatement } from '../schema/statements.js';
+import { builtEntry, type BuiltEntry } from '../schema/built-yaml.js';
 
 export interface LoadedScenario {
   scenario: Scenario;
@@ -138,6 +139,15 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
     if (!(e instanceof TextFileError)) throw e;
     throw new ScenarioError(file, e.line, e.reason, undefined, undefined, e.column);
   }
+  const built = builtEntry(text);
+  const { scenario, stepLines } = built?.scenario
+    ? await loadedAtBuild(text, file, built.value, built.scenario, endpointIds)
+    : await checkAll(text, file, endpointIds);
+  return { scenario, ...whereIs(path, file), stepLines };
+}
+
+/** a scenario file's text, with every check: its YAML, its kind, its schema, its step tables, its consistency */
+async function checkAll(text: string, file: string, endpointIds: Set<string> | undefined) {
   let parsed: LocatedYaml;
   try {
     parsed = loadLocated(text, file);
@@ -168,12 +178,34 @@ export async function loadScenario(path: string, endpointIds?: Set<string>): Pro
   const lines = text.split('\n');
   return {
     scenario,
-    ...whereIs(path, file),
     stepLines:
       tables.data === data
         ? stepLinesOf(lines, scenario)
         : stepLinesOf(lines, scenario, tableStepLine(lines, data, tables.stepSource, parsed)),
   };
+}
+
+/**
+ * A shipped scenario file as the build loaded it: scripts/bundle.mjs loads every shipped YAML file with loadScenario
+ * and keeps, for exactly the text of each one that passed, its step lines and expanded steps (src/schema/built-yaml.ts).
+ * The checks that depend on the text alone (its YAML, kind, schema, step tables, step names, cursors and templates)
+ * passed then, by the code of this same build, and are not run again (they were about two thirds of loading the
+ * bundled suites).
+ * Those that depend on other files of the package still run: the spec's endpoints and the statement index. A file
+ * edited since the build has no entry, and gets every check.
+ */
+async function loadedAtBuild(
+  text: string,
+  file: string,
+  data: unknown,
+  built: NonNullable<BuiltEntry['scenario']>,
+  endpointIds: Set<string> | undefined,
+) {
+  const parsed = loadLocated(text, file, data);
+  const scenario = (built.expanded ?? data) as Scenario;
+  checkSpecIds(scenario, endpointIds, (pointer, message) => new ScenarioError(file, parsed.lineAt(pointer), message));
+  await checkCitations(data, file, parsed);
+  return { scenario, stepLines: built.stepLines };
 }
 
 /** every id the scenario cites must be a statement of the index: else a ScenarioError at its line */
@@ -199,12 +231,12 @@ function citedStatements(node: unknown, pointer = ''): [string, string][] {
   );
 }
 
-/** Rules the schema cannot say: unique step names, cursors opened before use, known endpoints. */
-function checkConsistency(
+/** every endpoint the scenario names in `spec:` is one of the spec's (when the caller gives them) */
+function checkSpecIds(
   s: Scenario,
   endpointIds: Set<string> | undefined,
-  fail: (pointer: string, message: string, step?: string) => Error,
-): void {
+  fail: (pointer: string, message: string) => Error,
+) {
   if (endpointIds)
     s.spec.forEach((id, i) => {
       if (!endpointIds.has(id))
@@ -213,6 +245,15 @@ function checkConsistency(
           `"${id}" is not an endpoint of the spec${didYouMean(id, endpointIds) || ' (see schemas/endpoints.json)'}`,
         );
     });
+}
+
+/** Rules the schema cannot say: unique step names, cursors opened before use, known endpoints. */
+function checkConsistency(
+  s: Scenario,
+  endpointIds: Set<string> | undefined,
+  fail: (pointer: string, message: string, step?: string) => Error,
+): void {
+  checkSpecIds(s, endpointIds, fail);
   const names = new Set<string>();
   const cursors = new Set<string>();
   const resources = listResources();

@@ -22,9 +22,11 @@ export interface LocatedYaml {
   lineAt(pointer: string): number | undefined;
 }
 
-/** `text` parsed with the YAML 1.2 core schema (dates stay strings); throws js-yaml's YAMLException */
-export function loadLocated(text: string, filename: string): LocatedYaml {
-  const data = parsedAtBuild(text);
+/**
+ * `text` parsed with the YAML 1.2 core schema (dates stay strings); throws js-yaml's YAMLException. `data` is the
+ * value the build parsed from it, looked up here unless the caller has it.
+ */
+export function loadLocated(text: string, filename: string, data: unknown = parsedAtBuild(text)): LocatedYaml {
   if (data === undefined) return parseLocated(text, filename);
   let located: LocatedYaml | undefined;
   return { data, lineAt: (pointer) => (located ??= parseLocated(text, filename)).lineAt(pointer) };
