@@ -13,7 +13,7 @@ export function resolvePointer(doc: unknown, pointer: string): unknown {
   if (pointer === '') return doc;
   let node: unknown = doc;
   for (const raw of pointer.split('/').slice(1)) {
-    const key = unescapePointer(raw);
+    const key = raw.includes('~') ? unescapePointer(raw) : raw; // (most segments have nothing to unescape)
     if (Array.isArray(node)) {
       const index = key === '-1' ? node.length - 1 : Number(key);
       if (!Number.isInteger(index) || index < 0 || index >= node.length) return MISSING;

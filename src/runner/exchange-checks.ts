@@ -23,6 +23,21 @@ export function parseBody(body: string): ParsedBody {
   }
 }
 
+// A response's body is parsed once, however often it is read: the secrets it may hold, each attempt of a wait and its
+// final checks, and (a replayed answer being one object per recorded entry) every replay of the same cassette. Keyed
+// by the response object, whose body no one changes; the parsed value is only read.
+const parsedBodies = new WeakMap<IncomingResponse, ParsedBody>();
+
+/** the body of a response, parsed (once per response) */
+export function bodyOf(res: IncomingResponse): ParsedBody {
+  let parsed = parsedBodies.get(res);
+  if (!parsed) {
+    parsed = parseBody(res.body);
+    parsedBodies.set(res, parsed);
+  }
+  return parsed;
+}
+
 export function mediaTypeOf(headers: Record<string, string>): string | null {
   const ct = headers['content-type'];
   return ct ? ct.split(';')[0].trim().toLowerCase() : null;
@@ -196,6 +211,7 @@ function captureChecks(capture: Record<string, string>, body: ParsedBody, vars: 
 /** checks of `expect` (and `capture`, which writes into vars) for an exchange that has a response */
 /** the ids a check cites: its own (`expect.statements`, an assertion's) and, for a schema check, the schema's */
 function cite(check: Check, ids: string[]): Check {
+  if (!ids.length) return check; // (most assertions cite nothing)
   const unique = [...new Set(ids)];
   return unique.length ? { ...check, statements: unique } : check;
 }
@@ -239,7 +255,7 @@ export function checkExchange(
     ];
   }
   const res = x.response;
-  const body = parseBody(res.body);
+  const body = bodyOf(res);
   const e: StepExpectations = expect ?? {};
   const checks: Check[] = [];
   if (e.status !== undefined) checks.push(statusCheck(e.status, res));

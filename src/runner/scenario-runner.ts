@@ -4,7 +4,7 @@ import type { Exchange, OutgoingRequest } from '../transport/types.js';
 import type { RunContext, Capability } from './context.js';
 import { EXPENSIVE } from './context.js';
 import { render, renderPointer, MissingVariableError, type Vars } from '../scenario/template.js';
-import { checkExchange, parseBody, type Check, type UndocumentedHook } from './exchange-checks.js';
+import { checkExchange, bodyOf, type Check, type UndocumentedHook } from './exchange-checks.js';
 import { noteUndocumented } from './undocumented.js';
 import { evaluate } from './assertions.js';
 import { parseDuration } from './clock.js';
@@ -87,7 +87,8 @@ class ScenarioRun {
     }
     if (req.body !== undefined) this.ctx.redactor.learnFrom(req.body);
     const x = await this.ctx.transport.send(req, { scenario: this.s.id, step, attempt });
-    if (x.response) this.ctx.redactor.learnFrom(x.response.body);
+    const res = x.response;
+    if (res) this.ctx.redactor.learnFrom(res.body, () => bodyOf(res).json);
     this.ctx.clock.elapse(x.durationMs);
     // Refused or reset: the instance went away (a restart), so its event ids may start again.
     if (agentGone(x.error)) this.ctx.generations[req.target] = (this.ctx.generations[req.target] ?? 0) + 1;
@@ -259,7 +260,7 @@ class ScenarioRun {
   private async open(c: Cursor, step: string): Promise<Exchange> {
     const x = await this.send(this.eventsRequest(c, 0, 0), step);
     c.generation = this.ctx.generations[c.target] ?? 0;
-    const events = x.response ? parseBody(x.response.body).json : undefined;
+    const events = x.response ? bodyOf(x.response).json : undefined;
     c.lastId = Array.isArray(events) ? Math.max(0, ...events.map((e: { id?: number }) => e.id ?? 0)) : 0;
     return x;
   }
@@ -348,7 +349,7 @@ class ScenarioRun {
       if (x.error?.code === RECORDING_ENDS && polls > 0) break;
       polls++;
       last = x;
-      const events = x.response?.status === 200 ? parseBody(x.response.body).json : undefined;
+      const events = x.response?.status === 200 ? bodyOf(x.response).json : undefined;
       if (!Array.isArray(events)) {
         await this.ctx.clock.sleep(250);
         continue;

@@ -105,17 +105,21 @@ export function reachedStatements(resource: string, dir = SCHEMAS_DIR): ReachedS
 export const schemaStatements = (resource: string, dir = SCHEMAS_DIR): string[] =>
   reachedStatements(resource, dir).map((r) => r.id);
 
-/** does the document pointer `pointer` lie at or under the path `at` (`*` matches any one segment)? */
-function under(pointer: string, at: string): boolean {
-  const want = at.split('/');
-  const have = pointer.split('/');
+/** does a document pointer (its segments `have`) lie at or under a path (its segments `want`; `*` is any one)? */
+function under(have: string[], want: string[]): boolean {
   return want.length <= have.length && want.every((seg, i) => seg === '*' || seg === have[i]);
 }
 
 /** of the statements of `resource`'s schema, those a document's schema errors (at these pointers) break */
 export function brokenStatements(resource: string, pointers: string[], dir = SCHEMAS_DIR): string[] {
+  const errors = pointers.map((p) => p.split('/'));
   return reachedStatements(resource, dir)
-    .filter((r) => r.at.some((at) => pointers.some((p) => under(p, at))))
+    .filter((r) =>
+      r.at.some((at) => {
+        const want = at.split('/');
+        return errors.some((have) => under(have, want));
+      }),
+    )
     .map((r) => r.id);
 }
 

@@ -10,9 +10,18 @@ export function releaseOf(version: string): string {
   return parsed.version;
 }
 
+// A run compares its one agent version with the same few gates at every step: each pair is compared once.
+const compared = new Map<string, boolean>();
+
 /** true when the agent version is at or after `since` */
 export function atLeast(agentVersion: string, since: string): boolean {
-  return gte(releaseOf(agentVersion), releaseOf(since));
+  const key = `${agentVersion}\0${since}`;
+  let result = compared.get(key);
+  if (result === undefined) {
+    result = gte(releaseOf(agentVersion), releaseOf(since));
+    compared.set(key, result);
+  }
+  return result;
 }
 
 export function isVersion(text: string): boolean {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ROOT } from '../paths.js';
 import type { Cassette, CassetteMeta, HarEntry } from '../schema/generated/types.js';
-import type { Exchange, OutgoingRequest } from './types.js';
+import type { Exchange, IncomingResponse, OutgoingRequest } from './types.js';
 import { validate } from '../schema/registry.js';
 import { kindOfYaml, kindProblem, KIND_NAMES } from '../schema/file-kind.js';
 import type { Redactor } from './redact.js';
@@ -85,14 +85,26 @@ export function toEntry(x: Exchange, step: string, r: Redactor): HarEntry {
   return entry;
 }
 
+// The response of a recorded entry is made once: `synconf mutate` replays a cassette once per mutant, and each
+// replay gets the same object, so what a run derives from it (its parsed body) is derived once as well. Keyed by the
+// entry itself: read entries are never changed (a mutant answers with copies), and no one changes a response.
+const responses = new WeakMap<HarEntry, IncomingResponse>();
+
+function responseOf(e: HarEntry): IncomingResponse {
+  let response = responses.get(e);
+  if (!response) {
+    const headers = Object.fromEntries(e.response.headers.map((h) => [h.name, h.value]));
+    response = { status: e.response.status, headers, body: e.response.content.text };
+    responses.set(e, response);
+  }
+  return response;
+}
+
 /** the exchange a recorded entry stands for, answering `request` */
 export function fromEntry(e: HarEntry, request: OutgoingRequest): Exchange {
-  const headers = Object.fromEntries(e.response.headers.map((h) => [h.name, h.value]));
   return {
     request,
-    ...(e._error
-      ? { error: e._error }
-      : { response: { status: e.response.status, headers, body: e.response.content.text } }),
+    ...(e._error ? { error: e._error } : { response: responseOf(e) }),
     startedAt: e.startedDateTime,
     durationMs: e.time,
   };

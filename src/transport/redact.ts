@@ -31,15 +31,19 @@ export class Redactor {
     if (key && key !== API_KEY) this.secrets.set(key, API_KEY);
   }
 
-  /** learn secrets from a body: the GUI API key and password (hash) of a configuration, or a password a request sets */
-  learnFrom(body: string): void {
+  /**
+   * learn secrets from a body: the GUI API key and password (hash) of a configuration, or a password a request sets;
+   * `parsed` gives the body parsed already, undefined when it is not JSON (a response is parsed once for its checks)
+   */
+  learnFrom(body: string, parsed?: () => unknown): void {
     if (!body.includes('"gui"') && !body.includes('"apiKey"') && !body.includes('"password"')) return;
     let doc: unknown;
     try {
-      doc = JSON.parse(body);
+      doc = parsed ? parsed() : JSON.parse(body);
     } catch {
       return;
     }
+    if (doc === undefined) return;
     const gui = (doc as { gui?: Record<string, unknown> })?.gui ?? (doc as Record<string, unknown>);
     if (gui && typeof gui === 'object') {
       if (typeof gui.apiKey === 'string' && gui.apiKey) this.secrets.set(gui.apiKey, API_KEY);
