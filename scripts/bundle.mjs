@@ -114,6 +114,17 @@ const lazyJsYaml = {
   },
 };
 
+// yargs' `import { notStrictEqual, strictEqual } from 'assert'`: the two checks, without loading node:assert.
+const YARGS_ASSERT = fileURLToPath(new URL('./yargs-assert.mjs', import.meta.url));
+const yargsAssert = {
+  name: 'yargs-assert',
+  setup(b) {
+    b.onResolve({ filter: /^assert$/ }, (args) =>
+      /[/\\]node_modules[/\\]yargs[/\\]/.test(args.importer) ? { path: YARGS_ASSERT } : undefined,
+    );
+  },
+};
+
 // SYNCONF_PROFILE_BUILD=1 keeps names and lines, so that a CPU profile (node --cpu-prof) names the functions
 // (bench/profile-summary.mjs); the shipped build is minified.
 const readable = process.env.SYNCONF_PROFILE_BUILD === '1';
@@ -145,7 +156,7 @@ await build({
   ...commonJs,
   entryPoints: [CLI],
   outfile: CLI_FILE,
-  plugins: [sharedErrors, engineThroughCodeCache, lazyStringWidth, bundledPicomatchForFdir],
+  plugins: [sharedErrors, engineThroughCodeCache, lazyStringWidth, yargsAssert, bundledPicomatchForFdir],
 });
 await build({
   ...commonJs,
