@@ -13,7 +13,7 @@ import { listItemLines, rowLines } from './list-lines.js';
 import { checkTemplateNames } from './template-names.js';
 import { loadLocated, type LocatedYaml } from './located-yaml.js';
 import { expandTables } from './each.js';
-import { loadStatements, unknownStatement } from '../schema/statements.js';
+import { loadStatements, unknownStatement, type Statement } from '../schema/statements.js';
 import { builtEntry, type BuiltEntry } from '../schema/built-yaml.js';
 
 export interface LoadedScenario {
@@ -208,10 +208,14 @@ async function loadedAtBuild(
   return { scenario, stepLines: built.stepLines };
 }
 
+/** the ids of an index's statements, made once per index (loadStatements reads each index once) */
+const statementIds = new WeakMap<Statement[], Set<string>>();
+
 /** every id the scenario cites must be a statement of the index: else a ScenarioError at its line */
 async function checkCitations(data: unknown, file: string, parsed: LocatedYaml): Promise<void> {
   const statements = await loadStatements();
-  const ids = new Set(statements.map((s) => s.id));
+  const ids =
+    statementIds.get(statements) ?? statementIds.set(statements, new Set(statements.map((s) => s.id))).get(statements)!;
   for (const [pointer, id] of citedStatements(data)) {
     const problem = ids.has(id) ? undefined : unknownStatement(id, statements);
     if (problem) throw new ScenarioError(file, parsed.lineAt(pointer), problem, stepNameAt(data, pointer));
@@ -219,16 +223,16 @@ async function checkCitations(data: unknown, file: string, parsed: LocatedYaml):
 }
 
 /** every statement id the scenario cites (`statements:` of an assertion, an expect or an expectEvent), by pointer */
-function citedStatements(node: unknown, pointer = ''): [string, string][] {
-  if (Array.isArray(node)) return node.flatMap((item, i) => citedStatements(item, `${pointer}/${i}`));
-  if (node === null || typeof node !== 'object') return [];
-  // request bodies and vars are data sent to the agent, not citations
-  const cites = Object.entries(node).filter(([key]) => key !== 'request' && key !== 'vars');
-  return cites.flatMap(([key, value]) =>
-    key === 'statements' && Array.isArray(value)
-      ? value.map((id, i): [string, string] => [`${pointer}/statements/${i}`, String(id)])
-      : citedStatements(value, `${pointer}/${key}`),
-  );
+function citedStatements(node: unknown, pointer = '', out: [string, string][] = []): [string, string][] {
+  if (Array.isArray(node)) node.forEach((item, i) => citedStatements(item, `${pointer}/${i}`, out));
+  else if (node !== null && typeof node === 'object')
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'request' || key === 'vars') continue; // request bodies and vars are data sent to the agent, not citations
+      if (key === 'statements' && Array.isArray(value))
+        value.forEach((id, i) => out.push([`${pointer}/statements/${i}`, String(id)]));
+      else citedStatements(value, `${pointer}/${key}`, out);
+    }
+  return out;
 }
 
 /** every endpoint the scenario names in `spec:` is one of the spec's (when the caller gives them) */
