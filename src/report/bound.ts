@@ -29,89 +29,28 @@ export function boundedJson(doc: unknown, limit: number, shrunk: (share: number)
   }
 }
 
-/** a point in a budget's items, to ask later what was taken after it (Budget.takenSince) */
-export interface Mark {
-  at: number;
-  units: number;
-}
-
 /**
  * What is left of a file's bytes for its lists; once an item does not fit, no later one does (a list stays a prefix).
- * Counting a text's UTF-8 bytes walks the whole text, and a report's texts add up to megabytes, so a text is counted
- * only once it might not fit: UTF-8 takes at most 3 bytes a UTF-16 code unit, and while the most the texts taken can
- * take is within the bound, each of them fits. The answers are those of counting each text as it comes.
+ * Each text is counted as it comes. Counting costs little: it copies a text built of many pieces into one string, which
+ * the writers then join several times faster (counting only texts that might not fit, at most 3 bytes a UTF-16 unit,
+ * made junit.xml slower to write).
  */
 export class Budget {
-  /** the bytes left after the counted items */
-  private rest: number;
-  /** every item taken, in order (one that did not fit: the bytes it left unused): its bytes, or how to count them */
-  private readonly items: (number | (() => number))[] = [];
-  /** how many of the items are counted in `rest` */
-  private counted = 0;
-  /** the most bytes the items not counted yet can take */
-  private most = 0;
-  /** the UTF-16 code units of the texts taken */
-  private units = 0;
-
-  constructor(left: number) {
-    this.rest = left;
-  }
-
-  /** the bytes left */
-  get left(): number {
-    this.count();
-    return this.rest;
-  }
+  constructor(public left: number) {}
 
   /** takes `text`'s bytes when they fit */
   fits(text: string): boolean {
-    const taken = this.fitsAtMost(3 * text.length, () => Buffer.byteLength(text));
-    if (taken) this.units += text.length;
-    return taken;
-  }
-
-  /** takes an item of `exact()` bytes, at most `most`, when it fits (`exact` is called once, when it must be) */
-  fitsAtMost(most: number, exact: () => number): boolean {
-    if (this.most + most > this.rest) return this.take(exact());
-    this.items.push(exact);
-    this.most += most;
-    return true;
+    return this.take(Buffer.byteLength(text));
   }
 
   /** takes `bytes` when they fit */
   take(bytes: number): boolean {
-    this.count();
-    const fits = bytes <= this.rest;
-    const spent = fits ? bytes : this.rest; // one that does not fit leaves nothing to later ones
-    this.items.push(spent);
-    this.rest -= spent;
-    this.counted = this.items.length;
-    return fits;
-  }
-
-  mark(): Mark {
-    return { at: this.items.length, units: this.units };
-  }
-
-  /** what was taken from `from` to now: the UTF-16 code units of its texts, and its bytes (counted when asked) */
-  takenSince(from: Mark): { units: number; bytes: () => number } {
-    const to = this.items.length;
-    const bytes = () => {
-      let n = 0;
-      for (let i = from.at; i < to; i++) n += this.bytesOf(i);
-      return n;
-    };
-    return { units: this.units - from.units, bytes };
-  }
-
-  private bytesOf(i: number): number {
-    const item = this.items[i];
-    return typeof item === 'number' ? item : (this.items[i] = item());
-  }
-
-  private count(): void {
-    for (; this.counted < this.items.length; this.counted++) this.rest -= this.bytesOf(this.counted);
-    this.most = 0;
+    if (bytes > this.left) {
+      this.left = 0;
+      return false;
+    }
+    this.left -= bytes;
+    return true;
   }
 }
 

@@ -556,12 +556,10 @@ function extras(view: RunView): string {
 function scenarioSections(view: RunView, byId: Map<string, EndpointEntry>, links: Links, budget: Bounds): string {
   const shown: string[] = [];
   for (const sv of view.scenarios) {
-    const before = budget.checks.mark();
+    const before = budget.checks.left;
     const section = scenarioSection(sv, byId, links, budget.checks);
-    // the section's own bytes, without what its checks took of their budget: at most 3 a UTF-16 code unit
-    const checks = budget.checks.takenSince(before);
-    const own = () => Buffer.byteLength(section) - checks.bytes();
-    if (!budget.scenarios.fitsAtMost(3 * (section.length - checks.units), own)) break;
+    // the section's own bytes, without the checks already counted in their budget
+    if (!budget.scenarios.take(Buffer.byteLength(section) - (before - budget.checks.left))) break;
     shown.push(section);
   }
   const rest = view.scenarios.length - shown.length;

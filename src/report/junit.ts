@@ -34,6 +34,9 @@ const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;',
 /** text and attribute values with the five XML entities */
 const escaped = (s: string) => s.replace(/[&<>'"]/g, (c) => ENTITY[c]);
 
+/** an attribute with its escaped value; one whose value is "true" is written as its name alone */
+const attribute = (name: string, value: string) => (value === 'true' ? ` ${name}` : ` ${name}="${value}"`);
+
 /** attribute values by name (undefined: left out) */
 type Attrs = Record<string, string | number | undefined>;
 /** an element: its attributes, then child elements or text */
@@ -48,17 +51,14 @@ interface Element {
 
 /**
  * An element and its children, two spaces per level, one per line; empty as `<name/>`, text on the line of its tags.
- * An attribute whose value is "true" is written as its name alone, as the builder that wrote earlier reports did.
+ * An attribute whose value is "true" is written as its name alone (attribute()), as the builder that wrote earlier
+ * reports did.
  */
 function element(e: Element, level = 0): string {
   if (e.written !== undefined) return e.written;
   const indent = '  '.repeat(level);
   let attrs = '';
-  for (const [k, v] of Object.entries(e.attrs ?? {})) {
-    if (v === undefined) continue;
-    const value = escaped(String(v));
-    attrs += value === 'true' ? ` ${k}` : ` ${k}="${value}"`;
-  }
+  for (const [k, v] of Object.entries(e.attrs ?? {})) if (v !== undefined) attrs += attribute(k, escaped(String(v)));
   if (e.children?.length)
     return `${indent}<${e.name}${attrs}>\n${e.children.map((c) => element(c, level + 1)).join('')}${indent}</${e.name}>\n`;
   const text = escaped(e.text ?? '');
