@@ -213,11 +213,11 @@ for (const text of new Set(yamlFiles.map(textOf))) {
 mkdirSync(join(outdir, 'parsed-yaml'));
 for (const [name, entry] of entries) if (entry !== undefined) writeFileSync(join(outdir, 'parsed-yaml', name), entry);
 
-/** the `scenario` member of a text's entry: its step lines, and its steps when their tables made them other than written */
+/** the `scenario` member of a text's entry: its step lines, citations, and steps when their tables made them other than written */
 function scenarioEntry(text, value) {
-  const { scenario, stepLines } = loaded.get(text) ?? {};
+  const { scenario, stepLines, cited } = loaded.get(text) ?? {};
   if (!stepLines) return {};
-  return { scenario: { stepLines, ...(isDeepStrictEqual(scenario, value) ? {} : { expanded: scenario }) } };
+  return { scenario: { stepLines, cited, ...(isDeepStrictEqual(scenario, value) ? {} : { expanded: scenario }) } };
 }
 
 // The code cache: what a replay of the bundled recordings compiles (validators, YAML, reports, ...).

@@ -248,6 +248,21 @@ describe('the built command', () => {
       assert.equal(replay({ bin: join(copy, 'synconf.js') }).code, 0);
     });
 
+  test('a shipped scenario taken from the build still has its citations checked against the statement index', () => {
+    // ping's entry as if its text cited ping.get.exits where it cites ping.get.exists (line 18): refused at that line
+    const ping = readFileSync(join(ROOT, 'suites', 'system', 'ping.yaml'), 'utf8');
+    const r = replayWithCopy((bin) => {
+      const file = join(bin, 'parsed-yaml', builtEntryName(ping));
+      const entry = JSON.parse(readFileSync(file, 'utf8')) as Entry & { scenario: { cited: [string, string][] } };
+      const cited = entry.scenario.cited.find(([, id]) => id === 'ping.get.exists');
+      assert.deepEqual(cited, ['/steps/1/expect/statements/0', 'ping.get.exists']);
+      cited![1] = 'ping.get.exits';
+      writeFileSync(file, JSON.stringify(entry));
+    });
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.stderr, /suites\/system\/ping\.yaml:18: step "get-ping": .*ping\.get\.exits/);
+  });
+
   test('a bug inside the engine is exit 3: one line naming the log file with the stack, and the report says 3', () => {
     const r = replayWithCopy((bin) => {
       const engine = readFileSync(join(bin, 'engine.cjs'), 'utf8');

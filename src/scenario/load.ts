@@ -187,7 +187,8 @@ async function checkAll(text: string, file: string, endpointIds: Set<string> | u
 
 /**
  * A shipped scenario file as the build loaded it: scripts/bundle.mjs loads every shipped YAML file with loadScenario
- * and keeps, for exactly the text of each one that passed, its step lines and expanded steps (src/schema/built-yaml.ts).
+ * and keeps, for exactly the text of each one that passed, its step lines, citations and expanded steps
+ * (src/schema/built-yaml.ts).
  * The checks that depend on the text alone (its YAML, kind, schema, step tables, step names, cursors and templates)
  * passed then, by the code of this same build, and are not run again (they were about two thirds of loading the
  * bundled suites).
@@ -204,7 +205,7 @@ async function loadedAtBuild(
   const parsed = loadLocated(text, file, data);
   const scenario = (built.expanded ?? data) as Scenario;
   checkSpecIds(scenario, endpointIds, (pointer, message) => new ScenarioError(file, parsed.lineAt(pointer), message));
-  await checkCitations(data, file, parsed);
+  await checkCitations(data, file, parsed, built.cited);
   return { scenario, stepLines: built.stepLines };
 }
 
@@ -212,18 +213,23 @@ async function loadedAtBuild(
 const statementIds = new WeakMap<Statement[], Set<string>>();
 
 /** every id the scenario cites must be a statement of the index: else a ScenarioError at its line */
-async function checkCitations(data: unknown, file: string, parsed: LocatedYaml): Promise<void> {
+async function checkCitations(
+  data: unknown,
+  file: string,
+  parsed: LocatedYaml,
+  cited = citedStatements(data),
+): Promise<void> {
   const statements = await loadStatements();
   const ids =
     statementIds.get(statements) ?? statementIds.set(statements, new Set(statements.map((s) => s.id))).get(statements)!;
-  for (const [pointer, id] of citedStatements(data)) {
+  for (const [pointer, id] of cited) {
     const problem = ids.has(id) ? undefined : unknownStatement(id, statements);
     if (problem) throw new ScenarioError(file, parsed.lineAt(pointer), problem, stepNameAt(data, pointer));
   }
 }
 
 /** every statement id the scenario cites (`statements:` of an assertion, an expect or an expectEvent), by pointer */
-function citedStatements(node: unknown, pointer = '', out: [string, string][] = []): [string, string][] {
+export function citedStatements(node: unknown, pointer = '', out: [string, string][] = []): [string, string][] {
   if (Array.isArray(node)) node.forEach((item, i) => citedStatements(item, `${pointer}/${i}`, out));
   else if (node !== null && typeof node === 'object')
     for (const [key, value] of Object.entries(node)) {

@@ -14,9 +14,10 @@ export interface BuiltEntry {
   value: unknown;
   /**
    * for a scenario file that the scenario loader accepted at build time, with every check (src/scenario/load.ts):
-   * the line of each step, and the scenario with its step tables expanded (when it has tables; else it is `value`)
+   * the line of each step, the statements it cites (by pointer), and the scenario with its step tables expanded
+   * (when it has tables; else it is `value`)
    */
-  scenario?: { stepLines: Record<string, number>; expanded?: unknown };
+  scenario?: { stepLines: Record<string, number>; cited: [string, string][]; expanded?: unknown };
 }
 
 /** the file name of the build's entry for `text` (scripts/bundle.mjs names them the same way) */
