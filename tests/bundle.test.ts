@@ -39,14 +39,15 @@ describe('the built command', () => {
 
   test('a run loads the command line and the engine from a handful of files', () => {
     // synconf.js (src/cli/bin.ts) is CommonJS, as dist/bin/package.json says (Node then starts without its ES module
-    // loader); it loads cli.cjs (src/cli/main.ts) through its code cache, and a command's handler engine.cjs.
+    // loader); it loads cli.cjs (src/cli/main.ts) through its code cache, and a command's handler engine.cjs, which
+    // takes the error classes of cli.cjs (no errors.cjs to load: a user's error is told from a fault by its class).
     assert.deepEqual(JSON.parse(readFileSync(join(BIN_DIR, 'package.json'), 'utf8')), { type: 'commonjs' });
     const entry = readFileSync(join(BIN_DIR, 'synconf.js'), 'utf8');
     assert.doesNotMatch(entry, /^\s*import\b|\bexport\b/m, 'synconf.js is no ES module');
     assert.match(entry, /cli\.cjs/);
     assert.match(readFileSync(join(BIN_DIR, 'cli.cjs'), 'utf8'), /engine\.cjs/);
     const code = readdirSync(BIN_DIR).filter((f) => /\.(c?js)$/.test(f));
-    assert.deepEqual(code.sort(), ['cli.cjs', 'engine.cjs', 'errors.cjs', 'synconf.js']);
+    assert.deepEqual(code.sort(), ['cli.cjs', 'engine.cjs', 'synconf.js']);
     // --help alone: the entry, not yargs
     assert.ok(!entry.includes('yargs'), 'synconf.js holds no yargs');
   });

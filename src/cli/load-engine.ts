@@ -40,8 +40,11 @@ function writeCache(cacheFile: string, source: Buffer, data: Buffer): void {
   renameSync(`${cacheFile}.tmp`, cacheFile);
 }
 
-/** the exports of the CommonJS file `file` (a bundle), compiled with its code cache (`<file>.cache`) when that fits */
-export function loadBundle(file: string): Record<string, unknown> {
+/**
+ * the exports of the CommonJS file `file` (a bundle), compiled with its code cache (`<file>.cache`) when that fits;
+ * its require() of a name in `provided` gets that module (the loading bundle's own copy) instead of a file
+ */
+export function loadBundle(file: string, provided: Record<string, unknown> = {}): Record<string, unknown> {
   const source = readFileSync(file);
   const cacheFile = `${file}.cache`;
   const script = new Script(Module.wrap(source.toString('utf8')), {
@@ -49,7 +52,12 @@ export function loadBundle(file: string): Record<string, unknown> {
     cachedData: readCache(cacheFile, source),
   });
   const module = { exports: {} as Record<string, unknown> };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  const requireFile = createRequire(file);
+  const require = Object.assign(
+    (id: string) => (Object.hasOwn(provided, id) ? provided[id] : requireFile(id)),
+    requireFile,
+  );
+  script.runInThisContext()(module.exports, require, module, file, dirname(file));
   // Set by scripts/bundle.mjs only (the bundles, separated by the path delimiter): the cache is written when the
   // process ends, so that it holds the code that this process compiled, not only the file's top level.
   if (process.env.SYNCONF_WRITE_CODE_CACHE?.split(delimiter).includes(file))
