@@ -36,11 +36,16 @@ export function boundedJson(doc: unknown, limit: number, shrunk: (share: number)
  * made junit.xml slower to write).
  */
 export class Budget {
+  /** the UTF-16 code units of the texts taken */
+  units = 0;
+
   constructor(public left: number) {}
 
   /** takes `text`'s bytes when they fit */
   fits(text: string): boolean {
-    return this.take(Buffer.byteLength(text));
+    const taken = this.take(Buffer.byteLength(text));
+    if (taken) this.units += text.length;
+    return taken;
   }
 
   /** takes `bytes` when they fit */

@@ -552,14 +552,27 @@ function extras(view: RunView): string {
   ].join('\n');
 }
 
-/** the scenario sections while they fit (their checks in a budget of their own), then how many were left out */
+/**
+ * The scenario sections while they fit (their checks in a budget of their own), then how many were left out. The
+ * sections' own bytes are counted only once they might not fit (until then: at most 3 bytes a UTF-16 code unit), in
+ * the order they came: counting a section's bytes copies it whole, and a run's sections take megabytes.
+ */
 function scenarioSections(view: RunView, byId: Map<string, EndpointEntry>, links: Links, budget: Bounds): string {
   const shown: string[] = [];
+  let uncounted: (() => number)[] = [];
+  let most = 0; // the most bytes the uncounted sections take
   for (const sv of view.scenarios) {
-    const before = budget.checks.left;
+    const { left, units } = budget.checks;
     const section = scenarioSection(sv, byId, links, budget.checks);
     // the section's own bytes, without the checks already counted in their budget
-    if (!budget.scenarios.take(Buffer.byteLength(section) - (before - budget.checks.left))) break;
+    const checks = left - budget.checks.left;
+    const own = () => Buffer.byteLength(section) - checks;
+    most += 3 * (section.length - (budget.checks.units - units));
+    if (most > budget.scenarios.left) {
+      for (const bytes of uncounted) budget.scenarios.take(bytes());
+      [uncounted, most] = [[], 0];
+      if (!budget.scenarios.take(own())) break;
+    } else uncounted.push(own);
     shown.push(section);
   }
   const rest = view.scenarios.length - shown.length;

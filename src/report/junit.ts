@@ -58,7 +58,7 @@ function element(e: Element, level = 0): string {
   if (e.written !== undefined) return e.written;
   const indent = '  '.repeat(level);
   let attrs = '';
-  for (const [k, v] of Object.entries(e.attrs ?? {})) if (v !== undefined) attrs += attribute(k, escaped(String(v)));
+  for (const k in e.attrs) if (e.attrs[k] !== undefined) attrs += attribute(k, escaped(String(e.attrs[k])));
   if (e.children?.length)
     return `${indent}<${e.name}${attrs}>\n${e.children.map((c) => element(c, level + 1)).join('')}${indent}</${e.name}>\n`;
   const text = escaped(e.text ?? '');
@@ -148,12 +148,12 @@ function outcome(v: CheckView): Element | undefined {
 
 function testcase(v: CheckView): Element {
   const check = v.check;
+  const pairs = checkProperties(check);
   // folded repeats of this check: counted in the suite's attributes, a property and a line here
-  const pairs: [string, string][] = [
-    ...checkProperties(check),
-    ...(v.more ? [['more', String(v.more)] as [string, string]] : []),
-  ];
+  if (v.more) pairs.push(['more', String(v.more)]);
+  const children: Element[] = pairs.length ? [properties(pairs)] : [];
   const result = outcome(v);
+  if (result) children.push(result);
   return {
     name: 'testcase',
     attrs: {
@@ -163,7 +163,7 @@ function testcase(v: CheckView): Element {
       file: xml(v.scenario.file),
       line: check.line || undefined,
     },
-    children: [...(pairs.length ? [properties(pairs)] : []), ...(result ? [result] : [])],
+    children,
   };
 }
 

@@ -1,12 +1,21 @@
 // Text helpers shared by the writers. Every string in a report comes from the agent or from a
 // scenario file, so it is treated as hostile: escaped for the target format and bounded in size.
 
-/** the character references escapeHtml writes: `&#` and the character's code */
-const HTML_REFERENCE: Record<string, string> = { '&': '&#38;', '<': '&#60;', '>': '&#62;', '"': '&#34;', "'": '&#39;' };
+const HTML_SPECIAL = /[&<>"']/;
 
-/** escape for HTML text and for double- or single-quoted attribute values */
+/**
+ * Escape for HTML text and for double- or single-quoted attribute values: each special character as `&#` and its
+ * code. Replaced character by character, not by one pattern with a function, which is called for every match (JSON
+ * values hold many quotes).
+ */
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => HTML_REFERENCE[c]);
+  if (!HTML_SPECIAL.test(s)) return s;
+  return s
+    .replaceAll('&', '&#38;')
+    .replaceAll('<', '&#60;')
+    .replaceAll('>', '&#62;')
+    .replaceAll('"', '&#34;')
+    .replaceAll("'", '&#39;');
 }
 
 /** `s` cut to `max` characters, saying how much was left out */
