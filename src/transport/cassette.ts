@@ -110,6 +110,12 @@ export function fromEntry(e: HarEntry, request: OutgoingRequest): Exchange {
   };
 }
 
+// Requests repeat: a replay of the 1.19.2 recordings keys 480 recorded requests (and as many asked) that are 212
+// distinct ones, and synconf mutate replays them again for every mutant. A key is made once per distinct request: it
+// depends on the five values it is made of alone. The memo forgets everything when full (live runs ask new ones).
+const made = new Map<string, string>();
+const MADE_AT_MOST = 10_000;
+
 /** what identifies a request: instance, method, path, query (order-free), API key mode, body */
 export function matchKey(
   target: string,
@@ -118,19 +124,30 @@ export function matchKey(
   apiKey: string | undefined,
   body: string | undefined,
 ): string {
+  const of = JSON.stringify([target, method, url, apiKey ?? null, body ?? '']);
+  let key = made.get(of);
+  if (key === undefined) {
+    if (made.size >= MADE_AT_MOST) made.clear();
+    key = makeKey(target, method, url, apiKey ?? null, body ?? '');
+    made.set(of, key);
+  }
+  return key;
+}
+
+function makeKey(target: string, method: string, url: string, apiKey: string | null, body: string): string {
   const u = new URL(url, `http://${target}`);
   // Code-unit order (both sides of a match use this key, so any total order will do): a process's first
   // localeCompare builds an ICU collator (~5 ms), and it calls some distinct strings equal.
   const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   // (no query string, no parameters: the parameters' iterator is slow to start, and most requests have none)
   const query = u.search ? [...u.searchParams].sort(([a, x], [b, y]) => byCodeUnit(a, b) || byCodeUnit(x, y)) : [];
-  let normalBody = body ?? '';
+  let normalBody = body;
   try {
     if (normalBody) normalBody = JSON.stringify(JSON.parse(normalBody));
   } catch {
     /* plain text stays as is */
   }
-  return JSON.stringify([target, method, u.pathname, query, apiKey ?? null, normalBody]);
+  return JSON.stringify([target, method, u.pathname, query, apiKey, normalBody]);
 }
 
 export function requestKey(req: OutgoingRequest, r: Redactor): string {
