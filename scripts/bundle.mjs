@@ -184,10 +184,12 @@ const helpTexts = Object.fromEntries(
 );
 writeFileSync(join(outdir, 'help.json'), JSON.stringify(helpTexts));
 
-// The shipped YAML files, each with its value: written before the code cache's replay, which then reads them as every
-// run does. A value JSON does not carry unchanged (.inf, .nan) is left to be parsed at run time, and so are texts whose
-// CRC-32 (the entry's file name, as src/schema/built-yaml.ts finds it) another text has too. A scenario file that the
-// sources' loader accepts, with every check (scripts/loaded-scenarios.ts), has what it made of it in its entry too.
+// The shipped YAML files, each with its value. A value JSON does not carry unchanged (.inf, .nan) is left to be parsed
+// at run time, and so are texts whose CRC-32 (the entry's file name, as src/schema/built-yaml.ts finds it) another text
+// has too. A scenario file that the sources' loader accepts, with every check (scripts/loaded-scenarios.ts), has what
+// it made of it in its entry too; that part is written after the code cache's replay, which so loads the shipped
+// scenarios with every check, as a user's own are loaded, and the cache holds that code too (a replay of a user's
+// suites compiled it at every start otherwise: ~10 ms more CPU).
 const yamlFiles = globSync(['suites/**/*.yaml', 'expectations/*.yaml', 'spec/*.yaml', 'bench/*.yaml'], { cwd: root });
 const textOf = (file) => readFileSync(join(root, file), 'utf8');
 const loading = spawnSync(
@@ -202,19 +204,24 @@ const loading = spawnSync(
 if (loading.status !== 0)
   throw new Error(`bundle: loading the shipped scenarios ended ${loading.status}:\n${loading.stderr}`);
 const loaded = new Map(JSON.parse(loading.stdout).map(([file, scenario]) => [textOf(file), scenario]));
-const entries = new Map(); // by file name; undefined for a name two texts have
+const entries = new Map(); // by file name: a text and its value; undefined for a name two texts have
 for (const text of new Set(yamlFiles.map(textOf))) {
   const value = loadYaml(text, { schema: CORE_SCHEMA });
   const json = JSON.stringify(value);
   const name = `${crc32(text).toString(16).padStart(8, '0')}.json`;
   const kept = json !== undefined && isDeepStrictEqual(JSON.parse(json), value);
-  entries.set(
-    name,
-    kept && !entries.has(name) ? JSON.stringify({ text, value, ...scenarioEntry(text, value) }) : undefined,
-  );
+  entries.set(name, kept && !entries.has(name) ? { text, value } : undefined);
 }
 mkdirSync(join(outdir, 'parsed-yaml'));
-for (const [name, entry] of entries) if (entry !== undefined) writeFileSync(join(outdir, 'parsed-yaml', name), entry);
+/** the entries, with what the loader made of each scenario or without */
+function writeEntries(withScenarios) {
+  for (const [name, entry] of entries) {
+    if (entry === undefined) continue;
+    const scenario = withScenarios ? scenarioEntry(entry.text, entry.value) : {};
+    writeFileSync(join(outdir, 'parsed-yaml', name), JSON.stringify({ ...entry, ...scenario }));
+  }
+}
+writeEntries(false);
 
 /** the `scenario` member of a text's entry: its step lines, citations, and steps when their tables made them other than written */
 function scenarioEntry(text, value) {
@@ -233,3 +240,4 @@ rmSync(reports, { recursive: true, force: true });
 for (const file of [CLI_FILE, ENGINE_FILE])
   if (!existsSync(`${file}.cache`))
     throw new Error(`bundle: no code cache written for ${file} (the replay ended ${replay.status}):\n${replay.stderr}`);
+writeEntries(true);

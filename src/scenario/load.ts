@@ -188,12 +188,11 @@ async function checkAll(text: string, file: string, endpointIds: Set<string> | u
 /**
  * A shipped scenario file as the build loaded it: scripts/bundle.mjs loads every shipped YAML file with loadScenario
  * and keeps, for exactly the text of each one that passed, its step lines, citations and expanded steps
- * (src/schema/built-yaml.ts).
- * The checks that depend on the text alone (its YAML, kind, schema, step tables, step names, cursors and templates)
- * passed then, by the code of this same build, and are not run again (they were about two thirds of loading the
- * bundled suites).
- * Those that depend on other files of the package still run: the spec's endpoints and the statement index. A file
- * edited since the build has no entry, and gets every check.
+ * (src/schema/built-yaml.ts: an entry is taken only for the very text it was made from). The checks that depend on
+ * the text alone (its YAML, kind, schema, step tables, step names, cursors and templates) passed then, by the code of
+ * this same build, and are not run again (they were about two thirds of loading the bundled suites). Those that
+ * depend on other files of the package still run: the spec's endpoints and the statement index. A file edited since
+ * the build has no entry, and gets every check.
  */
 async function loadedAtBuild(
   text: string,
