@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { toHtml } from '../src/report/html.js';
 import { failsRun } from '../src/verdict/verdicts.js';
 import { coverage, loadEndpoints, sectionTitle } from '../src/report/coverage.js';
-import { escapeMarkdown } from '../src/report/text.js';
+import { concatenated, escapeHtml, escapeMarkdown } from '../src/report/text.js';
 import { replayReport } from './support/replay-run.js';
 import { cliAsync } from './support/cli.js';
 import { tempFolder } from './support/temp.js';
@@ -395,4 +395,22 @@ describe('one view of a run', () => {
     assert.equal(sectionTitle(related?.endpoint?.section), '§ Endpoints › Related paths that are named');
     assert.match(toMarkdown(report), /1 not run \(not selected\)/);
   });
+});
+
+describe('text helpers of the writers', () => {
+  const escapes: [given: string, want: string][] = [
+    ['plain text', 'plain text'],
+    ['<script>alert("x")</script>', '&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;'],
+    ["it's a & b", 'it&#39;s a &#38; b'],
+    ['&lt; already escaped', '&#38;lt; already escaped'], // & first: the references written are not escaped again
+    ['', ''],
+  ];
+  for (const [given, want] of escapes)
+    test(`escapeHtml(${JSON.stringify(given)})`, () => assert.equal(escapeHtml(given), want));
+  const lists: string[][] = [[], ['a'], ['a', 'b'], ['', 'x', '', 'y z', '']];
+  for (const texts of lists)
+    test(`concatenated(${JSON.stringify(texts)}) is what join gives`, () => {
+      assert.equal(concatenated(texts, '\n'), texts.join('\n'));
+      assert.equal(concatenated(texts, ''), texts.join(''));
+    });
 });

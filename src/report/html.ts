@@ -8,7 +8,7 @@ import { relative, resolve } from 'node:path';
 import type { CheckResult, Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
 import { type EndpointEntry, sectionTitle } from './coverage.js';
 import { htmlPage } from './html-page.js';
-import { escapeHtml, cut, duration, platform, showValue } from './text.js';
+import { escapeHtml, concatenated, cut, duration, platform, showValue } from './text.js';
 import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, isProblem } from '../verdict/verdicts.js';
 import { BASELINE_CLASS_LABEL, type CheckView, type RunView, type ScenarioView, viewOf } from './view.js';
 import { ROOT } from '../paths.js';
@@ -159,7 +159,7 @@ ${more(v.more)}${evidence(v, shared)}</li>`;
 
 function checkList(checks: CheckView[], shared: Shared, budget: Budget): string {
   const items = within(checks, (c) => checkItem(c, shared), budget, leftOutItem('li', 'checks'));
-  return checks.length ? `<ol class="checks">\n${items.join('\n')}\n</ol>` : '';
+  return checks.length ? `<ol class="checks">\n${concatenated(items, '\n')}\n</ol>` : '';
 }
 
 function scenarioSection(
@@ -576,7 +576,7 @@ function scenarioSections(view: RunView, byId: Map<string, EndpointEntry>, links
     shown.push(section);
   }
   const rest = view.scenarios.length - shown.length;
-  return [...shown, ...(rest ? [leftOutItem('p', 'scenarios')(rest)] : [])].join('\n');
+  return concatenated([...shown, ...(rest ? [leftOutItem('p', 'scenarios')(rest)] : [])], '\n');
 }
 
 export interface HtmlOptions {

@@ -18,6 +18,14 @@ export function escapeHtml(s: string): string {
     .replaceAll("'", '&#39;');
 }
 
+/**
+ * The texts with `separator` between them, as join() gives them, but left as one concatenation: join copies every
+ * text into a new string, and writing the file copies them all again (report.html's check lists take megabytes).
+ */
+export function concatenated(texts: readonly string[], separator: string): string {
+  return texts.length ? texts.reduce((all, text) => all + separator + text) : '';
+}
+
 /** `s` cut to `max` characters, saying how much was left out */
 export function cut(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
