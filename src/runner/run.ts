@@ -19,7 +19,7 @@ import {
 import type { Transport } from '../transport/types.js';
 import type { LiveTransport } from '../transport/live.js';
 import { Redactor } from '../transport/redact.js';
-import type { Clock } from './clock.js';
+import { monotonicMs, type Clock } from './clock.js';
 import type { LocalActions } from './context.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { releaseOf } from '../schema/version.js';
@@ -227,7 +227,7 @@ function afterScenarios(report: Report, target: Target, deviations: ReturnType<t
 
 /** run the selected scenarios against a target that is already set up */
 export async function runScenarios(selection: Selection, target: Target, opts: RunOptions): Promise<Report> {
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   const failOn = opts.failOn ?? DEFAULT_FAIL_ON;
   const report = startReport(selection, target, opts, new Date());
   const harnessErrors = report.harnessErrors;
@@ -235,7 +235,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   const redactor = new Redactor(Object.values(target.apiKeys));
   const undocumented = undocumentedNotes(opts.strict ?? false);
   const finish = (): Report => {
-    report.run.durationMs = Math.round(performance.now() - t0);
+    report.run.durationMs = Math.round(monotonicMs() - t0);
     // Evidence, captured values and messages may quote a secret: the report says its placeholder.
     report.scenarios = JSON.parse(redactor.text(JSON.stringify(report.scenarios)));
     report.undocumented = JSON.parse(redactor.text(JSON.stringify(sortedNotes(undocumented))));

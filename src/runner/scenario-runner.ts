@@ -7,7 +7,7 @@ import { render, renderPointer, MissingVariableError, type Vars } from '../scena
 import { checkExchange, bodyOf, type Check, type UndocumentedHook } from './exchange-checks.js';
 import { noteUndocumented } from './undocumented.js';
 import { evaluate } from './assertions.js';
-import { parseDuration } from './clock.js';
+import { monotonicMs, parseDuration } from './clock.js';
 import { atLeast } from '../schema/version.js';
 import { endpointEntry, missingSince } from './endpoint-gates.js';
 import { validate } from '../schema/registry.js';
@@ -623,7 +623,7 @@ function deprecationNote(s: Scenario, agentVersion: string | null): string {
 /** one scenario: run, probed for absence (its endpoints predate the agent) or skipped (a capability is missing) */
 export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Promise<ScenarioResult> {
   const { scenario: s, file } = loaded;
-  const wall0 = performance.now();
+  const wall0 = monotonicMs();
   const result: ScenarioResult = {
     id: s.id,
     title: s.title,
@@ -674,6 +674,6 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
   await ctx.transport.endScenario?.(s.id);
   if (notes.length) result.notes = notes;
   result.verdict = scenarioVerdict(result.checks);
-  result.durationMs = Math.round(performance.now() - wall0);
+  result.durationMs = Math.round(monotonicMs() - wall0);
   return result;
 }
