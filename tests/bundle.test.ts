@@ -13,6 +13,7 @@ import { crc32 } from 'node:zlib';
 import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import { globSync } from 'tinyglobby';
 import { ROOT } from '../src/paths.js';
+import { EXIT } from '../src/errors.js';
 import { builtEntryName } from '../src/schema/built-yaml.js';
 import { cli } from './support/cli.js';
 import { makeTemp } from './support/temp.js';
@@ -71,6 +72,20 @@ describe('the built command', () => {
       assert.match(want, /^synconf: conformance test harness/);
       assert.equal(atWidth(width, ['--help'], BIN_DIR), want, `--help at width ${width}`);
       assert.equal(atWidth(width, ['-h'], BIN_DIR), want, `-h at width ${width}`);
+    }
+  });
+
+  test('the top-level help fits every width it was laid out for, and lists every exit code', () => {
+    const texts = JSON.parse(readFileSync(join(BIN_DIR, 'help.json'), 'utf8')) as Record<string, string>;
+    for (const [width, text] of Object.entries(texts)) {
+      const long = text.split('\n').filter((line) => line.length > Number(width));
+      assert.deepEqual(long, [], `lines wider than ${width} columns`);
+      const codes = text.slice(text.indexOf('Exit codes:\n') + 12, text.indexOf('`synconf <command> --help`'));
+      // each line a code or the continuation of one, aligned under its text: none re-wrapped by yargs
+      const misaligned = codes.split('\n').filter((line) => line && !/^ {2}\d+ +\S|^ {7}\S/.test(line));
+      assert.deepEqual(misaligned, [], `the exit codes at width ${width} are laid out as written`);
+      const listed = codes.match(/^ {2}\d+ /gm) ?? [];
+      assert.deepEqual(listed.map(Number), Object.values(EXIT), `the exit codes at width ${width}`);
     }
   });
 

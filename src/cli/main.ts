@@ -26,11 +26,14 @@ import { SYNCONF_VERSION } from '../paths.js';
 import { helpWidth } from './help-width.js';
 
 const EXIT_CODES = `Exit codes:
-  0  every check conforms (or is a listed known deviation)
-  1  a check does not conform
-  2  usage or input error: a bad option, a missing or malformed file (scenario, cassette, expectations,
-     report), an agent that cannot be started or reached
-  3  a fault of synconf itself (a bug): the stack trace goes to a log file (or stderr with --verbose)
+  0    every check conforms (or is a listed known deviation)
+  1    a check does not conform
+  2    usage or input error: a bad option, a missing or malformed file
+       (scenario, cassette, expectations, report), an agent that cannot be
+       started or reached
+  3    a fault of synconf itself (a bug): the stack trace goes to a log file
+       (or stderr with --verbose)
+  130  interrupted (Ctrl-C); a run still writes the report of what ran
 \`synconf <command> --help\` explains each command.`;
 
 const argv = hideBin(process.argv);
