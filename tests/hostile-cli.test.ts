@@ -6,12 +6,12 @@
 // wrong (wrong exit code, a hang, a report lost or written where it must not be); the classes are printed at the end.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { spawnCli, type CliResult } from './support/cli.js';
+import { makeTemp, removeTemp } from './support/temp.js';
 import { hang, json, startFakeAgent, FAKE_API_KEY, type FakeAgent } from './support/fake-agent.js';
 
 const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
@@ -731,7 +731,7 @@ test('no broken input may end 0 or 1, none 3: only a row of valid input expects 
 
 describe('hostile inputs against the built command, each from a scratch folder', () => {
   before(async () => {
-    scratchRoot = await mkdtemp(join(tmpdir(), 'synconf-hostile-'));
+    scratchRoot = makeTemp('hostile');
     big = await bigSuite(join(scratchRoot, 'big'));
     fake = await startFakeAgent();
     fake.route('GET /rest/system/ping', hang());
@@ -740,7 +740,7 @@ describe('hostile inputs against the built command, each from a scratch folder',
   });
   after(async () => {
     await fake.close();
-    await rm(scratchRoot, { recursive: true, force: true });
+    removeTemp(scratchRoot);
     console.log(
       `# hostile-cli: ${Object.keys(ROWS).length} rows: ${classes.good} good, ${classes.muddled} muddled, ${classes.wrong} wrong`,
     );

@@ -95,6 +95,31 @@ const wrongKinds: Row[] = TARGETS.flatMap(([command, argv, want]) =>
   })),
 );
 
+// A recordings folder that does not exist, or is a file: one line, in the same words, from every command taking one.
+const RECORDINGS_TAKERS: [string, (dir: string) => string[]][] = [
+  ['replay', (d) => ['replay', d, '--only', 'system-ping', '--report-dir', 'out']],
+  ['mutate', (d) => ['mutate', d, '--only', 'system-ping', '--report-dir', 'out']],
+  ['serve', (d) => ['serve', d, '--port', '0']],
+  ['drift', (d) => ['drift', d, 'rec']],
+  ['matrix --recordings', (d) => ['matrix', '--recordings', d, '--only', 'system-ping', '--report-dir', 'out']],
+];
+const badRecordings: Row[] = RECORDINGS_TAKERS.flatMap(([command, argv]) => [
+  {
+    name: `${command}: a recordings folder that does not exist`,
+    files: replayDir(HAR),
+    argv: argv('nope'),
+    code: 2,
+    message: /^synconf: recordings folder \S*nope does not exist$/,
+  },
+  {
+    name: `${command}: a recordings folder that is a file`,
+    files: { ...replayDir(HAR), 'f.txt': 'x' },
+    argv: argv('f.txt'),
+    code: 2,
+    message: /^synconf: recordings folder \S*f\.txt is a file, not a folder of \.har cassettes$/,
+  },
+]);
+
 const rows: Row[] = [
   // templates that name nothing (issue 22, 2)
   ...(['validate scenario', 'replay'] as const).map((command) => ({
@@ -435,6 +460,7 @@ const rows: Row[] = [
     stdout: /^synconf completion\n[^]*Exit codes/,
   },
   ...wrongKinds,
+  ...badRecordings,
 ];
 
 test('no broken input may end 0 or 1, none 3: only a row of valid input expects 0 or 1', () => {

@@ -4,11 +4,10 @@
 // * a failing schema check breaks only the statements its errors fall under;
 // * statement coverage from checks: a table of check verdicts and the state each gives a statement;
 // * a replay's report.json, summary.md, report.html and junit.xml show it; `synconf spec --coverage` reads it.
-import { test, describe, before, after } from 'node:test';
+import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { loadScenario, ScenarioError } from '../src/scenario/load.js';
 import { loadStatements, type Statement } from '../src/schema/statements.js';
 import { brokenStatements, fileAnnotations, schemaStatements } from '../src/schema/schema-statements.js';
@@ -18,14 +17,13 @@ import { statementCoverage } from '../src/verdict/statement-coverage.js';
 import type { CheckResult, Report, ScenarioResult } from '../src/schema/generated/types.js';
 import { ROOT, SCHEMAS_DIR } from '../src/paths.js';
 import { cliAsync } from './support/cli.js';
+import { tempFolder } from './support/temp.js';
 
-let work: string;
+const work = tempFolder('statement-coverage');
 let statements: Statement[];
 before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'synconf-statement-coverage-'));
   statements = await loadStatements();
 });
-after(() => rmSync(work, { recursive: true, force: true }));
 
 /** a configuration as Syncthing 1.29.5 answered it (the config scenario's recording) */
 function recordedConfig() {
@@ -39,7 +37,7 @@ function recordedConfig() {
 
 describe('checks cite statements', () => {
   test('an unknown statement id stops the load, naming file, line and the closest id', async () => {
-    const file = join(work, 'typo.yaml');
+    const file = join(work(), 'typo.yaml');
     writeFileSync(
       file,
       [
@@ -195,7 +193,7 @@ describe('statement coverage', () => {
   });
 
   test('a replay reports it in report.json, summary.md, report.html and junit.xml; spec --coverage reads it', async () => {
-    const dir = join(work, 'replay');
+    const dir = join(work(), 'replay');
     const r = await cliAsync(['replay', '--report-dir', dir]);
     assert.equal(r.code, 0, r.stderr);
     const report: Report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
@@ -215,7 +213,7 @@ describe('statement coverage', () => {
   });
 
   test('the matrix shows statement coverage per version', async () => {
-    const dir = join(work, 'matrix');
+    const dir = join(work(), 'matrix');
     const r = await cliAsync(['matrix', '--replay', '--report-dir', dir]);
     assert.equal(r.code, 0, r.stderr);
     const matrix = JSON.parse(readFileSync(join(dir, 'matrix.json'), 'utf8'));

@@ -1,8 +1,8 @@
 // Drift between two recordings folders (say recordings/syncthing-1.19.2 and recordings/syncthing-1.29.5), offline:
 // scenario by scenario, what changed in the API's shapes (src/changes/compare.ts). A scenario recorded in one
 // folder only is a difference; a cassette that cannot be read is an input error, named with its file.
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { readCassette, CassetteError } from '../transport/cassette.js';
+import { readdirSync } from 'node:fs';
+import { checkRecordingsFolder, readCassette, CassetteError } from '../transport/cassette.js';
 import { describeDifference, differencesOf, type Difference } from './compare.js';
 import { InputError } from '../errors.js';
 
@@ -23,9 +23,7 @@ export interface FolderDrift {
 }
 
 function scenariosIn(dir: string): string[] {
-  if (!existsSync(dir)) throw new InputError(`recordings folder ${dir} does not exist`);
-  if (!statSync(dir).isDirectory())
-    throw new InputError(`${dir} is not a recordings folder (a folder of .har cassettes)`);
+  checkRecordingsFolder(dir);
   const ids = readdirSync(dir)
     .filter((f) => f.endsWith('.har'))
     .map((f) => f.slice(0, -4));

@@ -1,13 +1,13 @@
 // The columns of a matrix: which agents to run (live: binaries; replay: recordings folders), each with its
 // version. Live agents come from `--syncthing VERSION|PATH`, by default every installed agent; recordings from
 // recordings/syncthing-*/ (any version that lands there is found), or folders given by name.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { RECORDINGS_DIR } from '../paths.js';
 import { InputError, UsageError } from '../errors.js';
 import { didYouMean } from '../did-you-mean.js';
 import { isVersion, releaseOf } from '../schema/version.js';
-import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';
+import { checkRecordingsFolder, readCassette, RUN_CASSETTE } from '../transport/cassette.js';
 import { versionOrder } from './classify.js';
 
 export interface MatrixAgent {
@@ -66,7 +66,7 @@ function recordedVersion(dir: string): string | null {
 export function recordedAgents(dirs: string[], versions: string[], root = RECORDINGS_DIR): MatrixAgent[] {
   let folders = dirs.map((d) => resolve(d));
   for (const d of folders) {
-    if (!existsSync(d) || !statSync(d).isDirectory()) throw new InputError(`recordings folder ${d} does not exist`);
+    checkRecordingsFolder(d);
     if (!existsSync(join(d, `${RUN_CASSETTE}.har`)))
       throw new InputError(`recordings folder ${d} holds no recorded run (${RUN_CASSETTE}.har)`);
   }

@@ -1,11 +1,11 @@
 // A recordings folder as the agent it recorded: each cassette's agent exchanges in recorded order,
 // the cassettes in the order the recording run made them.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import valid from 'semver/functions/valid.js';
 import rcompare from 'semver/functions/rcompare.js';
 import type { HarEntry } from '../schema/generated/types.js';
-import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';
+import { checkRecordingsFolder, readCassette, RUN_CASSETTE } from '../transport/cassette.js';
 import { InputError } from '../errors.js';
 
 export interface RecordedScenario {
@@ -22,7 +22,7 @@ export interface Recordings {
 }
 
 export function loadRecordings(dir: string): Recordings {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`recordings ${dir}: no such folder`);
+  checkRecordingsFolder(dir);
   const names = readdirSync(dir)
     .filter((f) => f.endsWith('.har'))
     .map((f) => f.slice(0, -4))

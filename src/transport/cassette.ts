@@ -1,6 +1,6 @@
 // Cassettes: HAR 1.2 files, one per scenario. Converting exchanges to entries (redacted) and
 // back, match keys, and reading a cassette with a clear error for every way it can be broken.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ROOT } from '../paths.js';
 import type { Cassette, CassetteMeta, HarEntry } from '../schema/generated/types.js';
@@ -26,6 +26,14 @@ export class CassetteError extends InputError {
 }
 
 export const cassettePath = (dir: string, scenario: string) => join(dir, `${scenario}.har`);
+
+/** the one check of a recordings folder a user names (replay, serve, mutate, drift, matrix): an InputError saying so
+ * when it does not exist or is a file */
+export function checkRecordingsFolder(dir: string): void {
+  if (!existsSync(dir)) throw new InputError(`recordings folder ${dir} does not exist`);
+  if (!statSync(dir).isDirectory())
+    throw new InputError(`recordings folder ${dir} is a file, not a folder of .har cassettes`);
+}
 
 /**
  * a cassette file as reports name it: relative to the package when inside it, else absolute (a report is read from
