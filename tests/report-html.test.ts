@@ -253,7 +253,7 @@ describe('report.html', () => {
     assert.equal(await page.locator('script').count(), 1, 'only the page script');
     const text = await page.locator('body').innerText();
     for (const s of [SCRIPT_TAG, IMG_ATTR, BREAKOUT, QUOTES]) assert.ok(text.includes(s), `shown as text: ${s}`);
-    assert.equal(await page.title(), `synconf: agent 2.1.0${SCRIPT_TAG} harness error`);
+    assert.equal(await page.title(), `synconf: harness error (agent 2.1.0${SCRIPT_TAG})`);
 
     // the 100 kB value: cut in the message, scrollable in the evidence, no horizontal overflow
     const message = await item.locator('.msg').innerText();

@@ -606,7 +606,7 @@ export function toHtml(report: Report, opts: HtmlOptions = {}): string {
     .join(' · ');
   const budget = bounds();
   const body = `<header class="banner ${view.tone}"><div>
-<h1>synconf: ${e(view.agent, 200)} ${escapeHtml(view.status)}</h1>
+<h1>synconf: ${e(view.headline, 300)}</h1>
 <p class="line">${e(line, 1000)}</p>
 </div></header>
 <main>
@@ -628,5 +628,5 @@ ${runFacts(report)}
 ${extras(view)}
 <footer><p class="muted">Written by synconf ${e(report.synconf.version, 100)} from report.json. This file is self-contained and makes no network request.</p></footer>
 </main>`;
-  return htmlPage(`synconf: ${view.agent} ${view.status}`.slice(0, 300), body, SCRIPT);
+  return htmlPage(`synconf: ${view.headline}`.slice(0, 300), body, SCRIPT);
 }

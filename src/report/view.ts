@@ -81,6 +81,8 @@ export interface RunView {
   tone: 'ok' | 'bad' | 'error';
   /** "agent 1.19.2" */
   agent: string;
+  /** the page's title: "agent 1.19.2 conforms"; what went wrong with the run first ("harness error (agent …)") */
+  headline: string;
   /** every check, in report order */
   checks: CheckView[];
   /** checks that fail the run, then problems that do not (e.g. still failing under --fail-on new-failure); folded */
@@ -258,12 +260,15 @@ export function viewOf(report: Report, endpoints?: EndpointEntry[]): RunView {
     (a, b) => VERDICTS.indexOf(a.scenario.verdict) - VERDICTS.indexOf(b.scenario.verdict),
   );
   const slowest = [...scenarios].sort((a, b) => b.scenario.durationMs - a.scenario.durationMs).slice(0, 5);
+  const agent = `agent ${report.agent.version ?? 'of unknown version'}`;
+  const status = runStatus(report.exitCode);
   return {
     report,
     failOn,
-    status: runStatus(report.exitCode),
+    status,
     tone: report.exitCode === 0 ? 'ok' : report.exitCode === 1 ? 'bad' : 'error',
-    agent: `agent ${report.agent.version ?? 'of unknown version'}`,
+    agent,
+    headline: report.exitCode <= 1 ? `${agent} ${status}` : `${status} (${agent})`,
     checks,
     problems: folded(problems),
     harnessErrors: fold(report.harnessErrors, harnessKind, (e) => 1 + (e.more ?? 0)),
