@@ -27,8 +27,10 @@ export class CassetteError extends InputError {
 
 export const cassettePath = (dir: string, scenario: string) => join(dir, `${scenario}.har`);
 
-/** the one check of a recordings folder a user names (replay, serve, mutate, drift, matrix): an InputError saying so
- * when it does not exist or is a file */
+/**
+ * The one check of a recordings folder a user names (replay, mutate, serve, drift, matrix): an InputError naming it
+ * when it does not exist or is a file.
+ */
 export function checkRecordingsFolder(dir: string): void {
   if (!existsSync(dir)) throw new InputError(`recordings folder ${dir} does not exist`);
   if (!statSync(dir).isDirectory())
