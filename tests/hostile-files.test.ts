@@ -119,6 +119,17 @@ const badRecordings: Row[] = RECORDINGS_TAKERS.flatMap(([command, argv]) => [
     message: /^synconf: recordings folder \S*f\.txt is a file, not a folder of \.har cassettes$/,
   },
 ]);
+// What replays a folder needs its recorded run (_run.har), said in one line with how to record one.
+const notReplayable: Row[] = RECORDINGS_TAKERS.filter(([command]) => !['serve', 'drift'].includes(command)).map(
+  ([command, argv]) => ({
+    name: `${command}: a recordings folder without its recorded run`,
+    files: { 'norun/system-ping.har': HAR },
+    argv: argv('norun'),
+    code: 2,
+    message:
+      /^synconf: recordings folder \S*norun holds no recorded run \(_run\.har; record one with `synconf run --record \S*norun`\)$/,
+  }),
+);
 
 const rows: Row[] = [
   // templates that name nothing (issue 22, 2)
@@ -461,6 +472,7 @@ const rows: Row[] = [
   },
   ...wrongKinds,
   ...badRecordings,
+  ...notReplayable,
 ];
 
 test('no broken input may end 0 or 1, none 3: only a row of valid input expects 0 or 1', () => {

@@ -66,9 +66,7 @@ function recordedVersion(dir: string): string | null {
 export function recordedAgents(dirs: string[], versions: string[], root = RECORDINGS_DIR): MatrixAgent[] {
   let folders = dirs.map((d) => resolve(d));
   for (const d of folders) {
-    checkRecordingsFolder(d);
-    if (!existsSync(join(d, `${RUN_CASSETTE}.har`)))
-      throw new InputError(`recordings folder ${d} holds no recorded run (${RUN_CASSETTE}.har)`);
+    checkRecordingsFolder(d, true);
   }
   if (!folders.length) {
     folders = existsSync(root)

@@ -2,25 +2,14 @@
 // the recorded ones, time is virtual, and file actions do nothing (their effect is recorded).
 import type { Target } from './run.js';
 import { ReplayTransport } from '../transport/replay.js';
-import {
-  readCassette,
-  RUN_CASSETTE,
-  CassetteError,
-  cassettePath,
-  checkRecordingsFolder,
-} from '../transport/cassette.js';
+import { readCassette, RUN_CASSETTE, checkRecordingsFolder } from '../transport/cassette.js';
 import { virtualClock } from './clock.js';
 import { API_KEY } from '../transport/redact.js';
 import type { Capability } from './context.js';
 
 export function replayTarget(dir: string): Target {
-  checkRecordingsFolder(dir);
-  const run = readCassette(dir, RUN_CASSETTE);
-  if (!run)
-    throw new CassetteError(
-      cassettePath(dir, RUN_CASSETTE),
-      `missing: ${dir} holds no recorded run (record one with \`synconf run --record ${dir}\`)`,
-    );
+  checkRecordingsFolder(dir, true);
+  const run = readCassette(dir, RUN_CASSETTE)!;
   const transport = new ReplayTransport(dir);
   const meta = run.log._synconf;
   const capabilities = {

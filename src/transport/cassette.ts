@@ -29,12 +29,16 @@ export const cassettePath = (dir: string, scenario: string) => join(dir, `${scen
 
 /**
  * The one check of a recordings folder a user names (replay, mutate, serve, drift, matrix): an InputError naming it
- * when it does not exist or is a file.
+ * when it does not exist or is a file, or (`needsRun`: to be replayed) when it holds no recorded run.
  */
-export function checkRecordingsFolder(dir: string): void {
+export function checkRecordingsFolder(dir: string, needsRun = false): void {
   if (!existsSync(dir)) throw new InputError(`recordings folder ${dir} does not exist`);
   if (!statSync(dir).isDirectory())
     throw new InputError(`recordings folder ${dir} is a file, not a folder of .har cassettes`);
+  if (needsRun && !existsSync(cassettePath(dir, RUN_CASSETTE)))
+    throw new InputError(
+      `recordings folder ${dir} holds no recorded run (${RUN_CASSETTE}.har; record one with \`synconf run --record ${dir}\`)`,
+    );
 }
 
 /**
