@@ -75,8 +75,10 @@ describe('drift causes', () => {
         .sort(),
       [...ids].sort(),
     );
-    assert.deepEqual(RULE_PAIRS.map((p) => p.rule).sort(), [...ids].sort());
-    for (const r of loadRules())
+    // a changed check no recorded difference explains is the matrix's finding, not a drift's (tests/matrix.test.ts)
+    const matrixOnly = ['check-changed-unexplained'];
+    assert.deepEqual(RULE_PAIRS.map((p) => p.rule).sort(), ids.filter((id) => !matrixOnly.includes(id)).sort());
+    for (const r of loadRules().filter((r) => !matrixOnly.includes(r.id)))
       assert.equal(
         RULE_PAIRS.find((p) => p.rule === r.id)!.level,
         r.level,

@@ -3,7 +3,7 @@
 // from a second version's recordings, and the per-version reports it writes.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Report, CheckResult, ScenarioResult, Matrix } from '../src/schema/generated/types.js';
@@ -16,6 +16,7 @@ import { RECORDINGS_DIR } from '../src/paths.js';
 import { driftBetween } from '../src/changes/compare-dirs.js';
 import { causesOf } from '../src/changes/causes.js';
 import { cliAsync } from './support/cli.js';
+import { cassetteOf, type Step } from './fixtures/drift-rules/pairs.js';
 import { simulatedNewerRecording } from './support/recordings.js';
 import { AGENT_VERSIONS, agentBinary } from './support/agents.js';
 import { makeTemp, removeTemp, tempFolder } from './support/temp.js';
@@ -58,6 +59,7 @@ function report(version: string, checks: CheckSpec[], mode: ScenarioResult['mode
 }
 
 const listed = { deviation: { observed: 'o', reason: 'r' } };
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 const rowOf = (m: ReturnType<typeof mergeReports>, id: string) => m.rows.find((r) => r.id === id)!;
 
 describe('classification of changes between versions', () => {
@@ -238,64 +240,127 @@ describe('classification of changes between versions', () => {
   });
 });
 
+describe('the answer of a pair of versions', () => {
+  const work = tempFolder('matrix-answer');
+  const changed = () => [
+    report('1.19.2', [{ id: 'ping/post/status', verdict: 'pass' }]),
+    report('1.29.5', [{ id: 'ping/post/status', verdict: 'fail' }]),
+  ];
+  /** a recordings folder of one scenario whose only exchange answers `body` */
+  async function exchanges(name: string, body: unknown): Promise<string> {
+    const dir = join(work(), name);
+    await mkdir(dir, { recursive: true });
+    const steps: Step[] = [{ step: 'post', method: 'POST', path: '/rest/system/ping', body }];
+    await writeFile(join(dir, 'ping.har'), JSON.stringify(cassetteOf('ping', 'v1.0.0', steps)));
+    return dir;
+  }
+
+  test('a version without exchanges: cannot tell, with the reason, and no cause made up from the changed checks', () => {
+    const m = mergeReports(changed(), { exchanges: [{ missing: 'its report keeps no exchanges' }, { dir: '/x' }] });
+    const [pair] = m.pairs!;
+    assert.equal(pair.answer, 'cannot-tell');
+    assert.match(pair.reason!, /^no exchanges to compare \(1\.19\.2: its report keeps no exchanges\)$/);
+    assert.deepEqual(pair.causes, []);
+    assert.equal(pair.checks.regression, 1, 'the changed check is still counted');
+  });
+
+  test('a changed check the exchanges do not explain: check-changed-unexplained (risky), its verdicts the evidence', async () => {
+    const same = await exchanges('same-a', { ping: 'pong' });
+    const m = mergeReports(changed(), {
+      exchanges: [{ dir: same }, { dir: await exchanges('same-b', { ping: 'pong' }) }],
+    });
+    const [pair] = m.pairs!;
+    assert.equal(pair.answer, 'may-affect');
+    assert.deepEqual(
+      pair.causes.map((c) => [c.cause.rule, c.cause.level, c.checks.map((x) => x.id)]),
+      [['check-changed-unexplained', 'risky', ['ping/post/status']]],
+    );
+  });
+
+  test('a change the exchanges show explains the check: one breaking cause, the pair breaks', async () => {
+    const a = await exchanges('shown-a', { ping: 'pong' });
+    const b = await exchanges('shown-b', {});
+    const m = mergeReports(changed(), { exchanges: [{ dir: a }, { dir: b }] });
+    const [pair] = m.pairs!;
+    assert.equal(pair.answer, 'breaks');
+    assert.deepEqual(
+      pair.causes.map((c) => [c.cause.rule, c.checks.map((x) => x.id)]),
+      [['response-member-removed', ['ping/post/status']]],
+    );
+  });
+});
+
 describe('synconf matrix on the real agents', () => {
   const work = tempFolder('matrix-live');
 
-  test('every known version in its own lab at once: absent endpoints a version change, the browse change a regression', async () => {
+  /** the causes of each pair as comparable rows: rule id, level, endpoints, pointer */
+  const causeRows = (m: Matrix) =>
+    m.pairs!.map((p) => ({
+      pair: `${m.columns[p.from].label} → ${m.columns[p.to].label}`,
+      answer: p.answer,
+      causes: p.causes.map((c) =>
+        [c.cause.rule, c.cause.level, c.cause.endpoints.join(','), c.cause.pointer].join(' '),
+      ),
+    }));
+
+  test('every installed version live, then replayed from the exchanges its reports keep: the same causes, the same gate', async () => {
     for (const v of AGENT_VERSIONS) agentBinary(v); // each installed, or this test fails saying how to install it
     const out = join(work(), 'live');
-    const r = await cliAsync([
-      'matrix',
-      ...AGENT_VERSIONS.flatMap((v) => ['--syncthing', v]),
-      '--only',
-      'system-browse,pending-devices',
-      '--jobs',
-      String(AGENT_VERSIONS.length),
-      '--report-dir',
-      out,
-    ]);
-    const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
+    const live = await cliAsync(
+      ['matrix', ...AGENT_VERSIONS.flatMap((v) => ['--syncthing', v]), '--fail-on', 'breaking', '--report-dir', out],
+      { timeout: 240_000 },
+    );
+    const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8')) as Matrix;
     assert.deepEqual(validate('matrix', m).map(formatError), []);
     assert.deepEqual(
       m.order.map((i: number) => m.columns[i].label),
       [...AGENT_VERSIONS],
-      r.stdout + r.stderr,
+      live.stdout + live.stderr,
     );
-    assert.ok(m.columns.every((c: { mode: string }) => c.mode === 'live'));
-    assert.equal(
-      r.code,
-      Math.max(...m.columns.map((c: { exitCode: number }) => c.exitCode)),
-      'exit code: the worst of the versions',
-    );
-    for (const v of AGENT_VERSIONS)
-      for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md'])
+    assert.ok(m.columns.every((c) => c.mode === 'live'));
+    for (const v of AGENT_VERSIONS) {
+      for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md', 'recordings/_run.har'])
         assert.ok(existsSync(join(out, v, f)), `${v}/${f}`);
-    const row = (id: string) => m.rows.find((x: { id: string }) => x.id === id);
+      const report = JSON.parse(await readFile(join(out, v, 'report.json'), 'utf8')) as Report;
+      assert.equal(report.run.exchanges, 'recordings', `${v}: report.json names its exchanges`);
+    }
+    const row = (id: string) => m.rows.find((x) => x.id === id)!;
     const label = (i: number) => m.columns[i].label;
-    // 1.12.1 predates the pending endpoints: it answers 404 (absent mode), the newer ones have them
-    // (the exists check of the GET the spec names fails on 1.12.1 alone, a known deviation: it has no later column)
-    const absent = m.rows.filter(
-      (x: { id: string }) =>
-        x.id.startsWith('pending-devices/absent/') && / \/rest\//.test(x.id) && !x.id.endsWith(' exists'),
-    );
-    assert.ok(absent.length >= 2, 'absent-mode checks on 1.12.1');
-    for (const x of absent)
-      assert.deepEqual(
-        x.changes.map((c: { from: number; to: number; class: string }) => [label(c.from), label(c.to), c.class]),
-        [['1.12.1', '1.19.2', 'version-change']],
-        x.id,
-      );
-    // 1.29.5 lists directories without the trailing separator: conforms on 1.19.2, deviates on 1.29.5
+    // 1.29.5 lists directories without the trailing separator: conforms on 1.19.2, deviates on 1.29.5 (listed)
     const browse = row('system-browse/subdirectories/schema');
     assert.deepEqual(
-      browse.changes.map((c: { from: number; to: number; class: string }) => [label(c.from), label(c.to), c.class]),
+      browse.changes.map((c) => [label(c.from), label(c.to), c.class]),
       [['1.19.2', '1.29.5', 'listed-regression']],
-      JSON.stringify(browse),
     );
-    assert.match(
-      r.stdout,
-      /listed regression system-browse\/subdirectories\/schema: conforms on 1\.19\.2, deviates on 1\.29\.5/,
+    // causes come from the recorded exchanges: the browse change is one breaking cause, and no pair falls back to
+    // a cause per changed check
+    const newer = m.pairs!.find((p) => label(p.from) === '1.19.2')!;
+    assert.equal(newer.answer, 'breaks');
+    assert.ok(
+      newer.causes.some((c) => c.cause.rule === 'response-value-format-changed' && c.cause.level === 'breaking'),
     );
+    for (const p of m.pairs!) assert.notEqual(p.answer, 'cannot-tell', p.reason);
+    assert.equal(live.code, 1, 'the gate trips: 1.29.5 breaks clients of 1.19.2');
+    const summary = live.stdout.slice(live.stdout.lastIndexOf('\nversion matrix: ')).trim().split('\n');
+    assert.ok(summary.length <= 40, `the summary fits a screen: ${summary.length} lines`);
+    assert.match(summary.at(-1)!, /^synconf matrix: exit 1: .*; gate: --fail-on breaking tripped by \d+ causes/);
+
+    // the same question asked of the exchanges the live reports keep, offline
+    const again = join(work(), 'replayed');
+    const replayed = await cliAsync([
+      'matrix',
+      '--recordings',
+      AGENT_VERSIONS.map((v) => join(out, v, 'recordings')).join(','),
+      '--fail-on',
+      'breaking',
+      '--report-dir',
+      again,
+    ]);
+    const r = JSON.parse(await readFile(join(again, 'matrix.json'), 'utf8')) as Matrix;
+    assert.deepEqual(causeRows(r), causeRows(m));
+    assert.equal(replayed.code, 1, replayed.stdout + replayed.stderr);
+    const gateLines = (text: string) => text.split('\n').filter((l) => / → .*: --fail-on breaking: /.test(l));
+    assert.deepEqual(gateLines(replayed.stdout), gateLines(live.stdout), 'both name the same causes');
   });
 });
 
@@ -344,7 +409,7 @@ describe('synconf matrix --replay', () => {
     const pair = (from: string, to: string) =>
       m.pairs!.find((p) => m.columns[p.from].label === from && m.columns[p.to].label === to)!;
     const newer = pair('1.19.2', '1.29.5');
-    assert.ok(newer.recorded, 'causes from the recordings');
+    assert.equal(newer.answer, 'breaks', 'causes from the recordings: a breaking one');
     const browse = newer.causes.find((c) => c.cause.rule === 'response-value-format-changed')!;
     assert.equal(browse.cause.level, 'breaking');
     assert.deepEqual(browse.cause.endpoints, ['GET /rest/system/browse']);
@@ -394,16 +459,22 @@ describe('synconf matrix --replay', () => {
     );
     const count = (level: string) => causes.filter((c) => c.level === level).length;
     assert.equal(count('breaking'), 4);
+    assert.equal(causes.length, 18);
     assert.match(
       bundledStdout,
       new RegExp(
-        `^1\\.19\\.2 → 1\\.29\\.5: ${causes.length} causes: 4 breaking, ${count('risky')} risky, ${count('compatible')} compatible, 0 accepted`,
+        `^1\\.19\\.2 → 1\\.29\\.5: BREAKS clients of 1\\.19\\.2 \\(4 breaking, ${count('risky')} risky, ${count('compatible')} compatible, 0 accepted causes\\)`,
         'm',
       ),
     );
     assert.match(
       bundledStdout,
-      /breaking {3}response-value-format-changed {2}GET \/rest\/system\/browse .*explains 11 changed checks \(11 listed regression\)/,
+      /^ {2}breaking response-value-format-changed@GET \/rest\/system\/browse \/\*: .*; explains 11 changed checks \(11 listed regression\)$/m,
+    );
+    assert.equal(
+      m.pairs!.reduce((n, p) => n + p.causes.length, 0),
+      37 + 18,
+      'the bundled recordings: 37 causes from 1.12.1 to 1.19.2, 18 from 1.19.2 to 1.29.5',
     );
   });
 
@@ -423,12 +494,17 @@ describe('synconf matrix --replay', () => {
       gated.stdout,
       /^1\.19\.2 → 1\.29\.5: --fail-on breaking: 1 cause at or above breaking, not accepted: response-value-format-changed@GET \/rest\/system\/browse \/\*$/m,
     );
+    assert.match(
+      lastLine(gated.stdout),
+      /^synconf matrix: exit 1: every version conforms \(worst exit 0\); gate: --fail-on breaking tripped by 1 cause \(1\.19\.2 → 1\.29\.5: 1\)$/,
+      'the last line says the exit code and why',
+    );
     const browse = '--ignore=response-value-format-changed@GET /rest/system/browse';
     const accepted = await cliAsync([...args, browse, '--report-dir', join(work(), 'gate-ok')]);
     assert.equal(accepted.code, 0, accepted.stdout + accepted.stderr);
     assert.match(
-      accepted.stdout,
-      /^1\.19\.2 → 1\.29\.5: --fail-on breaking: no cause at or above breaking, not accepted$/m,
+      lastLine(accepted.stdout),
+      /^synconf matrix: exit 0: every version conforms \(worst exit 0\); gate: --fail-on breaking: no cause at or above breaking in any pair$/,
     );
     const m = JSON.parse(await readFile(join(work(), 'gate-ok', 'matrix.json'), 'utf8')) as Matrix;
     assert.equal(m.pairs![0].counts.accepted, 1);
@@ -471,13 +547,14 @@ describe('synconf matrix --replay', () => {
     const md = await readFile(join(out, 'matrix.md'), 'utf8');
     assert.match(md, /### Regressions \(\d+\)/);
     assert.match(
-      r.stdout,
-      /regression system-browse\/subdirectories\/schema: conforms on 1\.19\.2, deviates on 1\.29\.5/,
+      md,
+      /^\| system-browse\/subdirectories\/schema \| pass → fail \| 1\.19\.2 → 1\.29\.5: conforms on 1\.19\.2, deviates on 1\.29\.5/m,
     );
+    assert.match(r.stdout, /^1\.19\.2 → 1\.29\.5: BREAKS clients of 1\.19\.2 /m);
     assert.ok(existsSync(join(out, '1.29.5', 'report.html')) && existsSync(join(out, '1.19.2', 'report.html')));
   });
 
-  test('no agent installed and none named: the bundled recordings are replayed, and it says so', async () => {
+  test('no agent installed and none named: a usage error that says how to get one, never a replay (exit 2)', async () => {
     const out = join(work(), 'fallback');
     const empty = await mkdtemp(join(work(), 'no-agents-'));
     // a PATH with node and no syncthing
@@ -486,10 +563,13 @@ describe('synconf matrix --replay', () => {
     const r = await cliAsync(['matrix', '--only', 'system-ping', '--report-dir', out], {
       env: { PATH: bin, SYNCONF_SYNCTHING: '', SYNCONF_AGENTS_DIR: empty },
     });
-    assert.match(r.stderr, /REPLAYING the bundled recordings/);
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-    const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
-    assert.ok(m.columns.every((c: { mode: string }) => c.mode === 'replay'));
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /^synconf: no agent to run the matrix against \(.*\): install them with `synconf agents install`.*--replay$/m,
+    );
+    assert.doesNotMatch(r.stdout + r.stderr, /REPLAYING/);
+    assert.ok(!existsSync(join(out, 'matrix.json')), 'nothing was replayed');
   });
 
   test('bad input: a folder that is not a recording, a version with no recordings (exit 2)', async () => {

@@ -8,7 +8,7 @@ import type { MatrixOptions } from '../commands/matrix.js';
 
 /** --fail-on: verdicts and the change gate; the changes it accepts, as synconf drift takes them (a function: the
  * choices are read from the schemas when matrix runs, not at every start of every command) */
-const changeGate = () =>
+export const changeGate = () =>
   ({
     'fail-on': {
       type: 'string',
@@ -86,7 +86,7 @@ export const matrixCommand: CommandModule = {
         'offline, from these recordings',
       )
       .epilogue(
-        'Exit codes: the worst of the versions: 0 only when every version conforms or deviates only as listed, 1 a check of some version does not conform, 2 usage or input error, 3 a fault of synconf itself.',
+        'Exit codes: the worst of the versions and of the gate: 0 only when every version conforms or deviates only as listed (and the gate asked for passes), 1 a check of some version does not conform or the gate trips, 2 usage or input error, or the gate asked for a classification the exchanges cannot give (a version without recorded exchanges: "cannot tell"), 3 a fault of synconf itself, 130 interrupted. The last line says which.',
       ),
   handler: async (argv) => {
     const { matrix } = await import('../engine.js');

@@ -2,12 +2,13 @@
 // run rewritten from its report.json (e.g. after a synconf upgrade changed the HTML).
 import type { CommandModule } from 'yargs';
 import { join } from 'node:path';
+import { changeGate } from './matrix.js';
 
 const REPORT_EXIT_CODES =
   'Exit codes: 0 written, 2 usage or input error (a report that is missing, not JSON or not a synconf report), 3 a fault of synconf itself.';
 
 const MERGE_EXIT_CODES =
-  'Exit codes: the worst of the runs merged, as synconf matrix: 0 every run conforms (or deviates only as listed), 1 a check of some run does not conform, 2 usage or input error (a report that is missing, not JSON or not a synconf report; shards of a version missing, given twice or of different plans; a shard that did not finish), 3 a fault of synconf itself.';
+  'Exit codes: the worst of the runs merged and of the gate, as synconf matrix: 0 every run conforms (or deviates only as listed) and the gate asked for passes, 1 a check of some run does not conform or the gate trips, 2 usage or input error (a report that is missing, not JSON or not a synconf report; shards of a version missing, given twice or of different plans; a shard that did not finish), or the gate asked for a classification the reports cannot give (a run without recorded exchanges: "cannot tell"), 3 a fault of synconf itself. The last line says which.';
 
 const merge: CommandModule = {
   command: 'merge <reports..>',
@@ -23,14 +24,25 @@ const merge: CommandModule = {
       .option('out', {
         type: 'string',
         default: join('reports', 'matrix'),
-        describe: 'folder to write the matrix files into',
+        describe:
+          "folder to write the matrix files into (and recordings/<version>/: a sharded version's exchanges merged)",
       })
+      .options({ ...changeGate(), 'fail-on': { ...changeGate()['fail-on'], default: undefined } })
       .example('synconf report merge v1/report.json v2/report.json', 'compare two agent versions')
+      .example(
+        'synconf report merge shards/*/report.json --fail-on breaking',
+        'the CI gate: exit 1 when a newer version breaks clients of an older one',
+      )
       .example('synconf report merge shards/*/report.json', 'the shards of CI jobs (--shard i/n), every version')
       .epilogue(MERGE_EXIT_CODES),
   handler: async (argv) => {
     const { reportMerge } = await import('../engine.js');
-    await reportMerge(argv.reports as string[], argv.out as string);
+    await reportMerge(argv.reports as string[], {
+      out: argv.out as string,
+      failOn: (argv.failOn as string[] | undefined) ?? [],
+      ignore: argv.ignore as string[] | undefined,
+      ignoreFile: argv.ignoreFile as string | undefined,
+    });
   },
 };
 

@@ -2,13 +2,11 @@
 // a few at a time, then one report per version and the merged version matrix. The exit code is the worst of
 // the versions: 0 only when every version conforms or deviates only as listed. Running one version is
 // src/matrix/versions.ts; this runs them side by side, writes their reports as they end, and the matrix.
-import { BOUNDARY_FAIL_ON, changeFailOnChoices, type ChangeFailOn } from '../verdict/change-levels.js';
-import { loadIgnoreFile, parseIgnore } from '../changes/accept.js';
-import { matrixGate } from '../report/matrix-causes-text.js';
-import { boundaryGate } from '../report/matrix-boundaries.js';
+import { releaseGateOf } from './release-gate.js';
+import { matrixGates } from '../report/matrix-answer.js';
 import { EXIT } from '../errors.js';
 import { join, resolve } from 'node:path';
-import type { Report } from '../schema/generated/types.js';
+import type { FailOn, Report } from '../schema/generated/types.js';
 import { selectScenarios, type Selection } from '../scenario/select.js';
 import {
   bundledRecordings,
@@ -27,7 +25,17 @@ import { mergeReports, type Matrix } from '../matrix/merge.js';
 import { gateIndex } from '../matrix/gates.js';
 import { loadStatements } from '../schema/statements.js';
 import { chooseAgents, type MatrixAgent } from '../matrix/agents.js';
-import { defaultJobs, faultReport, runVersion, worstExit, type MatrixRunOptions } from '../matrix/versions.js';
+import {
+  defaultJobs,
+  faultReport,
+  notRunReport,
+  targetMaker,
+  worstExit,
+  type MatrixRunOptions,
+} from '../matrix/versions.js';
+import { runOnce } from './lifecycle.js';
+import type { Target } from '../runner/run.js';
+import { exchangesOf } from '../changes/exchanges.js';
 
 export type { MatrixRunOptions };
 
@@ -52,35 +60,17 @@ export interface MatrixOptions {
   shard?: ShardSpec;
 }
 
-/** the verdicts of --fail-on; only a change level given: the verdicts' default (a change gate adds to them) */
-function verdictsOf(failOn: string[], levels: string[]): string[] {
-  const verdicts = failOn.filter((v) => !levels.includes(v));
-  return verdicts.length ? verdicts : ['fail', 'unexpected-pass'];
-}
-
 /** `synconf matrix`: the versions chosen, run side by side, their reports and the matrix; the exit code the worst */
 export async function matrix(opts: MatrixOptions): Promise<void> {
   // the change gate's level apart from the verdicts; the accepted changes read before any work
-  const levels: string[] = changeFailOnChoices();
-  const changeGate = opts.failOn.find((v) => levels.includes(v)) as ChangeFailOn | undefined;
-  const accepted = [
-    ...(opts.ignore ?? []).map(parseIgnore),
-    ...(opts.ignoreFile ? loadIgnoreFile(opts.ignoreFile) : []),
-  ];
-  const { agents, offline, notice } = await chooseAgents({
+  const gate = releaseGateOf(opts);
+  const { agents, offline } = await chooseAgents({
     syncthing: opts.syncthing ?? [],
     replay: opts.replay ?? false,
     recordings: opts.recordings ?? [],
   });
   // after the versions are known to exist: a version mistyped makes no folder
   makeOutputDir(opts.reportDir, '--report-dir');
-  if (notice)
-    console.error(
-      notice
-        .split('\n')
-        .map((l) => `synconf: ${l}`)
-        .join('\n'),
-    );
   const jobs = opts.jobs ?? defaultJobs(agents.length);
   const out = matrixProgress(agents, jobs, offline);
   const result = await runMatrix({
@@ -90,8 +80,9 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
     only: opts.only,
     reportDir: resolve(opts.reportDir),
     expectations: opts.expectations,
-    failOn: verdictsOf(opts.failOn, [...levels, BOUNDARY_FAIL_ON]) as never,
-    accepted,
+    // only a change level given: the verdicts' default (a change gate adds to them)
+    failOn: (gate.verdicts.length ? gate.verdicts : ['fail', 'unexpected-pass']) as FailOn[],
+    accepted: gate.accepted,
     strict: opts.strict,
     shard: opts.shard,
     requestTimeoutMs: opts.timeout * 1000,
@@ -101,13 +92,9 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
     onScenario: out.scenario,
     onVersionEnd: out.end,
   });
-  out.done(result);
-  const gate = changeGate ? matrixGate(result.matrix, changeGate) : undefined;
-  for (const line of gate?.lines ?? []) console.log(line);
-  const boundaries = opts.failOn.includes(BOUNDARY_FAIL_ON) ? boundaryGate(result.matrix) : undefined;
-  for (const line of boundaries?.lines ?? []) console.log(line);
-  const tripped = gate?.tripped || boundaries?.tripped;
-  process.exitCode = Math.max(result.exitCode, tripped ? EXIT.nonConforming : EXIT.ok);
+  const outcome = matrixGates(result.matrix, gate.ask);
+  out.done(result, outcome);
+  process.exitCode = Math.max(result.exitCode, outcome?.code ?? EXIT.ok);
 }
 
 export interface MatrixResult {
@@ -120,12 +107,6 @@ export interface MatrixResult {
   exitCode: number;
   wallMs: number;
 }
-
-/** where the causes of the changes come from (each version's recordings, if any) and the changes accepted */
-const causeOptions = (done: MatrixAgent[], opts: MatrixRunOptions) => ({
-  recordings: done.map((a) => a.recordings ?? null),
-  accepted: opts.accepted,
-});
 
 /** the scenarios every version runs: the suite, or one shard of it (--shard) and which shard it is */
 async function selectionOf(opts: MatrixRunOptions): Promise<{ selection: Selection; shard?: Shard }> {
@@ -155,7 +136,9 @@ async function finishMatrix(
     labels: done.map((a) => a.name),
     gates: gateIndex(scenarios),
     statements: await loadStatements(),
-    ...causeOptions(done, opts),
+    // the causes of the changes come from the exchanges each version's report folder keeps
+    exchanges: ordered.map((r, i) => exchangesOf(r, doneDirs[i])),
+    accepted: opts.accepted,
   });
   const matrixFiles = await writeMatrix(matrix, opts.reportDir);
   return {
@@ -168,10 +151,37 @@ async function finishMatrix(
   };
 }
 
+/** one version: its target set up, its scenarios run, torn down (commands/lifecycle.ts); its report */
+async function runVersion(
+  agent: MatrixAgent,
+  selection: Selection,
+  opts: MatrixRunOptions,
+  run: { dir: string; partial: Map<MatrixAgent, Report>; targets: Map<MatrixAgent, Target> },
+): Promise<Report> {
+  if (selection.errors.length)
+    return finalize(notRunReport(agent, 'scenario files did not load; nothing was run', selection.errors), opts.failOn);
+  const outcome = await runOnce({
+    selection,
+    makeTarget: targetMaker(agent),
+    reportDir: run.dir,
+    options: {
+      expectations: opts.expectations,
+      requestTimeoutMs: opts.requestTimeoutMs,
+      failOn: opts.failOn,
+      strict: opts.strict,
+      onReport: (r) => run.partial.set(agent, r),
+      onScenario: (s, i, total) => opts.onScenario?.(agent, s, i, total),
+    },
+    onTarget: (t) => (t ? run.targets.set(agent, t) : run.targets.delete(agent)),
+  });
+  return 'report' in outcome ? outcome.report : notRunReport(agent, outcome.notSetUp);
+}
+
 export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
   const t0 = performance.now();
   const reports = new Map<MatrixAgent, Report>();
   const partial = new Map<MatrixAgent, Report>();
+  const targets = new Map<MatrixAgent, Target>();
   const dirs = opts.agents.map((a) => join(opts.reportDir, a.name));
   const queue = [...opts.agents];
   const worker = async () => {
@@ -179,7 +189,8 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
       opts.onVersionStart?.(agent);
       let report: Report;
       try {
-        report = await runVersion(agent, selection!, opts, partial);
+        const dir = dirs[opts.agents.indexOf(agent)];
+        report = await runVersion(agent, selection!, opts, { dir, partial, targets });
       } catch (e) {
         // A defect of synconf itself: this version's report says so (exit 3, with the stack), the others go on.
         report = faultReport(agent, e);
@@ -197,6 +208,10 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
     console.error(`\nsynconf matrix: interrupted (${signal}): the reports of the versions done so far are written`);
     for (const [agent, report] of partial) {
       if (reports.has(agent)) continue;
+      await targets
+        .get(agent)
+        ?.close()
+        .catch(() => {}); // first: closing a recorder writes the run's _run.har
       report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
       reports.set(agent, finalize(withShard(report, shard), opts.failOn));
       await writeReports(report, dirs[opts.agents.indexOf(agent)]).catch(() => {});

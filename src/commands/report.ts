@@ -1,32 +1,62 @@
 // `synconf report merge|render`: the version matrix of several runs, and the report files of one run
 // rewritten from its report.json.
-import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { Report } from '../schema/generated/types.js';
+import { copyFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { FailOn } from '../schema/generated/types.js';
 import { readReport } from '../report/load.js';
 import { mergeReports } from '../matrix/merge.js';
 import { writeMatrix, writeReports } from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
 import { selectScenarios } from '../scenario/select.js';
 import { gateIndex } from '../matrix/gates.js';
-import { mergeShardSets } from '../matrix/shard-set.js';
+import { mergeShardSets, versionOf, type ReportFile } from '../matrix/shard-set.js';
+import { exchangesOf, EXCHANGES_DIR, type RunExchanges } from '../changes/exchanges.js';
+import { matrixGates, matrixSummary } from '../report/matrix-answer.js';
+import { releaseGateOf } from './release-gate.js';
+import { finalize } from '../verdict/totals.js';
 import { loadStatements } from '../schema/statements.js';
 import { statementCoverage } from '../verdict/statement-coverage.js';
 import { worstExit } from '../matrix/versions.js';
 
-/** the recordings folder a run replayed or recorded, when it is still there: the causes of the changes come from it */
-function recordingsOf(r: Report): string | null {
-  const dir = r.run.mode === 'replay' ? r.run.target : r.run.mode === 'record' ? r.run.recordings : null;
-  return dir && existsSync(dir) ? dir : null;
+/** the options of `synconf report merge` */
+export interface MergeCommandOptions {
+  out: string;
+  /** verdicts (each run's report judged again), a change level, boundary */
+  failOn: string[];
+  ignore?: string[];
+  ignoreFile?: string;
+}
+
+/** the exchanges of one report, from the folder of its report.json */
+const ownExchanges = (r: ReportFile): RunExchanges =>
+  r.file ? exchangesOf(r.report, dirname(r.file)) : { missing: 'its report was read from no file' };
+
+/**
+ * The exchanges of a run of the merge: a whole run's own; a sharded version's, every shard's cassettes copied into
+ * one folder under the merge's output (recordings/<label>/), or the shards that have none and why.
+ */
+function mergedExchanges(run: ReportFile, label: string, out: string): RunExchanges {
+  if (!run.shards) return ownExchanges(run);
+  const found = run.shards.map((s) => ({ s, x: ownExchanges(s) }));
+  const missing = found.flatMap(({ s, x }) => ('missing' in x ? [`shard ${s.report.shard!.index}: ${x.missing}`] : []));
+  if (missing.length) return { missing: missing.join('; ') };
+  const dir = join(out, EXCHANGES_DIR, label.replace(/[^\w.-]+/g, '_'));
+  rmSync(dir, { recursive: true, force: true });
+  makeOutputDir(dir, '--out');
+  for (const { x } of found)
+    for (const f of readdirSync((x as { dir: string }).dir).filter((n) => n.endsWith('.har')))
+      if (!existsSync(join(dir, f))) copyFileSync(join((x as { dir: string }).dir, f), join(dir, f));
+  return { dir };
 }
 
 /**
  * `synconf report merge`: the version matrix of the runs given; the shards of a version (--shard) put back
- * together first, refused when one is missing, given twice or of another plan. Exit code: the worst of the runs,
- * as `synconf matrix` (a shard that did not finish fails its version).
+ * together first (their exchanges too), refused when one is missing, given twice or of another plan. The answer and
+ * the exit code as `synconf matrix` gives them: the worst of the runs and of the gate asked for.
  */
-export async function reportMerge(files: string[], out: string): Promise<void> {
-  makeOutputDir(out, '--out');
+export async function reportMerge(files: string[], opts: MergeCommandOptions): Promise<void> {
+  const gate = releaseGateOf(opts);
+  makeOutputDir(opts.out, '--out');
   const given = [];
   for (const file of files) given.push({ report: await readReport(file), file });
   for (const [i, g] of given.entries()) {
@@ -38,26 +68,29 @@ export async function reportMerge(files: string[], out: string): Promise<void> {
   const suite = (await selectScenarios(undefined, undefined)).scenarios;
   const { runs, crashed } = mergeShardSets(given, { order: suite.map((s) => s.scenario.id) });
   for (const line of crashed) console.error(`synconf: ${line}`);
-  for (const { report } of runs.filter((r) => !r.report.statementCoverage))
-    report.statementCoverage = statementCoverage(await loadStatements(), report.scenarios);
+  for (const { report } of runs) {
+    if (!report.statementCoverage)
+      report.statementCoverage = statementCoverage(await loadStatements(), report.scenarios);
+    if (gate.verdicts.length) finalize(report, gate.verdicts as FailOn[]);
+  }
+  const labels = runs.map((r) => versionOf(r.report));
   const matrix = mergeReports(
     runs.map((r) => r.report),
     {
       files: runs.map((r) => r.file),
       gates: gateIndex(suite),
-      recordings: runs.map((r) => recordingsOf(r.report)),
+      exchanges: runs.map((r, i) => mergedExchanges(r, labels[i], opts.out)),
+      accepted: gate.accepted,
       statements: await loadStatements(),
     },
   );
-  for (const path of await writeMatrix(matrix, out)) console.log(`wrote ${path}`);
-  console.log(
-    `${matrix.changed} of ${matrix.rows.length} check${matrix.rows.length === 1 ? '' : 's'} changed across ${matrix.columns.length} run${matrix.columns.length === 1 ? '' : 's'} (${Object.entries(
-      matrix.classes,
-    )
-      .map(([c, n]) => `${c}: ${n}`)
-      .join(', ')})`,
-  );
-  process.exitCode = worstExit(runs.map((r) => r.report.exitCode));
+  const written = await writeMatrix(matrix, opts.out);
+  const outcome = matrixGates(matrix, gate.ask);
+  const conformance = worstExit(runs.map((r) => r.report.exitCode));
+  const where = [`matrix: ${written.join(', ')}`];
+  for (const line of matrixSummary(matrix, { command: 'synconf report merge', conformance, gate: outcome, where }))
+    console.log(line);
+  process.exitCode = Math.max(conformance, outcome?.code ?? 0);
 }
 
 export async function reportRender(file: string, out?: string): Promise<void> {

@@ -3,7 +3,9 @@
 // the report is written and the exit code says what happened.
 import { relative, resolve } from 'node:path';
 import type { FailOn, Report } from '../schema/generated/types.js';
-import { runScenarios, type MakeTarget, type RunOptions, type Target } from '../runner/run.js';
+import type { MakeTarget, RunOptions, Target } from '../runner/run.js';
+import { runOnce, type RunPlan } from './lifecycle.js';
+import type { RecorderOptions } from '../transport/recorder.js';
 import { replayTarget } from '../runner/replay-target.js';
 import { liveTargetMaker, type TargetOptions } from './targets.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
@@ -16,14 +18,11 @@ import { progress } from './run-progress.js';
 import { harnessLines } from './harness-lines.js';
 import { onInterrupt } from './interrupt.js';
 import { checkAgentVersion, checkSyncthing } from './versions.js';
-import { EXIT, SynconfError, UsageError } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { isVersion } from '../schema/version.js';
 import { readReport } from '../report/load.js';
 import { compareWithBaseline } from '../verdict/baseline.js';
 import { combineRuns, stabilityLine } from '../verdict/repeat.js';
-import { recorderFor } from '../transport/recorder.js';
-import type { LiveTransport } from '../transport/live.js';
-import type { Transport } from '../transport/types.js';
 
 /** what every running command (run, replay, drift) passes in */
 export interface CommonRunOptions {
@@ -47,11 +46,7 @@ export interface CommonRunOptions {
   knownVersion?: string;
 }
 
-export interface RecordOptions {
-  dir: string;
-  mode: 'all' | 'once' | 'new';
-  redact: string[];
-}
+export type RecordOptions = RecorderOptions;
 
 /** `synconf run`: the options of a live run */
 export interface RunCommandOptions extends CommonRunOptions, TargetOptions {
@@ -170,29 +165,24 @@ interface Session {
 async function runRepeats(s: Session): Promise<Report[] | number> {
   const { args } = s.end;
   const repeat = args.repeat ?? 1;
-  const needsPeer = s.selection.scenarios.some((l) => l.scenario.needs?.includes('peer'));
-  const wrap: ((t: LiveTransport) => Transport) | undefined = s.record ? recorderFor(s.record) : undefined;
   const reports: Report[] = [];
   for (let run = 1; run <= repeat; run++) {
     if (repeat > 1) console.log(`run ${run} of ${repeat}`);
-    let target: Target;
-    try {
-      target = s.target = await s.makeTarget(needsPeer, wrap);
-      if (target.mode === 'replay') s.end.replayed = target.description;
-    } catch (e) {
-      if (e instanceof SynconfError) return endRun(emptyReport(s.mode, 'not set up', e.message), s.end);
-      throw e;
-    }
-    reports.push(
-      await runScenarios(s.selection, target, {
-        ...runOptions(args, s.end.out),
-        onReport: (r) => (s.partial = r),
-        signal: s.stop,
-      }),
-    );
+    const plan: RunPlan = {
+      selection: s.selection,
+      makeTarget: s.makeTarget,
+      reportDir: s.end.reportDir,
+      record: s.record,
+      options: { ...runOptions(args, s.end.out), onReport: (r) => (s.partial = r), signal: s.stop },
+      onTarget: (t) => {
+        s.target = t;
+        if (t?.mode === 'replay') s.end.replayed = t.description;
+      },
+    };
+    const outcome = await runOnce(plan);
+    if ('notSetUp' in outcome) return endRun(emptyReport(s.mode, 'not set up', outcome.notSetUp), s.end);
+    reports.push(outcome.report);
     if (s.interrupted()) return EXIT.interrupted;
-    await target.close();
-    s.target = undefined;
   }
   return reports;
 }
@@ -240,8 +230,8 @@ export async function executeRun(
     const final = finalize(report, failOn);
     final.exitCode = EXIT.interrupted; // what the process exits with; its harness error says why
     final.verdict = verdictLine(final, failOn);
+    await target?.close().catch(() => {}); // first: closing a recorder writes the run's _run.har
     await finish(final).catch(() => {});
-    await target?.close().catch(() => {});
   });
 
   try {

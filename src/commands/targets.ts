@@ -1,9 +1,7 @@
-// How a live run (run, drift) reaches its agent: --agent/--api-key, or a lab synconf starts.
+// How a live run (run, drift) reaches its agent: --agent/--api-key, or a lab synconf starts; never recordings.
 import { UsageError } from '../errors.js';
-import { DEFAULT_RECORDINGS } from '../paths.js';
 import type { MakeTarget } from '../runner/run.js';
 import { labTarget, agentTarget } from '../runner/targets.js';
-import { replayTarget } from '../runner/replay-target.js';
 
 /** how to reach a live agent: --agent/--api-key, or the lab */
 export interface TargetOptions {
@@ -14,6 +12,10 @@ export interface TargetOptions {
   syncthing?: string;
 }
 
+/** what to do when there is no agent to run against */
+export const noAgent = (why: string) =>
+  `no agent to run against (${why}): install one with \`synconf agents install\`, name a running one with --agent URL --api-key KEY, or a binary with --syncthing VERSION|PATH; to check recordings offline use \`synconf replay\``;
+
 /** the MakeTarget of a live run, from the target options */
 export function liveTargetMaker(opts: TargetOptions): MakeTarget {
   return async (needsPeer, wrap) => {
@@ -23,19 +25,14 @@ export function liveTargetMaker(opts: TargetOptions): MakeTarget {
       if (!opts.apiKey) throw new UsageError('--agent needs --api-key (or SYNCONF_API_KEY)');
       return agentTarget(opts.agent, opts.apiKey, { needsPeer, allowDestructive, wrap, binary: syncthing });
     }
-    if (!opts.lab && !wrap && !syncthing) {
-      // No agent named and none to start: show the bundled recordings rather than nothing, and say so.
+    if (!opts.lab && !syncthing) {
+      // No agent named and none to start: a usage error that says how to get one, never a replay of old evidence.
       const { resolveBinary, LabError } = await import('../lab/lab.js');
       const missing = await resolveBinary().then(
         () => undefined,
         (e: Error) => (e instanceof LabError ? e.message : undefined),
       );
-      if (missing) {
-        console.error(
-          `synconf: no agent to run against (${missing})\nsynconf: REPLAYING the bundled recordings ${DEFAULT_RECORDINGS.replace(/.*\/recordings\//, 'recordings/')} instead; the report says mode "replay". Give --lab to insist on a live agent.`,
-        );
-        return replayTarget(DEFAULT_RECORDINGS);
-      }
+      if (missing) throw new UsageError(noAgent(missing));
     }
     return labTarget({ needsPeer, allowDestructive, wrap, binary: syncthing });
   };

@@ -1,8 +1,10 @@
 // Writes every format of a run's report, of a version matrix or of a mutation run into one folder (and the
 // Markdown to the GitHub job summary when there is one). The writers are pure; only this module touches the file
 // system.
-import { appendFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { cassettePath, RUN_CASSETTE } from '../transport/cassette.js';
+import { EXCHANGES_DIR } from '../changes/exchanges.js';
 import type { MutationReport, Report } from '../schema/generated/types.js';
 import { mutationHtml, mutationMarkdown } from '../mutate/render.js';
 import { toHtml } from '../report/html.js';
@@ -67,7 +69,10 @@ function writeAll(dir: string, files: [name: string, text: string][]): string[] 
  * of a matrix); `rendered` is a report written before, rendered again as it is.
  */
 export async function writeReports(report: Report, dir: string, rendered = false): Promise<string[]> {
-  if (!rendered) report.statementCoverage = statementCoverage(await loadStatements(), report.scenarios);
+  if (!rendered) {
+    report.statementCoverage = statementCoverage(await loadStatements(), report.scenarios);
+    keepExchanges(report, dir);
+  }
   const view = viewOf(report); // computed once, rendered by each writer
   const markdown = toMarkdown(report, view);
   const paths = writeAll(dir, [
@@ -80,6 +85,25 @@ export async function writeReports(report: Report, dir: string, rendered = false
   const summary = process.env.GITHUB_STEP_SUMMARY;
   if (summary) appendFileSync(summary, markdown + '\n', 'utf8');
   return paths;
+}
+
+/**
+ * The run's exchanges in the report folder (recordings/), named in report.json: a live run's recorder wrote them
+ * there as it ran (commands/lifecycle.ts); a replay's come from the folder it replayed, a --record run's from the
+ * folder it recorded into (the cassettes of the scenarios it ran, and _run.har). A folder without _run.har (the run
+ * exchanged nothing) is not named: whoever compares the report then says it cannot tell.
+ */
+function keepExchanges(report: Report, dir: string): void {
+  const evidence = join(dir, EXCHANGES_DIR);
+  const from = report.run.mode === 'replay' ? report.run.target : report.run.recordings;
+  if (from && existsSync(from) && resolve(from) !== resolve(evidence)) {
+    rmSync(evidence, { recursive: true, force: true });
+    makeOutputDir(evidence, 'the report folder');
+    for (const id of [RUN_CASSETTE, ...report.scenarios.map((s) => s.id)])
+      if (existsSync(cassettePath(from, id))) copyFileSync(cassettePath(from, id), cassettePath(evidence, id));
+  }
+  if (existsSync(cassettePath(evidence, RUN_CASSETTE))) report.run.exchanges = EXCHANGES_DIR;
+  else delete report.run.exchanges;
 }
 
 /** matrix.json, matrix.html and matrix.md in `dir`; the paths written, in that order */

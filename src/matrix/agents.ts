@@ -128,13 +128,12 @@ async function versionOf(binary: string): Promise<string> {
 export interface AgentChoice {
   agents: MatrixAgent[];
   offline: boolean;
-  /** said to the user when synconf chose for them */ notice?: string;
 }
 
 /**
  * The agents of a matrix from the command's options. Offline with --replay or --recordings. Live otherwise; with
- * nothing named and no agent to run at all, the bundled recordings are replayed instead, and the notice says so
- * (as `synconf run` does), so a newcomer still sees a matrix.
+ * nothing named and no agent to run at all, a usage error that says how to get one: a matrix never replays old
+ * evidence unasked.
  */
 export async function chooseAgents(
   opts: { syncthing: string[]; replay: boolean; recordings: string[] },
@@ -142,15 +141,12 @@ export async function chooseAgents(
 ): Promise<AgentChoice> {
   if (opts.replay || opts.recordings.length)
     return { agents: recordedAgents(opts.recordings, opts.syncthing), offline: true };
-  if (opts.syncthing.length) return { agents: await liveAgents(opts.syncthing, lookup), offline: false };
   try {
-    return { agents: await liveAgents([], lookup), offline: false };
+    return { agents: await liveAgents(opts.syncthing, lookup), offline: false };
   } catch (e) {
-    if (!(e instanceof InputError || e instanceof UsageError)) throw e;
-    return {
-      agents: recordedAgents([], []),
-      offline: true,
-      notice: `no agent to run against (${e.message})\nREPLAYING the bundled recordings instead; the reports say mode "replay". Give --syncthing to insist on live agents.`,
-    };
+    if (!(e instanceof InputError || e instanceof UsageError) || opts.syncthing.length) throw e;
+    throw new UsageError(
+      `no agent to run the matrix against (${e.message.replace(/^no agent to run the matrix against: /, '')}): install them with \`synconf agents install\` or name binaries with --syncthing VERSION|PATH; to compare recordings offline use --replay`,
+    );
   }
 }

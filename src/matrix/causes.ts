@@ -16,6 +16,7 @@ import { driftBetween } from '../changes/compare-dirs.js';
 import { byUrgency, causesOf } from '../changes/causes.js';
 import { ruleOf } from '../changes/rules.js';
 import { accept, type Acceptance } from '../changes/accept.js';
+import type { RunExchanges } from '../changes/exchanges.js';
 import { CHANGE_CLASSES } from '../verdict/change-class.js';
 import { countsOf } from '../report/causes-text.js';
 
@@ -25,8 +26,8 @@ const stepOfEvidence = (difference: string) => /^\S+ ([^:]+):/.exec(difference)?
 /** "<scenario>/<step>/<check>" */
 const scenarioStep = (checkId: string) => checkId.split('/').slice(0, 2).join('/');
 
-/** a changed check no recorded difference explains: the agent's behaviour for the same requests changed */
-const UNEXPLAINED_RULE: ChangeRuleId = 'effect-changed';
+/** a changed check no recorded difference of its step explains: listed under its own rule, its verdicts the evidence */
+const UNEXPLAINED_RULE: ChangeRuleId = 'check-changed-unexplained';
 
 /**
  * The causes that fit a class of change best, where a step shows several: a check that now conforms is explained by
@@ -99,15 +100,32 @@ function changedChecks(m: Matrix, from: number, to: number): { check: MatrixCaus
   );
 }
 
+/** what the newer version of a pair does to a client of the older one, from its causes not accepted */
+function answerOf(causes: MatrixCause[]): MatrixPair['answer'] {
+  const open = causes.filter((c) => !c.cause.accepted).map((c) => c.cause.level);
+  return open.includes('breaking') ? 'breaks' : open.includes('risky') ? 'may-affect' : 'compatible';
+}
+
+/** a pair whose exchanges are missing on a side: no cause is made up from the changed checks alone */
+function cannotTell(m: Matrix, [from, to]: [number, number], reason: string): MatrixPair {
+  const checks = changedChecks(m, from, to);
+  return {
+    from,
+    to,
+    answer: 'cannot-tell',
+    reason,
+    causes: [],
+    counts: countsOf([]),
+    checks: Object.fromEntries(
+      CHANGE_CLASSES.map((k) => [k, checks.filter((c) => c.check.class === k).length]),
+    ) as MatrixPair['checks'],
+  };
+}
+
 /** the causes between two columns: recorded causes with the checks they explain, then the checks nothing explains */
-function pairOf(
-  m: Matrix,
-  [from, to]: [number, number],
-  recorded: ChangeCause[] | null,
-  opts: PairOptions,
-): MatrixPair {
+function pairOf(m: Matrix, [from, to]: [number, number], recorded: ChangeCause[], opts: PairOptions): MatrixPair {
   const accepted = opts.accepted ?? [];
-  const causes: MatrixCause[] = accept(recorded ?? [], accepted).causes.map((cause) => ({ cause, checks: [] }));
+  const causes: MatrixCause[] = accept(recorded, accepted).causes.map((cause) => ({ cause, checks: [] }));
   // where each cause shows: "<scenario>/<step>", most urgent cause first (causes are sorted so)
   const byStep = new Map<string, MatrixCause[]>();
   for (const c of causes)
@@ -133,7 +151,7 @@ function pairOf(
   return {
     from,
     to,
-    recorded: recorded !== null,
+    answer: answerOf(all),
     causes: all,
     counts: countsOf(all.map((c) => c.cause)),
     checks: Object.fromEntries(
@@ -149,20 +167,30 @@ export interface PairOptions {
   errorsOf?: (checkId: string, column: number) => string[];
 }
 
+/** why a pair cannot be classified: the columns without exchanges, each with its reason */
+function missingOf(m: Matrix, columns: number[], exchanges: RunExchanges[]): string | undefined {
+  const missing = columns.flatMap((i) => {
+    const x = exchanges[i];
+    return 'missing' in x ? [`${m.columns[i].label}: ${x.missing}`] : [];
+  });
+  return missing.length ? `no exchanges to compare (${missing.join('; ')})` : undefined;
+}
+
 /**
- * The pairs of adjacent versions (in `m.order`, columns without a version left out) with their causes.
- * `recordings[i]` is the recordings folder of column i, when it has one.
+ * The pairs of adjacent versions (in `m.order`, columns without a version left out) with their causes, from the
+ * exchanges of each column (`exchanges[i]`); a pair with a column whose exchanges are missing cannot be told.
  */
-export function pairsOf(m: Matrix, recordings: (string | null)[], opts: PairOptions = {}): MatrixPair[] {
+export function pairsOf(m: Matrix, exchanges: RunExchanges[], opts: PairOptions = {}): MatrixPair[] {
   const versioned = m.order.filter((i) => m.columns[i].version !== null);
   // the scenarios the matrix ran (--only, --suite), and the agent's identification every run makes
   const ran = new Set([...m.rows.map((r) => r.scenario), '_run']);
   const pairs: MatrixPair[] = [];
   for (let k = 1; k < versioned.length; k++) {
     const [from, to] = [versioned[k - 1], versioned[k]];
-    const [a, b] = [recordings[from], recordings[to]];
-    const recorded = a && b ? causesOf(driftBetween(a, b, (id) => ran.has(id)).scenarios) : null;
-    pairs.push(pairOf(m, [from, to], recorded, opts));
+    const [a, b] = [exchanges[from], exchanges[to]];
+    const missing = missingOf(m, [from, to], exchanges);
+    if (missing || !('dir' in a) || !('dir' in b)) pairs.push(cannotTell(m, [from, to], missing ?? ''));
+    else pairs.push(pairOf(m, [from, to], causesOf(driftBetween(a.dir, b.dir, (id) => ran.has(id)).scenarios), opts));
   }
   return pairs;
 }

@@ -9,6 +9,7 @@ import { CHANGE_CLASSES } from '../verdict/change-class.js';
 import type { GateIndex } from './gates.js';
 import { pairsOf } from './causes.js';
 import type { Acceptance } from '../changes/accept.js';
+import type { RunExchanges } from '../changes/exchanges.js';
 import { boundariesOf } from './boundaries.js';
 
 export type { Matrix, MatrixColumn, MatrixRow };
@@ -55,8 +56,8 @@ export interface MergeOptions {
   labels?: string[];
   /** the version gates behind each check (src/matrix/gates.ts); without them only the reports' own version gates count */
   gates?: GateIndex;
-  /** the recordings folder of each report, where it has one: the changes between versions grouped by cause */
-  recordings?: (string | null)[];
+  /** the exchanges of each report (changes/exchanges.ts): the changes between versions grouped by cause */
+  exchanges?: RunExchanges[];
   /** reviewed causes (--ignore, --ignore-file): listed as accepted */
   accepted?: Acceptance[];
   /** the statement index: its version statements compared with what each version showed (matrix `boundaries`) */
@@ -126,7 +127,7 @@ export function mergeReports(reports: Report[], filesOrOptions: (string | null)[
   };
   matrix.pairs = pairsOf(
     matrix,
-    reports.map((_, i) => opts.recordings?.[i] ?? null),
+    reports.map((_, i) => opts.exchanges?.[i] ?? { missing: 'no exchanges were given with its report' }),
     { accepted: opts.accepted, errorsOf: (id, col) => ids.get(id)?.cells[col]?.errors ?? [] },
   );
   if (opts.statements)

@@ -11,6 +11,8 @@ import { combineShards } from './combine-shards.js';
 export interface ReportFile {
   report: Report;
   file: string | null;
+  /** a version put back together from shards: the shards' own reports and files */
+  shards?: ReportFile[];
 }
 
 /** the version a report is of, as a merge names it: "1.19.2", "unknown version" */
@@ -91,7 +93,7 @@ export function mergeShardSets(
       opts.order,
     );
     crashed.push(...combined.crashed);
-    return { report: combined.report, file: of.map(name).join(' + ') };
+    return { report: combined.report, file: of.map(name).join(' + '), shards: of };
   });
   return { runs: merged, crashed };
 }

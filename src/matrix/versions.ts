@@ -1,12 +1,12 @@
-// One version of `synconf matrix`: its target (a lab of its binary, or its recordings), its run and its report; a
-// version that cannot be set up is a report with a harness error, so the matrix still has its column.
+// One version of `synconf matrix`: how its target is set up (a lab of its binary, or its recordings) and the report
+// of a version that could not run, so the matrix still has its column. The run itself is the one lifecycle of every
+// command (commands/lifecycle.ts).
 import { availableParallelism } from 'node:os';
 import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
-import { runScenarios, type Target } from '../runner/run.js';
-import type { Selection } from '../scenario/select.js';
+import type { MakeTarget } from '../runner/run.js';
 import type { ShardSpec } from '../scenario/shard.js';
-import { emptyReport, finalize } from '../verdict/totals.js';
-import { EXIT, SynconfError } from '../errors.js';
+import { emptyReport } from '../verdict/totals.js';
+import { EXIT } from '../errors.js';
 import type { MatrixAgent } from './agents.js';
 import type { Acceptance } from '../changes/accept.js';
 import { replayTarget } from '../runner/replay-target.js';
@@ -47,9 +47,12 @@ export function defaultJobs(versions: number): number {
   return Math.max(1, Math.min(versions, availableParallelism() + 1));
 }
 
-async function targetFor(agent: MatrixAgent, needsPeer: boolean): Promise<Target> {
-  if (agent.recordings) return replayTarget(agent.recordings);
-  return labTarget({ needsPeer, allowDestructive: true, binary: agent.binary });
+/** how a version's target is set up: its recordings replayed, or a lab of its binary (destructive scenarios allowed) */
+export function targetMaker(agent: MatrixAgent): MakeTarget {
+  return async (needsPeer, wrap) =>
+    agent.recordings
+      ? replayTarget(agent.recordings)
+      : labTarget({ needsPeer, allowDestructive: true, binary: agent.binary, wrap });
 }
 
 /** a report of a version that did not run still names the version (known from the binary or the recordings) */
@@ -63,40 +66,15 @@ export function withVersion(report: Report, agent: MatrixAgent): Report {
   return report;
 }
 
-/** one version: its target, its run, its report (a target that cannot be set up is a report with a harness error) */
-export async function runVersion(
-  agent: MatrixAgent,
-  selection: Selection,
-  opts: MatrixRunOptions,
-  partial: Map<MatrixAgent, Report>,
-): Promise<Report> {
-  const mode = agent.recordings ? 'replay' : 'live';
-  const description = agent.recordings ?? `lab (${agent.binary})`;
-  if (selection.errors.length) {
-    const report = emptyReport(mode, description, 'scenario files did not load; nothing was run');
-    report.harnessErrors = selection.errors;
-    return withVersion(finalize(report, opts.failOn), agent);
-  }
-  let target: Target;
-  try {
-    const needsPeer = selection.scenarios.some((s) => s.scenario.needs?.includes('peer'));
-    target = await targetFor(agent, needsPeer);
-  } catch (e) {
-    if (e instanceof SynconfError) return withVersion(emptyReport(mode, description, (e as Error).message), agent);
-    throw e;
-  }
-  try {
-    return await runScenarios(selection, target, {
-      expectations: opts.expectations,
-      requestTimeoutMs: opts.requestTimeoutMs,
-      failOn: opts.failOn,
-      strict: opts.strict,
-      onReport: (r) => partial.set(agent, r),
-      onScenario: (s, i, total) => opts.onScenario?.(agent, s, i, total),
-    });
-  } finally {
-    await target.close().catch(() => {});
-  }
+/** the report of a version whose scenarios did not load, or whose target could not be set up */
+export function notRunReport(agent: MatrixAgent, message: string, errors: Report['harnessErrors'] = []): Report {
+  const report = emptyReport(
+    agent.recordings ? 'replay' : 'live',
+    agent.recordings ?? `lab (${agent.binary})`,
+    message,
+  );
+  if (errors.length) report.harnessErrors = errors;
+  return withVersion(report, agent);
 }
 
 export const worstExit = (codes: number[]) => codes.reduce((a, b) => Math.max(a, b), 0);

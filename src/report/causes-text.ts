@@ -12,7 +12,7 @@ function whereOf(c: ChangeCause): string[] {
 }
 
 /** a cause as the gate names it: RULE@ENDPOINT, the other endpoints counted, and where */
-function causeId(c: ChangeCause): string {
+export function causeId(c: ChangeCause): string {
   const more =
     c.endpoints.length > 1 ? ` (+${c.endpoints.length - 1} endpoint${c.endpoints.length > 2 ? 's' : ''})` : '';
   const where = whereOf(c)[0];

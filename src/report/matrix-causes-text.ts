@@ -1,10 +1,8 @@
-// The causes of a version matrix as text, per pair of adjacent versions: the counts by level, then one line per
-// cause that is not compatible (the compatible ones counted), each with the changed checks it explains counted by
-// class. The terminal and the first lines of matrix.md share it; pure: a matrix in, lines out.
+// The causes of a version matrix as text, per pair of adjacent versions: the pair's name, the changed checks a cause
+// explains counted by class, the top causes. The terminal (matrix-answer.ts), matrix.md and matrix.html share it;
+// pure: a matrix in, text out.
 import type { Matrix, MatrixCause, MatrixPair } from '../schema/generated/types.js';
 import { CHANGE_CLASSES, CHANGE_LABEL } from '../verdict/change-class.js';
-import { causeLine, countLine, failing, gateLine } from './causes-text.js';
-import type { ChangeFailOn } from '../verdict/change-levels.js';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
@@ -29,34 +27,7 @@ export function pairChecksLine(p: MatrixPair): string {
 /** the urgent causes first: not accepted and not compatible */
 export const urgent = (c: MatrixCause) => !c.cause.accepted && c.cause.level !== 'compatible';
 
-/** every pair: a heading line, its urgent causes one line each (with what they explain), the rest counted */
-export function pairsText(m: Matrix): string[] {
-  return (m.pairs ?? []).flatMap((p) => {
-    const shown = p.causes.filter(urgent);
-    const rest = p.causes.length - shown.length;
-    return [
-      `${pairName(m, p)}: ${countLine(p.counts)}${p.recorded ? '' : ' (no recordings: from the changed checks only)'}; checks changed: ${pairChecksLine(p)}`,
-      ...shown.map((c) => `  ${causeLine(c.cause)}; ${checksLine(c)}`),
-      ...(rest ? [`  …and ${plural(rest, 'compatible or accepted cause')} (matrix.md, matrix.html)`] : []),
-    ];
-  });
-}
-
 const LEVELS = ['breaking', 'risky', 'compatible'];
-
-/** matrix --fail-on LEVEL: per pair the gate's line naming the causes that trip it; tripped when any does */
-export function matrixGate(m: Matrix, failOn: ChangeFailOn): { lines: string[]; tripped: boolean } {
-  let tripped = false;
-  const lines = (m.pairs ?? []).map((p) => {
-    const causes = failing(
-      p.causes.map((c) => c.cause),
-      failOn,
-    );
-    tripped ||= causes.length > 0;
-    return `${pairName(m, p)}: ${gateLine(failOn, causes)}`;
-  });
-  return { lines, tripped };
-}
 
 /** the top causes of a pair: urgent ones, by level, then those that explain the most changed checks */
 export function topCauses(p: MatrixPair, n: number): MatrixCause[] {

@@ -34,10 +34,11 @@ function causeText(c: MatrixCause): string {
   return `<code>${e(k.rule, 60)}</code> — <code>${e(k.endpoints[0], 120)}${more}${where ? ` ${e(where, 120)}` : ''}</code>: ${e(change, 160)}`;
 }
 
-/** what a pair's counts mean for shipping the newer version */
+/** what a pair means for shipping the newer version (its answer, matrix/causes.ts) */
 function answer(p: MatrixPair, older: string): string {
-  if (p.counts.breaking) return `<strong>breaks clients</strong> of ${e(older)}`;
-  if (p.counts.risky) return '<strong>may affect clients</strong>';
+  if (p.answer === 'breaks') return `<strong>breaks clients</strong> of ${e(older)}`;
+  if (p.answer === 'may-affect') return '<strong>may affect clients</strong>';
+  if (p.answer === 'cannot-tell') return `<strong>cannot tell</strong>: ${e(p.reason ?? '', 300)}`;
   return 'compatible';
 }
 
@@ -99,7 +100,7 @@ export function causesSection(m: Matrix): string {
       const shown = p.causes.filter(urgent);
       const rest = p.causes.filter((c) => !urgent(c));
       return `<h2 id="causes-${p.from}-${p.to}">Causes ${e(pairName(m, p))} <span class="muted">(${p.causes.length}; checks changed: ${e(pairChecksLine(p))})</span></h2>
-${p.recorded ? '' : '<p class="muted">No recordings of both versions: each changed check is its own cause.</p>'}
+${p.answer === 'cannot-tell' ? `<p><strong>Cannot tell</strong>: ${e(p.reason ?? '', 300)}. No cause is made up from the changed checks alone.</p>` : ''}
 ${shown.map((c) => causeDetails(m, c)).join('\n')}
 ${rest.length ? `<details class="compatible"><summary>${rest.length} compatible or accepted cause${rest.length === 1 ? '' : 's'}</summary>\n${rest.map((c) => causeDetails(m, c)).join('\n')}\n</details>` : ''}`;
     })

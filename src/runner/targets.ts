@@ -43,7 +43,7 @@ async function startPeer(binary?: string): Promise<{ lab?: Lab; peer?: LabInstan
 
 /** a live target from instance endpoints (tests use it directly against a local server) */
 export function liveTarget(
-  mode: 'live' | 'record',
+  mode: 'live',
   description: string,
   endpoints: Record<string, Endpoint>,
   capabilities: Record<Capability, true | string>,
@@ -87,7 +87,7 @@ export async function labTarget(opts: LiveOptions): Promise<Target> {
     shutdown: true,
   } as const;
   return liveTarget(
-    opts.wrap ? 'record' : 'live',
+    'live',
     `lab (syncthing ${agent.version} at ${agent.url})`,
     endpoints,
     capabilities,
@@ -180,5 +180,5 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
       } else capabilities.peer = reason!;
     }
   }
-  return liveTarget(opts.wrap ? 'record' : 'live', url, endpoints, capabilities, vars, labs, opts.wrap);
+  return liveTarget('live', url, endpoints, capabilities, vars, labs, opts.wrap);
 }

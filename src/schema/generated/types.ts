@@ -22,6 +22,7 @@ export type ChangeRuleId =
   | "error-body-changed"
   | "response-value-format-now-conforms"
   | "effect-changed"
+  | "check-changed-unexplained"
   | "default-changed"
   | "exchange-missing"
   | "scenario-missing"
@@ -121,6 +122,10 @@ export type BoundaryObservation = "holds" | "does not hold" | "not observed";
  * agrees: it holds on every observed version on the spec's side of the boundary and on none of the other, and both sides have an observed version; disagrees: some version contradicts the boundary (holds too early, or does not hold on its side: holds too late); cannot tell: nothing contradicts it but a side is not observed (no tested version before the boundary, not checked, not checkable)
  */
 export type BoundaryVerdict = "agrees" | "disagrees" | "cannot tell";
+/**
+ * what the newer version does to a client of the older one: breaks (a breaking cause not accepted), may-affect (a risky one), compatible, or cannot-tell (the exchanges of a version are missing: no causes are made up from the changed checks alone)
+ */
+export type PairAnswer = "breaks" | "may-affect" | "compatible" | "cannot-tell";
 export type FailOn = "fail" | "unexpected-pass" | "expected-fail" | "skip" | "new-failure" | "flaky";
 export type StatementState = "passed" | "deviating" | "failing" | "not checked" | "not checkable";
 export type BaselineClass = "new-failure" | "fixed" | "still-failing" | "new-check" | "unchanged";
@@ -1455,10 +1460,11 @@ export interface MatrixPair {
    * column index of the newer version
    */
   to: number;
+  answer: PairAnswer;
   /**
-   * both versions have recordings: the causes come from comparing them by shape, as synconf drift does; false: each changed check that no recorded difference explains is its own cause
+   * cannot-tell: which exchanges are missing and why
    */
-  recorded: boolean;
+  reason?: string;
   /**
    * most urgent first: breaking, then by rule, endpoint and pointer
    */
@@ -1976,7 +1982,14 @@ export interface Report {
      * the known-deviations file applied
      */
     expectations?: string | null;
+    /**
+     * the folder --record wrote (record mode)
+     */
     recordings?: string | null;
+    /**
+     * the run's exchanges as redacted HAR cassettes (one per scenario and _run.har), a folder relative to the report folder (recordings): what matrix, report merge and drift compare versions by. Absent: the report keeps no exchanges (an older synconf)
+     */
+    exchanges?: string;
     /**
      * what makes the exit code 1: verdicts, new-failure (against --baseline), flaky (with --repeat)
      */

@@ -1,0 +1,23 @@
+// Where a run's exchanges are, for comparing versions: every report folder keeps its run's exchanges as redacted HAR
+// cassettes (report.json run.exchanges, a folder beside report.json). A report without them (an older synconf, a
+// run that never reached its agent) gives the reason instead, so a comparison says "cannot tell" and why.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Report } from '../schema/generated/types.js';
+import { cassettePath, RUN_CASSETTE } from '../transport/cassette.js';
+
+/** the folder a report's cassettes are kept in, under its report folder */
+export const EXCHANGES_DIR = 'recordings';
+
+/** the exchanges of a run: its recordings folder, or why it has none */
+export type RunExchanges = { dir: string } | { missing: string };
+
+/** the exchanges of the report kept in `reportDir` (the folder of its report.json) */
+export function exchangesOf(report: Report, reportDir: string): RunExchanges {
+  const name = report.run.exchanges;
+  if (!name) return { missing: `its report keeps no exchanges (written by synconf ${report.synconf.version})` };
+  const dir = join(reportDir, name);
+  if (!existsSync(cassettePath(dir, RUN_CASSETTE)))
+    return { missing: `its exchanges folder ${dir} is missing or holds no ${RUN_CASSETTE}.har` };
+  return { dir };
+}

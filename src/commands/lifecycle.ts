@@ -1,0 +1,57 @@
+// One run of a selection against one target, the same for every command that runs scenarios (run, replay, drift and
+// each version of matrix): the target set up with a recorder between the runner and a live agent, the scenarios run,
+// the target torn down. The recorder writes the run's exchanges (redacted HAR, one cassette a scenario) into the
+// report folder's recordings/ as they happen, so a run stopped halfway keeps the exchanges of what it did; a replay's
+// and a --record run's cassettes are copied there when the report is written (write-reports.ts keepExchanges).
+import { rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Report } from '../schema/generated/types.js';
+import { runScenarios, type MakeTarget, type RunOptions, type Target } from '../runner/run.js';
+import type { Selection } from '../scenario/select.js';
+import { recorderFor, type RecorderOptions } from '../transport/recorder.js';
+import { EXCHANGES_DIR } from '../changes/exchanges.js';
+import { SynconfError } from '../errors.js';
+
+export interface RunPlan {
+  selection: Selection;
+  makeTarget: MakeTarget;
+  /** the report folder: the exchanges are recorded into its recordings/ */
+  reportDir: string;
+  /** --record: the exchanges are recorded into this folder (with its mode) instead, and copied with the report */
+  record?: RecorderOptions;
+  options: RunOptions;
+  /** the target once it is set up, and undefined once it is torn down (Ctrl-C tears down what is set up) */
+  onTarget?: (target: Target | undefined) => void;
+}
+
+/** what a run gives: its report, or why its target could not be set up (the agent's or the user's fault, said so) */
+export type RunOutcome = { report: Report } | { notSetUp: string };
+
+/** a run's target set up, its scenarios run, the target torn down */
+export async function runOnce(plan: RunPlan): Promise<RunOutcome> {
+  const evidence = join(plan.reportDir, EXCHANGES_DIR);
+  // a report folder holds the exchanges of its own run only, never those of an earlier one
+  rmSync(evidence, { recursive: true, force: true });
+  const needsPeer = plan.selection.scenarios.some((l) => l.scenario.needs?.includes('peer'));
+  const wrap = recorderFor(plan.record ?? { dir: evidence, mode: 'all', redact: [] });
+  let target: Target;
+  try {
+    target = await plan.makeTarget(needsPeer, wrap);
+  } catch (e) {
+    if (e instanceof SynconfError) return { notSetUp: e.message };
+    throw e;
+  }
+  plan.onTarget?.(target);
+  // --record: the report names the folder from its start, so a report written on Ctrl-C finds its cassettes too
+  const onReport = (report: Report) => {
+    if (plan.record) Object.assign(report.run, { mode: 'record', recordings: resolve(plan.record.dir) });
+    plan.options.onReport?.(report);
+  };
+  try {
+    return { report: await runScenarios(plan.selection, target, { ...plan.options, onReport }) };
+  } finally {
+    // closing writes the recorder's _run.har: before the report (and its exchanges) are written
+    await target.close();
+    plan.onTarget?.(undefined);
+  }
+}
