@@ -269,7 +269,13 @@ describe('synconf report (CLI)', () => {
     const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8'));
     assert.equal(m.columns.length, 2);
     assert.ok(m.changed > 0);
-    assert.match(r.stdout, /checks changed across 2 runs \(regression: \d+/);
+    assert.match(r.stdout, /^version matrix: \d+ of \d+ checks changed across 2 versions$/m);
+    // the fixture reports keep no exchanges: the pair cannot be told, and the last line says the exit code and why
+    assert.match(r.stdout, / → .*: CANNOT TELL: no exchanges to compare for /);
+    assert.match(
+      r.stdout.trimEnd().split('\n').at(-1)!,
+      /^synconf report merge: exit 1: a version does not conform \(worst exit 1\); no gate asked/,
+    );
   });
 
   test('merge exits 2 naming a file that is missing, not JSON, or not a report', async () => {

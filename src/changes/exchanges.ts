@@ -15,9 +15,10 @@ export type RunExchanges = { dir: string } | { missing: string };
 /** the exchanges of the report kept in `reportDir` (the folder of its report.json) */
 export function exchangesOf(report: Report, reportDir: string): RunExchanges {
   const name = report.run.exchanges;
-  if (!name) return { missing: `its report keeps no exchanges (written by synconf ${report.synconf.version})` };
+  if (!name)
+    return { missing: 'its report keeps no exchanges: an older synconf, or a run that never reached its agent' };
   const dir = join(reportDir, name);
   if (!existsSync(cassettePath(dir, RUN_CASSETTE)))
-    return { missing: `its exchanges folder ${dir} is missing or holds no ${RUN_CASSETTE}.har` };
+    return { missing: `its exchanges folder ${dir} is gone or holds no ${RUN_CASSETTE}.har` };
   return { dir };
 }

@@ -10,10 +10,9 @@ import { DEFAULT_RECORDINGS } from '../paths.js';
 import { executeRun, type CommonRunOptions } from './run.js';
 import { liveTargetMaker, type TargetOptions } from './targets.js';
 import { checkAgentVersion, checkSyncthing } from './versions.js';
-import { readCassette, CassetteError } from '../transport/cassette.js';
-import { describeDifference, differencesOf } from '../changes/compare.js';
-import { driftBetween, type FolderDrift } from '../changes/compare-dirs.js';
-import { causesOf } from '../changes/causes.js';
+import { RUN_CASSETTE } from '../transport/cassette.js';
+import { compareRecordings, type Comparison } from '../changes/compare-recordings.js';
+import { EXCHANGES_DIR } from '../changes/exchanges.js';
 import { accept, loadIgnoreFile, parseIgnore, type Acceptance } from '../changes/accept.js';
 import { causeLine, countLine, countsOf, failing, gateLine } from '../report/causes-text.js';
 import type { ChangeFailOn } from '../verdict/change-levels.js';
@@ -56,40 +55,27 @@ const scenarioDrift = (scenario: string, lines: string[]) =>
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
-/** records into a temp folder, prints the differences with `dir`, and returns the exit code */
+/** runs the scenarios live into a temp report folder, prints the changes from `dir` to its exchanges; the exit code */
 export async function driftRun(dir: string, opts: DriftOptions, accepted: Acceptance[] = []): Promise<number> {
   await checkSyncthing(opts.syncthing);
   await checkAgentVersion(opts.agentVersion);
   const fresh = mkdtempSync(join(tmpdir(), 'synconf-drift-'));
   try {
-    const code = await executeRun(
-      { ...opts, reportDir: join(fresh, 'report'), failOn: ['fail'] },
-      liveTargetMaker(opts),
-      { dir: join(fresh, 'cassettes'), mode: 'all', redact: [] },
-    );
+    const reportDir = join(fresh, 'report');
+    const code = await executeRun({ ...opts, reportDir, failOn: ['fail'] }, liveTargetMaker(opts));
     if (code === EXIT.usage) return EXIT.usage;
-    const recorded = readdirSync(join(fresh, 'cassettes'))
-      .filter((f) => f.endsWith('.har') && f !== '_run.har')
-      .map((f) => f.slice(0, -4))
-      .sort();
-    const found: FolderDrift = { scenarios: [], differences: 0, problems: [] };
-    for (const scenario of recorded) {
-      try {
-        const before = readCassette(dir, scenario);
-        const after = readCassette(join(fresh, 'cassettes'), scenario)!;
-        const differences = before ? differencesOf(before, after) : [];
-        const lines = before ? differences.map(describeDifference) : ['no cassette in the old recording'];
-        found.differences += lines.length;
-        found.scenarios.push({ scenario, lines, differences, ...(before ? {} : { onlyIn: 'b' as const }) });
-      } catch (e) {
-        if (!(e instanceof CassetteError)) throw e;
-        found.problems.push(`${scenario}: ${e.message}`);
-      }
-    }
-    if (!opts.json) console.log(`\ndrift of ${plural(recorded.length, 'scenario')} against ${dir}:`);
-    return printCauses(found, dir, 'the fresh recording', opts, accepted);
+    // the run's own exchanges, as every report folder keeps them; the agent's identification is not compared
+    const recorded = join(reportDir, EXCHANGES_DIR);
+    const ran = new Set(
+      readdirSync(recorded)
+        .filter((f) => f.endsWith('.har') && f !== `${RUN_CASSETTE}.har`)
+        .map((f) => f.slice(0, -4)),
+    );
+    const comparison = compareRecordings(dir, recorded, (id) => ran.has(id));
+    if (!opts.json) console.log(`\ndrift of ${plural(ran.size, 'scenario')} against ${dir}:`);
+    return printCauses(comparison, dir, 'the fresh recording', opts, accepted);
   } finally {
-    if (opts.keep) console.log(`fresh recording kept in ${fresh}`);
+    if (opts.keep) console.log(`fresh recording kept in ${join(fresh, 'report', EXCHANGES_DIR)}`);
     else rmSync(fresh, { recursive: true, force: true });
   }
 }
@@ -105,14 +91,20 @@ export async function printFolderDrift(
   const patterns = only?.map(idPattern);
   if (existsSync(a) && existsSync(b) && realpathSync(a) === realpathSync(b))
     console.error(`synconf drift: warning: ${a} and ${b} are the same folder: there can be no drift`);
-  const found = driftBetween(a, b, patterns && ((id) => patterns.some((r) => r.test(id))));
-  if (!opts.json) console.log(`drift of ${plural(found.scenarios.length, 'scenario')} from ${a} to ${b}:`);
-  return printCauses(found, a, b, opts, accepted);
+  const comparison = compareRecordings(a, b, patterns && ((id) => patterns.some((r) => r.test(id))));
+  if (!opts.json) console.log(`drift of ${plural(comparison.drift.scenarios.length, 'scenario')} from ${a} to ${b}:`);
+  return printCauses(comparison, a, b, opts, accepted);
 }
 
 /** prints the causes of a drift (or its JSON), the counts and the gate; returns the exit code */
-function printCauses(found: FolderDrift, from: string, to: string, opts: CauseOptions, accepted: Acceptance[]): number {
-  const { causes, unused } = accept(causesOf(found.scenarios), accepted);
+function printCauses(
+  { drift: found, causes: all }: Comparison,
+  from: string,
+  to: string,
+  opts: CauseOptions,
+  accepted: Acceptance[],
+): number {
+  const { causes, unused } = accept(all, accepted);
   const failOn = opts.failOn ?? 'any';
   const tripped = failing(causes, failOn);
   for (const p of found.problems) console.error(`synconf drift: ${p}`);

@@ -12,8 +12,8 @@ import type {
   MatrixCauseCheck,
   MatrixPair,
 } from '../schema/generated/types.js';
-import { driftBetween } from '../changes/compare-dirs.js';
-import { byUrgency, causesOf } from '../changes/causes.js';
+import { compareRecordings } from '../changes/compare-recordings.js';
+import { byUrgency } from '../changes/causes.js';
 import { ruleOf } from '../changes/rules.js';
 import { accept, type Acceptance } from '../changes/accept.js';
 import type { RunExchanges } from '../changes/exchanges.js';
@@ -171,9 +171,9 @@ export interface PairOptions {
 function missingOf(m: Matrix, columns: number[], exchanges: RunExchanges[]): string | undefined {
   const missing = columns.flatMap((i) => {
     const x = exchanges[i];
-    return 'missing' in x ? [`${m.columns[i].label}: ${x.missing}`] : [];
+    return 'missing' in x ? [`no exchanges to compare for ${m.columns[i].label} (${x.missing})`] : [];
   });
-  return missing.length ? `no exchanges to compare (${missing.join('; ')})` : undefined;
+  return missing.length ? missing.join('; ') : undefined;
 }
 
 /**
@@ -190,7 +190,7 @@ export function pairsOf(m: Matrix, exchanges: RunExchanges[], opts: PairOptions 
     const [a, b] = [exchanges[from], exchanges[to]];
     const missing = missingOf(m, [from, to], exchanges);
     if (missing || !('dir' in a) || !('dir' in b)) pairs.push(cannotTell(m, [from, to], missing ?? ''));
-    else pairs.push(pairOf(m, [from, to], causesOf(driftBetween(a.dir, b.dir, (id) => ran.has(id)).scenarios), opts));
+    else pairs.push(pairOf(m, [from, to], compareRecordings(a.dir, b.dir, (id) => ran.has(id)).causes, opts));
   }
   return pairs;
 }

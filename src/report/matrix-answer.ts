@@ -27,9 +27,9 @@ export function pairAnswerLine(m: Matrix, p: MatrixPair): string {
   const c = p.counts;
   const causes =
     p.answer === 'cannot-tell'
-      ? `${p.reason}`
-      : `${c.breaking} breaking, ${c.risky} risky, ${c.compatible} compatible, ${c.accepted} accepted causes`;
-  return `${pairName(m, p)}: ${answerWords(m, p)} (${causes}); checks changed: ${pairChecksLine(p)}`;
+      ? `: ${p.reason}`
+      : ` (${c.breaking} breaking, ${c.risky} risky, ${c.compatible} compatible, ${c.accepted} accepted causes)`;
+  return `${pairName(m, p)}: ${answerWords(m, p)}${causes}; checks changed: ${pairChecksLine(p)}`;
 }
 
 /** what the user asked the matrix to gate on: a change level (--fail-on breaking|risky|compatible|any), boundary */
