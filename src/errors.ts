@@ -12,7 +12,7 @@ export const EXIT = {
   usage: 2,
   /** a fault of synconf itself (a bug): the stack goes to a log file or --verbose */
   internal: 3,
-  /** stopped by Ctrl-C (SIGINT) or SIGTERM: 128 + SIGINT, as shells report it */
+  /** stopped by Ctrl-C (SIGINT), SIGTERM or SIGHUP: 128 + SIGINT, as shells report Ctrl-C */
   interrupted: 130,
 } as const;
 

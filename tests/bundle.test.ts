@@ -4,7 +4,7 @@
 // inside the engine is reported by the built command as a fault of synconf (exit 3), not as a user's error.
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -292,6 +292,7 @@ describe('the built command', () => {
     assert.ok(log, r.stderr);
     copies.push(log);
     assert.match(readFileSync(log, 'utf8'), /TypeError: injected\n\s+at /);
+    assert.equal(statSync(log).mode & 0o777, 0o600, 'the log is readable by its owner only');
     assert.doesNotMatch(r.stdout + r.stderr, /\n\s+at .*[:(]\d+/, 'no stack trace on the terminal');
     assert.equal(JSON.parse(readFileSync(join(r.reports, 'report.json'), 'utf8')).exitCode, 3);
   });

@@ -32,8 +32,8 @@ interface Row {
   nothing?: boolean;
   /** files or folders the setup makes in the scratch folder (a name ending in / is a folder) */
   setup?: string[];
-  /** sends SIGINT once the output so far matches, or once the fake agent was asked (twice: two at once) */
-  interrupt?: { after: RegExp | 'the agent was asked'; twice?: boolean };
+  /** sends SIGINT (or `signal`) once the output so far matches, or once the fake agent was asked (twice: two at once) */
+  interrupt?: { after: RegExp | 'the agent was asked'; twice?: boolean; signal?: NodeJS.Signals };
   /** the input is not broken (a run from a scratch folder, a warning): only such a row may expect exit 0 or 1 */
   valid?: true;
 }
@@ -157,6 +157,25 @@ const ROWS: Record<string, Row> = {
     argv: ['drift', '$REC', '$REC', '--ignore-file', ''],
     code: 2,
     message: need('--ignore-file'),
+    nothing: true,
+  },
+  // an option that takes one value, given twice: never joined, never "the last one wins"
+  'drift --fail-on breaking --fail-on any': {
+    argv: ['drift', '$REC', '$REC', '--fail-on', 'breaking', '--fail-on', 'any'],
+    code: 2,
+    message: /^synconf: --fail-on given twice \(breaking, any\): give it once$/,
+    nothing: true,
+  },
+  'matrix --fail-on breaking,any': {
+    argv: ['matrix', '--replay', '--fail-on', 'breaking,any', '--report-dir', 'm'],
+    code: 2,
+    message: /^synconf: --fail-on takes one change level, got breaking and any/,
+    nothing: true,
+  },
+  'report merge --fail-on risky --fail-on breaking': {
+    argv: ['report', 'merge', '$ROOT/tests/fixtures/reports/pass.json', '--fail-on', 'risky', '--fail-on', 'breaking'],
+    code: 2,
+    message: /^synconf: --fail-on takes one change level, got risky and breaking/,
     nothing: true,
   },
   'validate config ""': {
@@ -311,6 +330,30 @@ const ROWS: Record<string, Row> = {
     message: /^synconf: interrupted \(SIGINT\)/,
     lines: 5,
     written: ['r/report.json'],
+  },
+  'replay of a large suite, SIGTERM (what kill and CI runners send)': {
+    argv: ['replay', '$BIGREC', '--suite', '$BIG', '--report-dir', 'r'],
+    interrupt: { after: /\[\s*\d+\/\d+\]/, signal: 'SIGTERM' },
+    code: 130,
+    message: /^synconf: interrupted \(SIGTERM\)/,
+    lines: 5,
+    written: ['r/report.json'],
+  },
+  'replay of a large suite, SIGHUP (a closed terminal, a dropped SSH session)': {
+    argv: ['replay', '$BIGREC', '--suite', '$BIG', '--report-dir', 'r'],
+    interrupt: { after: /\[\s*\d+\/\d+\]/, signal: 'SIGHUP' },
+    code: 130,
+    message: /^synconf: interrupted \(SIGHUP\)/,
+    lines: 5,
+    written: ['r/report.json'],
+  },
+  'matrix --recordings of a large suite, SIGHUP': {
+    argv: ['matrix', '--recordings', '$BIGREC', '--suite', '$BIG', '--report-dir', 'm'],
+    interrupt: { after: /./, signal: 'SIGHUP' },
+    code: 130,
+    message: /^synconf matrix: interrupted \(SIGHUP\)/,
+    lines: 8,
+    written: ['m/matrix.json'],
   },
   'replay of a large suite, Ctrl-C twice': {
     argv: ['replay', '$BIGREC', '--suite', '$BIG', '--report-dir', 'r'],
@@ -678,15 +721,15 @@ function runRow(row: Row, scratch: string): Promise<CliResult> {
   let sent = false;
   const interrupt = () => {
     if (sent || !row.interrupt) return;
-    const { after, twice } = row.interrupt;
+    const { after, twice, signal = 'SIGINT' } = row.interrupt;
     const ready =
       after === 'the agent was asked'
         ? fake.requests.slice(asked).some((q) => q.path === '/rest/system/ping')
         : after.test(stdout + stderr);
     if (!ready) return;
     sent = true;
-    child.kill('SIGINT');
-    if (twice) child.kill('SIGINT');
+    child.kill(signal);
+    if (twice) child.kill(signal);
   };
   const poll = setInterval(interrupt, 50);
   child.stdout!.on('data', (d: Buffer) => (stdout += d));

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { executeRun } from '../src/commands/run.js';
 import { readReport } from '../src/report/load.js';
 import { exitCodeOf, EXIT } from '../src/errors.js';
+import { withoutSecrets } from '../src/commands/fault.js';
 import { makeTemp, removeTemp } from './support/temp.js';
 
 test('a run ended by an internal fault writes a valid report saying exit 3, what the process exits with', async () => {
@@ -32,4 +33,22 @@ test('a run ended by an internal fault writes a valid report saying exit 3, what
   } finally {
     removeTemp(dir);
   }
+});
+
+test('the command line a bug report shows holds no API key, in either form of the option', () => {
+  const cases: [string[], string[]][] = [
+    [
+      ['run', '--agent', 'http://x', '--api-key', 's3cret'],
+      ['run', '--agent', 'http://x', '--api-key', '<API_KEY>'],
+    ],
+    [
+      ['run', '--api-key=s3cret'],
+      ['run', '--api-key=<API_KEY>'],
+    ],
+    [
+      ['replay', '--only', 'api-key'],
+      ['replay', '--only', 'api-key'],
+    ],
+  ];
+  for (const [given, shown] of cases) assert.deepEqual(withoutSecrets(given), shown);
 });

@@ -7,10 +7,11 @@
 //   or by spec line: the agreement check is run on edited copies of the spec.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   loadStatements,
+  PUBLISHED_SPEC_FILE,
   SPEC_FILE,
   STATEMENTS_FILE,
   statementKinds,
@@ -36,6 +37,13 @@ const byId = (id: string) => {
   assert.ok(s, `no statement ${id}`);
   return s;
 };
+
+describe('the spec text inside the project', () => {
+  test('spec/rest-api-subset.md is the published spec beside the project, where it is published', (t) => {
+    if (!existsSync(PUBLISHED_SPEC_FILE)) return t.skip(`no published spec at ${PUBLISHED_SPEC_FILE} to compare with`);
+    assert.equal(specText, readFileSync(PUBLISHED_SPEC_FILE, 'utf8'), 'copy the published spec into spec/');
+  });
+});
 
 describe('the statement index', () => {
   test('loads: valid against its schema, ids unique, every sameAs names a statement', async () => {

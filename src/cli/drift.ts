@@ -1,7 +1,7 @@
 // `synconf drift [DIR]` / `synconf drift DIR-A DIR-B`: compare recordings by shape — a fresh recording of a
 // live agent with a folder, or two folders offline.
 import type { CommandModule } from 'yargs';
-import { list, selectionOptions, targetOptions } from './options.js';
+import { list, once, selectionOptions, targetOptions } from './options.js';
 import { UsageError } from '../errors.js';
 import type { DriftOptions } from '../commands/drift.js';
 import { changeFailOnChoices } from '../verdict/change-levels.js';
@@ -39,6 +39,7 @@ export const driftCommand: CommandModule = {
       .option('keep', { type: 'boolean', describe: 'keep the fresh recording (its folder is printed)' })
       .option('fail-on', {
         type: 'string',
+        coerce: once('fail-on'),
         choices: changeFailOnChoices(),
         describe:
           'exit 1 when a cause not accepted is at or above this level (breaking: a correct client of the older version can fail; risky: it may; compatible or any: every cause); default any',

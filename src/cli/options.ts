@@ -49,6 +49,14 @@ export const SHARD = {
     "run shard i of n (e.g. 2/3): the selected scenarios split into n by their recorded durations, the same split on every machine; merge the shards' report.json with `synconf report merge`",
 } as const;
 
+/** an option that takes one value: given twice is a mistake, not "the last one wins" nor the two joined */
+export function once(option: string) {
+  return (value: unknown): string | undefined => {
+    if (Array.isArray(value)) throw new UsageError(`--${option} given twice (${value.join(', ')}): give it once`);
+    return value === undefined ? undefined : String(value);
+  };
+}
+
 /** --syncthing of a single lab: given twice is a mistake (the matrix runs several versions), not "the last one wins" */
 export function oneSyncthing(value: unknown): string | undefined {
   if (Array.isArray(value))

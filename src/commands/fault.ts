@@ -16,10 +16,17 @@ export function reportError(err: unknown, verbose: boolean): ExitCode {
   return exitCodeOf(err);
 }
 
+/** the command line as a bug report may show it: the value of --api-key (as --api-key K or --api-key=K) replaced */
+export function withoutSecrets(args: string[]): string[] {
+  return args.map((a, i) =>
+    /^--api-key=/.test(a) ? '--api-key=<API_KEY>' : args[i - 1] === '--api-key' ? '<API_KEY>' : a,
+  );
+}
+
 export function reportFault(err: unknown, verbose: boolean): void {
   const e = err instanceof Error ? err : new Error(String(err));
   console.error(`synconf: internal error (a bug in synconf ${SYNCONF_VERSION}): ${e.message}`);
-  const details = `synconf ${SYNCONF_VERSION}, node ${process.version}, ${process.platform}-${process.arch}\nsynconf ${process.argv.slice(2).join(' ')}\n\n${e.stack ?? e}\n`;
+  const details = `synconf ${SYNCONF_VERSION}, node ${process.version}, ${process.platform}-${process.arch}\nsynconf ${withoutSecrets(process.argv.slice(2)).join(' ')}\n\n${e.stack ?? e}\n`;
   if (verbose) {
     console.error(details);
     console.error('synconf: please report this bug with the lines above');
@@ -27,7 +34,7 @@ export function reportFault(err: unknown, verbose: boolean): void {
   }
   const log = join(tmpdir(), `synconf-error-${process.pid}.log`);
   try {
-    writeFileSync(log, details);
+    writeFileSync(log, details, { mode: 0o600 }); // the owner's only: it names the run's files and options
     console.error(`synconf: please report this bug with ${log} (the stack trace; --verbose prints it)`);
   } catch {
     console.error(`synconf: please report this bug; run again with --verbose for the stack trace`);

@@ -1,6 +1,10 @@
-// Ctrl-C (SIGINT) and SIGTERM, one way for every command: the first signal starts an orderly stop (the command
-// writes what it has, e.g. the report of the scenarios done so far), a second one ends the process at once.
+// Ctrl-C (SIGINT), SIGTERM and SIGHUP (a closed terminal, a dropped SSH session, a CI runner cancelling), one way for
+// every command: the first signal starts an orderly stop (the command writes what it has, e.g. the report of the
+// scenarios done so far), a second one ends the process at once.
 import { EXIT } from '../errors.js';
+
+/** the signals that stop a command in order */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export interface Interrupt {
   /** the signal that arrived, once one has */
@@ -12,7 +16,7 @@ export interface Interrupt {
 }
 
 /**
- * Listens for SIGINT and SIGTERM until `off()`. With `stop`, the first signal runs it (its failure is ignored: the
+ * Listens for SIGINT, SIGTERM and SIGHUP until `off()`. With `stop`, the first signal runs it (its failure is ignored: the
  * process is ending anyway) and then exits with EXIT.interrupted (130); without, the command awaits `stopped` and
  * ends itself. A command that runs long without awaiting anything must yield (runner/yield.ts) for a signal to land.
  */
@@ -32,16 +36,14 @@ export function onInterrupt(stop?: (signal: NodeJS.Signals) => Promise<void>): I
   };
   // on(), not once(): the lab's own handler re-raises the signal when no other listener is left,
   // which would end the process before the report is written.
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const s of SIGNALS) process.on(s, onSignal);
   return {
     get signal() {
       return signal;
     },
     stopped,
     off() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const s of SIGNALS) process.off(s, onSignal);
     },
   };
 }

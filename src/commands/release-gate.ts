@@ -4,6 +4,7 @@
 import { BOUNDARY_FAIL_ON, changeFailOnChoices, type ChangeFailOn } from '../verdict/change-levels.js';
 import { loadIgnoreFile, parseIgnore, type Acceptance } from '../changes/accept.js';
 import type { GateAsk } from '../report/matrix-answer.js';
+import { UsageError } from '../errors.js';
 
 export interface ReleaseGate {
   /** the verdicts given (none: each run's own) */
@@ -14,6 +15,11 @@ export interface ReleaseGate {
 
 export function releaseGateOf(opts: { failOn: string[]; ignore?: string[]; ignoreFile?: string }): ReleaseGate {
   const levels: string[] = changeFailOnChoices();
+  const asked = opts.failOn.filter((v) => levels.includes(v));
+  if (asked.length > 1)
+    throw new UsageError(
+      `--fail-on takes one change level, got ${asked.join(' and ')}: give the lowest that must fail (any fails on every cause)`,
+    );
   return {
     verdicts: opts.failOn.filter((v) => !levels.includes(v) && v !== BOUNDARY_FAIL_ON),
     ask: {

@@ -15,8 +15,10 @@ import { editDistance } from '../did-you-mean.js';
 export type { Statement, StatementKind };
 
 export const STATEMENTS_FILE = join(ROOT, 'spec', 'statements.yaml');
-/** the spec the index describes: shared/ lies beside the project (as CI checks both out) */
-export const SPEC_FILE = join(ROOT, '..', 'shared', 'spec', 'rest-api-subset.md');
+/** the spec the index describes, kept inside the project so that a clone anywhere stands alone */
+export const SPEC_FILE = join(ROOT, 'spec', 'rest-api-subset.md');
+/** where the spec is published beside the project, when it is (tests/statements.test.ts holds the copy to it) */
+export const PUBLISHED_SPEC_FILE = join(ROOT, '..', 'shared', 'spec', 'rest-api-subset.md');
 
 /** the statement kinds, in the schema's order (read from it, so that no list is kept by hand) */
 export function statementKinds(): StatementKind[] {

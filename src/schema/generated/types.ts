@@ -2539,7 +2539,7 @@ export interface Operators {
   [k: string]: unknown;
 }
 /**
- * spec/statements.yaml: every checkable sentence and table row of the spec (../shared/spec/rest-api-subset.md) as a statement with a stable id, where it stands in the spec, its kind, and why it cannot be checked on the tested agents when it cannot. tests/statements.test.ts holds the index to the spec text in both directions.
+ * spec/statements.yaml: every checkable sentence and table row of the spec (spec/rest-api-subset.md) as a statement with a stable id, where it stands in the spec, its kind, and why it cannot be checked on the tested agents when it cannot. tests/statements.test.ts holds the index to the spec text in both directions.
  */
 export interface StatementIndex {
   /**
