@@ -214,7 +214,7 @@ describe('every command from a scratch folder, relative paths (the built command
   test('serve DIR (relative) --log (relative): started, one request, stopped', { timeout: 60_000 }, () =>
     withTemp('any-folder', async (dir) => {
       userFiles(dir);
-      const child = spawnCli(['serve', 'rec', '--port', '0', '--api-key', 'k', '--log', 'l.har'], { cwd: dir });
+      const child = spawnCli(['serve', 'rec', '--port', '0', '--api-key', 'key-of-k', '--log', 'l.har'], { cwd: dir });
       let stdout = '';
       const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       child.stderr!.resume();
@@ -226,7 +226,7 @@ describe('every command from a scratch folder, relative paths (the built command
         });
         void closed.then(() => reject(new Error(`serve ended: ${stdout}`)));
       });
-      const answer = await fetch(`${url}/rest/system/ping`, { headers: { 'X-API-Key': 'k' } });
+      const answer = await fetch(`${url}/rest/system/ping`, { headers: { 'X-API-Key': 'key-of-k' } });
       assert.deepEqual(await answer.json(), { ping: 'pong' });
       child.kill('SIGTERM');
       assert.equal(await closed, 0, stdout);

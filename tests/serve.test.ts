@@ -237,7 +237,7 @@ describe('synconf serve', () => {
   });
 
   test("misses are 404 naming the closest recorded request; a missing key gets the agent's 403; --strict exits 1", async () => {
-    const s = await serve([REC, '--api-key', 'k1', '--log', join(work, 'miss.har'), '--strict']);
+    const s = await serve([REC, '--api-key', 'key-of-k1', '--log', join(work, 'miss.har'), '--strict']);
     const miss = await get(s, '/rest/system/statsu');
     assert.equal(miss.status, 404);
     assert.match(miss.headers.get('content-type') ?? '', /^text\/plain/);
@@ -272,7 +272,14 @@ describe('synconf serve', () => {
         body: 'not recorded',
       })
     ).text();
-    await get(s, '/rest/system/ping', 'wrong');
+    await get(s, '/rest/system/ping', 'wrong-key-0815');
+    // every credential a client may send, none of them the key: none reaches the log in clear
+    await fetch(s.url + '/rest/system/ping?api_key=query-key-0815', {
+      headers: { Authorization: 'Bearer bearer-0815', Cookie: 'CSRF-Token=cookie-0815' },
+    });
+    // the recordings' placeholder is no key: the agent's refusal, never a recorded answer
+    const placeholder = await get(s, '/rest/system/version', '<API_KEY>');
+    assert.equal(placeholder.status, 403, 'the literal placeholder is refused as the agent refuses a wrong key');
     await stop(s);
     const require = createRequire(import.meta.url);
     const harSchemas = require('har-schema') as Record<string, { $id: string }>;
@@ -288,9 +295,10 @@ describe('synconf serve', () => {
       har.log.entries.map(
         (e: { _served: string; response: { status: number } }) => `${e._served} ${e.response.status}`,
       ),
-      ['recorded 200', 'miss 404', 'refusal 403'],
+      ['recorded 200', 'miss 404', 'refusal 403', 'refusal 403', 'refusal 403'],
     );
-    assert.ok(!text.includes('secret-key-4711'), 'the key is redacted');
+    for (const secret of ['secret-key-4711', 'wrong-key-0815', 'query-key-0815', 'bearer-0815', 'cookie-0815'])
+      assert.ok(!text.includes(secret), `${secret} is redacted`);
     // the validator catches what it exists for: a log entry without its response is not HAR
     delete har.log.entries[0].response;
     assert.equal(validate(har), false);
@@ -318,6 +326,17 @@ describe('synconf serve', () => {
     });
     assert.ok(refused, `port ${s.port} still accepts connections`);
     assert.match(readFileSync(join(work, 'ctrlc.har'), 'utf8'), /"_served": "events"|"entries": \[\]/);
+  });
+
+  test('a key too short to redact safely, or the placeholder itself, is refused: one line, exit 2', () => {
+    for (const [key, why] of [
+      ['rest', /too short to redact safely \(at least 8 characters/],
+      ['<API_KEY>', /that is the recordings' placeholder for a key, not a key/],
+    ] as const) {
+      const r = cli(['serve', REC, '--port', '0', '--api-key', key], { cwd: work, timeout: 20_000 });
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.stderr, new RegExp(`^synconf: --api-key "?${key.replace(/[<>]/g, '.')}"?: .*${why.source}`, 'm'));
+    }
   });
 
   test('usage: a port in use and an empty folder are one-line errors with exit 2; start-up time', async () => {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { startServer } from '../serve/server.js';
 import { newestRecordings } from '../serve/recordings.js';
 import { EXIT, UsageError } from '../errors.js';
+import { API_KEY } from '../transport/redact.js';
 import { RECORDINGS_DIR } from '../paths.js';
 import { onInterrupt } from './interrupt.js';
 
@@ -35,6 +36,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
   });
 }
 
+/** the shortest --api-key serve takes: redaction replaces the key wherever it stands */
+const MIN_KEY_LENGTH = 8;
+
 /** a key shaped like the agent's own (32 characters) */
 export const generateApiKey = () => randomBytes(24).toString('base64url');
 
@@ -44,6 +48,13 @@ export async function runServe(opts: ServeRun): Promise<number> {
     throw new UsageError(
       `--api-key "${opts.apiKey}": a key is one word, not empty (leave it out to get a generated one)`,
     );
+  // the key is redacted from every answer and log: a short one would be found inside other text ("rest" in /rest/)
+  if (opts.apiKey !== undefined && opts.apiKey.length < MIN_KEY_LENGTH)
+    throw new UsageError(
+      `--api-key "${opts.apiKey}": too short to redact safely (at least ${MIN_KEY_LENGTH} characters; leave it out to get a generated one)`,
+    );
+  if (opts.apiKey === API_KEY)
+    throw new UsageError(`--api-key ${API_KEY}: that is the recordings' placeholder for a key, not a key`);
   const server = await startServer({
     dir: opts.dir,
     host: opts.host,

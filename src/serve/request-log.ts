@@ -1,5 +1,6 @@
 // The request log of `synconf serve`: every request it was asked, answered or missed, as HAR 1.2
-// (the format of synconf's cassettes, so the same tools read both), the API key redacted.
+// (the format of synconf's cassettes, so the same tools read both), every credential a client sent redacted: the key
+// as <API_KEY>, a wrong key, an Authorization header, cookies and key-like query parameters as <REDACTED>.
 import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { HarEntry } from '../schema/generated/types.js';
@@ -17,6 +18,22 @@ export interface Outcome {
   miss?: string;
 }
 
+/** what a credential a client sent is logged as, when it is not the key (which the redactor makes <API_KEY>) */
+const REDACTED = '<REDACTED>';
+const CREDENTIAL_HEADERS = new Set(['x-api-key', 'authorization', 'cookie']);
+const CREDENTIAL_PARAMS = /([?&](?:api[-_]?key|token|access_token|password)=)[^&#]*/gi;
+
+/** the exchange as the log keeps it: no credential of the client's in clear */
+export function withoutCredentials(x: Exchange, apiKey: string): Exchange {
+  const headers = Object.fromEntries(
+    Object.entries(x.request.headers).map(([name, value]) =>
+      CREDENTIAL_HEADERS.has(name.toLowerCase()) && value !== apiKey ? [name, REDACTED] : [name, value],
+    ),
+  );
+  const url = x.request.url.replace(CREDENTIAL_PARAMS, `$1${REDACTED}`);
+  return { ...x, request: { ...x.request, headers, url } };
+}
+
 export class RequestLog {
   private readonly entries: HarEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -24,6 +41,7 @@ export class RequestLog {
   constructor(
     readonly file: string,
     private readonly redactor: Redactor,
+    private readonly apiKey: string,
   ) {
     makeOutputDir(dirname(file), 'the folder of --log');
     try {
@@ -35,7 +53,7 @@ export class RequestLog {
   }
 
   add(x: Exchange, outcome: Outcome): void {
-    const entry = toEntry(x, outcome.origin ?? `(${outcome.served})`, this.redactor);
+    const entry = toEntry(withoutCredentials(x, this.apiKey), outcome.origin ?? `(${outcome.served})`, this.redactor);
     // HAR 1.2 requires the cookie lists; the agent's API uses none
     this.entries.push({
       ...entry,
