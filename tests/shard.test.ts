@@ -47,6 +47,10 @@ describe('--shard i/n', () => {
     test(`"${value}" is refused, naming --shard`, () => {
       assert.throws(() => parseShard(value), /^UsageError: --shard ".*" is not i\/n with whole numbers 1 ≤ i ≤ n/);
     });
+  for (const value of ['1/1001', '1/100000000', '1/99999999999999999999'])
+    test(`"${value}" is refused before any work: at most 1000 shards`, () => {
+      assert.throws(() => parseShard(value), /^UsageError: --shard ".*": at most 1000 shards$/);
+    });
   test('given twice is refused', () => {
     assert.throws(() => parseShard(['1/3', '2/3']), /--shard given twice \(1\/3, 2\/3\)/);
   });

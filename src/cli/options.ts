@@ -30,7 +30,10 @@ export function wholeNumber(option: string, min: number, max = Number.MAX_SAFE_I
 /** a day: timers take at most 2^31 ms (~24.8 days), a longer one fires at once */
 const DAY_S = 86_400;
 
-/** --shard i/n: whole numbers, 1 ≤ i ≤ n; given twice is a mistake, not "the last one wins" */
+/** the most shards a plan may have (docs/ci.md) */
+export const MAX_SHARDS = 1000;
+
+/** --shard i/n: whole numbers, 1 ≤ i ≤ n ≤ MAX_SHARDS; given twice is a mistake, not "the last one wins" */
 export function shard(value: unknown): { index: number; count: number } | undefined {
   if (value === undefined) return undefined;
   if (Array.isArray(value)) throw new UsageError(`--shard given twice (${value.join(', ')}): a run is one shard`);
@@ -38,6 +41,8 @@ export function shard(value: unknown): { index: number; count: number } | undefi
   const [index, count] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
   if (!m || index < 1 || count < 1 || index > count)
     throw new UsageError(`--shard "${value}" is not i/n with whole numbers 1 ≤ i ≤ n (e.g. --shard 2/3)`);
+  // a plan holds every shard: a count beyond any suite's size is a typo, refused before the work starts
+  if (count > MAX_SHARDS) throw new UsageError(`--shard "${value}": at most ${MAX_SHARDS} shards`);
   return { index, count };
 }
 
