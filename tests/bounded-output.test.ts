@@ -8,10 +8,17 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import type { CheckResult, Report } from '../src/schema/generated/types.js';
+import type {
+  ChangeRuleId,
+  CheckResult,
+  Matrix,
+  MatrixCause,
+  MatrixPair,
+  Report,
+} from '../src/schema/generated/types.js';
 import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
 import { ROOT } from '../src/paths.js';
-import { REPORT_FILE_BOUND, BOUND_TEXT } from '../src/report/bound.js';
+import { REPORT_FILE_BOUND, BOUND_TEXT, SUMMARY_BOUND, SUMMARY_BOUND_TEXT } from '../src/report/bound.js';
 import { checkKind, fold, FOLD_OVER, moreLine, SHOWN, streamFold } from '../src/report/fold.js';
 import { reportJson } from '../src/report/report-json.js';
 import { toHtml } from '../src/report/html.js';
@@ -213,6 +220,10 @@ describe('the writers: each file within the bound, whatever the report', () => {
     assert.match(files[2][1], /more (failures|checks) left out to keep this file under 10 MB/);
     assert.match(files[2][1], /<\/html>\s*$/);
     assert.match(files[3][1], /### Failures \(20000\)/);
+    assert.match(files[3][1], /- … and \d+ more failures \(report\.html\)/);
+  });
+  test(`summary.md: within ${SUMMARY_BOUND_TEXT} (${SUMMARY_BOUND} bytes)`, () => {
+    assert.ok(Buffer.byteLength(files[3][1]) <= SUMMARY_BOUND, `${Buffer.byteLength(files[3][1])} bytes`);
   });
   test('rendered again from the bounded report.json: the same counts', () => {
     const again = JSON.parse(files[0][1]) as Report;
@@ -220,6 +231,17 @@ describe('the writers: each file within the bound, whatever the report', () => {
     assert.equal(Number(suites.tests), 20_000);
     assert.equal(viewOf(again).scenarios[0].counts.fail, 20_000);
   });
+});
+
+test(`docs/reports.md states the bounds the code keeps: ${SUMMARY_BOUND_TEXT} for summary.md and matrix.md`, () => {
+  assert.equal(SUMMARY_BOUND, 65_536);
+  const reports = readFileSync(join(ROOT, 'docs', 'reports.md'), 'utf8').replace(/\s+/g, ' ');
+  assert.ok(
+    reports.includes(
+      `summary.md and matrix.md stay within ${SUMMARY_BOUND_TEXT} (${SUMMARY_BOUND.toLocaleString('en-US')} bytes`,
+    ),
+  );
+  assert.doesNotMatch(reports, /60 kB/, 'no other bound stated');
 });
 
 test(`the README states the bound (${BOUND_TEXT}) and the fold`, () => {
@@ -317,4 +339,171 @@ describe('what "alike" means', () => {
         want,
       );
     });
+});
+
+/** a matrix of `n` versions, each pair with `breaking` breaking, 5 risky and `compatible` compatible causes */
+function manyVersions(n: number, breaking = 15, compatible = 40): Matrix {
+  const label = (i: number) => `1.${i}.0`;
+  const columns: Matrix['columns'] = Array.from({ length: n }, (_, i) => ({
+    label: label(i),
+    file: `r${i}/report.json`,
+    agentVersion: `v${label(i)}`,
+    version: label(i),
+    platform: 'linux/amd64',
+    mode: 'replay',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    exitCode: 0,
+    totals: { scenarios: 1, checks: 20, pass: 20, fail: 0, 'expected-fail': 0, 'unexpected-pass': 0, skip: 0 },
+  }));
+  const rows: Matrix['rows'] = [];
+  const pairs: MatrixPair[] = [];
+  for (let to = 1; to < n; to++) {
+    const note = `conforms on ${label(to - 1)}, deviates on ${label(to)}`;
+    const causes: MatrixCause[] = Array.from({ length: breaking + 5 + compatible }, (_, k) => {
+      const level = k < breaking ? 'breaking' : k < breaking + 5 ? 'risky' : 'compatible';
+      const rule: ChangeRuleId = level === 'compatible' ? 'response-member-added' : 'response-member-removed';
+      const id = `s${to}/step-${k}/schema`;
+      if (level !== 'compatible')
+        rows.push({
+          id,
+          scenario: `s${to}`,
+          cells: columns.map((_, i) => (i < to ? 'pass' : 'fail')),
+          changed: true,
+          class: 'regression',
+          changes: [{ from: to - 1, to, class: 'regression', note }],
+        });
+      return {
+        cause: {
+          rule,
+          level,
+          summary: 'a member a client may read is no longer sent, or a new one is',
+          endpoints: [`GET /rest/endpoint-${k}`],
+          pointer: `/member/of/some/length-${k}`,
+          change: level === 'compatible' ? 'added' : 'removed',
+          occurrences: 3,
+          scenarios: [`s${to}`],
+          evidence: [{ scenario: `s${to}`, difference: `live step-${k}: /member/of/some/length-${k} removed` }],
+        },
+        checks: level === 'compatible' ? [] : [{ id, class: 'regression', note }],
+      };
+    });
+    const counts = { breaking, risky: 5, compatible, accepted: 0 };
+    const checks = {
+      regression: breaking + 5,
+      'listed-regression': 0,
+      fixed: 0,
+      'version-change': 0,
+      known: 0,
+      other: 0,
+    };
+    pairs.push({ from: to - 1, to, answer: breaking ? 'breaks' : 'may-affect', causes, counts, checks });
+  }
+  const classes = {
+    regression: rows.length,
+    'listed-regression': 0,
+    fixed: 0,
+    'version-change': 0,
+    known: 0,
+    other: 0,
+  };
+  return {
+    format: 'synconf-matrix/1',
+    columns,
+    order: columns.map((_, i) => i),
+    rows,
+    changed: rows.length,
+    classes,
+    pairs,
+  };
+}
+
+describe(`matrix.md within ${SUMMARY_BOUND_TEXT} whatever the number of versions`, () => {
+  // [versions, what is left out: nothing, compatible causes only (every breaking cause still listed), more]
+  const ROWS: [number, 'nothing' | 'compatible' | 'more' | 'causes'][] = [
+    [2, 'nothing'],
+    [12, 'compatible'],
+    [40, 'more'],
+    [400, 'causes'],
+  ];
+  for (const [n, left] of ROWS)
+    test(`${n} versions: ${left === 'nothing' ? 'nothing left out' : `${left === 'compatible' ? 'compatible causes' : 'detail'} left out, and said so`}`, () => {
+      const m = manyVersions(n);
+      assert.deepEqual(validate('matrix', m).map(formatError), []);
+      const md = matrixToMarkdown(m);
+      const size = Buffer.byteLength(md);
+      assert.ok(size <= SUMMARY_BOUND, `${size} bytes`);
+      const where = `left out to keep this summary within ${SUMMARY_BOUND_TEXT}: see matrix.json`;
+      if (left === 'nothing') assert.ok(!md.includes('left out'), 'everything shown');
+      else
+        assert.ok(
+          md.includes(`Detail is left out below to keep this summary within 64 KiB; matrix.json has everything.`),
+        );
+      if (left === 'compatible' || left === 'more')
+        assert.ok(md.includes(`40 compatible or accepted causes ${where}.`), 'the compatible causes counted');
+      // compatible causes go first: while that is enough, every breaking cause is still listed
+      if (left === 'compatible')
+        for (const p of m.pairs!)
+          for (const c of p.causes.filter((x) => x.cause.level === 'breaking'))
+            assert.ok(md.includes(`${c.cause.endpoints[0]} /member/of/some/length-`), 'every breaking cause listed');
+      if (left !== 'more') assert.ok(!md.includes('more breaking or risky cause'));
+      // the answer first, always: the heading and the first pair's answer
+      assert.match(
+        md,
+        /^## synconf version matrix(: a newer version breaks clients of an older one)?\n\n- \*\*1\.1\.0 breaks clients of 1\.0\.0\*\*: 15 breaking causes\n/,
+      );
+      if (left === 'causes') {
+        assert.ok(md.includes(`Each pair's causes are ${where}.`));
+        assert.ok(md.includes(`- …and ${n - 1 - 10} more pairs (the table below)`));
+        assert.match(md, /\n\d+ more pairs left out to keep this summary within 64 KiB: see matrix\.json\.\n/);
+      }
+    });
+});
+
+/**
+ * A run of `n` scenarios, each with one listed known deviation of its own (what the agent does, in text of two bytes
+ * a character, and why): the deviations fill the summary's lists and the scenarios its folded table.
+ */
+function listedEverywhere(n: number): Report {
+  const report = structuredClone(readFixture('pass'));
+  const [template] = report.scenarios;
+  report.scenarios = Array.from({ length: n }, (_, i) => ({
+    ...template,
+    id: `scenario-${i}`,
+    verdict: 'expected-fail',
+    checks: [
+      {
+        ...template.checks[0],
+        id: `scenario-${i}/step/status`,
+        verdict: 'expected-fail',
+        message: `status ${i}`,
+        evidence: { request: { method: 'GET', url: `/rest/endpoint-${i}` } },
+        deviation: { observed: `réponse ${i}: ${'é'.repeat(120)}`, reason: `accepted for this version (${i})` },
+      },
+    ],
+  }));
+  report.totals = { ...report.totals, scenarios: n, checks: n, pass: 0, 'expected-fail': n, fail: 0, skip: 0 };
+  return report;
+}
+
+test(`summary.md within ${SUMMARY_BOUND_TEXT} when its lists are full and its folded scenarios many (bytes, not characters)`, () => {
+  const md = toMarkdown(listedEverywhere(2_000));
+  const size = Buffer.byteLength(md);
+  assert.ok(size <= SUMMARY_BOUND, `${size} bytes`);
+  assert.match(md, /\n\d+ more known deviations are listed in report\.html \(this summary keeps within 64 KiB\)\.\n/);
+  assert.match(md, /\n… and \d+ more scenarios \(report\.html\)\.\n/);
+  assert.match(md, /<\/details>\n$/, 'the folded tail is whole');
+});
+
+describe(`summary.md of each bundled version within ${SUMMARY_BOUND_TEXT}`, () => {
+  for (const version of ['1.12.1', '1.19.2', '1.29.5'])
+    test(`synconf replay recordings/syncthing-${version}`, () =>
+      withTemp('summary', (dir) => {
+        const r = cli(['replay', join(ROOT, 'recordings', `syncthing-${version}`), '--report-dir', 'out'], {
+          cwd: dir,
+        });
+        assert.equal(r.code, 0, r.out.slice(-2000));
+        const size = statSync(join(dir, 'out', 'summary.md')).size;
+        console.log(`${version}: summary.md ${size} bytes`);
+        assert.ok(size <= SUMMARY_BOUND, `${version}: summary.md is ${size} bytes`);
+      }));
 });

@@ -1,5 +1,6 @@
-// The size bound of a report file (the README states it): however large a run, each of report.json, junit.xml,
-// report.html and summary.md stays under it. Repeated problems are folded first (fold.ts); what still does not fit
+// The size bounds of report files (the README and docs/reports.md state them): however large a run, each of
+// report.json, junit.xml, report.html and summary.md stays under REPORT_FILE_BOUND, and the Markdown summaries
+// (summary.md, matrix.md) under SUMMARY_BOUND. Repeated problems are folded first (fold.ts); what still does not fit
 // is left out whole, item by item, and counted, so a file is never cut mid-structure and its counts stay exact.
 
 /** bytes: the most a report file may take */
@@ -7,6 +8,19 @@ export const REPORT_FILE_BOUND = 10_000_000;
 
 /** the bound as the README and the files say it */
 export const BOUND_TEXT = `${REPORT_FILE_BOUND / 1_000_000} MB`;
+
+/**
+ * Bytes: the most a Markdown summary (summary.md, matrix.md) may take, whatever the run or the number of versions.
+ * GitHub takes up to 1 MiB per step summary, but a summary is read at a glance: past this, detail is left out (the
+ * least urgent first) and the summary says what and where it is (report.html, matrix.json).
+ */
+export const SUMMARY_BOUND = 64 * 1024;
+
+/** the summaries' bound as they say it */
+export const SUMMARY_BOUND_TEXT = '64 KiB';
+
+/** the bytes of lines joined by newlines, with the final newline */
+export const linesBytes = (lines: readonly string[]) => lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
 
 /** a document as the files hold it: indented JSON and a final newline */
 export const jsonText = (doc: unknown) => JSON.stringify(doc, null, 2) + '\n';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { escapeHtml } from './text.js';
 
 const CSS = `
-:root { --pass:#1a7f37; --fail:#c62828; --xfail:#8a5300; --upass:#6f42c1; --skip:#57606a; --line:#d1d9e0; --muted:#59636e; --soft:#f6f8fa; }
+:root { --pass:#1a7f37; --fail:#c62828; --xfail:#8a5300; --upass:#6f42c1; --skip:#57606a; --unknown:#1a47b8; --line:#d1d9e0; --muted:#59636e; --soft:#f6f8fa; }
 * { box-sizing: border-box; }
 [hidden] { display: none !important; }
 html { -webkit-text-size-adjust: 100%; }
@@ -15,6 +15,10 @@ main { max-width: 1200px; margin: 0 auto; padding: 0 1.5rem 3rem; }
 h1 { margin: 0; font-size: 1.6rem; }
 h2 { margin: 2rem 0 .6rem; font-size: 1.25rem; border-bottom: 1px solid var(--line); padding-bottom: .2rem; }
 h3 { margin: 0; font-size: 1.05rem; }
+/* a heading in a <summary> stays on the line of its toggle (a block heading would leave the toggle on a line of its
+   own, under the section above, where it reads as that section's): the summary takes the heading's spacing */
+summary > h2 { display: inline; margin: 0; padding: 0; border: 0; }
+summary:has(> h2) { margin: 2rem 0 .6rem; padding-bottom: .2rem; border-bottom: 1px solid var(--line); cursor: pointer; }
 a { color: #0550ae; }
 code, pre, .id, .mono { font-family: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace; font-size: .88em; }
 p, li, td, th, dd, h1, h2, h3, summary, .msg { overflow-wrap: anywhere; }
@@ -27,6 +31,15 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .banner > div { max-width: 1200px; margin: 0 auto; }
 .banner .line { margin: .3rem 0 0; font-size: 1.05rem; }
 .banner.ok { background: var(--pass); } .banner.bad { background: var(--fail); } .banner.error, .banner.attention { background: var(--xfail); }
+.banner a { color: inherit; }
+/* the matrix's banner takes the colour of its worst answer; cannot tell is as loud as a break, in a colour of its own */
+.banner.breaks { background: var(--fail); } .banner.cannot-tell { background: var(--unknown); }
+.banner.may-affect { background: var(--xfail); } .banner.compatible { background: var(--pass); }
+.banner .answers { margin: .4rem 0 0; padding-left: 1.2rem; font-size: 1.2rem; }
+.banner .relate { font-size: .95rem; }
+.banner + main > h2:first-child { margin-top: 1rem; }
+.listed { font-weight: 600; color: var(--xfail); }
+.known-index { line-height: 1.7; }
 .muted { color: var(--muted); }
 .badge { display: inline-block; min-width: 5.5em; text-align: center; padding: .05em .6em; border-radius: 1em; font-size: .8em; font-weight: 700; color: #fff; white-space: nowrap; }
 .badge.v-pass { background: var(--pass); } .badge.v-fail { background: var(--fail); } .badge.v-expected-fail { background: var(--xfail); }

@@ -1,16 +1,26 @@
 // report.json as one self-contained HTML page for a release engineer. The first screen answers
 // "can I ship this agent?": the verdict, the agent, what fails and why (with a curl command to
-// repeat it), what is known and why, coverage. Below: every scenario (passing ones collapsed),
-// with its checks and, behind <details>, the evidence of each finding. It renders the run's view
-// (view.ts) and decides nothing itself. Every string from the report is escaped with `e()` and
-// bounded with `cut()`; the page works without JS, which only adds search, filters and copy.
+// repeat it), the listed known deviations counted and by endpoint, then what they are and why,
+// coverage. Below: every scenario (passing ones collapsed), with its checks and, behind <details>,
+// the evidence of each finding; the undocumented members and a fully covered endpoint table
+// collapsed, so that a full run stays a page one can scroll (docs/reports.md gives its height).
+// It renders the run's view (view.ts) and decides nothing itself. Every string from the report is
+// escaped with `e()` and bounded with `cut()`; the page works without JS, which only adds search,
+// filters and copy.
 import { relative, resolve } from 'node:path';
 import type { CheckResult, Report, ScenarioResult, Verdict } from '../schema/generated/types.js';
 import { type EndpointEntry, sectionTitle } from './coverage.js';
 import { htmlPage } from './html-page.js';
 import { escapeHtml, concatenated, cut, duration, platform, showValue } from './text.js';
 import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, isProblem } from '../verdict/verdicts.js';
-import { BASELINE_CLASS_LABEL, type CheckView, type RunView, type ScenarioView, viewOf } from './view.js';
+import {
+  BASELINE_CLASS_LABEL,
+  type CheckView,
+  type DeviationRow,
+  type RunView,
+  type ScenarioView,
+  viewOf,
+} from './view.js';
 import { ROOT } from '../paths.js';
 import { COVERAGE_STATES, coverageByKind, coverageLine } from './statements.js';
 import { foldedCount, moreLine } from './fold.js';
@@ -20,6 +30,10 @@ import { BOUND_TEXT, Budget, leftOut, within } from './bound.js';
 const e = (s: string, max = 600) => escapeHtml(cut(s, max));
 /** bodies and values: enough to diagnose, scrollable in a <pre> */
 const BLOCK = 20_000;
+/** endpoints named in the first screen's index of known deviations; the table below has them all */
+const KNOWN_INDEX = 30;
+/** checks named in a row of known deviations before the rest are folded away */
+const IDS_SHOWN = 5;
 
 const badgeOf = (v: Verdict) => `<span class="badge v-${e(v, 40)}">${e(VERDICT_LABEL[v] ?? v, 40)}</span>`;
 /** a verdict's badge: a page shows thousands, of a few verdicts, each rendered once */
@@ -257,6 +271,17 @@ function glance(view: RunView): string {
   return `<nav class="glance" aria-label="At a glance">${boxes.join('')}</nav>`;
 }
 
+/**
+ * The banner's word on the known deviations: a green banner must not hide them. The run cannot know whether one breaks
+ * a client of another version (the matrix compares versions), so it says they are there, how many, and where.
+ */
+function knownLine(view: RunView): string {
+  const n = view.report.totals['expected-fail'];
+  if (!n) return '';
+  const endpoints = view.deviations.length;
+  return `\n<p class="line"><a href="#known">${n} listed known deviation${n === 1 ? '' : 's'}</a> on ${endpoints} endpoint${endpoints === 1 ? '' : 's'}: accepted for this version, so they do not fail the run; one can still break a client of another version (synconf matrix says which).</p>`;
+}
+
 /** a section's count, which the search turns into "2 of 7" */
 const count = (n: number) => `<span class="count" data-total="${n}">${n}</span>`;
 /** shown by the search when it hides every item of a section */
@@ -286,28 +311,46 @@ function failuresSection(view: RunView, budget: Budget): string {
   ].join('\n');
 }
 
+/** the deviations by endpoint, most first, each a link to its rows: the first screen says where they are */
+function knownIndex(view: RunView): string {
+  const groups = view.deviations.map((g, i) => ({ g, i })).sort((a, b) => b.g.count - a.g.count || a.i - b.i);
+  const shown = groups.slice(0, KNOWN_INDEX);
+  const rest = groups.length - shown.length;
+  return `<p class="known-index">By endpoint, most first: ${shown.map(({ g, i }) => `<a href="#known-${i}"><code>${e(g.endpoint, 300)}</code></a>&nbsp;${g.count}`).join(' · ')}${rest ? ` and ${rest} more endpoints (the table below)` : ''}.</p>`;
+}
+
+/** one row of the known deviations: the checks that deviate alike, what the agent does and why, said once */
+function knownRow(r: DeviationRow): string {
+  const ids = r.checks.map((c) => `<a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a>${more(c.more)}`);
+  // a deviation many checks show (a missing object: every assertion on its members) would make a row pages tall
+  const rest = ids.length > IDS_SHOWN + 1 ? ids.splice(IDS_SHOWN) : [];
+  const folded = rest.length
+    ? ` <details class="more-ids"><summary>and ${rest.length} more checks</summary>${rest.join(', ')}</details>`
+    : '';
+  const search = r.checks.map(searchText).join(' ');
+  return `<tr data-search="${escapeHtml(search)}" data-count="${foldedCount(r.checks)}"><td>${ids.join(', ')}${folded}</td><td>${e(r.observed, 800)}</td><td>${e(r.reason, 800)}</td></tr>`;
+}
+
 function knownSection(view: RunView, budget: Budget): string {
   const n = view.report.totals['expected-fail'];
   const file = view.report.run.expectations;
   if (!n)
     return `<section id="known"><h2>Known deviations (0)</h2><p>${file ? `None of the deviations listed in <code>${e(file, 300)}</code> occurred.` : 'No known-deviations file was applied.'}</p></section>`;
-  const rows = view.deviations.map((g) => {
-    const head = `<tr class="group" data-search="${escapeHtml(g.endpoint.toLowerCase())}"><th colspan="3" scope="rowgroup"><code>${e(g.endpoint, 300)}</code> (${foldedCount(g.checks)})</th></tr>`;
-    const row = (c: CheckView) =>
-      `<tr data-search="${escapeHtml(searchText(c))}"><td><a href="#${c.anchor}" class="id">${e(c.check.id, 500)}</a>${more(c.more)}</td><td>${e(c.check.deviation?.observed ?? c.check.message, 800)}</td><td>${e(c.check.deviation?.reason ?? '', 800)}</td></tr>`;
-    return (
-      head +
-      within(
-        g.checks,
-        row,
-        budget,
-        (n) => `<tr class="left-out"><td colspan="3" class="muted">${e(leftOut(n, 'known deviations'))}</td></tr>`,
-      ).join('')
-    );
+  const rows = view.deviations.map((g, i) => {
+    const head = `<tr class="group" id="known-${i}" data-search="${escapeHtml(g.endpoint.toLowerCase())}"><th colspan="3" scope="rowgroup"><code>${e(g.endpoint, 300)}</code> (${g.count})</th></tr>`;
+    const leftOutRows = (k: number) =>
+      `<tr class="left-out"><td colspan="3" class="muted">${e(
+        leftOut(
+          g.rows.slice(-k).reduce((sum, r) => sum + foldedCount(r.checks), 0),
+          'known deviations',
+        ),
+      )}</td></tr>`;
+    return head + within(g.rows, knownRow, budget, leftOutRows).join('');
   });
   return `<section id="known"><h2>Known deviations (${count(n)})</h2>
 <p>What this agent version does differently from the spec, accepted for it and why${file ? `, as listed in <code>${e(file, 300)}</code>` : ''}. They do not fail the run; one that stops occurring does.</p>
-<table class="known"><thead><tr><th>Check</th><th>What the agent does</th><th>Why it is accepted</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>${noneMatch('known deviation')}</section>`;
+${knownIndex(view)}
+<table class="known"><thead><tr><th>Checks</th><th>What the agent does</th><th>Why it is accepted</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>${noneMatch('known deviation')}</section>`;
 }
 
 function flakySection(view: RunView): string {
@@ -382,10 +425,11 @@ function coverageTable(view: RunView): string {
   return `<section id="coverage"><h2>Endpoint coverage</h2>
 ${cov.listError ? `<p><strong>The endpoint list could not be read (${e(cov.listError, 500)}); only endpoints named by scenarios are shown.</strong></p>` : ''}
 <p>${cov.covered} of ${cov.spec} spec endpoints are covered by this run${cov.notRun ? `; ${cov.notRun} not run (their scenarios were not selected)` : ''}${cov.notCovered ? `; <strong>${cov.notCovered} not covered</strong> by any scenario` : ''}. ${cov.related ? `Related paths the spec names without specifying them: ${cov.relatedCovered} of ${cov.related} covered.` : ''}${cov.unknown ? ` ${cov.unknown} id${cov.unknown === 1 ? '' : 's'} named by scenarios ${cov.unknown === 1 ? 'is' : 'are'} not in the endpoint list.` : ''}</p>
+<details${cov.notCovered || cov.listError ? ' open' : ''}><summary>Each endpoint, its spec section and the scenarios that cover it (${cov.rows.length})</summary>
 <table><thead><tr><th>Endpoint</th><th>Spec section</th><th>Versions</th><th>Covered by</th><th>Result</th></tr></thead>
 <tbody>
 ${body}
-</tbody></table></section>`;
+</tbody></table></details></section>`;
 }
 
 /** statement coverage, collapsed: the counts by kind, then each statement that is not passed, with its checks */
@@ -473,7 +517,8 @@ const SCRIPT = `(function () {
     all('#failures, #known').forEach(function (sec) {
       var span = sec.querySelector('h2 .count'), none = sec.querySelector('.none-match');
       if (!span || !none) return;
-      var visible = all('li.problem, tbody tr:not(.group)', sec).filter(function (el) { return !el.hidden; }).length;
+      var visible = all('li.problem, tbody tr:not(.group)', sec).filter(function (el) { return !el.hidden; })
+        .reduce(function (n, el) { return n + Number(el.getAttribute('data-count') || 1); }, 0);
       var total = span.getAttribute('data-total');
       span.textContent = q === '' ? total : visible + ' of ' + total;
       none.hidden = q === '' || visible > 0;
@@ -530,7 +575,7 @@ function timings(view: RunView): string {
 function undocumentedSection(view: RunView): string {
   const notes = view.undocumented.notes;
   return notes.length
-    ? `<section id="undocumented"><h2>Undocumented members (${notes.length})</h2><p>Members of responses of ${e(view.agent, 100)} that their schema does not name: ${view.undocumented.strict ? 'failures (--strict)' : 'notes; --strict makes them failures'}.</p><table><thead><tr><th>endpoint</th><th>member</th><th>schema</th><th>scenarios</th></tr></thead><tbody>${notes.map((n) => `<tr><td><code>${e(n.endpoint, 300)}</code></td><td><code>${e(n.member, 300)}</code></td><td>${e(n.resource, 100)}</td><td>${e(n.scenarios.join(', '), 500)}</td></tr>`).join('')}</tbody></table></section>`
+    ? `<section id="undocumented"><details${view.undocumented.strict ? ' open' : ''}><summary><h2>Undocumented members (${notes.length})</h2></summary><p>Members of responses of ${e(view.agent, 100)} that their schema does not name: ${view.undocumented.strict ? 'failures (--strict)' : 'notes; --strict makes them failures'}.</p><table><thead><tr><th>endpoint</th><th>member</th><th>schema</th><th>scenarios</th></tr></thead><tbody>${notes.map((n) => `<tr><td><code>${e(n.endpoint, 300)}</code></td><td><code>${e(n.member, 300)}</code></td><td>${e(n.resource, 100)}</td><td>${e(n.scenarios.join(', '), 500)}</td></tr>`).join('')}</tbody></table></details></section>`
     : '';
 }
 
@@ -607,7 +652,7 @@ export function toHtml(report: Report, opts: HtmlOptions = {}): string {
   const budget = bounds();
   const body = `<header class="banner ${view.tone}"><div>
 <h1>synconf: ${e(view.headline, 300)}</h1>
-<p class="line">${e(line, 1000)}</p>
+<p class="line">${e(line, 1000)}</p>${knownLine(view)}
 </div></header>
 <main>
 ${filters(view)}

@@ -1,17 +1,35 @@
 // report.json as a Markdown summary (summary.md, the GitHub job summary, a pull-request comment):
-// the verdict line, the failures with their evidence in a few lines each, the comparison with a
-// baseline, flaky checks, the known deviations as one table (check, what the agent does, why),
-// and the scenarios and coverage in a collapsed <details>. It renders the run's view (view.ts).
-// Text is never cut mid-sentence: a long list is shortened by dropping rows, and says how many.
+// the verdict line, the listed known deviations in a line (how many, where), the failures with
+// their evidence in a few lines each, the comparison with a baseline, flaky checks, the known
+// deviations as one table (checks that deviate alike, what the agent does, why), and the scenarios
+// and coverage in a collapsed <details>. It renders the run's view (view.ts). Within SUMMARY_BOUND
+// bytes; text is never cut mid-sentence: a long list is shortened by dropping rows, and says how many.
 import type { Report } from '../schema/generated/types.js';
 import { escapeMarkdown as md, platform, noteLine } from './text.js';
 import { VERDICTS, VERDICT_LABEL } from '../verdict/verdicts.js';
-import { BASELINE_CLASS_LABEL, type CheckView, type RunView, viewOf } from './view.js';
+import {
+  BASELINE_CLASS_LABEL,
+  type CheckView,
+  type DeviationRow,
+  type RunView,
+  type ScenarioView,
+  viewOf,
+} from './view.js';
 import { COVERAGE_STATES, coverageByKind, coverageLine } from './statements.js';
 import { foldedCount, moreLine } from './fold.js';
+import { SUMMARY_BOUND, SUMMARY_BOUND_TEXT, linesBytes } from './bound.js';
 
-/** the size a summary aims at: readable, and far below GitHub's 1 MiB per step */
-const BUDGET = 60_000;
+/**
+ * Bytes of the bound kept for what the lists do not count: the headings of sections after a full one and their
+ * "… and N more" lines.
+ */
+const RESERVE = 4096;
+/** what is left of the bound for the lists, given the lines so far */
+type Room = (out: string[]) => number;
+/** endpoints named in the line on the known deviations at the top; the table has them all */
+const KNOWN_INDEX = 30;
+/** scenario rows of the folded table: a third of the bound at most */
+const SCENARIO_ROOM = SUMMARY_BOUND / 3;
 /** one cell or message: beyond this, whole sentences are dropped (the rest is in report.html) */
 const MAX_TEXT = 600;
 
@@ -42,19 +60,14 @@ function firstItems(items: string[], max: number): string {
   return n < items.length ? `${out} and ${items.length - n} more` : out;
 }
 
-/** lines appended while they fit in what is left of the budget; the rest counted in `more` */
-function bounded(
-  out: string[],
-  items: string[][],
-  budget: { left: number },
-  more: (n: number, shown: number) => string,
-): void {
+/** lines appended while they fit in `left` bytes; the rest counted in `more` */
+function bounded(out: string[], items: string[][], left: number, more: (n: number, shown: number) => string): void {
   let shown = 0;
   for (const lines of items) {
-    const size = lines.reduce((n, l) => n + l.length + 1, 0);
-    if (size > budget.left) break;
+    const size = linesBytes(lines);
+    if (size > left) break;
     out.push(...lines);
-    budget.left -= size;
+    left -= size;
     shown++;
   }
   if (shown < items.length) out.push(more(items.length - shown, shown));
@@ -83,7 +96,7 @@ function failureLines(v: CheckView): string[] {
   ];
 }
 
-function baselineLines(view: RunView, out: string[], budget: { left: number }): void {
+function baselineLines(view: RunView, out: string[], room: Room): void {
   const b = view.baseline;
   if (!b) return;
   const keys = ['new-failure', 'fixed', 'still-failing', 'new-check', 'gone'] as const;
@@ -106,14 +119,14 @@ function baselineLines(view: RunView, out: string[], budget: { left: number }): 
       list.map((c) => [
         `- ${md(c.check.id)}: ${c.check.baseline?.verdict ? VERDICT_LABEL[c.check.baseline.verdict] : 'absent'} → ${VERDICT_LABEL[c.check.verdict]}`,
       ]),
-      budget,
+      room(out),
       (n) => `- … and ${n} more (report.html)`,
     );
   }
 }
 
 /** the undocumented members of the run's responses, one line each, while they fit */
-function undocumentedLines(view: RunView, out: string[], budget: { left: number }): void {
+function undocumentedLines(view: RunView, out: string[], room: Room): void {
   const u = view.undocumented;
   if (!u.notes.length) return;
   out.push(
@@ -124,7 +137,7 @@ function undocumentedLines(view: RunView, out: string[], budget: { left: number 
   bounded(
     out,
     u.notes.map((n) => [`- ${md(noteLine(n))} (${md(firstItems(n.scenarios, 200))})`]),
-    budget,
+    room(out),
     (n) => `- … and ${n} more (report.html)`,
   );
 }
@@ -153,7 +166,7 @@ function headLines(report: Report, view: RunView): string[] {
 }
 
 /** errors of the harness itself (files that did not load, steps that could not run) */
-function harnessErrorLines(view: RunView, out: string[], budget: { left: number }): void {
+function harnessErrorLines(view: RunView, out: string[], room: Room): void {
   if (!view.harnessErrors.length) return;
   out.push('', `### Harness errors (${foldedCount(view.harnessErrors)})`, '');
   bounded(
@@ -162,26 +175,25 @@ function harnessErrorLines(view: RunView, out: string[], budget: { left: number 
       const where = [e.file, e.scenario, e.step].filter(Boolean).join(' ');
       return [`- ${where ? `${md(where)}: ` : ''}${cell(e.message)}`, ...(more ? [`  ${moreLine(more)}`] : [])];
     }),
-    budget,
+    room(out),
     (_, shown) => `- … and ${foldedCount(view.harnessErrors.slice(shown))} more (report.html)`,
   );
 }
 
-/** the failures, within a third of the budget so that the rest of the summary still shows */
-function failureSection(view: RunView, out: string[], budget: { left: number }): void {
+/** the failures, within a third of the bound so that the rest of the summary still shows */
+function failureSection(view: RunView, out: string[], room: Room): void {
   if (!view.problems.length) return;
   out.push('', `### Failures (${foldedCount(view.problems)})`, '');
   bounded(
     out,
     view.problems.map(failureLines),
-    { left: Math.min(budget.left, BUDGET / 3) },
+    Math.min(room(out), SUMMARY_BOUND / 3),
     (_, shown) => `- … and ${foldedCount(view.problems.slice(shown))} more failures (report.html)`,
   );
-  budget.left = BUDGET - out.join('\n').length;
 }
 
 /** --repeat: how many checks gave the same verdict in every run, and the flaky ones */
-function stabilityLines(report: Report, view: RunView, out: string[], budget: { left: number }): void {
+function stabilityLines(report: Report, view: RunView, out: string[], room: Room): void {
   if (!report.repeat) return;
   out.push(
     '',
@@ -194,35 +206,52 @@ function stabilityLines(report: Report, view: RunView, out: string[], budget: { 
   bounded(
     out,
     view.flaky.map((c) => [`- ${md(c.check.id)}: ${(c.check.runs ?? []).map((v) => VERDICT_LABEL[v]).join(', ')}`]),
-    budget,
+    room(out),
     (n) => `- … and ${n} more (report.html)`,
   );
 }
 
-/** the known deviations of this agent version, a table row each, while they fit */
-function deviationLines(report: Report, view: RunView, out: string[], budget: { left: number }): void {
+/**
+ * The known deviations of this agent version, one table row for the checks that deviate alike (what the agent does
+ * and why said once), while they fit.
+ */
+function deviationLines(report: Report, view: RunView, out: string[], room: Room): void {
   if (!view.deviations.length) return;
-  const listed = view.deviations.flatMap((g) => g.checks);
-  const rows = listed.map((c) => [
-    `| ${md(c.check.id)}${c.more ? ` (${moreLine(c.more)})` : ''} | ${cell(c.check.deviation?.observed ?? c.check.message)} | ${cell(c.check.deviation?.reason ?? '')} |`,
-  ]);
+  const rows = view.deviations.flatMap((g) => g.rows);
+  const ids = (r: DeviationRow) =>
+    r.checks.map((c) => `${md(c.check.id)}${c.more ? ` (${moreLine(c.more)})` : ''}`).join(', ');
   out.push(
     '',
-    `### Known deviations (${foldedCount(listed)})`,
+    `### Known deviations (${view.deviations.reduce((n, g) => n + g.count, 0)})`,
     '',
     `Accepted for this agent version${report.run.expectations ? ` (${md(report.run.expectations)})` : ''}; they do not fail the run.`,
     '',
-    '| check | what the agent does | why |',
+    '| checks | what the agent does | why |',
     '|---|---|---|',
   );
-  budget.left = BUDGET - out.join('\n').length;
   bounded(
     out,
-    rows,
-    budget,
+    rows.map((r) => [`| ${ids(r)} | ${cell(r.observed)} | ${cell(r.reason)} |`]),
+    room(out),
     (_, shown) =>
-      `\n${foldedCount(listed.slice(shown))} more known deviations are listed in report.html (this summary keeps under ${BUDGET / 1000} kB).`,
+      `\n${rows.slice(shown).reduce((n, r) => n + foldedCount(r.checks), 0)} more known deviations are listed in report.html (this summary keeps within ${SUMMARY_BOUND_TEXT}).`,
   );
+}
+
+/**
+ * The known deviations at the top, by endpoint, most first: a run that conforms must not hide them below the fold.
+ * One run cannot know whether a deviation breaks a client of another version; the matrix does, and the line says so.
+ */
+function knownLines(view: RunView): string[] {
+  const n = view.report.totals['expected-fail'];
+  if (!n) return [];
+  const groups = [...view.deviations].sort((a, b) => b.count - a.count);
+  const named = groups.slice(0, KNOWN_INDEX).map((g) => `${md(g.endpoint)} ${g.count}`);
+  const more = groups.length > KNOWN_INDEX ? ` and ${groups.length - KNOWN_INDEX} more endpoints` : '';
+  return [
+    '',
+    `**${n} listed known deviation${n === 1 ? '' : 's'}** on ${groups.length} endpoint${groups.length === 1 ? '' : 's'}, accepted for this version: they do not fail the run, but one can still break a client of another version (synconf matrix says which). Most first: ${named.join(', ')}${more}.`,
+  ];
 }
 
 /** expectations that matched no check and recorded exchanges no step asked for: both say the input is stale */
@@ -251,31 +280,38 @@ function scenarioTable(view: RunView, out: string[]): void {
     `| scenario | verdict | ${VERDICTS.map((v) => VERDICT_LABEL[v]).join(' | ')} | time | endpoints |`,
     `|---|---|${'---:|'.repeat(VERDICTS.length + 1)}---|`,
   );
-  for (const sv of view.scenarios) {
+  const row = (sv: ScenarioView) => {
     const s = sv.scenario;
-    out.push(
+    return [
       `| ${md(s.id)} | **${VERDICT_LABEL[s.verdict]}** | ${VERDICTS.map((v) => sv.counts[v]).join(' | ')} | ${(s.durationMs / 1000).toFixed(1)} s | ${md(firstItems(s.spec, 200))} |`,
-    );
-  }
+    ];
+  };
+  bounded(out, view.scenarios.map(row), SCENARIO_ROOM, (n) => `\n… and ${n} more scenarios (report.html).`);
   out.push('', '</details>');
 }
 
-/** the summary; `view` is the run's view when the caller has it already */
+/**
+ * The summary, within SUMMARY_BOUND bytes: the folded tail (scenarios, statement coverage) is made first and its
+ * bytes kept aside, then each list takes what is left; `view` is the run's view when the caller has it already.
+ */
 export function toMarkdown(report: Report, view: RunView = viewOf(report)): string {
-  const out = headLines(report, view);
-  const budget = { left: BUDGET - out.join('\n').length };
-  harnessErrorLines(view, out, budget);
-  failureSection(view, out, budget);
-  baselineLines(view, out, budget);
-  stabilityLines(report, view, out, budget);
-  deviationLines(report, view, out, budget);
-  staleLines(report, out);
-  budget.left = BUDGET - out.join('\n').length;
-  undocumentedLines(view, out, budget);
+  const out = [...headLines(report, view), ...knownLines(view)];
   // the rest, for whoever wants it, folded away
-  scenarioTable(view, out);
-  statementLines(report, out);
-  return out.join('\n') + '\n';
+  const tail: string[] = [];
+  scenarioTable(view, tail);
+  statementLines(report, tail);
+  const stale: string[] = [];
+  staleLines(report, stale);
+  const aside = linesBytes(tail) + linesBytes(stale);
+  const room: Room = (lines) => SUMMARY_BOUND - RESERVE - aside - linesBytes(lines);
+  harnessErrorLines(view, out, room);
+  failureSection(view, out, room);
+  baselineLines(view, out, room);
+  stabilityLines(report, view, out, room);
+  deviationLines(report, view, out, room);
+  out.push(...stale);
+  undocumentedLines(view, out, (lines) => room(lines) + linesBytes(stale));
+  return [...out, ...tail].join('\n') + '\n';
 }
 
 /** statement coverage, folded away: the line, then the counts by statement kind */

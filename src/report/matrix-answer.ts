@@ -6,7 +6,7 @@ import type { Matrix, MatrixPair } from '../schema/generated/types.js';
 import { EXIT } from '../errors.js';
 import type { ChangeFailOn } from '../verdict/change-levels.js';
 import { causeId, failing, gateLine } from './causes-text.js';
-import { checksLine, pairChecksLine, pairName, topCauses } from './matrix-causes-text.js';
+import { checksLine, listedNote, pairChecksLine, pairName, topCauses } from './matrix-causes-text.js';
 import type { MatrixCause } from '../schema/generated/types.js';
 import { boundaryGate, boundaryLines } from './matrix-boundaries.js';
 import { runStatus } from '../verdict/verdicts.js';
@@ -99,10 +99,11 @@ export function matrixGates(m: Matrix, ask: GateAsk): GateOutcome | undefined {
 /** breaking causes shown per pair on the terminal (matrix.md and matrix.html list them all) */
 const TOP_BREAKING = 4;
 
-/** a cause in one short line: its level, RULE@ENDPOINT where, what changed, the checks it explains */
-function topCauseLine(c: MatrixCause): string {
+/** a cause in one short line: its level, RULE@ENDPOINT where, what changed, the checks it explains, listed or not */
+function topCauseLine(m: Matrix, p: MatrixPair, c: MatrixCause): string {
   const change = c.cause.members ? `${c.cause.change}: ${c.cause.members.join(', ')}` : c.cause.change;
-  return `  ${c.cause.level} ${causeId(c.cause)}: ${change}; ${checksLine(c)}`;
+  const listed = listedNote(m, p, c);
+  return `  ${c.cause.level} ${causeId(c.cause)}: ${change}; ${checksLine(c)}${listed ? `; ${listed}` : ''}`;
 }
 
 /** the answer per pair, its top breaking causes one line each */
@@ -112,7 +113,7 @@ export function pairAnswerLines(m: Matrix): string[] {
     const more = p.counts.breaking - top.length;
     return [
       pairAnswerLine(m, p),
-      ...top.map(topCauseLine),
+      ...top.map((c) => topCauseLine(m, p, c)),
       ...(more > 0 ? [`  …and ${plural(more, 'more breaking cause')} (matrix.md)`] : []),
     ];
   });

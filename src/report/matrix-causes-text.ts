@@ -1,7 +1,7 @@
 // The causes of a version matrix as text, per pair of adjacent versions: the pair's name, the changed checks a cause
 // explains counted by class, the top causes. The terminal (matrix-answer.ts), matrix.md and matrix.html share it;
 // pure: a matrix in, text out.
-import type { Matrix, MatrixCause, MatrixPair } from '../schema/generated/types.js';
+import type { Matrix, MatrixCause, MatrixPair, MatrixRow } from '../schema/generated/types.js';
 import { CHANGE_CLASSES, CHANGE_LABEL } from '../verdict/change-class.js';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -17,6 +17,23 @@ export function checksLine(c: MatrixCause): string {
     .map(([k, n]) => `${n} ${CHANGE_LABEL[k]}`);
   return `explains ${plural(c.checks.length, 'changed check')} (${by.join(', ')})`;
 }
+
+// the rows of a matrix by check id, made once per matrix (a cause looks up each check it explains)
+const rowsById = new WeakMap<Matrix, Map<string, MatrixRow>>();
+
+/**
+ * Whether a cause is also a listed known deviation of the newer version: a check it explains is an expected failure
+ * there. The newer version's report lists it as accepted, and its run conforms; the matrix says both, side by side.
+ */
+export function isListedDeviation(m: Matrix, p: MatrixPair, c: MatrixCause): boolean {
+  let rows = rowsById.get(m);
+  if (!rows) rowsById.set(m, (rows = new Map(m.rows.map((r) => [r.id, r]))));
+  return c.checks.some((x) => rows.get(x.id)?.cells[p.to] === 'expected-fail');
+}
+
+/** "listed known deviation of 1.29.5", or nothing */
+export const listedNote = (m: Matrix, p: MatrixPair, c: MatrixCause) =>
+  isListedDeviation(m, p, c) ? `listed known deviation of ${m.columns[p.to].label}` : '';
 
 /** the changed checks of a pair by class: "9 listed regression, 1 fixed" */
 export function pairChecksLine(p: MatrixPair): string {

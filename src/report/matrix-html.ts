@@ -1,4 +1,5 @@
-// The version matrix as a self-contained HTML page. The first screen answers "can version N ship?"
+// The version matrix as a self-contained HTML page. A banner gives the answer first, in its colour and in words
+// (matrix-verdict.ts), and the versions' conformance apart. The first screen then answers "can version N ship?"
 // (src/report/matrix-ship.ts): per pair of versions the causes by level and the top ones, per version its verdict;
 // then each pair's causes, expandable; the checks by run (changed rows first), the undocumented members and the
 // legends collapsed. Columns run from the oldest agent version to the newest.
@@ -13,6 +14,15 @@ import { coverageByColumn } from './statements.js';
 import { boundariesHtml } from './matrix-boundaries.js';
 import { Budget, leftOut, within } from './bound.js';
 import { rowCount } from './matrix-json.js';
+import {
+  RELATION,
+  conformance,
+  headline,
+  pairAnswer,
+  pairGrounds,
+  pairsByAnswer,
+  worstAnswer,
+} from './matrix-verdict.js';
 
 const e = (s: string, max = 500) => escapeHtml(cut(s, max));
 
@@ -56,7 +66,7 @@ ${rows}
 }
 
 /** the checks by run, changed rows first: the whole table, collapsed (the causes above explain the changed ones) */
-function checksSection(m: Matrix): string {
+function checksSection(m: Matrix, summary: string): string {
   const head = m.order
     .map((i) => m.columns[i])
     .map((c) => `<th scope="col">${e(c.label)}<br><span class="muted">${e(runStatus(c.exitCode), 40)}</span></th>`)
@@ -77,7 +87,7 @@ function checksSection(m: Matrix): string {
   const shown = within(m.rows, row, new Budget(8e6), leftOutRow);
   const rows = (m.rowsLeftOut && shown.length === m.rows.length ? [...shown, leftOutRow(0)] : shown).join('\n');
   return `<details id="checks"><summary><h2>Checks by run (${all}; ${m.changed} changed)</h2></summary>
-<p>One row per check, one column per agent version, oldest first. Rows whose verdict changes between versions carry the class of the change and why, regressions first; "not run" means that run has no such check (e.g. the endpoint does not exist in that version).</p>
+<p>${e(summary)}. One row per check, one column per agent version, oldest first. Rows whose verdict changes between versions carry the class of the change and why, regressions first; "not run" means that run has no such check (e.g. the endpoint does not exist in that version).</p>
 <form class="filters" id="filters" hidden><label><input type="checkbox" name="changed"> only changed rows</label></form>
 <table><thead><tr><th scope="col">Check</th><th scope="col" class="nowrap">Change</th>${head}</tr></thead>
 <tbody>
@@ -97,20 +107,44 @@ function statementSection(m: Matrix): string {
   return `<details id="statements"><summary><h2>Statement coverage by version</h2></summary><table><thead>${head}</thead><tbody>${rows}</tbody></table></details>`;
 }
 
+/** pair answers the banner names; the ship table below has every pair */
+const BANNER_PAIRS = 4;
+
+/**
+ * The banner: the answer first, its colour the worst pair's (red breaks, blue cannot tell, amber may affect, green
+ * compatible; with one version, the conformance's), then the conformance of the versions to the spec as a fact of
+ * its own, and how the two relate. A first screen that is green while a version breaks clients misleads. With one
+ * pair, its line is the answer: the heading does not say it twice.
+ */
+function banner(m: Matrix): string {
+  const worst = worstAnswer(m);
+  const tone = worst ?? (m.columns.every((c) => c.exitCode === 0) ? 'compatible' : 'breaks');
+  const pairs = pairsByAnswer(m);
+  const answers = pairs
+    .slice(0, BANNER_PAIRS)
+    .map((p) => `<li><strong>${e(pairAnswer(m, p))}</strong>: ${e(pairGrounds(p), 300)}</li>`);
+  if (pairs.length > BANNER_PAIRS)
+    answers.push(`<li>and ${pairs.length - BANNER_PAIRS} more pairs (the table below)</li>`);
+  return `<header class="banner ${tone}" id="answer"><div>
+<h1>synconf version matrix${pairs.length === 1 ? '' : `: ${e(headline(m))}`}</h1>
+${answers.length ? `<ul class="answers">${answers.join('')}</ul>` : ''}
+<p class="line" id="conformance"><strong>Against the spec</strong>: ${e(conformance(m))}. <span class="relate">${e(RELATION)}</span></p>
+</div></header>`;
+}
+
 export function matrixToHtml(m: Matrix): string {
   const byClass = CHANGE_CLASSES.filter((c) => m.classes[c])
     .map((c) => `${m.classes[c]} ${CHANGE_LABEL[c]}`)
     .join(', ');
-  const breaking = (m.pairs ?? []).reduce((n, p) => n + p.counts.breaking, 0);
   const summary = m.changed
-    ? `${m.changed} of ${rowCount(m)} checks changed across ${m.columns.length} versions (${byClass})${m.pairs?.length ? `; ${breaking} breaking cause${breaking === 1 ? '' : 's'}` : ''}`
+    ? `${m.changed} of ${rowCount(m)} checks changed across ${m.columns.length} versions (${byClass})`
     : `No verdict differs across ${m.columns.length} runs (${rowCount(m)} checks)`;
-  const body = `<header class="banner ${m.changed ? 'attention' : 'ok'}"><div><h1>synconf version matrix</h1><p class="line">${e(summary)}</p></div></header>
+  const body = `${banner(m)}
 <main>
 ${shipSection(m)}
 ${causesSection(m)}
 ${boundariesHtml(m)}
-${checksSection(m)}
+${checksSection(m, summary)}
 ${statementSection(m)}
 ${m.undocumented?.length ? `<details><summary><h2>Undocumented members (${m.undocumented.length})</h2></summary>${undocumentedSection(m)}</details>` : ''}
 <details><summary><h2>What the classes, levels and verdicts mean</h2></summary>
@@ -119,5 +153,5 @@ ${m.undocumented?.length ? `<details><summary><h2>Undocumented members (${m.undo
 <dl class="legend">${VERDICTS.map((v) => `<dt><span class="badge v-${v}">${VERDICT_LABEL[v]}</span></dt><dd>${VERDICT_MEANING[v]}</dd>`).join('')}</dl>
 </details>
 </main>`;
-  return htmlPage(`synconf version matrix: ${summary}`, body, SCRIPT);
+  return htmlPage(`synconf version matrix: ${headline(m)}`, body, SCRIPT);
 }

@@ -6,7 +6,7 @@ import type { ChangeLevel, Matrix, MatrixCause, MatrixPair } from '../schema/gen
 import { escapeHtml, cut } from './text.js';
 import { runStatus } from '../verdict/verdicts.js';
 import { CHANGE_LABEL } from '../verdict/change-class.js';
-import { checksLine, pairChecksLine, pairName, topCauses, urgent } from './matrix-causes-text.js';
+import { checksLine, listedNote, pairChecksLine, pairName, topCauses, urgent } from './matrix-causes-text.js';
 
 const e = (s: string, max = 500) => escapeHtml(cut(s, max));
 
@@ -34,6 +34,12 @@ function causeText(c: MatrixCause): string {
   return `<code>${e(k.rule, 60)}</code> — <code>${e(k.endpoints[0], 120)}${more}${where ? ` ${e(where, 120)}` : ''}</code>: ${e(change, 160)}`;
 }
 
+/** beside a cause that is also a listed known deviation of the newer version: its report.html lists it as accepted */
+function listed(m: Matrix, p: MatrixPair, c: MatrixCause): string {
+  const note = listedNote(m, p, c);
+  return note ? ` <span class="listed">(${e(note)})</span>` : '';
+}
+
 /** what a pair means for shipping the newer version (its answer, matrix/causes.ts) */
 function answer(p: MatrixPair, older: string): string {
   if (p.answer === 'breaks') return `<strong>breaks clients</strong> of ${e(older)}`;
@@ -48,7 +54,7 @@ function pairRow(m: Matrix, p: MatrixPair): string {
     ? top
         .map(
           (c) =>
-            `<div class="top">${levelBadge(c)} ${causeText(c)} <span class="muted">(${e(checksLine(c))})</span></div>`,
+            `<div class="top">${levelBadge(c)} ${causeText(c)} <span class="muted">(${e(checksLine(c))})</span>${listed(m, p, c)}</div>`,
         )
         .join('')
     : '<div class="muted">no breaking or risky cause</div>';
@@ -66,7 +72,7 @@ function versionRow(m: Matrix, i: number): string {
 export function shipSection(m: Matrix): string {
   const pairs = (m.pairs ?? []).map((p) => pairRow(m, p)).join('\n');
   return `<h2 id="ship">Can it ship?</h2>
-<table class="ship"><thead><tr><th scope="col">Versions</th><th scope="col">For clients of the older</th><th scope="col" class="nowrap">breaking</th><th scope="col" class="nowrap">risky</th><th scope="col" class="nowrap">compatible</th><th scope="col" class="nowrap">accepted</th><th scope="col">Top causes (most urgent first)</th></tr></thead>
+<table class="ship"><thead><tr><th scope="col">Versions</th><th scope="col">Answer</th><th scope="col" class="nowrap">breaking</th><th scope="col" class="nowrap">risky</th><th scope="col" class="nowrap">compatible</th><th scope="col" class="nowrap">accepted</th><th scope="col">Top causes (most urgent first)</th></tr></thead>
 <tbody>
 ${pairs || '<tr><td colspan="7" class="muted">one version only: no pair to compare</td></tr>'}
 </tbody></table>
@@ -77,7 +83,7 @@ ${m.order.map((i) => versionRow(m, i)).join('\n')}
 }
 
 /** one cause, expandable: the checks it explains (class and why), then the differences it folds */
-function causeDetails(m: Matrix, c: MatrixCause): string {
+function causeDetails(m: Matrix, p: MatrixPair, c: MatrixCause): string {
   const k = c.cause;
   const checks = c.checks
     .slice(0, LISTED)
@@ -88,7 +94,7 @@ function causeDetails(m: Matrix, c: MatrixCause): string {
     .map((x) => `<li>${e(x.scenario, 100)}: ${e(x.difference, 300)}</li>`)
     .join('');
   const rest = (n: number) => (n > LISTED ? `<li class="muted">…and ${n - LISTED} more (matrix.json)</li>` : '');
-  return `<details class="cause"><summary>${levelBadge(c)} ${causeText(c)} <span class="muted">— ${k.occurrences} difference${k.occurrences === 1 ? '' : 's'} in ${k.scenarios.length} scenario${k.scenarios.length === 1 ? '' : 's'}; ${e(checksLine(c))}</span></summary>
+  return `<details class="cause"><summary>${levelBadge(c)} ${causeText(c)} <span class="muted">— ${k.occurrences} difference${k.occurrences === 1 ? '' : 's'} in ${k.scenarios.length} scenario${k.scenarios.length === 1 ? '' : 's'}; ${e(checksLine(c))}</span>${listed(m, p, c)}</summary>
 <p class="muted">${e(k.summary)}${k.endpoints.length > 1 ? `. Endpoints: ${e(k.endpoints.join(', '))}` : ''}${k.accepted ? `. Accepted by ${e(k.accepted.by)}: ${e(k.accepted.reason)}` : ''}</p>
 ${checks ? `<p>Checks it explains:</p><ul>${checks}${rest(c.checks.length)}</ul>` : ''}<p>Differences:</p><ul>${evidence}${rest(k.evidence.length)}</ul></details>`;
 }
@@ -101,8 +107,8 @@ export function causesSection(m: Matrix): string {
       const rest = p.causes.filter((c) => !urgent(c));
       return `<h2 id="causes-${p.from}-${p.to}">Causes ${e(pairName(m, p))} <span class="muted">(${p.causes.length}; checks changed: ${e(pairChecksLine(p))})</span></h2>
 ${p.answer === 'cannot-tell' ? `<p><strong>Cannot tell</strong>: ${e(p.reason ?? '', 300)}. No cause is made up from the changed checks alone.</p>` : ''}
-${shown.map((c) => causeDetails(m, c)).join('\n')}
-${rest.length ? `<details class="compatible"><summary>${rest.length} compatible or accepted cause${rest.length === 1 ? '' : 's'}</summary>\n${rest.map((c) => causeDetails(m, c)).join('\n')}\n</details>` : ''}`;
+${shown.map((c) => causeDetails(m, p, c)).join('\n')}
+${rest.length ? `<details class="compatible"><summary>${rest.length} compatible or accepted cause${rest.length === 1 ? '' : 's'}</summary>\n${rest.map((c) => causeDetails(m, p, c)).join('\n')}\n</details>` : ''}`;
     })
     .join('\n');
 }

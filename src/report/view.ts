@@ -14,7 +14,7 @@ import type {
 import { type CoverageRow, type EndpointEntry, coverage, loadEndpoints } from './coverage.js';
 import { endpointKey } from '../schema/endpoints.js';
 import { curlOf } from './curl.js';
-import { checkKind, fold, harnessKind, type Kept } from './fold.js';
+import { checkKind, fold, foldedCount, harnessKind, type Kept } from './fold.js';
 import {
   DEFAULT_FAIL_ON,
   VERDICTS,
@@ -60,9 +60,20 @@ export interface ScenarioView {
   omitted: number;
 }
 
+/** known deviations of one endpoint that share what the agent does and why: one row of a table, not one per check */
+export interface DeviationRow {
+  observed: string;
+  reason: string;
+  checks: CheckView[];
+}
+
 export interface DeviationGroup {
   endpoint: string;
   checks: CheckView[];
+  /** the checks by what the agent does and why, in the order they first occur */
+  rows: DeviationRow[];
+  /** the deviations it holds, folded ones counted */
+  count: number;
 }
 
 export interface BaselineView {
@@ -218,14 +229,33 @@ function folded(list: CheckView[]): CheckView[] {
   ).map(({ item, more }) => (more === item.more ? item : { ...item, more }));
 }
 
-/** the known deviations (expected failures) grouped by endpoint */
-function deviationGroups(checks: CheckView[]): RunView['deviations'] {
-  const groups = new Map<string, CheckView[]>();
-  for (const c of checks.filter((x) => x.check.verdict === 'expected-fail')) {
-    if (!groups.has(c.endpoint)) groups.set(c.endpoint, []);
-    groups.get(c.endpoint)!.push(c);
+/** `items` grouped by `key`, groups in the order their first item comes */
+function groupBy<T>(items: T[], key: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k)!.push(item);
   }
-  return [...groups].map(([endpoint, list]) => ({ endpoint, checks: folded(list) }));
+  return [...groups.values()];
+}
+
+/**
+ * The known deviations (expected failures) grouped by endpoint, and within it by what the agent does and why: one
+ * listed deviation often explains many checks (11 of the browse change), and its reason once is easier to read.
+ */
+function deviationGroups(checks: CheckView[]): RunView['deviations'] {
+  const listed = checks.filter((x) => x.check.verdict === 'expected-fail');
+  return groupBy(listed, (c) => c.endpoint).map((group) => {
+    const list = folded(group);
+    const observed = (c: CheckView) => c.check.deviation?.observed ?? c.check.message;
+    const rows = groupBy(list, (c) => `${observed(c)}\u0000${c.check.deviation?.reason ?? ''}`).map((same) => ({
+      observed: observed(same[0]),
+      reason: same[0].check.deviation?.reason ?? '',
+      checks: same,
+    }));
+    return { endpoint: group[0].endpoint, checks: list, rows, count: foldedCount(list) };
+  });
 }
 
 /** the comparison with --baseline, the checks sorted by their change class; null without a baseline */
