@@ -37,6 +37,8 @@ const differing = (a: Record<string, string>, b: Record<string, string>) =>
   [...new Set([...Object.keys(a), ...Object.keys(b)])]
     .filter((k) => a[k] !== b[k])
     .map((k) => `${k}: ${a[k]} | ${b[k]}`);
+/** a cause about the agent's dial history (GET /rest/system/status /lastDialStatus), as `differing` lists it */
+const DIAL_HISTORY = / GET \/rest\/system\/status \/lastDialStatus\S*: /;
 /** every pair's answer and causes: rule id, level, endpoints, pointer */
 const causes = (m: Matrix) =>
   m.pairs!.map((p) => ({
@@ -67,7 +69,26 @@ describe('the live CI plan: every installed version × 3 shards, merged with rep
     const r = await synconf('report', 'merge', ...files, '--fail-on', 'breaking', '--out', join(work(), 'merged'));
     const merged = await readJson<Matrix>(join(work(), 'merged', 'matrix.json'));
     assert.deepEqual(differing(verdicts(merged), verdicts(whole)), [], 'check for check: merged, then whole');
-    assert.deepEqual(causes(merged), causes(whole));
+    // Cause for cause, but for one known source of live variance: Syncthing keeps every address it dialled in
+    // lastDialStatus until it restarts, so what GET /rest/system/status lists there depends on which peer scenarios
+    // ran before in the same lab, and when the dial landed. Verdicts do not depend on it (above); the exchanges do.
+    // Any other difference fails; the dial history is named in the closing note of issue 27 as left to do.
+    const [a, b] = [causes(merged), causes(whole)];
+    assert.deepEqual(
+      a.map((p) => [p.pair, p.answer]),
+      b.map((p) => [p.pair, p.answer]),
+    );
+    for (const [i, p] of a.entries()) {
+      const unexplained = differing(
+        Object.fromEntries(p.causes.map((c) => [c, c])),
+        Object.fromEntries(b[i].causes.map((c) => [c, c])),
+      );
+      assert.deepEqual(
+        unexplained.filter((d) => !DIAL_HISTORY.test(d)),
+        [],
+        `${p.pair}: merged, then whole`,
+      );
+    }
     assert.ok(
       merged.pairs!.some((p) => p.answer === 'breaks'),
       'a breaking change to gate on',
@@ -76,8 +97,14 @@ describe('the live CI plan: every installed version × 3 shards, merged with rep
     assert.equal(r.code, 1, r.out);
     const last = (text: string) => text.trimEnd().split('\n').at(-1)!;
     assert.match(last(r.stdout), /^synconf report merge: exit 1: .*gate: --fail-on breaking tripped by \d+ causes/);
-    const gateLines = (text: string) => text.split('\n').filter((l) => / → .*: --fail-on breaking: /.test(l));
-    assert.deepEqual(gateLines(r.stdout), gateLines(wholeRun.stdout), 'both name the same causes');
+    // the gate names the same causes, the dial history's aside
+    const gated = (text: string) =>
+      text
+        .split('\n')
+        .filter((l) => / → .*: --fail-on breaking: /.test(l))
+        .flatMap((l) => l.replace(/^.*not accepted: /, '').split('; '))
+        .filter((c) => !c.includes('GET /rest/system/status /lastDialStatus'));
+    assert.deepEqual(gated(r.stdout), gated(wholeRun.stdout), 'both name the same causes');
   });
 
   test('a shard missing: exit 2 naming it', async () => {
