@@ -7,7 +7,8 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser } from '@playwright/test';
+import { type Browser } from '@playwright/test';
+import { launchChromium } from './support/chromium.js';
 import { ROOT } from '../src/paths.js';
 import type { Matrix } from '../src/schema/generated/types.js';
 import { cliAsync } from './support/cli.js';
@@ -29,10 +30,7 @@ describe('matrix --replay: the first screen answers "can it ship?"', () => {
     html = await readFile(join(work(), 'm', 'matrix.html'), 'utf8');
     md = await readFile(join(work(), 'm', 'matrix.md'), 'utf8');
     m = JSON.parse(await readFile(join(work(), 'm', 'matrix.json'), 'utf8')) as Matrix;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-sync'],
-    });
+    browser = await launchChromium();
     await mkdir(ARTIFACTS, { recursive: true });
   });
   after(async () => {

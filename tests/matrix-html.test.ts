@@ -11,7 +11,8 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { type Browser, type Page } from '@playwright/test';
+import { launchChromium } from './support/chromium.js';
 import type { Matrix, PairAnswer } from '../src/schema/generated/types.js';
 import { matrixToHtml } from '../src/report/matrix-html.js';
 import { pairAnswer, pairGrounds } from '../src/report/matrix-verdict.js';
@@ -26,19 +27,7 @@ const VERSIONS = ['1.12.1', '1.19.2', '1.29.5'];
 
 let browser: Browser;
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { type Browser, type Page } from '@playwright/test';
+import { launchChromium } from './support/chromium.js';
 import { toHtml } from '../src/report/html.js';
 import { loadEndpoints } from '../src/report/coverage.js';
 import { mergeReports } from '../src/matrix/merge.js';
@@ -36,17 +37,7 @@ let server: Server;
 let base: string;
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   server = createServer((req, res) => {
     const html = pages.get(req.url ?? '');
     if (html === undefined) res.writeHead(404).end();
