@@ -11,8 +11,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { LabError, resolveBinary, startLab, stopLab, type LabInstance } from '../src/lab/lab.js';
 import { isAlive, runningProcesses } from '../src/lab/procs.js';
+import { installedAgents } from '../src/agents/index.js';
 import { labFetch, processesMentioning, withLab } from './support/lab.js';
-import { AGENT_VERSIONS, agentBinary } from './support/agents.js';
+import { AGENT_VERSIONS, GENERATION_2X, agentBinary } from './support/agents.js';
 import { nonLoopback, socketsOf } from './support/sockets.js';
 import { cliAsync } from './support/cli.js';
 import { makeTemp, removeTemp } from './support/temp.js';
@@ -38,10 +39,16 @@ async function startTime(inst: LabInstance): Promise<string | undefined> {
   }
 }
 
-/** the config version each known agent writes (and the lab leaves alone: no migration) */
-const CONFIG_VERSION: Record<string, number> = { '1.12.1': 32, '1.19.2': 36, '1.29.5': 37 };
+/** the config version each agent writes (and the lab leaves alone: no migration) */
+const CONFIG_VERSION: Record<string, number> = { '1.12.1': 32, '1.19.2': 36, '1.29.5': 37, '1.30.0': 37, '2.1.2': 52 };
 
-for (const version of AGENT_VERSIONS) {
+/**
+ * The versions the lab is tested on: every known one, and a 2.x (the third command-line generation: `generate`
+ * without --no-default-folder, with --no-port-probing; the device ID read from config.xml).
+ */
+const LAB_VERSIONS = [...new Set([...AGENT_VERSIONS, GENERATION_2X])];
+
+for (const version of LAB_VERSIONS) {
   test(
     `${version}: two instances start, answer ping with their own key, run loopback-only, and stop leaving no process`,
     { timeout: 60_000 },
@@ -72,6 +79,7 @@ for (const version of AGENT_VERSIONS) {
           assert.match(inst.apiKey, /^[0-9a-f]{48}$/);
           const ping = await labFetch(inst, '/rest/system/ping');
           assert.equal(ping.status, 200);
+          assert.equal(ping.headers.get('x-syncthing-id'), inst.deviceId, "the device ID the lab read is the agent's");
           assert.deepEqual(await ping.json(), { ping: 'pong' });
           const other = inst === a ? b : a;
           const wrongKey = await fetch(`${inst.url}/rest/system/ping`, { headers: { 'X-API-Key': other.apiKey } });
@@ -324,8 +332,8 @@ test(
   { timeout: 30_000 },
   async () => {
     const saved = process.env.PATH;
-    const newest = AGENT_VERSIONS.at(-1)!;
-    const binary = agentBinary(newest);
+    agentBinary(LAB_VERSIONS.at(-1)!); // the versions the lab is tested on are installed (or this fails saying how)
+    const binary = installedAgents().at(-1)!.path;
     try {
       process.env.PATH = '/nonexistent';
       assert.equal(await resolveBinary(), binary);
@@ -364,13 +372,25 @@ test(
   },
 );
 
-test("the command-line generation is read from each real binary's --help", async () => {
-  const { generationOfHelp } = await import('../src/lab/generation.js');
-  const expected: Record<string, string> = { '1.12.1': 'flags', '1.19.2': 'subcommands', '1.29.5': 'subcommands' };
-  for (const version of AGENT_VERSIONS) {
-    const help = await execa(agentBinary(version), ['--help'], { env: { HOME: tmpdir() }, all: true, reject: false });
-    assert.equal(generationOfHelp(help.all ?? ''), expected[version], version);
+test("the command-line generation is read from each real binary's --help (and generate --help)", async () => {
+  const { cliArgsOf, generationOfHelp, generationOfGenerateHelp } = await import('../src/lab/generation.js');
+  const expected: Record<string, [string, string | undefined, string]> = {
+    '1.12.1': ['flags', undefined, 'flags'],
+    '1.19.2': ['subcommands', 'subcommands', 'subcommands'],
+    '1.29.5': ['subcommands', 'subcommands', 'subcommands'],
+    '1.30.0': ['subcommands', 'subcommands', 'subcommands'],
+    '2.1.0': ['subcommands', 'subcommands-2', 'subcommands-2'],
+    '2.1.2': ['subcommands', 'subcommands-2', 'subcommands-2'],
+  };
+  for (const version of LAB_VERSIONS) {
+    const binary = agentBinary(version);
+    const help = async (args: string[]) =>
+      (await execa(binary, args, { env: { HOME: tmpdir() }, all: true, reject: false })).all ?? '';
+    const top = generationOfHelp(await help(['--help']));
+    const generate = top === 'subcommands' ? generationOfGenerateHelp(await help(['generate', '--help'])) : undefined;
+    assert.deepEqual([top, generate, (await cliArgsOf(binary)).generation], expected[version], version);
   }
+  assert.equal(generationOfGenerateHelp('Usage: syncthing generate [flags]\n\n  --home=PATH\n'), undefined);
   // releases with a default `serve` command but no `generate` one take the (two-dash) flags
   assert.equal(
     generationOfHelp(
@@ -391,6 +411,18 @@ test('a binary that is not Syncthing is refused before anything starts', async (
       startLab({ binary }),
       /--help shows neither Syncthing's subcommands \(generate, serve\) nor its flags \(-generate, -home\): is it Syncthing\? \(usage: frobnicate/,
     );
+    // a `generate` command whose options are neither 1.x's nor 2.x's: the lab does not guess
+    const other = join(dir, 'other');
+    await writeFile(
+      other,
+      '#!/bin/sh\nif [ "$1" = generate ]; then echo "Usage: syncthing generate --frob"; else printf "Usage: syncthing\\n\\nCommands:\\n  generate    Make a home\\n"; fi\n',
+    );
+    await chmod(other, 0o755);
+    await assert.rejects(
+      startLab({ binary: other, dir: join(dir, 'lab') }),
+      /other generate --help shows neither --no-default-folder \(Syncthing 1\.x\) nor --no-port-probing \(2\.x\): the lab does not know how to generate a home with it \(Usage: syncthing generate --frob\)/,
+    );
+    assert.equal(existsSync(join(dir, 'lab', 'agent', 'config.xml')), false, 'nothing generated');
   } finally {
     removeTemp(dir);
   }

@@ -54,7 +54,8 @@ async function generateHome(spec: InstanceSpec, home: string, env: NodeJS.Proces
     );
   const configFile = join(home, 'config.xml');
   const xml = await readFile(configFile, 'utf8');
-  const deviceId = /Device ID: (\S+)/.exec(gen.stdout)?.[1] ?? /<device id="([^"]+)"/.exec(xml)?.[1];
+  // a fresh config.xml names one device: the instance itself
+  const deviceId = cli.printedDeviceId(gen.stdout) ?? /<device id="([^"]+)"/.exec(xml)?.[1];
   if (!deviceId)
     throw new LabError(`${spec.name}: could not read the device ID from "${spec.binary} generate" or ${configFile}`);
   return { configFile, xml, deviceId };

@@ -4,6 +4,9 @@ import { agentsDir, installedAgents, KNOWN_VERSIONS } from '../../src/agents/ind
 
 export const AGENT_VERSIONS = KNOWN_VERSIONS;
 
+/** the 2.x the lab's third command-line generation is tested on (`synconf agents install 2.1.2` builds it) */
+export const GENERATION_2X = '2.1.2';
+
 export function agentBinary(version: string): string {
   const found = installedAgents().find((a) => a.version === version);
   if (!found) {
