@@ -1,23 +1,26 @@
 // `synconf agents install|list` as users run them (the built dist/bin/synconf.js): a real install from Debian's
-// archive into a temporary cache, the cache the tests use, and every way an install can fail (exit 2, what to do).
+// archive and a real build from the Go module proxy into a temporary cache, the cache the tests use, and every way
+// an install can fail (exit 2, what to do; the other versions still install).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { KNOWN_AGENTS, agentsDir, installedAgents, resolveSyncthing } from '../src/agents/index.js';
 import { debianArchives } from '../src/agents/debian-sources.js';
-import { AGENT_VERSIONS, agentBinary } from './support/agents.js';
+import { AGENT_VERSIONS, GENERATION_2X, agentBinary } from './support/agents.js';
 import { cliAsync } from './support/cli.js';
 import { makeTemp, removeTemp } from './support/temp.js';
 
 // an install fetches from Debian's archive: the CA certificates the caller trusts go with it
-const synconf = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  cliAsync(args, { env: { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS, ...env } });
+const synconf = (args: string[], env: NodeJS.ProcessEnv = {}, timeout?: number) =>
+  cliAsync(args, { env: { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS, ...env }, timeout });
 
-test('the agents cache holds every known version (npm run setup installs them), each printing its version', async () => {
+test('the agents cache holds every version of the default set (npm run setup installs them), each printing its version', async () => {
   for (const version of AGENT_VERSIONS) {
     const binary = agentBinary(version);
     const v = await execa(binary, ['--version'], { env: { HOME: tmpdir() } });
@@ -28,9 +31,11 @@ test('the agents cache holds every known version (npm run setup installs them), 
   assert.match(list.stdout, new RegExp(`^Agents cache: ${agentsDir()}$`, 'm'));
   assert.match(list.stdout, /^1\.12\.1 {2}v1\.12\.1-ds1 {2}\S+\/1\.12\.1\/syncthing$/m);
   assert.match(list.stdout, /^1\.29\.5 {2}v1\.29\.5 {2}\S+\/1\.29\.5\/syncthing$/m);
+  // the default set at least; a version built on request (agents install 2.1.2) is there too
+  const installed = installedAgents().map((a) => a.version);
   assert.deepEqual(
-    installedAgents().map((a) => a.version),
-    [...AGENT_VERSIONS],
+    AGENT_VERSIONS.filter((v) => !installed.includes(v)),
+    [],
   );
 });
 
@@ -49,16 +54,29 @@ test('a test that needs a missing agent fails saying `npm run setup` installs it
       version: string;
       installed: boolean;
       path: string;
-      debian: { suite: string; version: string };
+      inSetup: boolean;
+      debian?: { suite: string; version: string };
+      go?: { module: string; tag: string; commit: string; moduleVersion: string };
     }[];
     assert.deepEqual(
-      rows.map((r) => [r.version, r.installed, r.debian.suite, r.debian.version]),
-      KNOWN_AGENTS.map((a) => [a.version, false, a.suite, a.debianVersion]),
+      rows.map((r) => [r.version, r.installed, r.inSetup, r.debian ?? r.go]),
+      KNOWN_AGENTS.map((a) => [
+        a.version,
+        false,
+        a.inSetup,
+        a.from === 'debian'
+          ? { suite: a.suite, version: a.debianVersion }
+          : { module: 'github.com/syncthing/syncthing', tag: a.tag, commit: a.commit, moduleVersion: a.moduleVersion },
+      ]),
     );
     const text = await synconf(['agents', 'list'], { SYNCONF_AGENTS_DIR: empty });
     assert.match(
       text.stdout,
       /^1\.12\.1 {2}missing \(Debian bullseye 1\.12\.1~ds1-4\): synconf agents install 1\.12\.1$/m,
+    );
+    assert.match(
+      text.stdout,
+      /^2\.1\.2 {2}missing \(built from github\.com\/syncthing\/syncthing v2\.1\.2, commit 44cbfcad56db\): synconf agents install 2\.1\.2$/m,
     );
   } finally {
     if (saved === undefined) delete process.env.SYNCONF_AGENTS_DIR;
@@ -163,11 +181,226 @@ test('without apt-get and dpkg-deb, or without a Debian source, agents install s
     assert.equal(unknown.code, 2);
     assert.match(
       unknown.stderr,
-      /synconf does not know how to fetch Syncthing 1\.20\.0 \(did you mean 1\.29\.5\?\); known versions: 1\.12\.1, 1\.19\.2, 1\.29\.5/,
+      /synconf does not know how to fetch Syncthing 1\.20\.0 \(did you mean 1\.30\.0\?\); known versions: 1\.12\.1, 1\.19\.2, 1\.29\.5, 1\.30\.0, 2\.1\.0, 2\.1\.2$/m,
     );
     assert.equal(existsSync(join(dir, 'cache')), false, 'nothing created before the checks pass');
   } finally {
     removeTemp(dir);
+  }
+});
+
+/**
+ * A stand-in `go` (SYNCONF_GO) that logs each call with the environment a build depends on, serves `mod download
+ * -json` from a small module folder with the sum pinned in known.ts (or a wrong one, FAKE_SUM=wrong), and "builds"
+ * 2.1.2 by copying the real 2.1.2 binary, while 2.1.0 fails to compile. The plumbing of a build, in seconds.
+ */
+async function fakeGo(dir: string, real212: string): Promise<{ go: string; log: string }> {
+  const log = join(dir, 'go.log');
+  const moduleDir = join(dir, 'module');
+  await mkdir(join(moduleDir, 'cmd', 'syncthing'), { recursive: true });
+  await writeFile(join(moduleDir, 'go.mod'), 'module github.com/syncthing/syncthing\n');
+  const sums = KNOWN_AGENTS.flatMap((a) => (a.from === 'go' ? [`${a.moduleVersion}) sum='${a.moduleSum}';;`] : []));
+  const go = join(dir, 'go');
+  await writeFile(
+    go,
+    `#!/bin/sh
+echo "go $* | GONOSUMDB=$GONOSUMDB CGO_ENABLED=$CGO_ENABLED GOWORK=$GOWORK GOFLAGS=$GOFLAGS" >> ${log}
+case "$1" in
+env) echo go1.99.0-fake ;;
+mod)
+  if [ "$2" = download ] && [ "$3" = -json ]; then
+    version=\${4#*@}
+    case "$version" in
+    ${sums.join('\n    ')}
+    esac
+    [ "$FAKE_SUM" = wrong ] && sum='h1:wrong='
+    printf '{"Path":"github.com/syncthing/syncthing","Version":"%s","Dir":"%s","Sum":"%s"}\\n' "$version" "${moduleDir}" "$sum"
+  fi ;;
+list) ;;
+build)
+  out=; prev=
+  for a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done
+  case "$*" in
+  *build.Version=v2.1.0*) echo '# github.com/syncthing/syncthing/lib/db'; echo 'lib/db/set.go:3:1: syntax error: unexpected }'; exit 1 ;;
+  esac
+  cp ${real212} "$out" ;;
+esac
+`,
+  );
+  await chmod(go, 0o755);
+  return { go, log };
+}
+
+test(
+  'agents install builds with Go as Syncthing does; a version that fails is one line naming it (exit 2) and the others still install',
+  { timeout: 120_000 },
+  async () => {
+    const dir = makeTemp('gobuild');
+    const cache = join(dir, 'cache');
+    try {
+      const { go, log } = await fakeGo(dir, agentBinary(GENERATION_2X));
+      const res = await synconf(['agents', 'install', '2.1.0', '2.1.2'], { SYNCONF_AGENTS_DIR: cache, SYNCONF_GO: go });
+      assert.equal(res.code, 2, res.out);
+      assert.equal(res.stdout, `2.1.2 → ${join(cache, '2.1.2', 'syncthing')}\n`);
+      const stderr = res.stderr.trimEnd().split('\n');
+      // progress: one line per step
+      for (const step of [
+        /^synconf agents install: 2\.1\.0: download github\.com\/syncthing\/syncthing@v1\.30\.0-rc\.1\.0\.20260512055947-c0c401efebf2 \(v2\.1\.0, commit c0c401efebf2\) and its dependencies from the Go module proxy$/,
+        /^synconf agents install: 2\.1\.0: compile \.\/cmd\/syncthing with go1\.99\.0-fake \(cgo, -tags noassets; takes minutes\)$/,
+        /^synconf agents install: 2\.1\.2: download github\.com\/syncthing\/syncthing@v1\.30\.0-rc\.1\.0\.20260626052240-44cbfcad56db \(v2\.1\.2, commit 44cbfcad56db\)/,
+        /^synconf agents install: 2\.1\.2: check --version and the X-Syncthing-Version header of a brief start on loopback$/,
+        /^synconf agents install: 2\.1\.2: built from commit 44cbfcad56db → \S+\/cache\/2\.1\.2\/syncthing \(--version: v2\.1\.2, X-Syncthing-Version: v2\.1\.2; download \d+ s, compile \d+ s, check [\d.]+ s\)$/,
+      ])
+        assert.equal(stderr.filter((l) => step.test(l)).length, 1, `${step}\n${res.stderr}`);
+      // the failure: one line, naming the version and the cause
+      assert.deepEqual(
+        stderr.filter((l) => l.startsWith('synconf: ')),
+        [
+          'synconf: 2.1.0: go build failed: # github.com/syncthing/syncthing/lib/db; lib/db/set.go:3:1: syntax error: unexpected }',
+        ],
+      );
+      assert.deepEqual(readdirSync(cache), ['2.1.2'], 'no module copy or half build left behind');
+
+      // what the builds asked of Go: 2.1.0's go.mod edit (as known.ts says), the flags and stamps of Syncthing's build
+      const calls = (await readFile(log, 'utf8')).trimEnd().split('\n');
+      const cmds = calls.map((c) => c.replace(/ \|.*$/, ''));
+      assert.ok(cmds.includes('go mod edit -dropreplace=github.com/mattn/go-sqlite3@v1.14.44'), cmds.join('\n'));
+      assert.ok(cmds.includes('go mod download github.com/mattn/go-sqlite3'));
+      assert.equal(cmds.filter((c) => c.startsWith('go mod edit')).length, 1, '2.1.2 needs no edit');
+      assert.equal(cmds.filter((c) => c === 'go list -deps -tags noassets ./cmd/syncthing').length, 2);
+      const build212 = calls.find((c) => c.includes('build.Version=v2.1.2'))!;
+      assert.match(
+        build212,
+        /^go build -trimpath -tags noassets -o \S+\/syncthing -ldflags -w -buildid= -X github\.com\/syncthing\/syncthing\/lib\/build\.Version=v2\.1\.2 -X github\.com\/syncthing\/syncthing\/lib\/build\.Stamp=1782451360 -X github\.com\/syncthing\/syncthing\/lib\/build\.User=synconf -X github\.com\/syncthing\/syncthing\/lib\/build\.Host=synconf \.\/cmd\/syncthing \| /,
+      );
+      assert.match(
+        build212,
+        /GONOSUMDB=(\S+,)?github\.com\/syncthing\/syncthing CGO_ENABLED=1 GOWORK=off GOFLAGS=.*-buildvcs=false$/,
+      );
+
+      // a cached build is reused, without Go
+      const again = await synconf(['agents', 'install', '2.1.2'], {
+        SYNCONF_AGENTS_DIR: cache,
+        SYNCONF_GO: join(dir, 'no-go'),
+      });
+      assert.equal(again.code, 0, again.out);
+      assert.match(
+        again.stderr,
+        /^synconf agents install: 2\.1\.2: already installed \(v2\.1\.2\); --force builds it again$/m,
+      );
+
+      // no Go: one line naming the versions and where synconf looked
+      const noGo = await synconf(['agents', 'install', '--force', '2.1.2', '1.30.0'], {
+        SYNCONF_AGENTS_DIR: cache,
+        SYNCONF_GO: join(dir, 'no-go'),
+      });
+      assert.equal(noGo.code, 2, noGo.out);
+      assert.equal(noGo.stdout, '');
+      assert.equal(
+        noGo.stderr,
+        `synconf: 1.30.0, 2.1.2: built from the Go module proxy, which needs Go (1.25 or later): no Go at ${join(dir, 'no-go')} (SYNCONF_GO) ` +
+          '(install it from https://go.dev/dl/, or put its bin folder on PATH)\n',
+      );
+
+      // a module that is not the release's commit is refused before anything is compiled, and the cache kept
+      const wrong = await synconf(['agents', 'install', '--force', '2.1.2'], {
+        SYNCONF_AGENTS_DIR: cache,
+        SYNCONF_GO: go,
+        FAKE_SUM: 'wrong',
+      });
+      assert.equal(wrong.code, 2, wrong.out);
+      assert.match(
+        wrong.stderr,
+        /^synconf: 2\.1\.2: the module the proxy gave for github\.com\/syncthing\/syncthing@v1\.30\.0-rc\.1\.0\.20260626052240-44cbfcad56db is not v2\.1\.2: go\.sum hash h1:wrong=, not h1:crh\/m2O\/9f0PwDHXffnuiq4G5sGlDuQ5\/mViASH3iDA=$/m,
+      );
+      assert.doesNotMatch(wrong.stderr, /compile/);
+      assert.deepEqual(readdirSync(cache), ['2.1.2']);
+      assert.deepEqual(readdirSync(join(cache, '2.1.2')), ['syncthing'], 'the installed build stays');
+    } finally {
+      removeTemp(dir);
+    }
+  },
+);
+
+test(
+  'a version the Go module proxy refuses is one line naming it and the proxy (exit 2)',
+  { timeout: 120_000 },
+  async () => {
+    const dir = makeTemp('goproxy');
+    // a proxy that refuses every module as proxy.golang.org refuses a version it will not serve
+    const server = createServer((req, res) => {
+      res.writeHead(403, { 'content-type': 'text/plain' });
+      res.end('not found: This module version is not available\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const proxy = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const res = await synconf(['agents', 'install', '2.1.0'], {
+        SYNCONF_AGENTS_DIR: join(dir, 'cache'),
+        GOPROXY: proxy,
+        GOMODCACHE: join(dir, 'gomod'), // an empty module cache: the proxy is asked
+      });
+      assert.equal(res.code, 2, res.out);
+      assert.equal(res.stdout, '');
+      const lines = res.stderr.trimEnd().split('\n');
+      assert.equal(lines.filter((l) => l.startsWith('synconf: ')).length, 1, res.stderr);
+      assert.match(
+        lines.at(-1)!,
+        new RegExp(
+          `^synconf: 2\\.1\\.0: the Go module proxy \\(${proxy}\\) did not give github\\.com/syncthing/syncthing@v1\\.30\\.0-rc\\.1\\.0\\.20260512055947-c0c401efebf2: .*403 Forbidden`,
+        ),
+      );
+      assert.deepEqual(readdirSync(join(dir, 'cache')), []);
+    } finally {
+      server.close();
+      await execa('chmod', ['-R', 'u+w', dir], { reject: false }); // Go's module cache is read-only
+      removeTemp(dir);
+    }
+  },
+);
+
+test(
+  'agents install 2.1.2 builds the release from the Go module proxy (the machine Go, its caches), checked, into $SYNCONF_AGENTS_DIR',
+  { timeout: 1_800_000 },
+  async (t) => {
+    const dir = makeTemp('gobuild-real');
+    try {
+      const t0 = performance.now();
+      const res = await synconf(['agents', 'install', '2.1.2'], { SYNCONF_AGENTS_DIR: dir }, 1_800_000);
+      t.diagnostic(
+        `agents install 2.1.2 (Go caches as this machine has them): ${(performance.now() - t0).toFixed(0)} ms`,
+      );
+      for (const line of res.stderr.trimEnd().split('\n')) t.diagnostic(line);
+      assert.equal(res.code, 0, res.out);
+      assert.equal(res.stdout, `2.1.2 → ${join(dir, '2.1.2', 'syncthing')}\n`);
+      assert.match(
+        res.stderr,
+        /2\.1\.2: built from commit 44cbfcad56db → .*\(--version: v2\.1\.2, X-Syncthing-Version: v2\.1\.2;/,
+      );
+      assert.deepEqual(readdirSync(dir), ['2.1.2']);
+      const v = await execa(join(dir, '2.1.2', 'syncthing'), ['--version'], { env: { HOME: tmpdir() } });
+      assert.match(
+        v.stdout,
+        /^syncthing v2\.1\.2 "Hafnium Hornet" \(go\S+ linux-\w+\) synconf@synconf 2026-06-26 05:22:40 UTC$/,
+      );
+    } finally {
+      removeTemp(dir);
+    }
+  },
+);
+
+test('the built versions are pinned consistently: the pseudo-version names the commit and its time', () => {
+  for (const a of KNOWN_AGENTS) {
+    if (a.from !== 'go') continue;
+    assert.match(a.commit, /^[0-9a-f]{40}$/, a.version);
+    assert.equal(a.tag, `v${a.version}`);
+    const pseudo = /^v\d+\.\d+\.\d+-(?:rc\.\d+\.)?0\.(\d{14})-([0-9a-f]{12})$/.exec(a.moduleVersion);
+    if (pseudo) {
+      assert.equal(a.commit.slice(0, 12), pseudo[2], `${a.version}: the pseudo-version's commit`);
+      const time = pseudo[1].replace(/^(....)(..)(..)(..)(..)(..)$/, '$1-$2-$3T$4:$5:$6Z');
+      assert.equal(a.commitTime, time, `${a.version}: the pseudo-version's time is the commit's`);
+    } else assert.equal(a.moduleVersion, a.tag, `${a.version}: a tag the proxy serves as itself`);
+    assert.match(a.moduleSum, /^h1:[A-Za-z0-9+/]{43}=$/);
   }
 });
 
@@ -223,7 +456,7 @@ test(
       assert.equal(missing.code, 2, missing.stdout + missing.stderr);
       assert.match(
         missing.stderr,
-        /Syncthing 1\.29\.5 is not installed in \S+no-agents: run `synconf agents install 1\.29\.5` \(`npm run setup` installs every known version/,
+        /Syncthing 1\.29\.5 is not installed in \S+no-agents: run `synconf agents install 1\.29\.5` \(`npm run setup` installs every version of the default set: 1\.12\.1, 1\.19\.2, 1\.29\.5\)/,
       );
       assert.doesNotMatch(missing.stderr, /REPLAYING/, 'an explicit --syncthing never falls back to the recordings');
 

@@ -6,7 +6,7 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import semver from 'semver';
 import { InputError } from '../errors.js';
 import { didYouMean } from '../did-you-mean.js';
-import { KNOWN_VERSIONS } from './known.js';
+import { DEFAULT_VERSIONS, KNOWN_VERSIONS, knownAgent } from './known.js';
 
 export interface InstalledAgent {
   version: string;
@@ -72,7 +72,9 @@ export function versionHint(given: string, known: Iterable<string> = knownOrInst
 }
 
 const INSTALL_HINT = (v: string) =>
-  `run \`synconf agents install ${v}\` (\`npm run setup\` installs every known version: ${KNOWN_VERSIONS.join(', ')})`;
+  knownAgent(v)?.from === 'go'
+    ? `run \`synconf agents install ${v}\` (it builds ${v} from the Go module proxy: needs Go, takes minutes)`
+    : `run \`synconf agents install ${v}\` (\`npm run setup\` installs every version of the default set: ${DEFAULT_VERSIONS.join(', ')})`;
 
 /**
  * The binary for a --syncthing spec: a VERSION (looked up in the cache) or a PATH (a file, or a command name on PATH).

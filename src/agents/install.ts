@@ -1,16 +1,30 @@
 // `synconf agents install`: fetch the Debian package of each version with a private apt configuration (its own
 // sources list, lists and cache folders; the machine's package state is never touched), unpack it with dpkg-deb,
-// check the binary's --version and move it into the cache.
+// check the binary's --version and move it into the cache. The versions Debian lacks are built from the Go module
+// proxy (go-build.ts), one after the other, each checked (--version, and the caller's check of a brief start) before
+// it goes into the cache; one that fails does not stop the others.
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, SynconfError, UsageError } from '../errors.js';
 import { makeOutputDir } from '../output-dir.js';
 import { agentPath, agentsDir, versionHint } from './cache.js';
 import { debianArchives, sourceFiles, type DebianArchive } from './debian-sources.js';
-import { KNOWN_AGENTS, KNOWN_VERSIONS, knownAgent, type KnownAgent } from './known.js';
+import { buildFromModuleProxy, findGo, GoBuildError, goSearched } from './go-build.js';
+import {
+  DEFAULT_VERSIONS,
+  KNOWN_AGENTS,
+  KNOWN_VERSIONS,
+  knownAgent,
+  type DebianSource,
+  type GoModuleSource,
+  type KnownAgent,
+} from './known.js';
 import { binaryVersion, sameRelease } from './probe.js';
+
+type DebianAgent = KnownAgent & DebianSource;
+type GoAgent = KnownAgent & GoModuleSource;
 
 export interface InstallResult {
   version: string;
@@ -21,11 +35,28 @@ export interface InstallResult {
   fetched: boolean;
 }
 
+/** the versions an install could not get, and why (a SynconfError: one line, naming the versions) */
+export interface InstallFailure {
+  versions: string[];
+  error: SynconfError;
+}
+
+export interface InstallOutcome {
+  /** the versions installed or kept, in the order asked */
+  installed: InstallResult[];
+  failed: InstallFailure[];
+}
+
 export interface InstallOptions {
   /** progress lines (the CLI prints them on stderr) */
   log?: (line: string) => void;
   /** fetch again even what is installed and runs */
   force?: boolean;
+  /**
+   * Starts a built binary briefly and returns the X-Syncthing-Version header of its API's answer (the caller owns the
+   * lab; agents/ does not start agents). Without it a build is checked by --version only.
+   */
+  servedVersion?: (binary: string) => Promise<string>;
 }
 
 const TOOLS = [
@@ -37,7 +68,7 @@ function onPath(command: string): boolean {
   return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
 }
 
-function manualHint(agents: readonly KnownAgent[], dir: string): string {
+function manualHint(agents: readonly DebianAgent[], dir: string): string {
   return agents
     .map(
       (a) =>
@@ -46,10 +77,10 @@ function manualHint(agents: readonly KnownAgent[], dir: string): string {
     .join('; ');
 }
 
-/** The known agents named by versions (all of them when none is named); an unknown version is a usage error. */
+/** The known agents named by versions (the default set when none is named); an unknown version is a usage error. */
 export function selectAgents(versions: string[]): KnownAgent[] {
-  if (versions.length === 0) return [...KNOWN_AGENTS];
-  return [...new Set(versions)].map((v) => {
+  if (versions.length === 0) return KNOWN_AGENTS.filter((a) => DEFAULT_VERSIONS.includes(a.version));
+  const agents = versions.map((v) => {
     const agent = knownAgent(v.replace(/^v/, ''));
     if (!agent)
       throw new UsageError(
@@ -57,6 +88,7 @@ export function selectAgents(versions: string[]): KnownAgent[] {
       );
     return agent;
   });
+  return KNOWN_AGENTS.filter((a) => agents.includes(a)); // each once, oldest first
 }
 
 /** apt options that make every path apt writes our own, and read no source of the machine but ours */
@@ -95,7 +127,7 @@ async function alreadyInstalled(agent: KnownAgent, dir: string): Promise<Install
 }
 
 /** the Debian archives to fetch from; the tools and archives an install needs, or one line saying what is missing */
-function archivesOrSay(agents: KnownAgent[], dir: string): DebianArchive[] {
+function archivesOrSay(agents: DebianAgent[], dir: string): DebianArchive[] {
   const missing = TOOLS.filter((t) => !onPath(t.command));
   if (missing.length > 0) {
     throw new InputError(
@@ -115,7 +147,7 @@ function archivesOrSay(agents: KnownAgent[], dir: string): DebianArchive[] {
 
 /** apt-get update and download of the agents' packages into `work`/debs, with an apt of its own; the .deb files */
 async function downloadDebs(
-  agents: KnownAgent[],
+  agents: DebianAgent[],
   archives: DebianArchive[],
   work: string,
   dir: string,
@@ -157,7 +189,7 @@ async function downloadDebs(
 
 /** unpacks the agent's .deb, checks what its binary says it is, and swaps it into the cache */
 async function installDeb(
-  agent: KnownAgent,
+  agent: DebianAgent,
   debs: string[],
   work: string,
   dir: string,
@@ -180,8 +212,15 @@ async function installDeb(
   if (!sameRelease(printed, agent.version))
     throw new InputError(`${deb}: usr/bin/syncthing --version prints ${printed}, not ${agent.version}`);
 
-  // swap the cached version folder by renames (work is inside dir: one file system), so a reader never sees
-  // half a binary; the old folder goes into work, removed with it
+  await swapIntoCache(agent, binary, work, dir);
+  return { result: { version: agent.version, path: agentPath(agent.version, dir), printed, fetched: true }, deb };
+}
+
+/**
+ * Swaps the cached version folder by renames (work is inside dir: one file system), so a reader never sees half a
+ * binary; the old folder goes into work, removed with it.
+ */
+async function swapIntoCache(agent: KnownAgent, binary: string, work: string, dir: string): Promise<void> {
   const staged = join(work, `v-${agent.version}`);
   await mkdir(staged);
   await rename(binary, join(staged, 'syncthing'));
@@ -194,27 +233,14 @@ async function installDeb(
     // another install of the same version got there first: fine if what it put there runs
     if (!(await alreadyInstalled(agent, dir))) throw e;
   });
-  return { result: { version: agent.version, path: agentPath(agent.version, dir), printed, fetched: true }, deb };
 }
 
-/** Installs the named known versions (all when none is named); the ones already installed are kept unless force. */
-export async function installAgents(versions: string[], opts: InstallOptions = {}): Promise<InstallResult[]> {
-  const log = opts.log ?? (() => {});
-  const selected = selectAgents(versions);
-  const dir = agentsDir();
-  const kept: InstallResult[] = [];
-  const agents: KnownAgent[] = [];
-  for (const agent of selected) {
-    const found = opts.force ? undefined : await alreadyInstalled(agent, dir);
-    if (found) {
-      kept.push(found);
-      log(`${agent.version}: already installed (${found.printed}); --force fetches it again`);
-    } else agents.push(agent);
-  }
-  const inOrder = (fetched: InstallResult[]) =>
-    selected.map((a) => [...kept, ...fetched].find((r) => r.version === a.version)!);
-  if (agents.length === 0) return inOrder([]);
-
+/** Installs the Debian agents: one apt update and download for all of them. Throws a SynconfError for the group. */
+async function installDebianAgents(
+  agents: DebianAgent[],
+  dir: string,
+  log: (line: string) => void,
+): Promise<InstallResult[]> {
   const archives = archivesOrSay(agents, dir);
   makeOutputDir(dir, process.env.SYNCONF_AGENTS_DIR ? 'SYNCONF_AGENTS_DIR' : 'the agents cache');
   const work = await mkdtemp(join(dir, '.install-'));
@@ -226,9 +252,113 @@ export async function installAgents(versions: string[], opts: InstallOptions = {
       results.push(result);
       log(`${agent.version}: ${deb} → ${result.path} (--version: ${result.printed})`);
     }
-    return inOrder(results);
+    return results;
   } finally {
     // the package lists (~55 MB for three suites) and the .debs are only needed during the install
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** Builds one agent from the Go module proxy, checks it and swaps it into the cache. Throws a GoBuildError. */
+async function installGoAgent(agent: GoAgent, go: string, dir: string, opts: InstallOptions): Promise<InstallResult> {
+  const log = opts.log ?? (() => {});
+  makeOutputDir(dir, process.env.SYNCONF_AGENTS_DIR ? 'SYNCONF_AGENTS_DIR' : 'the agents cache');
+  const work = await mkdtemp(join(dir, '.build-'));
+  try {
+    const built = await buildFromModuleProxy(agent.version, agent, { go, work, log });
+    const t0 = performance.now();
+    log(
+      `${agent.version}: check --version${opts.servedVersion ? ' and the X-Syncthing-Version header of a brief start on loopback' : ''}`,
+    );
+    const { printed } = await binaryVersion(built.path).catch((e: Error) => {
+      throw new GoBuildError(`${agent.version}: the binary built does not run: ${e.message}`);
+    });
+    if (printed !== agent.tag)
+      throw new GoBuildError(`${agent.version}: the binary built prints --version ${printed}, not ${agent.tag}`);
+    let served = '';
+    if (opts.servedVersion) {
+      const header = await opts.servedVersion(built.path).catch((e: unknown) => {
+        if (!(e instanceof SynconfError)) throw e;
+        throw new GoBuildError(`${agent.version}: the binary built did not start: ${e.message.split('\n')[0]}`);
+      });
+      if (header !== agent.tag)
+        throw new GoBuildError(
+          `${agent.version}: the binary built answers X-Syncthing-Version ${header}, not ${agent.tag}`,
+        );
+      served = `, X-Syncthing-Version: ${header}`;
+    }
+    await swapIntoCache(agent, built.path, work, dir);
+    const path = agentPath(agent.version, dir);
+    const checkS = (performance.now() - t0) / 1000;
+    log(
+      `${agent.version}: built from commit ${agent.commit.slice(0, 12)} → ${path} (--version: ${printed}${served}; ` +
+        `download ${built.downloadS.toFixed(0)} s, compile ${built.compileS.toFixed(0)} s, check ${checkS.toFixed(1)} s)`,
+    );
+    return { version: agent.version, path, printed, fetched: true };
+  } finally {
+    // the module copy (~15 MB); Go's module and build caches stay where Go keeps them
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Builds the Go agents one after the other (each takes minutes on its own); a failure does not stop the others. */
+async function installGoAgents(agents: GoAgent[], dir: string, opts: InstallOptions): Promise<InstallOutcome> {
+  const go = findGo();
+  const versions = agents.map((a) => a.version);
+  if (!go) {
+    const error = new GoBuildError(
+      `${versions.join(', ')}: built from the Go module proxy, which needs Go (1.25 or later): ${goSearched()} ` +
+        `(install it from https://go.dev/dl/, or put its bin folder on PATH)`,
+    );
+    return { installed: [], failed: [{ versions, error }] };
+  }
+  const outcome: InstallOutcome = { installed: [], failed: [] };
+  for (const agent of agents) {
+    try {
+      outcome.installed.push(await installGoAgent(agent, go, dir, opts));
+    } catch (err) {
+      if (!(err instanceof SynconfError)) throw err;
+      outcome.failed.push({ versions: [agent.version], error: err });
+    }
+  }
+  return outcome;
+}
+
+/**
+ * Installs the named known versions (the default set when none is named); the ones already installed are kept
+ * unless force. Debian's packages first (one apt run), then the builds. What could not be installed is in `failed`.
+ */
+export async function installAgents(versions: string[], opts: InstallOptions = {}): Promise<InstallOutcome> {
+  const log = opts.log ?? (() => {});
+  const selected = selectAgents(versions);
+  const dir = agentsDir();
+  const done: InstallResult[] = [];
+  const todo: KnownAgent[] = [];
+  for (const agent of selected) {
+    const found = opts.force ? undefined : await alreadyInstalled(agent, dir);
+    if (found) {
+      done.push(found);
+      log(
+        `${agent.version}: already installed (${found.printed}); --force ${agent.from === 'go' ? 'builds' : 'fetches'} it again`,
+      );
+    } else todo.push(agent);
+  }
+  const failed: InstallFailure[] = [];
+  const debian = todo.filter((a): a is DebianAgent => a.from === 'debian');
+  if (debian.length > 0) {
+    try {
+      done.push(...(await installDebianAgents(debian, dir, log)));
+    } catch (err) {
+      if (!(err instanceof SynconfError)) throw err;
+      failed.push({ versions: debian.map((a) => a.version), error: err });
+    }
+  }
+  const built = todo.filter((a): a is GoAgent => a.from === 'go');
+  if (built.length > 0) {
+    const outcome = await installGoAgents(built, dir, opts);
+    done.push(...outcome.installed);
+    failed.push(...outcome.failed);
+  }
+  const installed = selected.flatMap((a) => done.filter((r) => r.version === a.version));
+  return { installed, failed };
 }

@@ -1,6 +1,6 @@
 // `synconf agents list`: every known version (installed or not) and any other version found in the cache.
 import { agentPath, agentsDir, installedAgents } from './cache.js';
-import { KNOWN_AGENTS } from './known.js';
+import { KNOWN_AGENTS, SYNCTHING_MODULE } from './known.js';
 import { binaryVersion } from './probe.js';
 
 export interface AgentListing {
@@ -12,6 +12,10 @@ export interface AgentListing {
   printed?: string;
   /** the Debian package synconf fetches it from (absent for a version put into the cache by hand) */
   debian?: { suite: string; version: string };
+  /** the release synconf builds it from, through the Go module proxy */
+  go?: { module: string; tag: string; commit: string; moduleVersion: string };
+  /** in the default set (`synconf agents install` without versions, `npm run setup`) */
+  inSetup?: boolean;
 }
 
 export async function listAgents(dir = agentsDir()): Promise<AgentListing[]> {
@@ -32,7 +36,12 @@ export async function listAgents(dir = agentsDir()): Promise<AgentListing[]> {
         path: agentPath(version, dir),
         installed: isInstalled,
         printed,
-        debian: known && { suite: known.suite, version: known.debianVersion },
+        debian: known?.from === 'debian' ? { suite: known.suite, version: known.debianVersion } : undefined,
+        go:
+          known?.from === 'go'
+            ? { module: SYNCTHING_MODULE, tag: known.tag, commit: known.commit, moduleVersion: known.moduleVersion }
+            : undefined,
+        inSetup: known?.inSetup,
       };
     }),
   );

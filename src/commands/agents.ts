@@ -2,13 +2,41 @@
 import { installAgents } from '../agents/install.js';
 import { listAgents } from '../agents/list.js';
 import { agentsDir } from '../agents/cache.js';
+import { EXIT } from '../errors.js';
+import { startLab } from '../lab/lab.js';
+
+/**
+ * A built binary started briefly, alone on loopback (the lab's guarantees: its own home, no network), and the
+ * X-Syncthing-Version header of its API's answer to a ping. About a second.
+ */
+async function servedVersion(binary: string): Promise<string> {
+  const lab = await startLab({ instances: 1, binary });
+  try {
+    const [inst] = lab.instances;
+    const res = await fetch(`${inst.url}/rest/system/ping`, {
+      headers: { 'X-API-Key': inst.apiKey },
+      signal: AbortSignal.timeout(10_000),
+    });
+    await res.arrayBuffer();
+    return res.headers.get('x-syncthing-version') ?? '(no X-Syncthing-Version header)';
+  } finally {
+    await lab.down();
+  }
+}
 
 export async function agentsInstall(versions: string[], force: boolean): Promise<void> {
-  const results = await installAgents(versions, {
+  const { installed, failed } = await installAgents(versions, {
     force,
     log: (line) => console.error(`synconf agents install: ${line}`),
+    servedVersion,
   });
-  for (const r of results) console.log(`${r.version} → ${r.path}`);
+  for (const r of installed) console.log(`${r.version} → ${r.path}`);
+  // each failure is its own line (a build's names its version); the others are installed all the same
+  for (const f of failed) {
+    console.error(`synconf: ${f.error.message}`);
+    if (f.error.hint) console.error(`synconf: ${f.error.hint}`);
+  }
+  if (failed.length > 0) process.exitCode = EXIT.usage;
 }
 
 export async function agentsList(json: boolean): Promise<void> {
@@ -19,7 +47,11 @@ export async function agentsList(json: boolean): Promise<void> {
   }
   console.log(`Agents cache: ${agentsDir()}`);
   for (const a of list) {
-    const from = a.debian ? `Debian ${a.debian.suite} ${a.debian.version}` : 'not a known version';
+    const from = a.debian
+      ? `Debian ${a.debian.suite} ${a.debian.version}`
+      : a.go
+        ? `built from ${a.go.module} ${a.go.tag}, commit ${a.go.commit.slice(0, 12)}`
+        : 'not a known version';
     console.log(
       a.installed
         ? `${a.version}  ${a.printed}  ${a.path}`

@@ -1,0 +1,189 @@
+// Building a Syncthing release Debian lacks from the Go module proxy, as the project's own build script does:
+// `go mod download -json` of the release's module version (checked to be its commit: the version it names, the
+// go.sum hash pinned in known.ts, the proxy's Origin.Hash when it gives one), a writable copy of the module folder
+// built as the main module (its go.mod has replace lines, which `go install pkg@version` refuses), with
+// `-trimpath -tags noassets` (the GUI assets are generated and not in the module: every /rest/ route is
+// unaffected), cgo on (the official Linux builds use the cgo SQLite driver), and the version stamped by ldflags.
+// Go's module and build caches stay where Go keeps them; only the binary goes into the agents cache.
+import { existsSync } from 'node:fs';
+import { chmod, cp, readdir, stat } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { execa } from 'execa';
+import { InputError } from '../errors.js';
+import { SYNCTHING_MODULE, type GoModuleSource } from './known.js';
+
+/** where synconf looks for Go when it is not on PATH: the official tarball's place */
+export const GO_FALLBACK = '/usr/local/go/bin/go';
+
+/** where synconf looked for Go, for the message that it found none */
+export function goSearched(): string {
+  return process.env.SYNCONF_GO
+    ? `no Go at ${process.env.SYNCONF_GO} (SYNCONF_GO)`
+    : `no \`go\` on PATH nor at ${GO_FALLBACK}`;
+}
+
+/** the `go` command: $SYNCONF_GO, else on PATH, else /usr/local/go/bin/go; undefined when none is there */
+export function findGo(path = process.env.PATH ?? '', fallback = GO_FALLBACK): string | undefined {
+  const explicit = process.env.SYNCONF_GO;
+  if (explicit) return existsSync(explicit) ? explicit : undefined;
+  for (const dir of path.split(delimiter)) {
+    if (dir && existsSync(join(dir, 'go'))) return join(dir, 'go');
+  }
+  return existsSync(fallback) ? fallback : undefined;
+}
+
+/** A step of a build that failed: the message is one line, starting with the version. */
+export class GoBuildError extends InputError {
+  override name = 'GoBuildError';
+}
+
+/** What `go mod download -json` says of the module it got. */
+interface ModuleInfo {
+  Path?: string;
+  Version?: string;
+  Dir?: string;
+  Sum?: string;
+  Error?: string;
+  Origin?: { VCS?: string; URL?: string; Hash?: string };
+}
+
+export interface GoBuildSteps {
+  go: string;
+  /** the build's folder (inside the agents cache): the module copy goes to src/, the binary to syncthing */
+  work: string;
+  log: (line: string) => void;
+}
+
+/** A tool's output as one line: its meaningful lines (not go's "downloading" chatter), at most 3, at most 400 chars. */
+export function oneLine(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^go: (downloading|finding|extracting) /.test(l));
+  const text = lines.slice(0, 3).join('; ') || 'no output';
+  return text.length > 400 ? text.slice(0, 399) + '…' : text;
+}
+
+/** the environment of every go command: the user's, with the syncthing module's pseudo-versions out of the sum DB */
+function goEnv(): Record<string, string> {
+  const nosum = process.env.GONOSUMDB;
+  return {
+    // sum.golang.org does not know the 2.x pseudo-versions (404): the hash pinned in known.ts is checked instead
+    GONOSUMDB: nosum ? `${nosum},${SYNCTHING_MODULE}` : SYNCTHING_MODULE,
+    CGO_ENABLED: '1',
+    GOWORK: 'off', // a go.work above the agents cache must not take part
+    GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' '), // the module copy is no repository
+  };
+}
+
+const go = (s: GoBuildSteps, args: string[], cwd: string, timeout: number) =>
+  execa(s.go, args, { cwd, env: goEnv(), reject: false, all: true, timeout });
+
+/** the release's module: downloaded, checked to be the table's commit; its folder in Go's module cache */
+async function downloadModule(version: string, src: GoModuleSource, s: GoBuildSteps): Promise<string> {
+  const spec = `${SYNCTHING_MODULE}@${src.moduleVersion}`;
+  const res = await go(s, ['mod', 'download', '-json', spec], s.work, 600_000);
+  let info: ModuleInfo = {};
+  try {
+    info = JSON.parse(res.stdout) as ModuleInfo;
+  } catch {
+    // no JSON: the error is in the output
+  }
+  if (res.failed || info.Error || !info.Dir) {
+    throw new GoBuildError(
+      `${version}: the Go module proxy (${process.env.GOPROXY || 'GOPROXY default'}) did not give ${spec}: ${oneLine(info.Error ?? res.all ?? '')}`,
+    );
+  }
+  const wrong: string[] = [];
+  if (info.Version !== src.moduleVersion) wrong.push(`version ${info.Version}, not ${src.moduleVersion}`);
+  if (info.Sum !== src.moduleSum) wrong.push(`go.sum hash ${info.Sum}, not ${src.moduleSum}`);
+  if (info.Origin?.Hash && info.Origin.Hash !== src.commit)
+    wrong.push(`the proxy's origin commit ${info.Origin.Hash}, not ${src.commit}`);
+  const named = /-([0-9a-f]{12})$/.exec(info.Version ?? '')?.[1];
+  if (named && !src.commit.startsWith(named)) wrong.push(`a pseudo-version of commit ${named}, not ${src.commit}`);
+  if (wrong.length > 0)
+    throw new GoBuildError(`${version}: the module the proxy gave for ${spec} is not ${src.tag}: ${wrong.join('; ')}`);
+  return info.Dir;
+}
+
+/** every file and folder under dir made writable by its owner (Go's module cache is read-only) */
+async function makeWritable(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { recursive: true })) {
+    const path = join(dir, entry);
+    const { mode } = await stat(path);
+    await chmod(path, mode | 0o200);
+  }
+  await chmod(dir, (await stat(dir)).mode | 0o200);
+}
+
+/** the module copied into work/src, its go.mod edited as the table says, and its dependencies downloaded */
+async function prepareSource(version: string, src: GoModuleSource, moduleDir: string, s: GoBuildSteps) {
+  const dir = join(s.work, 'src');
+  await cp(moduleDir, dir, { recursive: true });
+  await makeWritable(dir);
+  const run = async (what: string, args: string[]) => {
+    const res = await go(s, args, dir, 600_000);
+    if (res.failed) throw new GoBuildError(`${version}: ${what} failed: ${oneLine(res.all ?? '')}`);
+  };
+  for (const edit of src.goModEdits) {
+    await run(`go mod edit -dropreplace=${edit.dropReplace}`, ['mod', 'edit', `-dropreplace=${edit.dropReplace}`]);
+    const path = edit.dropReplace.replace(/@.*$/, '');
+    await run(`go mod download ${path} (after dropping its replace)`, ['mod', 'download', path]);
+  }
+  await run('downloading its dependencies (go list -deps)', ['list', '-deps', '-tags', 'noassets', './cmd/syncthing']);
+  return dir;
+}
+
+const BUILD_PKG = 'github.com/syncthing/syncthing/lib/build';
+
+/** `go build` of cmd/syncthing with the release stamped as Syncthing's build.go stamps it; the binary's path */
+async function compile(version: string, src: GoModuleSource, dir: string, s: GoBuildSteps): Promise<string> {
+  const out = join(s.work, 'syncthing');
+  const stamp = Math.round(Date.parse(src.commitTime) / 1000);
+  // User and Host are synconf's, not this machine's: they show in /rest/system/version and in recordings
+  const ldflags = [
+    '-w',
+    '-buildid=',
+    `-X ${BUILD_PKG}.Version=${src.tag}`,
+    `-X ${BUILD_PKG}.Stamp=${stamp}`,
+    `-X ${BUILD_PKG}.User=synconf`,
+    `-X ${BUILD_PKG}.Host=synconf`,
+  ].join(' ');
+  const args = ['build', '-trimpath', '-tags', 'noassets', '-o', out, '-ldflags', ldflags, './cmd/syncthing'];
+  const res = await go(s, args, dir, 1_800_000);
+  if (res.failed) throw new GoBuildError(`${version}: go build failed: ${oneLine(res.all ?? '')}`);
+  return out;
+}
+
+/** the Go toolchain's own version (go1.26.8), for the progress line */
+export async function goVersion(goBin: string): Promise<string> {
+  const res = await execa(goBin, ['env', 'GOVERSION'], { reject: false, timeout: 30_000 });
+  return res.failed ? 'go (version unknown)' : res.stdout.trim();
+}
+
+export interface BuiltBinary {
+  /** the binary, in work */
+  path: string;
+  /** seconds spent downloading (module and dependencies) and compiling */
+  downloadS: number;
+  compileS: number;
+}
+
+/** Downloads, checks and compiles a release into s.work; progress one line per step. Throws a GoBuildError. */
+export async function buildFromModuleProxy(
+  version: string,
+  src: GoModuleSource,
+  s: GoBuildSteps,
+): Promise<BuiltBinary> {
+  const t0 = performance.now();
+  s.log(
+    `${version}: download ${SYNCTHING_MODULE}@${src.moduleVersion} (${src.tag}, commit ${src.commit.slice(0, 12)}) and its dependencies from the Go module proxy`,
+  );
+  const moduleDir = await downloadModule(version, src, s);
+  const dir = await prepareSource(version, src, moduleDir, s);
+  const t1 = performance.now();
+  s.log(`${version}: compile ./cmd/syncthing with ${await goVersion(s.go)} (cgo, -tags noassets; takes minutes)`);
+  const path = await compile(version, src, dir, s);
+  const t2 = performance.now();
+  return { path, downloadS: (t1 - t0) / 1000, compileS: (t2 - t1) / 1000 };
+}
