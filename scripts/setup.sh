@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Set up synconf on a fresh Debian machine: the real agent (syncthing) and Chromium from Debian,
-# the npm dependencies, the build, and every agent version synconf knows (1.12.1, 1.19.2, 1.29.5) in its cache
-# (`synconf agents install`: Debian's packages, fetched with a private apt configuration). Safe to run again.
+# the npm dependencies, the build, and every agent version synconf knows in its cache (`synconf agents install`:
+# 1.12.1, 1.19.2, 1.29.5 from Debian's packages, fetched with a private apt configuration; 1.30.0, 2.1.0, 2.1.2
+# built from the Go module proxy, which needs Go 1.25 or later and a C compiler: ~15 min with empty Go caches on
+# a 2-core machine). Safe to run again: what is installed is kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()

@@ -150,11 +150,25 @@ test(
   },
 );
 
-test('without apt-get and dpkg-deb, or without a Debian source, agents install says what is missing and how to get it (exit 2)', async () => {
+test('without apt-get and dpkg-deb (and Go), or without a Debian source, agents install says what is missing and how to get it (exit 2)', async () => {
   const dir = makeTemp('agents');
   try {
-    const noTools = await synconf(['agents', 'install'], { PATH: dir, SYNCONF_AGENTS_DIR: join(dir, 'cache') });
+    // the default set: Debian's three and the three built with Go, neither of which can be had here
+    const noTools = await synconf(['agents', 'install'], {
+      PATH: dir,
+      SYNCONF_AGENTS_DIR: join(dir, 'cache'),
+      SYNCONF_GO: join(dir, 'go'),
+    });
     assert.equal(noTools.code, 2, noTools.stderr);
+    assert.equal(noTools.stdout, '');
+    assert.deepEqual(
+      noTools.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('synconf: '))
+        .map((l) => l.slice(0, 50)),
+      ['synconf: synconf agents install needs apt-get (Deb', 'synconf: 1.30.0, 2.1.0, 2.1.2: built from the Go m'],
+      'one line for what Debian needs, one for what the builds need',
+    );
     assert.match(
       noTools.stderr,
       /needs apt-get \(Debian package apt\) and dpkg-deb \(Debian package dpkg\), not found on PATH/,
@@ -456,7 +470,7 @@ test(
       assert.equal(missing.code, 2, missing.stdout + missing.stderr);
       assert.match(
         missing.stderr,
-        /Syncthing 1\.29\.5 is not installed in \S+no-agents: run `synconf agents install 1\.29\.5` \(`npm run setup` installs every version of the default set: 1\.12\.1, 1\.19\.2, 1\.29\.5\)/,
+        /Syncthing 1\.29\.5 is not installed in \S+no-agents: run `synconf agents install 1\.29\.5` \(`npm run setup` installs every version of the default set: 1\.12\.1, 1\.19\.2, 1\.29\.5, 1\.30\.0, 2\.1\.0, 2\.1\.2\)/,
       );
       assert.doesNotMatch(missing.stderr, /REPLAYING/, 'an explicit --syncthing never falls back to the recordings');
 

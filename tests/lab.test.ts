@@ -41,7 +41,14 @@ async function startTime(inst: LabInstance): Promise<string | undefined> {
 }
 
 /** the config version each agent writes (and the lab leaves alone: no migration) */
-const CONFIG_VERSION: Record<string, number> = { '1.12.1': 32, '1.19.2': 36, '1.29.5': 37, '1.30.0': 37, '2.1.2': 52 };
+const CONFIG_VERSION: Record<string, number> = {
+  '1.12.1': 32,
+  '1.19.2': 36,
+  '1.29.5': 37,
+  '1.30.0': 37,
+  '2.1.0': 52,
+  '2.1.2': 52,
+};
 
 /**
  * The versions the lab is tested on: the default set, 1.30.0 (no QUIC: its quic-go panics under Go 1.26) and a 2.x

@@ -308,7 +308,7 @@ describe('synconf matrix on the real agents', () => {
     const out = join(work(), 'live');
     const live = await cliAsync(
       ['matrix', ...AGENT_VERSIONS.flatMap((v) => ['--syncthing', v]), '--fail-on', 'breaking', '--report-dir', out],
-      { timeout: 240_000 },
+      { timeout: 600_000 },
     );
     const m = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8')) as Matrix;
     assert.deepEqual(validate('matrix', m).map(formatError), []);

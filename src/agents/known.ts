@@ -56,7 +56,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   { version: '1.29.5', inSetup: true, from: 'debian', suite: 'trixie', debianVersion: '1.29.5~ds1-2' },
   {
     version: '1.30.0',
-    inSetup: false,
+    inSetup: true,
     from: 'go',
     tag: 'v1.30.0',
     commit: '0945304a79d6bbaeac7fc2cc1b06f57d3cf66622',
@@ -67,7 +67,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   },
   {
     version: '2.1.0',
-    inSetup: false,
+    inSetup: true,
     from: 'go',
     tag: 'v2.1.0',
     commit: 'c0c401efebf27af58b91309b381d7d3eae870a64',
@@ -86,7 +86,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   },
   {
     version: '2.1.2',
-    inSetup: false,
+    inSetup: true,
     from: 'go',
     tag: 'v2.1.2',
     commit: '44cbfcad56db30ccccdbbab40124fc498ee354db',
