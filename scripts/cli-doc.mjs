@@ -40,7 +40,7 @@ synconf mutate [DIR] --min-score 95%          # mutation score of the suite on r
 synconf serve [DIR] --port 8384 --api-key KEY # recordings as a stand-in agent over HTTP, for API clients' tests
 synconf validate config body.json --agent-version 1.19.2 --json   # a response body against its schema
 synconf validate scenario my.yaml             # lint synconf's own files (also expectations, cassette, report)
-synconf agents install                        # fetch 1.12.1, 1.19.2, 1.29.5 into the cache (or the versions named; 2.1.2: built with Go)
+synconf agents install                        # fetch 1.12.1, 1.19.2, 1.29.5, build 1.30.0, 2.1.0, 2.1.2 (or the versions named)
 synconf agents list                           # what is installed, what is known but missing
 synconf lab up --instances 2 --dir /tmp/lab   # real agents on loopback for your own experiments (--syncthing too)
 synconf lab down --dir /tmp/lab
