@@ -39,11 +39,10 @@ const differing = (a: Record<string, string>, b: Record<string, string>) =>
     .map((k) => `${k}: ${a[k]} | ${b[k]}`);
 /**
  * A cause about what the agent keeps of its lab's history, as `differing` lists it: its dial history (GET
- * /rest/system/status /lastDialStatus), and its list of recent errors (GET /rest/system/error /errors): 1.x lists the
- * start-up warning about running as root there until a scenario clears the list, 2.x only logs it, so whether the
- * two lists differ in type (a list, null) depends on which scenarios ran before in the same lab.
+ * /rest/system/status /lastDialStatus). (The list of recent errors was one too, a fresh 1.x lab run as root listing a
+ * start-up warning there: every scenario that reads that list now clears it first.)
  */
-const LAB_HISTORY = / GET \/rest\/system\/(status \/lastDialStatus\S*|error \/errors): /;
+const LAB_HISTORY = / GET \/rest\/system\/status \/lastDialStatus\S*: /;
 /** every pair's answer and causes: rule id, level, endpoints, pointer */
 const causes = (m: Matrix) =>
   m.pairs!.map((p) => ({
@@ -74,12 +73,11 @@ describe('the live CI plan: every installed version × 3 shards, merged with rep
     const r = await synconf('report', 'merge', ...files, '--fail-on', 'breaking', '--out', join(work(), 'merged'));
     const merged = await readJson<Matrix>(join(work(), 'merged', 'matrix.json'));
     assert.deepEqual(differing(verdicts(merged), verdicts(whole)), [], 'check for check: merged, then whole');
-    // Cause for cause, but for two known sources of live variance: Syncthing keeps every address it dialled in
+    // Cause for cause, but for one known source of live variance: Syncthing keeps every address it dialled in
     // lastDialStatus until it restarts, so what GET /rest/system/status lists there depends on which peer scenarios
-    // ran before in the same lab, and when the dial landed; and the list of recent errors of a fresh 1.x lab (each
-    // shard's) holds the start-up warning about running as root, which 2.x does not list, until a scenario clears
-    // it. Verdicts do not depend on either (above); the exchanges do. Any other difference fails; the dial history is
-    // named in the closing note of issue 27 as left to do.
+    // ran before in the same lab, and when the dial landed. Verdicts do not depend on it (above); the exchanges do.
+    // Any other difference fails. Restarting the agent after each peer scenario would end it: Syncthing's monitor
+    // gives up after a few starts within a minute (docs/scenario-format.md); the dial history is left to do.
     const [a, b] = [causes(merged), causes(whole)];
     assert.deepEqual(
       a.map((p) => [p.pair, p.answer]),
@@ -104,13 +102,13 @@ describe('the live CI plan: every installed version × 3 shards, merged with rep
     assert.equal(r.code, 1, r.out);
     const last = (text: string) => text.trimEnd().split('\n').at(-1)!;
     assert.match(last(r.stdout), /^synconf report merge: exit 1: .*gate: --fail-on breaking tripped by \d+ causes/);
-    // the gate names the same causes, the lab history's aside
+    // the gate names the same causes, the dial history's aside
     const gated = (text: string) =>
       text
         .split('\n')
         .filter((l) => / → .*: --fail-on breaking: /.test(l))
         .flatMap((l) => l.replace(/^.*not accepted: /, '').split('; '))
-        .filter((c) => !/GET \/rest\/system\/(status \/lastDialStatus|error \/errors:)/.test(c));
+        .filter((c) => !c.includes('GET /rest/system/status /lastDialStatus'));
     assert.deepEqual(gated(r.stdout), gated(wholeRun.stdout), 'both name the same causes');
   });
 
