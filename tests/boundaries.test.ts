@@ -87,7 +87,7 @@ describe('the verdict on a boundary, from per-version observations', () => {
         ['1.29.5', N],
       ],
       verdict: 'disagrees',
-      why: /does not hold on 1\.29\.5, from 1\.18\.0 on \(too late\)/,
+      why: /does not hold on 1\.29\.5, from 1\.18\.0 on, after it held on 1\.19\.2 \(removed since\)/,
     },
     {
       name: 'no tested version before the boundary',
@@ -274,7 +274,7 @@ describe('the observations, from what the checks of each version gave', () => {
     );
     assert.match(f.cells[1].by, /1 check citing it failed/);
     assert.equal(f.verdict, 'disagrees');
-    assert.match(f.why, /does not hold on 1\.19\.2, from 1\.2\.0 on \(too late\)/);
+    assert.match(f.why, /does not hold on 1\.19\.2, from 1\.2\.0 on, after it held on 1\.12\.1 \(removed since\)/);
   });
 
   test('only version statements are rows; a not checkable one says why', () => {
@@ -365,7 +365,7 @@ describe('matrix --replay of the bundled recordings: version boundaries', () => 
     html = await readFile(join(work(), 'm', 'matrix.html'), 'utf8');
   });
 
-  test('the pending DELETE endpoints: absent on 1.12.1, present on 1.19.2 and 1.29.5, agreeing with "added in 1.18.0"', () => {
+  test('the pending DELETE endpoints: absent on 1.12.1, present on every later version, agreeing with "added in 1.18.0"', () => {
     const label = (i: number) => m.columns[i].label;
     for (const id of [
       'pending-folders.delete.since',
@@ -375,7 +375,8 @@ describe('matrix --replay of the bundled recordings: version boundaries', () => 
       const b = m.boundaries!.find((x) => x.statement === id)!;
       assert.ok(b, `no row for ${id}`);
       const seen = Object.fromEntries(m.order.map((i) => [label(i), b.cells[i].observed]));
-      assert.deepEqual(seen, { '1.12.1': N, '1.19.2': H, '1.29.5': H }, id);
+      const later = Object.fromEntries(m.order.slice(1).map((i) => [label(i), H]));
+      assert.deepEqual(seen, { '1.12.1': N, ...later }, id);
       assert.equal(b.version, '1.18.0');
       assert.equal(label(b.firstHolds!), '1.19.2');
       assert.equal(b.verdict, 'agrees', `${id}: ${b.why}`);
@@ -386,32 +387,39 @@ describe('matrix --replay of the bundled recordings: version boundaries', () => 
     assert.match(at('1.29.5'), /answered/);
   });
 
-  test('a row per version statement of the index; none disagrees; the terminal, matrix.md and matrix.html say so', async () => {
+  test('a row per version statement of the index; only GET /rest/system/debug, gone in 2.x, disagrees; the terminal, matrix.md and matrix.html say so', async () => {
     const versionStatements = (await loadStatements()).filter((s) => s.kind === 'version');
     assert.deepEqual(
       m.boundaries!.map((b) => b.statement),
       versionStatements.map((s) => s.id),
     );
+    // the spec (as of 2.1.0) documents GET /rest/system/debug, "added in 0.12.0"; 2.x answers it 404 (renamed
+    // /rest/system/loglevels): a statement the spec's own version does not keep, never excused
+    const removed = (id: string) =>
+      `${id}: does not hold on 2.1.0, from 0.12.0 on, after it held on 1.30.0 (removed since); ` +
+      `does not hold on 2.1.2, from 0.12.0 on, after it held on 1.30.0 (removed since)`;
     assert.deepEqual(
       m.boundaries!.filter((b) => b.verdict === 'disagrees').map((b) => `${b.statement}: ${b.why}`),
-      [],
+      ['debug.since', 'versioning.notes.debug'].map(removed),
     );
     assert.match(
       stdout,
-      /^version boundaries against the spec \(\d+ version statements\): 3 agree, 0 disagree, \d+ cannot tell$/m,
+      /^version boundaries against the spec \(\d+ version statements\): 3 agree, 2 disagree, \d+ cannot tell$/m,
     );
     assert.match(
       md,
-      /\| `pending-folders\.delete\.since` \| from 1\.18\.0 \| does not hold \| holds \| holds \| 1\.19\.2 \| agrees: /,
+      /\| `pending-folders\.delete\.since` \| from 1\.18\.0 \| does not hold (\| holds ){5}\| 1\.19\.2 \| agrees: /,
     );
     assert.ok(html.indexOf('id="boundaries"') > html.indexOf('id="ship"'), 'below the ship answer');
     assert.match(html, /<code>pending-devices\.delete\.since<\/code>/);
   });
 
-  test('--fail-on boundary: nothing disagrees, exit 0, and it says so', async () => {
+  test('--fail-on boundary over the Debian versions: nothing disagrees, exit 0, and it says so', async () => {
     const r = await cliAsync([
       'matrix',
       '--replay',
+      '--syncthing',
+      '1.12.1,1.19.2,1.29.5',
       '--fail-on',
       'fail,boundary',
       '--report-dir',
@@ -422,5 +430,19 @@ describe('matrix --replay of the bundled recordings: version boundaries', () => 
       r.stdout.trimEnd().split('\n').at(-1)!,
       /^synconf matrix: exit 0: .*; gate: --fail-on boundary: no version statement disagrees with the tested versions$/,
     );
+  });
+
+  test('--fail-on boundary with 2.x: exit 1, naming the debug endpoint the spec keeps and 2.x removed', async () => {
+    const r = await cliAsync([
+      'matrix',
+      '--replay',
+      '--fail-on',
+      'fail,boundary',
+      '--report-dir',
+      join(work(), 'gate6'),
+    ]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /--fail-on boundary: 2 version statements disagree with the tested versions:/);
+    assert.match(r.stdout, /debug\.since.*removed since/);
   });
 });

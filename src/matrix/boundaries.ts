@@ -92,13 +92,17 @@ export function boundaryVerdict(
   const onSide = (t: Tested) => (holds === 'from' ? !before(t) : before(t));
   const sideName = (t: Tested) => (before(t) ? `before ${version}` : `from ${version} on`);
   const wrong = known.filter((t) => t.observed !== 'not observed' && (t.observed === 'holds') !== onSide(t));
-  if (wrong.length)
-    return {
-      verdict: 'disagrees',
-      why: wrong
-        .map((t) => `${t.observed} on ${t.label}, ${sideName(t)} (${before(t) ? 'too early' : 'too late'})`)
-        .join('; '),
-    };
+  // on the "from" side, a version where it no longer holds after one where it did: removed since, which the
+  // spec's "added in" does not say (the spec describes the newest release, so this disagrees all the same)
+  const lastHeld = (t: Tested) =>
+    known.filter((u) => !before(u) && u.observed === 'holds' && known.indexOf(u) < known.indexOf(t)).at(-1);
+  const wrongOn = (t: Tested) => {
+    const held = holds === 'from' && !before(t) ? lastHeld(t) : undefined;
+    return held
+      ? `${t.observed} on ${t.label}, ${sideName(t)}, after it held on ${held.label} (removed since)`
+      : `${t.observed} on ${t.label}, ${sideName(t)} (${before(t) ? 'too early' : 'too late'})`;
+  };
+  if (wrong.length) return { verdict: 'disagrees', why: wrong.map(wrongOn).join('; ') };
   const seen = known.filter((t) => t.observed !== 'not observed');
   if (!seen.length) return { verdict: 'cannot tell', why: 'not observed on any tested version' };
   const sides = [known.filter(onSide), known.filter((t) => !onSide(t))];
