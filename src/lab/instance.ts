@@ -141,6 +141,7 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
   try {
     await waitReady(inst, spec.readyTimeoutMs, exited);
     inst.version = await checkRunning(inst, spec);
+    await clearStartUpErrors(inst);
   } catch (err) {
     signalOwned(inst, 'SIGKILL');
     await waitGone(inst, 2000);
@@ -212,6 +213,24 @@ async function checkRunning(inst: LabInstance, spec: InstanceSpec): Promise<stri
     );
   }
   return String(version.version);
+}
+
+/**
+ * Empties the agent's list of recent errors once it answers: 1.x lists a start-up warning there when it runs as root
+ * (as in CI), 2.x only logs it. A fresh lab then starts with no recent errors whoever runs it, so that what a
+ * scenario reads there does not depend on the user, nor on whether an earlier scenario of the run cleared it.
+ */
+async function clearStartUpErrors(inst: LabInstance): Promise<void> {
+  const res = await fetch(`${inst.url}/rest/system/error/clear`, {
+    method: 'POST',
+    headers: { 'X-API-Key': inst.apiKey },
+    signal: AbortSignal.timeout(5000),
+  });
+  await res.arrayBuffer().catch(() => undefined);
+  if (res.status !== 200)
+    throw new LabError(
+      `${inst.name}: POST ${inst.url}/rest/system/error/clear answered ${res.status} right after start`,
+    );
 }
 
 function describeFetchError(err: unknown): string {
