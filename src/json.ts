@@ -32,3 +32,40 @@ export function jsonType(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   return typeof value;
 }
+
+/** how many mappings and lists aliases of a YAML file may add to those written in it (a 400-byte bomb stood for
+ * billions) */
+export const MAX_ALIAS_VALUES = 100_000;
+/** how deep a document read from a file may nest (recursive checks and comparisons stay within the stack) */
+export const MAX_DEPTH = 1000;
+
+/**
+ * Why a parsed YAML document is too large to use, or undefined. js-yaml gives an alias the very object of its
+ * anchor, so loading a bomb is cheap and every walk of it (validation, expansion, comparison) is not: the mappings
+ * and lists it stands for are counted once per distinct object (linear in what was written), stopping past the bound.
+ */
+export function yamlTooLarge(doc: unknown): string | undefined {
+  const counted = new Map<object, number>();
+  const count = (node: unknown, depth: number): number => {
+    if (node === null || typeof node !== 'object') return 0;
+    if (depth > MAX_DEPTH) throw new RangeError(`nested deeper than ${MAX_DEPTH} levels`);
+    const known = counted.get(node);
+    if (known !== undefined) return known;
+    counted.set(node, Infinity); // an alias of a node inside itself stands for an endless value
+    let n = 1;
+    for (const child of Object.values(node as object)) {
+      n += count(child, depth + 1);
+      if (n - counted.size > MAX_ALIAS_VALUES) break; // the bound is passed: the rest need not be counted
+    }
+    counted.set(node, n);
+    return n;
+  };
+  try {
+    if (count(doc, 0) - counted.size > MAX_ALIAS_VALUES)
+      return `its YAML aliases stand for more than ${MAX_ALIAS_VALUES.toLocaleString('en-US')} mappings and lists beyond those written (an alias bomb?)`;
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return `nested deeper than ${MAX_DEPTH} levels`;
+  }
+  return undefined;
+}

@@ -83,7 +83,8 @@ function givenTwice(words: string[], argv: Record<string, unknown>, yi: Introspe
     if (word === '--') break;
     if (!isOption(word)) continue;
     const written = word.replace(/^-+/, '').split('=', 1)[0];
-    const name = names.get(written) ?? names.get(written.replace(/^no-?/, '').replace(/^[A-Z]/, (c) => c.toLowerCase()));
+    const name =
+      names.get(written) ?? names.get(written.replace(/^no-?/, '').replace(/^[A-Z]/, (c) => c.toLowerCase()));
     if (name === undefined || name === 'help' || name === 'version') continue;
     if (!seen.has(name)) {
       seen.add(name);

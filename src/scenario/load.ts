@@ -11,7 +11,8 @@ import { didYouMean } from '../did-you-mean.js';
 import { readTextFile, TextFileError } from '../text-file.js';
 import { listItemLines, rowLines } from './list-lines.js';
 import { checkTemplateNames } from './template-names.js';
-import { loadLocated, type LocatedYaml } from './located-yaml.js';
+import { checkOperands } from './operands.js';
+import { loadLocated, YamlTooLargeError, type LocatedYaml } from './located-yaml.js';
 import { expandTables } from './each.js';
 import { loadStatements, unknownStatement, type Statement } from '../schema/statements.js';
 import { builtEntry, type BuiltEntry } from '../schema/built-yaml.js';
@@ -152,6 +153,7 @@ async function checkAll(text: string, file: string, endpointIds: Set<string> | u
   try {
     parsed = loadLocated(text, file);
   } catch (e) {
+    if (e instanceof YamlTooLargeError) throw new ScenarioError(file, undefined, e.message);
     if (!(e instanceof YAMLException)) throw e;
     throw new ScenarioError(file, e.mark ? e.mark.line + 1 : undefined, `not valid YAML: ${e.reason}`);
   }
@@ -300,4 +302,5 @@ function checkConsistency(
     });
   }
   checkTemplateNames(s, (pointer, message) => fail(pointer, message));
+  checkOperands(s, fail);
 }
