@@ -69,3 +69,27 @@ export function yamlTooLarge(doc: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** how many members (or items) one object (or array) of a recorded body may hold */
+export const MAX_MEMBERS = 100_000;
+
+/**
+ * Why a JSON text is too large to use (nested deeper than MAX_DEPTH, an object or array of more than MAX_MEMBERS),
+ * or undefined. A scan of the text, not a parse: it runs on every body of a cassette before anything parses one, so a
+ * body nested 200,000 deep is one line, not a stack overflow (exit 3) in the first recursive walk of it.
+ */
+export function jsonTextTooLarge(text: string): string | undefined {
+  const commas: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // a string: to its closing quote, escapes skipped
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (commas.push(0) > MAX_DEPTH) return `nested deeper than ${MAX_DEPTH} levels`;
+    } else if (c === 0x7d || c === 0x5d) commas.pop();
+    else if (c === 0x2c && commas.length && ++commas[commas.length - 1] >= MAX_MEMBERS)
+      return `an object or array of more than ${MAX_MEMBERS.toLocaleString('en-US')} members`;
+  }
+  return undefined;
+}
