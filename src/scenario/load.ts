@@ -109,7 +109,7 @@ function schemaErrors(data: unknown, file: string, lineAt: (pointer: string) => 
   const oneOf = errors.find(
     (e) => e.rule === 'oneOf' && /^\/(setup|steps|cleanup)\/\d+(\/each\/\d+)?$/.test(e.pointer),
   );
-  const first =
+  const found =
     oneOf ??
     errors.find(
       (e) =>
@@ -117,6 +117,11 @@ function schemaErrors(data: unknown, file: string, lineAt: (pointer: string) => 
         (!/\/(request|file|openEvents|expectEvent|sleep|each)$/.test(e.pointer) || e.rule !== 'required'),
     ) ??
     errors[0];
+  // of a value's alternatives, the one that reached deepest says what is wrong: status [200, 1000] is a list whose
+  // second item is no status, not "must be integer"
+  const first = oneOf
+    ? found
+    : (errors.find((e) => e.rule !== 'oneOf' && e.pointer.startsWith(`${found.pointer}/`)) ?? found);
   // A value with alternatives (status: a number or a list) fails each of them: say them together.
   const types = errors
     .filter((e) => e.pointer === first.pointer && e.rule === 'type')
