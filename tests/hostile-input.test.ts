@@ -9,7 +9,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { BIN, cliAsync, cliEnv } from './support/cli.js';
@@ -48,6 +48,8 @@ interface Row {
   /** paths that must exist afterwards, and paths that must not */
   writes?: string[];
   writesNot?: string[];
+  /** files that must exist afterwards and hold at most these bytes */
+  bounded?: Record<string, number>;
   /** the input is not broken (a warning, a run): only such a row may expect exit 0 or 1 */
   valid?: true;
 }
@@ -616,6 +618,22 @@ const bounds: Row[] = [
     message: /^$/,
   },
   {
+    name: 'an answer of 30,000 undocumented members: 100 listed per endpoint, the rest counted, reports small',
+    cause: C4,
+    valid: true,
+    files: { 'rec/_run.har': RUN_HAR, 'rec/system-ping.har': manyMembers(30_000) },
+    argv: ['replay', 'rec', '--only', 'system-ping', '--report-dir', 'out'],
+    code: 0,
+    stdoutLines: 4,
+    message: /^$/,
+    bounded: {
+      'out/report.json': 1_000_000,
+      'out/report.html': 1_000_000,
+      'out/junit.xml': 1_000_000,
+      'out/summary.md': 65_536,
+    },
+  },
+  {
     name: 'report merge of 60 copies of a run warns once',
     cause: C4,
     valid: true,
@@ -902,6 +920,9 @@ function judge(row: Row, r: Ended, scratch: string): { kind: 'wrong' | 'muddled'
   if (r.code !== row.code) return wrong(`exit ${r.code}, want ${row.code}`);
   for (const f of row.writes ?? []) if (!existsSync(join(scratch, f))) return wrong(`${f} not written`);
   for (const f of row.writesNot ?? []) if (existsSync(join(scratch, f))) return wrong(`${f} written`);
+  for (const [f, most] of Object.entries(row.bounded ?? {}))
+    if (!existsSync(join(scratch, f)) || statSync(join(scratch, f)).size > most)
+      return wrong(`${f} missing or over ${most} bytes`);
   const lines = r.stderr.trimEnd().split('\n');
   if (!lines.some((l) => row.message.test(l))) return muddled(`no line of stderr matches ${row.message}`);
   if (lines.length > (row.lines ?? 1)) return muddled(`${lines.length} lines on stderr`);

@@ -2146,6 +2146,10 @@ export interface UndocumentedMember {
    * the scenarios whose responses had it
    */
   scenarios: string[];
+  /**
+   * undocumented members of the same endpoint not listed after this one: a run lists at most 100 per endpoint (an answer of 200,000 members wrote 32 MB reports)
+   */
+  more?: number;
 }
 /**
  * --shard i/n: this run is shard `index` of `count` of a plan; `report merge` puts the shards of a plan back together and refuses a set with a shard missing, given twice or of another plan
