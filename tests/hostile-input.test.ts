@@ -229,6 +229,15 @@ const gates: Row[] = [
     writesNot: ['m/matrix.json'],
   },
   {
+    name: 'report merge of a shard whose results were emptied: the shard did not finish',
+    cause: C1,
+    files: { 'results.json': () => edited('$SHARD2', (r) => Object.assign(r, { scenarios: [] })) },
+    argv: ['report', 'merge', '$SHARD1', 'results.json', '--out', 'm'],
+    code: 2,
+    message:
+      /^synconf: shard 2\/2 of plan [0-9a-f]{12} for 1\.19\.2 did not finish: \d+ of its \d+ scenarios did not run/,
+  },
+  {
     name: 'report merge of a shard whose scenario list was cut',
     cause: C1,
     files: {
