@@ -411,6 +411,11 @@ const OPERANDS: [string, string, RegExp][] = [
     /repeats a group that repeats/,
   ],
   [
+    'a group that repeats, repeated 10 times',
+    pinging('{ assert: [{ path: /ping, matches: "^(a+){10}$" }] }'),
+    /"\(a\+\)\{10\}" repeats a group that repeats/,
+  ],
+  [
     'a regex that is none',
     pinging('{ assert: [{ path: /ping, matches: "(" }] }'),
     /matches: must be a valid regex, got "\("$/,
@@ -453,6 +458,10 @@ const operandsValid: Row[] = [
     pinging('{ assert: [{ path: /ping, notBefore: "2024-01-01T00:00:00.123456789+02:00" }] }'),
   ],
   ['a lookahead the suites use', pinging(`{ text: { matches: '^(?![\\s\\S]*"apiKey")' } }`)],
+  [
+    'an IPv4 address pattern (a group repeated 3 times)',
+    pinging(`{ assert: [{ path: /ping, matches: '^(\\d+\\.){3}\\d+$' }] }`),
+  ],
   [
     'where with isCountOf, except with unchangedFrom',
     pinging(

@@ -9,21 +9,28 @@
 /** the longest pattern a scenario may hold */
 export const MAX_PATTERN = 1000;
 
+/** how often a group that itself repeats may be repeated: a cost of degree 4 in the answer's length at most */
+const MAX_NESTED_REPEAT = 4;
+
 interface Group {
   /** the group holds a repetition or alternatives, at any depth */
   risky: boolean;
   start: number;
 }
 
-/** a quantifier at `i` ("*", "+", "?", "{n}", "{n,}", "{n,m}"): its length and whether it repeats (may match > 1) */
-function quantifier(source: string, i: number): { length: number; repeats: boolean } | undefined {
+/**
+ * A quantifier at `i` ("*", "+", "?", "{n}", "{n,}", "{n,m}"): its length, whether it repeats (may match more than
+ * once) and whether it repeats many times. An unbounded repetition of a risky group is exponential, one of at most
+ * k a polynomial of degree k: `(\d+\.){3}` (an IPv4 address) is allowed, `(a+){10}` is not.
+ */
+function quantifier(source: string, i: number): { length: number; repeats: boolean; many: boolean } | undefined {
   const c = source[i];
-  if (c === '*' || c === '+') return { length: 1, repeats: true };
-  if (c === '?') return { length: 1, repeats: false };
+  if (c === '*' || c === '+') return { length: 1, repeats: true, many: true };
+  if (c === '?') return { length: 1, repeats: false, many: false };
   const m = c === '{' ? /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i)) : null;
   if (!m) return undefined;
   const max = m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]);
-  return { length: m[0].length, repeats: max > 1 };
+  return { length: m[0].length, repeats: max > 1, many: max > MAX_NESTED_REPEAT };
 }
 
 /** the index after a character class opened at `i` */
@@ -50,7 +57,7 @@ function catastrophicGroup(source: string): string | undefined {
     const c = source[i];
     const q = last ? quantifier(source, i) : undefined;
     if (q) {
-      if (q.repeats && last !== 'atom' && last!.risky) return source.slice(last!.start, i + q.length);
+      if (q.many && last !== 'atom' && last!.risky) return source.slice(last!.start, i + q.length);
       if (q.repeats) open.at(-1)!.risky = true;
       i += q.length;
       if (source[i] === '?') i++; // lazy
