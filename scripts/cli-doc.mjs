@@ -18,8 +18,9 @@ const OVERVIEW = `# synconf command line
 
 Every command as \`synconf <command> --help\` prints it (the exit codes of every command: README.md). \`npm link\`
 puts \`synconf\` on your PATH, or call \`node dist/bin/synconf.js\`. Lists are repeated flags or comma-separated
-(\`--only a --only b\`, \`--only a,b\`); an \`--only\` pattern or \`--suite\` path that matches nothing is an error
-naming it.
+(\`--only a --only b\`, \`--only a,b\`; their help says "repeat or comma-separate"); any other option given twice is
+an error naming it, never the two joined nor the last taken. An \`--only\` pattern or \`--suite\` path that matches
+nothing is an error naming it.
 
 \`\`\`sh
 synconf run                                   # start a lab agent (and a peer) and run every scenario

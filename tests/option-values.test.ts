@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { readdir } from 'node:fs/promises';
 import yargs, { type CommandModule } from 'yargs';
 import { COMMANDS } from '../src/cli/commands.js';
-import { checkValues, type Declared } from '../src/cli/values.js';
+import { checkValues, REPEATABLE, type Declared } from '../src/cli/values.js';
 import { cliAsync } from './support/cli.js';
 import { tempFolder } from './support/temp.js';
 
@@ -24,6 +24,10 @@ interface Walked {
   options: string[];
   /** the options declared as yargs arrays (variadic), positionals left out */
   arrays: string[];
+  /** the boolean options (--help and --version left out) */
+  flags: string[];
+  /** the command's yargs, as its builder left it */
+  yargs: ReturnType<typeof yargs>;
 }
 
 /** -n of --instances: tried under its long name */
@@ -53,6 +57,8 @@ function walk(modules: { command: string; builder?: CommandModule['builder'] }[]
       positionals: args.filter((a) => a.startsWith('<')).map(() => 'not-there.json'),
       options,
       arrays: o.array.filter((k) => !positionalNames.includes(k)),
+      flags: o.boolean.filter((k) => !['help', 'version'].includes(k) && !isShortAlias(k, o.alias)),
+      yargs: y,
     };
     return [
       here,
@@ -102,6 +108,38 @@ test('the rule catches each fault it exists for, and lets a value through (check
 test('no option is a yargs array: a list is repeated or comma-separated (a variadic option swallows the positional argument after it)', () => {
   const arrays = WALKED.flatMap((w) => w.arrays.map((o) => `${w.path.join(' ')} --${o}`));
   assert.deepEqual(arrays, []);
+});
+
+test('every option of every command given twice: a list (its --help says "repeat or comma-separate") takes both, any other is a usage error naming it', () => {
+  let lists = 0;
+  let refused = 0;
+  for (const command of WALKED) {
+    const y = command.yargs as unknown as {
+      getInternalMethods(): { getUsageInstance(): { getDescriptions(): Record<string, string | undefined> } };
+    };
+    const descriptions = y.getInternalMethods().getUsageInstance().getDescriptions();
+    const tries: [string, string[]][] = [
+      ...command.options.map((o): [string, string[]] => [o, [`--${o}`, 'x', `--${o}`, 'y']]),
+      ...command.flags.map((o): [string, string[]] => [o, [`--${o}`, `--${o}`]]),
+    ];
+    for (const [option, words] of tries) {
+      const name = `${command.path.join(' ')} ${words.join(' ')}`;
+      const argv = { [option]: words.length === 4 ? ['x', 'y'] : true };
+      if (REPEATABLE.test(descriptions[option] ?? '')) {
+        lists++;
+        assert.doesNotThrow(() => checkValues(words, argv, command.yargs), name);
+      } else {
+        refused++;
+        assert.throws(
+          () => checkValues(words, argv, command.yargs),
+          { message: new RegExp(`^--${option} given twice`) },
+          name,
+        );
+      }
+    }
+  }
+  assert.ok(lists >= 15 && refused >= 60, `${lists} lists, ${refused} options refused twice`);
+  console.log(`# given twice: ${lists} lists take both, ${refused} options refuse it`);
 });
 
 describe('every option of every command, valueless and "", against the built command', () => {

@@ -163,7 +163,7 @@ describe('malformed YAML files: file:line: cause', () => {
       'an empty value',
       'scenario',
       `${HEAD}steps:\n  - name: p\n${PING}    expect:\n  - name: q\n${PING}`,
-      ':7: step "p": /steps/0/expect: must be object, got null null',
+      ':7: step "p": /steps/0/expect: must be object, got null',
     ],
     [
       'a wrong value in a flow mapping on lines of its own',

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { ChangeCause, ChangeRuleId, DriftIgnores } from '../schema/generated/types.js';
 import { validate } from '../schema/registry.js';
 import { loadLocated, type LocatedYaml } from '../scenario/located-yaml.js';
+import { kindProblem } from '../schema/file-kind.js';
 import { InputError, UsageError } from '../errors.js';
 import { didYouMean } from '../did-you-mean.js';
 import { loadRules } from './rules.js';
@@ -59,6 +60,8 @@ export function loadIgnoreFile(file: string): Acceptance[] {
     throw new InputError(`--ignore-file ${file}: ${(e as Error).message.split('\n')[0]}`);
   }
   const line = (pointer: string) => doc.lineAt(pointer);
+  const wrongKind = kindProblem(doc.data, 'drift-ignore');
+  if (wrongKind) throw new InputError(`--ignore-file ${file}: ${wrongKind}`);
   const errors = validate('drift-ignore', doc.data);
   if (errors.length) {
     const e = errors[0];

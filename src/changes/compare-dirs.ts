@@ -3,6 +3,7 @@
 // folder only is a difference; a cassette that cannot be read is an input error, named with its file.
 import { readdirSync } from 'node:fs';
 import { checkRecordingsFolder, readCassette, CassetteError } from '../transport/cassette.js';
+import type { Cassette } from '../schema/generated/types.js';
 import { describeDifference, differencesOf, type Difference } from './compare.js';
 import { InputError } from '../errors.js';
 
@@ -31,15 +32,41 @@ function scenariosIn(dir: string): string[] {
   return ids;
 }
 
+/** the cassette of `scenario` in `dir`, or the message of why it cannot be read (counted per folder in `seen`) */
+function cassetteOf(dir: string, scenario: string, seen: Map<string, { read: number; problem?: string }>) {
+  const folder = seen.get(dir) ?? seen.set(dir, { read: 0 }).get(dir)!;
+  try {
+    const cassette = readCassette(dir, scenario)!;
+    folder.read++;
+    return cassette;
+  } catch (e) {
+    if (!(e instanceof CassetteError)) throw e;
+    folder.problem ??= e.message;
+    return e.message;
+  }
+}
+
 /** the drift from folder `a` (older) to folder `b` (newer); `only` limits it to some scenario ids */
 export function driftBetween(a: string, b: string, only?: (scenario: string) => boolean): FolderDrift {
   const inA = new Set(scenariosIn(a));
   const inB = new Set(scenariosIn(b));
   const ids = [...new Set([...inA, ...inB])].filter((id) => !only || only(id)).sort();
   const result: FolderDrift = { scenarios: [], differences: 0, problems: [] };
+  // every cassette is read, one folder's only too: a folder of HAR files saved by a browser is not "27 scenarios
+  // recorded in the older folder only" (a green gate), it is no recordings folder
+  const seen = new Map<string, { read: number; problem?: string }>();
   for (const scenario of ids) {
-    if (!inA.has(scenario) || !inB.has(scenario)) {
-      const onlyIn = inA.has(scenario) ? 'a' : 'b';
+    const [older, newer] = [
+      inA.has(scenario) && cassetteOf(a, scenario, seen),
+      inB.has(scenario) && cassetteOf(b, scenario, seen),
+    ];
+    const problem = [older, newer].find((c) => typeof c === 'string');
+    if (problem) {
+      result.problems.push(problem);
+      continue;
+    }
+    if (!older || !newer) {
+      const onlyIn = older ? 'a' : 'b';
       result.differences++;
       result.scenarios.push({
         scenario,
@@ -49,16 +76,14 @@ export function driftBetween(a: string, b: string, only?: (scenario: string) => 
       });
       continue;
     }
-    let differences: Difference[];
-    try {
-      differences = differencesOf(readCassette(a, scenario)!, readCassette(b, scenario)!);
-    } catch (e) {
-      if (!(e instanceof CassetteError)) throw e;
-      result.problems.push(e.message);
-      continue;
-    }
+    const differences = differencesOf(older as Cassette, newer as Cassette);
     result.differences += differences.length;
     result.scenarios.push({ scenario, lines: differences.map(describeDifference), differences });
+  }
+  for (const dir of [a, b]) {
+    const folder = seen.get(dir);
+    if (folder && folder.read === 0 && folder.problem)
+      throw new InputError(`recordings folder ${dir} holds no synconf cassette: ${folder.problem}`);
   }
   return result;
 }

@@ -4,6 +4,9 @@
 // takes its default (`replay --report-dir` wrote to reports/latest), `--only ""` became no pattern (every
 // scenario), `--expectations ""` none. Checked on the words of the command line, as typed, against the options
 // the running command declares: after parsing, "" and a default can no longer be told apart.
+// And one rule for an option given twice: a list (its --help says "repeat or comma-separate") takes every value;
+// any other option given twice is a usage error naming it, never the two joined (`--fail-on breaking --fail-on any`
+// became "breaking,any", which matched no level: a green gate) nor "the last one wins".
 import type { Argv, MiddlewareFunction } from 'yargs';
 import { UsageError } from '../errors.js';
 
@@ -18,15 +21,28 @@ export interface Declared {
 
 interface Introspect {
   getOptions(): Declared;
-  getInternalMethods(): { getContext(): { fullCommands: string[] } };
+  getInternalMethods(): {
+    getContext(): { fullCommands: string[] };
+    getUsageInstance(): { getDescriptions(): Record<string, string | undefined> };
+  };
 }
 
-/** every spelling of each option that takes a value (name, aliases, camelCase twin) → the name to print */
-function valueOptions(declared: Declared): Map<string, string> {
+/** what a list option's --help says: it may be repeated */
+export const REPEATABLE = /repeat or comma-separate/i;
+
+/** why an option given twice is refused, where more than "give it once" helps */
+const TWICE_HINTS: Record<string, string> = {
+  syncthing: 'one lab runs one Syncthing; `synconf matrix --syncthing A --syncthing B` runs several',
+  shard: 'a run is one shard',
+};
+
+/** every spelling of each option that takes a value (name, aliases, camelCase twin) → the name to print; with
+ * `flags`, the boolean options too */
+function valueOptions(declared: Declared, flags = false): Map<string, string> {
   const names = new Map<string, string>();
   const takesValue = [...declared.string, ...declared.array, ...Object.keys(declared.choices)];
-  for (const key of takesValue) {
-    if (declared.boolean.includes(key)) continue;
+  for (const key of flags ? [...takesValue, ...declared.boolean] : takesValue) {
+    if (!flags && declared.boolean.includes(key)) continue;
     const spellings = [
       key,
       ...Object.entries(declared.alias).flatMap(([k, a]) => (k === key || a.includes(key) ? [k, ...a] : [])),
@@ -57,12 +73,43 @@ function positionalNames(yi: Introspect): string[] {
   return [...usage.matchAll(/[<[]([^\]>.]+)(?:\.\.)?[\]>]/g)].map((m) => m[1]);
 }
 
+/** the option of `words` given twice (a --no-x counts as an x) that is not a list, as a UsageError */
+function givenTwice(words: string[], argv: Record<string, unknown>, yi: Introspect): UsageError | undefined {
+  const declared = yi.getOptions();
+  const names = valueOptions(declared, true);
+  const descriptions = yi.getInternalMethods().getUsageInstance().getDescriptions();
+  const seen = new Set<string>();
+  for (const word of words) {
+    if (word === '--') break;
+    if (!isOption(word)) continue;
+    const written = word.replace(/^-+/, '').split('=', 1)[0];
+    const name =
+      names.get(written) ?? names.get(written.replace(/^no-?/, '').replace(/^[A-Z]/, (c) => c.toLowerCase()));
+    if (name === undefined || name === 'help' || name === 'version') continue;
+    if (!seen.has(name)) {
+      seen.add(name);
+      continue;
+    }
+    if (REPEATABLE.test(descriptions[name] ?? '')) continue;
+    const values = [argv[name]].flat().filter((v) => typeof v === 'string');
+    const why = TWICE_HINTS[name] ?? 'give it once';
+    return new UsageError(`${flag(name)} given twice${values.length > 1 ? ` (${values.join(', ')})` : ''}: ${why}`);
+  }
+  return undefined;
+}
+
 /**
  * Throws a UsageError for the first option of `words` (the command line) that takes a value and has none, or a
- * blank one; then for a blank positional argument.
+ * blank one; then for a blank positional argument; then for an option given twice that is not a list.
  */
 export function checkValues(words: string[], argv: Record<string, unknown>, yargs: Argv): void {
   const yi = yargs as unknown as Introspect;
+  checkBlanks(words, argv, yi);
+  const twice = givenTwice(words, argv, yi);
+  if (twice) throw twice;
+}
+
+function checkBlanks(words: string[], argv: Record<string, unknown>, yi: Introspect): void {
   const declared = yi.getOptions();
   const options = valueOptions(declared);
   let blankPositional = false;

@@ -57,7 +57,7 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** runs the scenarios live into a temp report folder, prints the changes from `dir` to its exchanges; the exit code */
 export async function driftRun(dir: string, opts: DriftOptions, accepted: Acceptance[] = []): Promise<number> {
-  await checkSyncthing(opts.syncthing);
+  await checkSyncthing(opts.syncthing, !opts.agent);
   await checkAgentVersion(opts.agentVersion);
   const fresh = mkdtempSync(join(tmpdir(), 'synconf-drift-'));
   try {

@@ -2,7 +2,7 @@
 // rewritten from its report.json.
 import { copyFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { FailOn } from '../schema/generated/types.js';
+import type { FailOn, Report } from '../schema/generated/types.js';
 import { readReport } from '../report/load.js';
 import { mergeReports } from '../matrix/merge.js';
 import { writeMatrix, writeReports } from './write-reports.js';
@@ -49,6 +49,23 @@ function mergedExchanges(run: ReportFile, label: string, out: string): RunExchan
   return { dir };
 }
 
+/** one warning for each run given more than once (60 copies: one line, not 59), shards aside */
+function sameRuns(given: { report: Report; file: string }[]): string[] {
+  const byRun = new Map<string, string[]>();
+  for (const g of given) {
+    if (g.report.shard) continue;
+    const key = JSON.stringify(g.report.run);
+    byRun.set(key, [...(byRun.get(key) ?? []), g.file]);
+  }
+  return [...byRun.values()]
+    .filter((files) => files.length > 1)
+    .map(([first, ...twins]) => {
+      const shown =
+        twins.length > 3 ? `${twins.slice(0, 3).join(', ')} and ${twins.length - 3} more` : twins.join(', ');
+      return `synconf: warning: ${shown} ${twins.length === 1 ? 'is' : `(${twins.length} files) are`} the same run as ${first} (given twice?)`;
+    });
+}
+
 /**
  * `synconf report merge`: the version matrix of the runs given; the shards of a version (--shard) put back
  * together first (their exchanges too), refused when one is missing, given twice or of another plan. The answer and
@@ -59,11 +76,7 @@ export async function reportMerge(files: string[], opts: MergeCommandOptions): P
   makeOutputDir(opts.out, '--out');
   const given = [];
   for (const file of files) given.push({ report: await readReport(file), file });
-  for (const [i, g] of given.entries()) {
-    const twin = given.slice(0, i).find((o) => JSON.stringify(o.report.run) === JSON.stringify(g.report.run));
-    if (twin && !g.report.shard)
-      console.error(`synconf: warning: ${g.file} is the same run as ${twin.file} (given twice?)`);
-  }
+  for (const line of sameRuns(given)) console.error(line);
   // the suite as it is here: its version gates tell a version change from a regression, its order the shards'
   const suite = (await selectScenarios(undefined, undefined)).scenarios;
   const { runs, crashed } = mergeShardSets(given, { order: suite.map((s) => s.scenario.id) });

@@ -60,7 +60,7 @@ export async function run(opts: RunCommandOptions): Promise<void> {
   const record = opts.record
     ? { dir: opts.record, mode: opts.recordMode ?? 'all', redact: opts.redact ?? [] }
     : undefined;
-  await checkSyncthing(opts.syncthing);
+  await checkSyncthing(opts.syncthing, !opts.agent);
   await checkAgentVersion(opts.agentVersion);
   const knownVersion = opts.agentVersion ?? (opts.syncthing && isVersion(opts.syncthing) ? opts.syncthing : undefined);
   process.exitCode = await executeRun({ ...opts, knownVersion }, liveTargetMaker(opts), record);

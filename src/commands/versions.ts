@@ -11,9 +11,13 @@ export async function checkAgentVersion(value: string | undefined): Promise<void
   throw new UsageError(`--agent-version "${value}" is not a full version X.Y.Z${versionHint(value)}`);
 }
 
-/** the binary --syncthing names exists (a VERSION installed, a PATH executable): its LabError says how to get it */
-export async function checkSyncthing(syncthing: string | undefined): Promise<void> {
-  if (syncthing === undefined) return;
+/**
+ * The binary --syncthing names exists (a VERSION installed, a PATH executable): its LabError says how to get it.
+ * $SYNCONF_SYNCTHING is --syncthing by another name, checked the same way when the command would start a lab
+ * (`lab`: no --agent): one line, exit 2, before any work, never a run that reaches no agent.
+ */
+export async function checkSyncthing(syncthing: string | undefined, lab = true): Promise<void> {
+  if (syncthing === undefined && !(lab && process.env.SYNCONF_SYNCTHING)) return;
   const { resolveBinary } = await import('../lab/lab.js');
   await resolveBinary(syncthing);
 }

@@ -8,7 +8,7 @@
 // refuses to touch anything else that is in the way. A failed `up` there removes the homes and data folders it made
 // and keeps the logs.
 import { existsSync } from 'node:fs';
-import { access, constants, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, constants, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, join, resolve } from 'node:path';
 import { agentsDir, installedAgents, isVersionSpec, resolveSyncthing, versionHint } from '../agents/index.js';
@@ -16,6 +16,9 @@ import { makeOutputDir } from '../output-dir.js';
 import { LabError } from './errors.js';
 import { startInstance, stopInstance, type LabInstance } from './instance.js';
 import { freePorts } from './ports.js';
+import { parseJson, readTextFile, TextFileError } from '../text-file.js';
+import { kindProblem } from '../schema/file-kind.js';
+import { formatError, validate } from '../schema/registry.js';
 import { ownedProcesses, untrack } from './procs.js';
 
 export { LabError, LabFault } from './errors.js';
@@ -165,11 +168,17 @@ export async function stopLab(dir: string): Promise<void> {
 export async function readState(dir: string): Promise<LabState | undefined> {
   const file = join(dir, STATE_FILE);
   if (!existsSync(file)) return undefined;
+  // recognised before a process is signalled: an edited or foreign lab.json is one line, never "Stopped ." (exit 0)
+  let doc: unknown;
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as LabState;
+    doc = parseJson(readTextFile(file, file), file);
   } catch (err) {
-    throw new LabError(`${file} is not a lab state file: ${(err as Error).message}`);
+    if (!(err instanceof TextFileError)) throw err;
+    throw new LabError(`${err.message}: not a lab state file (synconf lab up writes one)`);
   }
+  const problem = kindProblem(doc, 'lab-state') ?? validate('lab-state', doc).map(formatError)[0];
+  if (problem) throw new LabError(`${file}: not a lab state file (synconf lab up writes one): ${problem}`);
+  return doc as LabState;
 }
 
 async function stopAll(state: LabState): Promise<void> {

@@ -54,11 +54,30 @@ function problemsOf(version: string, runs: ReportFile[]): string[] {
         `shard ${shardName(index, count, plan)} for ${version} is given twice: ${given.map(name).join(', ')}`,
       );
   }
+  if (!missing.length && !problems.length) problems.push(...heldProblem(version, shards));
   if (missing.length)
     problems.unshift(
       `${missing.length === 1 ? 'shard' : 'shards'} ${missing.map((i) => `${i}/${count}`).join(', ')} of plan ${plan} for ${version} ${missing.length === 1 ? 'is' : 'are'} missing`,
     );
   return problems;
+}
+
+/**
+ * The shards of a plan hold its scenarios between them, each once: each says how many its plan has (planScenarios).
+ * A shard whose list was emptied or cut would otherwise merge into a green matrix of part of the suite.
+ */
+function heldProblem(version: string, shards: ReportFile[]): string[] {
+  const { plan } = shards[0].report.shard!;
+  const planned = [...new Set(shards.map((r) => r.report.shard!.planScenarios).filter((n) => n !== undefined))];
+  const ids = shards.flatMap((r) => r.report.shard!.scenarios);
+  const held = new Set(ids).size;
+  if (planned.length === 0 || (planned.length === 1 && held === planned[0] && ids.length === held)) return [];
+  const each = shards.map(
+    (r) => `${r.report.shard!.index}/${r.report.shard!.count}: ${r.report.shard!.scenarios.length} in ${name(r)}`,
+  );
+  return [
+    `the shards of plan ${plan} for ${version} hold ${held} distinct of ${ids.length} listed scenarios, their plan ${planned.join(' or ')} (${each.join(', ')}): a shard's report was cut or edited; run it again`,
+  ];
 }
 
 export interface ShardSetOptions {

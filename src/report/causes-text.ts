@@ -19,10 +19,18 @@ export function causeId(c: ChangeCause): string {
   return `${c.rule}@${c.endpoints[0]}${where ? ` ${where}` : ''}${more}`;
 }
 
+/** how many member names a cause's line shows: an answer with 20,000 new members is one line, not 200 kB of names */
+const MEMBERS_SHOWN = 20;
+
+const namedMembers = (members: string[]) =>
+  members.length > MEMBERS_SHOWN
+    ? `${members.slice(0, MEMBERS_SHOWN).join(', ')} and ${(members.length - MEMBERS_SHOWN).toLocaleString('en-US')} more`
+    : members.join(', ');
+
 /** one line: level, rule id, endpoints, pointer, what changed, the rule's summary, the folded count */
 export function causeLine(c: ChangeCause): string {
   const where = whereOf(c).join(', ');
-  const change = c.members ? `${c.change}: ${c.members.join(', ')}` : c.change;
+  const change = c.members ? `${c.change}: ${namedMembers(c.members)}` : c.change;
   const level = c.accepted ? 'accepted' : c.level;
   const folded = `(${plural(c.occurrences, 'occurrence')} in ${plural(c.scenarios.length, 'scenario')})`;
   const accepted = c.accepted ? ` [${c.level}, accepted by ${c.accepted.by}: ${c.accepted.reason}]` : '';

@@ -24,10 +24,19 @@ export const moreLine = (n: number, like = 'it') => `… and ${n.toLocaleString(
 const REQUEST_TARGET = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (\/[^\s;,"')]*)/g;
 const STEP_NAMED = /\bstep "([^"]+)"/g;
 
-/** `message` with the names that tell alike problems apart (scenario, step, request) taken out */
+/** the query of a request target as a miss names it, pair by pair ("x=1"; a value alone, "1", would be taken out of
+ * other text too, the "19" of "syncthing-1.19.2") */
+const queryParts = (target: string) => (target.split('?')[1] ?? '').split('&');
+
+/**
+ * `message` with the names that tell alike problems apart (scenario, step, request) taken out: a kind of problem, so
+ * 50,000 misses that differ only in a query value ("differs in: query x=7") fold into one, as the same miss does.
+ */
 function masked(message: string, names: (string | undefined)[]): string {
   const found = [...message.matchAll(REQUEST_TARGET), ...message.matchAll(STEP_NAMED)].map((m) => m[1]);
-  const all = [...names, ...found, ...found.map((t) => t.split('?')[0])].filter((n): n is string => !!n);
+  const targets = [...found, ...names].filter((n): n is string => !!n && n.includes('?'));
+  const pairs = targets.flatMap(queryParts).filter((pair) => pair.includes('='));
+  const all = [...names, ...found, ...found.map((t) => t.split('?')[0]), ...pairs].filter((n): n is string => !!n);
   // longest first, so that a name inside a longer one does not split it
   return all.sort((a, b) => b.length - a.length).reduce((text, name) => text.split(name).join('\u0000'), message);
 }

@@ -575,7 +575,7 @@ function timings(view: RunView): string {
 function undocumentedSection(view: RunView): string {
   const notes = view.undocumented.notes;
   return notes.length
-    ? `<section id="undocumented"><details${view.undocumented.strict ? ' open' : ''}><summary><h2>Undocumented members (${notes.length})</h2></summary><p>Members of responses of ${e(view.agent, 100)} that their schema does not name: ${view.undocumented.strict ? 'failures (--strict)' : 'notes; --strict makes them failures'}.</p><table><thead><tr><th>endpoint</th><th>member</th><th>schema</th><th>scenarios</th></tr></thead><tbody>${notes.map((n) => `<tr><td><code>${e(n.endpoint, 300)}</code></td><td><code>${e(n.member, 300)}</code></td><td>${e(n.resource, 100)}</td><td>${e(n.scenarios.join(', '), 500)}</td></tr>`).join('')}</tbody></table></details></section>`
+    ? `<section id="undocumented"><details${view.undocumented.strict ? ' open' : ''}><summary><h2>Undocumented members (${notes.length})</h2></summary><p>Members of responses of ${e(view.agent, 100)} that their schema does not name: ${view.undocumented.strict ? 'failures (--strict)' : 'notes; --strict makes them failures'}.</p><table><thead><tr><th>endpoint</th><th>member</th><th>schema</th><th>scenarios</th></tr></thead><tbody>${notes.map((n) => `<tr><td><code>${e(n.endpoint, 300)}</code></td><td><code>${e(n.member, 300)}</code>${n.more ? ` and ${n.more.toLocaleString('en-US')} more not listed` : ''}</td><td>${e(n.resource, 100)}</td><td>${e(n.scenarios.join(', '), 500)}</td></tr>`).join('')}</tbody></table></details></section>`
     : '';
 }
 

@@ -22,15 +22,9 @@ export async function readReport(file: string): Promise<Report> {
   await loadDocumentValidators();
   const errors = validate('report', doc);
   if (errors.length) {
-    const shown = errors.slice(0, 5).map((e) => `  ${formatError(e)}`);
-    const more = errors.length > 5 ? [`  … and ${errors.length - 5} more`] : [];
-    throw new InputError(
-      [
-        `"${file}" is not a valid synconf report (${errors.length} error${errors.length === 1 ? '' : 's'}):`,
-        ...shown,
-        ...more,
-      ].join('\n'),
-    );
+    // one line: the file and its first problem (a report edited by hand, or cut); not a dump of the schema's errors
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+    throw new InputError(`"${file}" is not a valid synconf report: ${formatError(errors[0])}${more}`);
   }
   return doc as Report;
 }

@@ -67,6 +67,6 @@ export function platform(agent: { os?: string | null; arch?: string | null }): s
 }
 
 /** one line per undocumented member: `GET /rest/system/ping: undocumented member "extra"` */
-export function noteLine(n: { endpoint: string; member: string }): string {
-  return `${n.endpoint}: undocumented member "${n.member}"`;
+export function noteLine(n: { endpoint: string; member: string; more?: number }): string {
+  return `${n.endpoint}: undocumented member "${n.member}"${n.more ? ` (and ${n.more.toLocaleString('en-US')} more not listed)` : ''}`;
 }

@@ -3,6 +3,7 @@ import type { Assertion, Operators } from '../schema/generated/types.js';
 import { isDeepStrictEqual } from 'node:util';
 import { short } from '../schema/registry.js';
 import { MISSING, resolvePointer, jsonType, escapePointer, unescapePointer } from '../json.js';
+import { instant } from '../scenario/instant.js';
 
 export interface AssertionOutcome {
   ok: boolean;
@@ -44,16 +45,6 @@ function countOf(v: unknown, where: Assertion[] = []): number | undefined {
 
 /** is `path` absolute: `/…` (Unix), `C:\…` or `C:/…` (a Windows drive) or `\\…` (a Windows share) */
 const isAbsolute = (path: string) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path);
-
-/** an RFC 3339 timestamp as [epoch milliseconds, the nanoseconds below them as 6 digits]; undefined for any other value */
-function instant(v: unknown): [number, string] | undefined {
-  const m = typeof v === 'string' ? /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/i.exec(v) : null;
-  if (!m) return undefined;
-  // Date.parse keeps milliseconds only: the digits below them are compared as text of one length
-  const digits = (m[2] ?? '').padEnd(9, '0').slice(0, 9);
-  const ms = Date.parse(`${m[1]}.${digits.slice(0, 3)}${m[3].toUpperCase()}`);
-  return Number.isNaN(ms) ? undefined : [ms, digits.slice(3)];
-}
 
 /** why `v` is not an instant at or after `bound` (undefined when it is) */
 function notBeforeFailure(v: unknown, bound: unknown): string | undefined {

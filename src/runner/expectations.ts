@@ -2,7 +2,8 @@
 // conform. They turn a failing check into expected-fail and a passing one into unexpected-pass.
 import { readdirSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { load as loadYaml, CORE_SCHEMA } from 'js-yaml';
+import { CORE_SCHEMA } from 'js-yaml';
+import { loadBounded } from '../scenario/located-yaml.js';
 import satisfies from 'semver/functions/satisfies.js';
 import type { KnownDeviations, CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import { validate } from '../schema/registry.js';
@@ -25,7 +26,7 @@ export function loadExpectations(path: string): LoadedExpectations {
   const text = readTextFile(path, `expectations file ${file}`);
   let data: unknown;
   try {
-    data = parsedAtBuild(text) ?? loadYaml(text, { schema: CORE_SCHEMA });
+    data = parsedAtBuild(text) ?? loadBounded(text, { schema: CORE_SCHEMA });
   } catch (e) {
     throw new InputError(`expectations file ${file}: ${(e as Error).message.split('\n')[0]}`);
   }

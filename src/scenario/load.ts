@@ -11,7 +11,8 @@ import { didYouMean } from '../did-you-mean.js';
 import { readTextFile, TextFileError } from '../text-file.js';
 import { listItemLines, rowLines } from './list-lines.js';
 import { checkTemplateNames } from './template-names.js';
-import { loadLocated, type LocatedYaml } from './located-yaml.js';
+import { checkOperands } from './operands.js';
+import { loadLocated, YamlTooLargeError, type LocatedYaml } from './located-yaml.js';
 import { expandTables } from './each.js';
 import { loadStatements, unknownStatement, type Statement } from '../schema/statements.js';
 import { builtEntry, type BuiltEntry } from '../schema/built-yaml.js';
@@ -108,7 +109,7 @@ function schemaErrors(data: unknown, file: string, lineAt: (pointer: string) => 
   const oneOf = errors.find(
     (e) => e.rule === 'oneOf' && /^\/(setup|steps|cleanup)\/\d+(\/each\/\d+)?$/.test(e.pointer),
   );
-  const first =
+  const found =
     oneOf ??
     errors.find(
       (e) =>
@@ -116,6 +117,11 @@ function schemaErrors(data: unknown, file: string, lineAt: (pointer: string) => 
         (!/\/(request|file|openEvents|expectEvent|sleep|each)$/.test(e.pointer) || e.rule !== 'required'),
     ) ??
     errors[0];
+  // of a value's alternatives, the one that reached deepest says what is wrong: status [200, 1000] is a list whose
+  // second item is no status, not "must be integer"
+  const first = oneOf
+    ? found
+    : (errors.find((e) => e.rule !== 'oneOf' && e.pointer.startsWith(`${found.pointer}/`)) ?? found);
   // A value with alternatives (status: a number or a list) fails each of them: say them together.
   const types = errors
     .filter((e) => e.pointer === first.pointer && e.rule === 'type')
@@ -152,6 +158,7 @@ async function checkAll(text: string, file: string, endpointIds: Set<string> | u
   try {
     parsed = loadLocated(text, file);
   } catch (e) {
+    if (e instanceof YamlTooLargeError) throw new ScenarioError(file, undefined, e.message);
     if (!(e instanceof YAMLException)) throw e;
     throw new ScenarioError(file, e.mark ? e.mark.line + 1 : undefined, `not valid YAML: ${e.reason}`);
   }
@@ -300,4 +307,5 @@ function checkConsistency(
     });
   }
   checkTemplateNames(s, (pointer, message) => fail(pointer, message));
+  checkOperands(s, fail);
 }

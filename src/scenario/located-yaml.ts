@@ -4,7 +4,9 @@
 // value says (js-yaml reads a block node by first trying it as a mapping key, and nests that try), so each step
 // of the walk is checked against the value, and stops at the deepest node that matches it.
 // A text the build parsed (src/schema/built-yaml.ts) is parsed again only when a line is asked for (an error).
-import { load, CORE_SCHEMA } from 'js-yaml';
+import { load, CORE_SCHEMA, type LoadOptions } from 'js-yaml';
+import { InputError } from '../errors.js';
+import { MAX_DEPTH, yamlTooLarge } from '../json.js';
 import { parsedAtBuild } from '../schema/built-yaml.js';
 
 /** a node as js-yaml composed it: where it opened and closed in the text, its kind, its value, its nodes in order */
@@ -32,11 +34,33 @@ export function loadLocated(text: string, filename: string, data: unknown = pars
   return { data, lineAt: (pointer) => (located ??= parseLocated(text, filename)).lineAt(pointer) };
 }
 
+/** a YAML file too large to use once read: aliases that stand for too much, nesting too deep (docs/scenario-format.md) */
+export class YamlTooLargeError extends InputError {
+  override name = 'YamlTooLargeError';
+}
+
+/**
+ * `text` parsed by js-yaml with `options`, within the bounds of every YAML file synconf reads: a YamlTooLargeError
+ * (one line, exit 2) for an alias bomb or a nesting js-yaml's recursion cannot take, before anything walks the value.
+ */
+export function loadBounded(text: string, options: LoadOptions): unknown {
+  let data: unknown;
+  try {
+    data = load(text, options);
+  } catch (e) {
+    if (e instanceof RangeError) throw new YamlTooLargeError(`nested deeper than ${MAX_DEPTH} levels`);
+    throw e;
+  }
+  const problem = yamlTooLarge(data);
+  if (problem) throw new YamlTooLargeError(problem);
+  return data;
+}
+
 function parseLocated(text: string, filename: string): LocatedYaml {
   const root: SourceNode = { open: 0, close: 0, kind: null, result: undefined, children: [] };
   const opened = [root];
   let input = text; // js-yaml's copy: without a byte order mark, with a final line break
-  const data = load(text, {
+  const data = loadBounded(text, {
     schema: CORE_SCHEMA,
     filename,
     listener: (event, state) => {

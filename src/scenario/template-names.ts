@@ -4,7 +4,8 @@
 import type { Scenario, Step } from '../schema/generated/types.js';
 import { escapePointer } from '../json.js';
 import { didYouMean } from '../did-you-mean.js';
-import { templateNames } from './template.js';
+import { templateNames, ANY_TEMPLATE } from './template.js';
+import { short } from '../schema/registry.js';
 
 /** what a run gives each agent instance (runner/targets.ts), as {{agent.x}} and {{peer.x}} */
 const INSTANCE_VARS = ['deviceId', 'syncAddress', 'dataDir', 'home', 'pathSeparator'];
@@ -56,11 +57,37 @@ export function checkTemplateNames(s: Scenario, fail: Fail): void {
   for (const [step] of phases)
     for (const v of Object.keys(step.capture ?? {})) if (!capturedBy.has(v)) capturedBy.set(v, step.name);
   const known = new Set(run);
+  checkVars(s, fail);
   for (const [step, at] of phases) {
-    for (const [text, pointer] of templatedStrings(step, [at]))
+    for (const [text, pointer] of templatedStrings(step, [at])) {
+      if (text.replace(ANY_TEMPLATE, '').includes('{{'))
+        throw fail(pointer, `${short(text)}: "{{" opens no template (a template is {{name}}, closed by "}}")`);
       for (const name of templateNames(text)) checkName(name, step, pointer, known, capturedBy, fail);
-    for (const v of Object.keys(step.capture ?? {})) known.add(v);
+    }
+    for (const v of Object.keys(step.capture ?? {})) {
+      if (run.includes(v))
+        throw fail(
+          `${at}/capture/${escapePointer(v)}`,
+          `capture "${v}" would hide the run variable {{${v}}}: name it otherwise`,
+        );
+      if (RUN_ROOTS.includes(v))
+        throw fail(
+          `${at}/capture/${escapePointer(v)}`,
+          `capture "${v}" would hide the run variables {{${v}.*}}: name it otherwise`,
+        );
+      known.add(v);
+    }
   }
+}
+
+/** the roots of the run variables a capture may not take the name of */
+const RUN_ROOTS = ['agent', 'peer', 'vars'];
+
+/** `vars` are constants: a template in one is never rendered (it would be sent as written) */
+function checkVars(s: Scenario, fail: Fail): void {
+  for (const [name, value] of Object.entries(s.vars ?? {}))
+    for (const [text, pointer] of templatedStrings(value, [`/vars/${escapePointer(name)}`]))
+      throw fail(pointer, `vars.${name}: ${short(text)} holds a template, but vars are constants (never rendered)`);
 }
 
 function checkName(

@@ -23,6 +23,8 @@ function lookup(vars: Vars, name: string): unknown {
 
 const WHOLE = /^\{\{\s*([\w.-]+)\s*\}\}$/;
 const ANY = /\{\{\s*([\w.-]+)\s*\}\}/g;
+/** every {{template}} of a string */
+export const ANY_TEMPLATE = ANY;
 
 /** the variable names of the {{templates}} in a string */
 export const templateNames = (text: string): string[] => [...text.matchAll(ANY)].map((m) => m[1]);

@@ -2,6 +2,7 @@
 // given as a report, a report given as a scenario) gets one line saying what it is, not a screen of schema errors.
 import { load, CORE_SCHEMA } from 'js-yaml';
 import { jsonType } from '../json.js';
+import { SYNCONF_VERSION } from '../paths.js';
 
 export type FileKind =
   | 'scenario'
@@ -14,7 +15,8 @@ export type FileKind =
   | 'drift-causes'
   | 'drift-ignore'
   | 'change-rules'
-  | 'statement-index';
+  | 'statement-index'
+  | 'lab-state';
 
 /** each kind as a message names it */
 export const KIND_NAMES: Record<FileKind, string> = {
@@ -29,6 +31,7 @@ export const KIND_NAMES: Record<FileKind, string> = {
   'drift-ignore': 'a drift ignore file',
   'change-rules': 'a change rules file',
   'statement-index': 'a statement index',
+  'lab-state': 'a lab state file (lab.json)',
 };
 
 const FORMATS: Record<string, FileKind> = {
@@ -50,6 +53,7 @@ export function sniffKind(doc: unknown): FileKind | undefined {
   if (has('accepted')) return 'drift-ignore';
   if (has('rules')) return 'change-rules';
   if (has('statements')) return 'statement-index';
+  if (has('instances') && has('ownsDir')) return 'lab-state';
   return undefined;
 }
 
@@ -58,6 +62,11 @@ export function kindProblem(doc: unknown, want: FileKind): string | undefined {
   if (doc === null || doc === undefined) return 'holds no document (blank or comments only)';
   if (typeof doc !== 'object' || Array.isArray(doc))
     return `this is ${article(jsonType(doc))} ${jsonType(doc)}, not ${KIND_NAMES[want]}`;
+  const format = (doc as { format?: unknown }).format;
+  if (typeof format === 'string' && /^synconf-/.test(format) && !FORMATS[format]) {
+    const reads = Object.keys(FORMATS).filter((f) => FORMATS[f] === want);
+    return `this is a ${format} document, a format synconf ${SYNCONF_VERSION} does not read (${reads.length ? `it reads ${reads.join(', ')}` : `it reads ${KIND_NAMES[want]}`}; made by another synconf?)`;
+  }
   const got = sniffKind(doc);
   if (got === undefined || got === want) return undefined;
   return `this is ${KIND_NAMES[got]}, not ${KIND_NAMES[want]}`;

@@ -102,6 +102,14 @@ function closedMemberLists(node: unknown, out: string[][] = []): string[][] {
   return out;
 }
 
+/** the member names a definition of a resource's schema declares (`$defs/<def>/properties`), as the schema orders them */
+export function definedMembers(resource: string, def: string): string[] {
+  const schema = JSON.parse(readFileSync(join(SCHEMAS_DIR, `${resource}.schema.json`), 'utf8')) as {
+    $defs?: Record<string, { properties?: Record<string, unknown> }>;
+  };
+  return Object.keys(schema.$defs?.[def]?.properties ?? {});
+}
+
 /** the member names `name` may have been meant as: those of every closed object of the schema that allows the
  * object's other members (the compiled validators do not say which object of the schema raised the error) */
 function allowedMembers(resource: string, object: unknown, name: string): string[] {
@@ -112,12 +120,23 @@ function allowedMembers(resource: string, object: unknown, name: string): string
   return [...new Set((fitting.length ? fitting : lists).flat())];
 }
 
+/** a value with its type, as an error says what it got: null and a missing value are their own name ("got null") */
+const typed = (v: unknown) => (v === null || v === undefined ? String(v) : `${jsonType(v)} ${short(v, 40)}`);
+
+/** a member that needs another beside it (`where` needs `isCountOf`), said at the member */
+function dependentError(base: Omit<ValidationError, 'expected' | 'message'>, e: AjvError): ValidationError {
+  const [member, needs] = [String(e.params.property), String(e.params.missingProperty)];
+  const pointer = `${e.instancePath}/${escapePointer(member)}`;
+  return { ...base, pointer, expected: needs, message: `"${member}" needs "${needs}" beside it` };
+}
+
 function toError(resource: string, doc: unknown, e: AjvError): ValidationError {
   // A bad object key (propertyNames) is reported at the key itself, with the key as the value.
   const key = e.propertyName ?? (e.keyword === 'propertyNames' ? String(e.params.propertyName) : undefined);
   const pointer = key === undefined ? e.instancePath : `${e.instancePath}/${escapePointer(key)}`;
   const actual = key === undefined ? valueAt(doc, e.instancePath) : key;
   const base = { resource, pointer, rule: e.keyword, actual };
+  if (e.keyword === 'dependentRequired') return dependentError(base, e);
   switch (e.keyword) {
     case 'required': {
       const name = String(e.params.missingProperty);
@@ -133,7 +152,7 @@ function toError(resource: string, doc: unknown, e: AjvError): ValidationError {
       return {
         ...base,
         expected: e.params.type,
-        message: `must be ${e.params.type}, got ${jsonType(actual)} ${short(actual, 40)}`,
+        message: `must be ${e.params.type}, got ${typed(actual)}`,
       };
     case 'format':
       return {

@@ -10,6 +10,7 @@ import { kindOfYaml, kindProblem, KIND_NAMES } from '../schema/file-kind.js';
 import type { Redactor } from './redact.js';
 import { InputError } from '../errors.js';
 import { parseJson, readTextFile, TextFileError } from '../text-file.js';
+import { jsonTextTooLarge } from '../json.js';
 
 export const RUN_CASSETTE = '_run';
 
@@ -191,6 +192,19 @@ export function newCassette(meta: CassetteMeta, creatorVersion: string, entries:
 }
 
 /** read and check a cassette; undefined when there is none */
+/** the first recorded body (JSON) beyond the bounds of docs/recordings.md, as "entry N: its response body …" */
+function bodiesTooLarge(cassette: Cassette): string | undefined {
+  for (const [i, e] of cassette.log.entries.entries())
+    for (const [which, text] of [
+      ['request', e.request.postData?.text],
+      ['response', e.response.content.text],
+    ] as const) {
+      const problem = text && /^\s*[[{]/.test(text) ? jsonTextTooLarge(text) : undefined;
+      if (problem) return `entry ${i + 1} (${e.request.method} ${e.request.url}): its ${which} body is ${problem}`;
+    }
+  return undefined;
+}
+
 export function readCassette(dir: string, scenario: string): Cassette | undefined {
   const file = cassettePath(dir, scenario);
   if (!existsSync(file)) return undefined;
@@ -222,6 +236,8 @@ export function readCassette(dir: string, scenario: string): Cassette | undefine
     );
   }
   const cassette = doc as Cassette;
+  const tooLarge = bodiesTooLarge(cassette);
+  if (tooLarge) throw new CassetteError(file, tooLarge);
   if (cassette.log._synconf.scenario !== scenario)
     throw new CassetteError(file, `it records scenario "${cassette.log._synconf.scenario}", not "${scenario}"`);
   return cassette;

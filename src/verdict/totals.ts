@@ -53,9 +53,8 @@ export function verdictLine(
     `${t.skip} skipped`,
   ];
   const notRun = r.scenarios?.filter((s) => s.skipReason?.startsWith('harness error')).length ?? 0;
-  const undocumented = r.undocumented?.length
-    ? `; ${r.undocumented.length} undocumented member${r.undocumented.length > 1 ? 's' : ''}`
-    : '';
+  const noted = (r.undocumented ?? []).reduce((n, u) => n + 1 + (u.more ?? 0), 0);
+  const undocumented = noted ? `; ${noted} undocumented member${noted > 1 ? 's' : ''}` : '';
   let tail = `${undocumented}${r.harnessErrors.length ? `; ${errors}` : ''}`;
   if (r.repeat) tail += `; over ${r.repeat.runs} runs ${r.repeat.flaky.length} flaky`;
   const b = r.baseline?.counts;

@@ -229,9 +229,10 @@ export type Step = {
    */
   sleep?: string;
   /**
-   * a table of steps: one step per row, each a step of its own (its name is the step's name), with this step's other members (what the rows share: expect, description, since, ...) merged under the row's, objects member by member; a row cannot be a table itself (docs/scenario-format.md, Step tables)
+   * a table of steps (at most 1000 rows: a table of 50,000 rows ran for minutes): one step per row, each a step of its own (its name is the step's name), with this step's other members (what the rows share: expect, description, since, ...) merged under the row's, objects member by member; a row cannot be a table itself (docs/scenario-format.md, Step tables)
    *
    * @minItems 1
+   * @maxItems 1000
    */
   each?: [Step, ...Step[]];
 };
@@ -291,6 +292,7 @@ export interface SynconfResources {
   "folder-status"?: FolderStatus;
   folder?: Folder;
   gui?: Gui1;
+  "lab-state"?: LabState;
   ldap?: Ldap1;
   "local-changed"?: LocalChanged;
   matrix?: Matrix;
@@ -1257,6 +1259,39 @@ export interface Gui1 {
   [k: string]: unknown;
 }
 /**
+ * lab.json, written by `synconf lab up` in its folder: the instances it started, read by `synconf lab down` to stop them. A file that is not one is refused before any process is signalled.
+ */
+export interface LabState {
+  /**
+   * the lab's folder
+   */
+  dir: string;
+  /**
+   * the lab made the folder (under the temporary folder) and removes it when stopped
+   */
+  ownsDir: boolean;
+  startedAt: string;
+  instances: LabStateInstance[];
+  [k: string]: unknown;
+}
+export interface LabStateInstance {
+  name: string;
+  url: string;
+  apiKey: string;
+  deviceId: string;
+  syncAddress: string;
+  /**
+   * the monitor process, also its process group: never 0 or 1 (a signal to them reaches other processes)
+   */
+  pid: number;
+  home: string;
+  dataDir: string;
+  logFile: string;
+  binary: string;
+  version: string;
+  [k: string]: unknown;
+}
+/**
  * The LDAP authentication settings of the configuration (Configuration.ldap). Addresses and DNs are empty in the shown state.
  */
 export interface Ldap1 {
@@ -2111,6 +2146,10 @@ export interface UndocumentedMember {
    * the scenarios whose responses had it
    */
   scenarios: string[];
+  /**
+   * undocumented members of the same endpoint not listed after this one: a run lists at most 100 per endpoint (an answer of 200,000 members wrote 32 MB reports)
+   */
+  more?: number;
 }
 /**
  * --shard i/n: this run is shard `index` of `count` of a plan; `report merge` puts the shards of a plan back together and refuses a set with a shard missing, given twice or of another plan
@@ -2424,6 +2463,9 @@ export interface RequestSpec {
     [k: string]: string | number | boolean;
   };
   headers?: {
+    /**
+     * one line: a value with CR or LF is refused by every HTTP client (and would split the request)
+     */
     [k: string]: string;
   };
   /**
