@@ -2,7 +2,7 @@
 // Both may add lab peers for scenarios that need a device dialing the agent.
 import { sep } from 'node:path';
 import type { Target } from './run.js';
-import type { Capability } from './context.js';
+import type { AgentWatch, Capability } from './context.js';
 import { LiveTransport } from '../transport/live.js';
 import { wallClock } from './clock.js';
 import { fileActions } from './local-actions.js';
@@ -53,6 +53,7 @@ export function liveTarget(
 ): Target {
   const live = new LiveTransport(endpoints);
   const transport = wrap ? wrap(live) : live;
+  const watched = new LiveTransport(endpoints);
   return {
     mode,
     description,
@@ -62,9 +63,34 @@ export function liveTarget(
     capabilities,
     vars,
     apiKeys: Object.fromEntries(Object.entries(endpoints).map(([k, v]) => [k, v.apiKey])),
+    watch: agentWatch(watched, endpoints),
     async close() {
+      await watched.close();
       await transport.close();
       await Promise.all(labs.map((l) => l.down()));
+    },
+  };
+}
+
+/** how long the watch waits for an instance that may have stopped answering */
+const SILENT_MS = 2000;
+
+/** the watch on live instances: its own connections, past any recorder, so nothing it asks is recorded or judged */
+function agentWatch(watched: LiveTransport, endpoints: Record<string, Endpoint>): AgentWatch {
+  const get = (target: string, url: string, timeoutMs: number) =>
+    watched.send({ target, method: 'GET', url, headers: { 'X-API-Key': endpoints[target].apiKey }, timeoutMs });
+  return {
+    async silent(target) {
+      // any HTTP answer (a 404 of an agent without the endpoint too) is an agent that answers
+      const x = await get(target, '/rest/noauth/health', SILENT_MS);
+      if (x.response || x.error?.code !== 'timeout') return undefined;
+      return `the ${target} at ${endpoints[target].url} stopped answering: a request got no response in time, and GET /rest/noauth/health none within ${SILENT_MS} ms (is the process stopped, e.g. by SIGSTOP?)`;
+    },
+    async startTime(target) {
+      const x = await get(target, '/rest/system/status', SILENT_MS);
+      const doc = x.response?.status === 200 ? parseBody(x.response.body).json : undefined;
+      const value = (doc as { startTime?: unknown } | undefined)?.startTime;
+      return typeof value === 'string' ? value : undefined;
     },
   };
 }
@@ -132,6 +158,14 @@ async function learnAgent(url: string, apiKey: string, needsPeer: boolean) {
   const probe = new LiveTransport({ agent: { url, apiKey } });
   const status = await setupGet(probe, url, apiKey, '/rest/system/status');
   const deviceId = typeof status.doc.myID === 'string' ? status.doc.myID : (status.headerId ?? null);
+  // Every answer of Syncthing's API names its device (X-Syncthing-Id); a server that names none is something else, and
+  // running the suite against it would blame "the agent" for hundreds of checks (or minutes of waits on 404s).
+  if (!deviceId) {
+    await probe.close();
+    throw new UsageError(
+      `the server at ${url} is not Syncthing: GET /rest/system/status answered without an X-Syncthing-Id header or a device ID (${status.problem ?? 'a document without myID'})`,
+    );
+  }
   // The sync address only matters to a peer; a run without one saves the request.
   const config = needsPeer ? await setupGet(probe, url, apiKey, '/rest/config') : undefined;
   const configured = (config?.doc.options as { listenAddresses?: unknown } | undefined)?.listenAddresses;

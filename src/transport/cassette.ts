@@ -9,6 +9,7 @@ import { validate } from '../schema/registry.js';
 import { kindOfYaml, kindProblem, KIND_NAMES } from '../schema/file-kind.js';
 import type { Redactor } from './redact.js';
 import { InputError } from '../errors.js';
+import { MAX_NESTING, nestingDepth } from '../json.js';
 import { parseJson, readTextFile, TextFileError } from '../text-file.js';
 
 export const RUN_CASSETTE = '_run';
@@ -224,5 +225,21 @@ export function readCassette(dir: string, scenario: string): Cassette | undefine
   const cassette = doc as Cassette;
   if (cassette.log._synconf.scenario !== scenario)
     throw new CassetteError(file, `it records scenario "${cassette.log._synconf.scenario}", not "${scenario}"`);
+  cassette.log.entries.forEach((e, i) => checkEntry(file, e, i));
   return cassette;
+}
+
+/** what the schema cannot say of an entry, said before it is used: a URL that parses, bodies of a sane depth */
+function checkEntry(file: string, e: HarEntry, i: number): void {
+  if (!URL.canParse(e.request.url))
+    throw new CassetteError(file, `entry ${i}: request.url ${JSON.stringify(e.request.url.slice(0, 80))} is not a URL`);
+  for (const [where, text] of [
+    ['response.content.text', e.response.content.text],
+    ['request.postData.text', e.request.postData?.text ?? ''],
+  ])
+    if (nestingDepth(text, MAX_NESTING) > MAX_NESTING)
+      throw new CassetteError(
+        file,
+        `entry ${i} (${e.request.method} ${new URL(e.request.url).pathname}): ${where} nests deeper than ${MAX_NESTING} levels, which no Syncthing answer does`,
+      );
 }
