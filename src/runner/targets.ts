@@ -50,6 +50,8 @@ export function liveTarget(
   vars: Record<string, unknown>,
   labs: Lab[],
   wrap?: LiveOptions['wrap'],
+  /** watch the instances (a lab's restarts too): the targets of run, drift and matrix; a test's fake has no watch */
+  watch?: { restarts: boolean },
 ): Target {
   const live = new LiveTransport(endpoints);
   const transport = wrap ? wrap(live) : live;
@@ -63,7 +65,7 @@ export function liveTarget(
     capabilities,
     vars,
     apiKeys: Object.fromEntries(Object.entries(endpoints).map(([k, v]) => [k, v.apiKey])),
-    watch: agentWatch(watched, endpoints),
+    watch: watch && agentWatch(watched, endpoints, watch.restarts),
     async close() {
       await watched.close();
       await transport.close();
@@ -76,7 +78,7 @@ export function liveTarget(
 const SILENT_MS = 2000;
 
 /** the watch on live instances: its own connections, past any recorder, so nothing it asks is recorded or judged */
-function agentWatch(watched: LiveTransport, endpoints: Record<string, Endpoint>): AgentWatch {
+function agentWatch(watched: LiveTransport, endpoints: Record<string, Endpoint>, restarts: boolean): AgentWatch {
   const get = (target: string, url: string, timeoutMs: number) =>
     watched.send({ target, method: 'GET', url, headers: { 'X-API-Key': endpoints[target].apiKey }, timeoutMs });
   return {
@@ -87,6 +89,8 @@ function agentWatch(watched: LiveTransport, endpoints: Record<string, Endpoint>)
       return `the ${target} at ${endpoints[target].url} stopped answering: a request got no response in time, and GET /rest/noauth/health none within ${SILENT_MS} ms (is the process stopped, e.g. by SIGSTOP?)`;
     },
     async startTime(target) {
+      // an agent someone else started may be restarted by them: only a lab's restarts are the run's business
+      if (!restarts) return undefined;
       const x = await get(target, '/rest/system/status', SILENT_MS);
       const doc = x.response?.status === 200 ? parseBody(x.response.body).json : undefined;
       const value = (doc as { startTime?: unknown } | undefined)?.startTime;
@@ -120,6 +124,7 @@ export async function labTarget(opts: LiveOptions): Promise<Target> {
     vars,
     [lab],
     opts.wrap,
+    { restarts: true },
   );
 }
 
@@ -214,5 +219,5 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
       } else capabilities.peer = reason!;
     }
   }
-  return liveTarget('live', url, endpoints, capabilities, vars, labs, opts.wrap);
+  return liveTarget('live', url, endpoints, capabilities, vars, labs, opts.wrap, { restarts: false });
 }

@@ -13,6 +13,7 @@ import { EventLog } from './events.js';
 import { RecordedAgent } from './recorded-agent.js';
 import { RequestLog, type Outcome } from './request-log.js';
 import { UsageError } from '../errors.js';
+import { gateAnswer, isLocalhost, sentKey } from './agent-gate.js';
 
 export interface ServeOptions {
   dir: string;
@@ -52,8 +53,8 @@ function outgoing(inc: http.IncomingMessage, chunks: Buffer[]): OutgoingRequest 
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(inc.headers))
     if (value !== undefined && name !== 'x-api-key') headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  const key = inc.headers['x-api-key'];
-  if (typeof key === 'string') headers['X-API-Key'] = key;
+  const key = sentKey(inc.headers);
+  if (key !== undefined) headers['X-API-Key'] = key;
   const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
   return {
     target: 'agent',
@@ -76,6 +77,8 @@ class Answers {
   private readonly refusals: HarEntry[];
   private readonly eventHeaders: HarEntry['response']['headers'];
   private readonly say: (line: string) => void;
+  /** serving on a loopback address: the agent then checks the Host header */
+  private readonly onLoopback: boolean;
 
   constructor(
     private readonly opts: ServeOptions,
@@ -92,6 +95,7 @@ class Answers {
       (e) => e.response.status === 200 && new URL(e.request.url).pathname === '/rest/events',
     )?.response.headers ?? [{ name: 'content-type', value: 'application/json; charset=utf-8' }];
     this.say = opts.onLine ?? (() => {});
+    this.onLoopback = isLocalhost(opts.host.includes(':') ? `[${opts.host}]` : opts.host);
   }
 
   private recorded(e: HarEntry): IncomingResponse {
@@ -187,6 +191,9 @@ class Answers {
     };
 
     const url = new URL(req.url, 'http://agent');
+    const gate = gateAnswer(req.method, url.pathname, req.headers.host, this.onLoopback);
+    if (gate && !(gate.status === 200 && this.agent.answer(req)))
+      return finish({ served: 'agent', origin: 'what the agent answers before any handler' }, gate);
     if (req.method === 'GET' && authorized && /^\/rest\/events(\/disk)?$/.test(url.pathname)) {
       return this.eventsAnswer(url, res, (r) => finish({ served: 'events' }, r));
     }
