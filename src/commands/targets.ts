@@ -1,6 +1,7 @@
 // How a live run (run, drift) reaches its agent: --agent/--api-key, or a lab synconf starts; never recordings.
 import { UsageError } from '../errors.js';
 import { usableTempDir } from '../output-dir.js';
+import { reapOrphanedLabs } from '../lab/reaper.js';
 import type { MakeTarget } from '../runner/run.js';
 import { labTarget, agentTarget } from '../runner/targets.js';
 
@@ -36,6 +37,19 @@ export function checkLiveTarget(opts: TargetOptions): void {
       );
   }
   usableTempDir();
+  reapLeftovers();
+}
+
+/**
+ * Before a command starts agents: the labs of synconf processes that were killed (SIGKILL leaves no handler a chance)
+ * are stopped and their folders, which hold keys, removed; said in one line.
+ */
+export function reapLeftovers(): void {
+  const { dirs, processes } = reapOrphanedLabs();
+  if (dirs.length)
+    console.error(
+      `synconf: stopped ${processes} agent process(es) and removed ${dirs.length} lab folder(s) left by a synconf process that was killed: ${dirs.join(', ')}`,
+    );
 }
 
 /** the MakeTarget of a live run, from the target options */

@@ -16,7 +16,10 @@ import { makeOutputDir } from '../output-dir.js';
 import { LabError } from './errors.js';
 import { startInstance, stopInstance, type LabInstance } from './instance.js';
 import { freePorts } from './ports.js';
-import { ownedProcesses, untrack } from './procs.js';
+import { ownedProcesses, removeOnExit, untrack } from './procs.js';
+import { claimLabDir, detachLabDir, TEMP_PREFIX } from './reaper.js';
+
+export { reapOrphanedLabs } from './reaper.js';
 
 export { LabError, LabFault } from './errors.js';
 export { startInstance, stopInstance, type InstanceSpec, type LabInstance } from './instance.js';
@@ -61,7 +64,6 @@ export interface LabState {
 }
 
 const STATE_FILE = 'lab.json';
-const TEMP_PREFIX = 'synconf-lab-';
 const INSTALL_HINT =
   'Install the known versions with `synconf agents install` (or `npm run setup`) and pick one with --syncthing VERSION, ' +
   "or install Debian's with `apt-get install -y syncthing`, or set SYNCONF_SYNCTHING=VERSION|/path/to/syncthing.";
@@ -115,6 +117,12 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   const ownsDir = opts.dir === undefined;
   const dir = ownsDir ? await mkdtemp(join(tmpdir(), TEMP_PREFIX)) : resolve(opts.dir!);
   if (!ownsDir) await prepareUserDir(dir, names);
+  // A folder of ours holds API keys and private keys: removed however this process ends (its exit handler), and
+  // named for the next run to reap (owner.json) if it is killed before any handler runs.
+  if (ownsDir) {
+    claimLabDir(dir, false);
+    if (!opts.detach) removeOnExit(dir);
+  }
 
   const ports = await freePorts(2 * n);
   // in parallel: each start spends ~1.5 s in Syncthing's hash benchmarks
@@ -149,7 +157,10 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
 
   const state: LabState = { dir, ownsDir, startedAt: new Date().toISOString(), instances };
   await writeFile(join(dir, STATE_FILE), JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
-  if (opts.detach) for (const i of instances) untrack(i.pid);
+  if (opts.detach) {
+    for (const i of instances) untrack(i.pid);
+    if (ownsDir) detachLabDir(dir);
+  }
 
   let stopping: Promise<void> | undefined;
   return { dir, instances, ownsDir, down: () => (stopping ??= stopAll(state)) };

@@ -73,8 +73,8 @@ export const EXPENSIVE = ['GET /rest/db/status', 'GET /rest/db/localchanged'];
  * whether one still answers at all, and the startTime it says (a restart changes it).
  */
 export interface AgentWatch {
-  /** undefined while the instance answers any HTTP request; else why not, in words naming it */
-  silent(target: string): Promise<string | undefined>;
+  /** after a request got no response (`code`: timeout, refused, reset): undefined when the instance answers again; else why not, naming it */
+  silent(target: string, code: string): Promise<string | undefined>;
   /** GET /rest/system/status startTime, undefined when it did not say */
   startTime(target: string): Promise<string | undefined>;
 }

@@ -75,6 +75,10 @@ class ScenarioRun {
     return ev;
   }
 
+  private expectsAway(): boolean {
+    return (this.s.needs ?? []).some((n) => n === 'restart' || n === 'shutdown');
+  }
+
   /** a pause of the scenario's clock that ends early, as Stopped, when the scenario must stop */
   private pause(ms: number): Promise<void> {
     return raceStop(this.ctx.clock.sleep(ms), this.ctx.signal);
@@ -93,8 +97,11 @@ class ScenarioRun {
     }
     if (req.body !== undefined) this.ctx.redactor.learnFrom(req.body);
     const x = await raceStop(this.ctx.transport.send(req, { scenario: this.s.id, step, attempt }), this.ctx.signal);
-    // no answer in time: a slow endpoint is the step's finding, an agent that answers nothing at all ends the run
-    const silent = x.error?.code === 'timeout' ? await this.ctx.watch?.silent(req.target) : undefined;
+    // No answer: a slow endpoint is the step's finding, an agent that answers nothing at all ends the run. A scenario
+    // that asks for a restart or a shutdown expects the agent away for a while (or for good).
+    const code = x.error?.code;
+    const watched = code === 'timeout' || (agentGone(x.error) && !this.expectsAway());
+    const silent = watched && code ? await this.ctx.watch?.silent(req.target, code) : undefined;
     if (silent) throw new Stopped(silent, true);
     const res = x.response;
     if (res) this.ctx.redactor.learnFrom(res.body, () => bodyOf(res).json);

@@ -1,6 +1,7 @@
 // Live targets: a lab synconf starts itself, or an agent someone else started on this machine.
 // Both may add lab peers for scenarios that need a device dialing the agent.
 import { sep } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Target } from './run.js';
 import type { AgentWatch, Capability } from './context.js';
 import { LiveTransport } from '../transport/live.js';
@@ -76,17 +77,29 @@ export function liveTarget(
 
 /** how long the watch waits for an instance that may have stopped answering */
 const SILENT_MS = 2000;
+/** how long an instance that refuses connections may take to come back (a monitor restarts Syncthing within ~1 s) */
+const GONE_MS = 10_000;
 
 /** the watch on live instances: its own connections, past any recorder, so nothing it asks is recorded or judged */
 function agentWatch(watched: LiveTransport, endpoints: Record<string, Endpoint>, restarts: boolean): AgentWatch {
   const get = (target: string, url: string, timeoutMs: number) =>
     watched.send({ target, method: 'GET', url, headers: { 'X-API-Key': endpoints[target].apiKey }, timeoutMs });
   return {
-    async silent(target) {
-      // any HTTP answer (a 404 of an agent without the endpoint too) is an agent that answers
-      const x = await get(target, '/rest/noauth/health', SILENT_MS);
-      if (x.response || x.error?.code !== 'timeout') return undefined;
-      return `the ${target} at ${endpoints[target].url} stopped answering: a request got no response in time, and GET /rest/noauth/health none within ${SILENT_MS} ms (is the process stopped, e.g. by SIGSTOP?)`;
+    async silent(target, code) {
+      // Any HTTP answer (a 404 of an agent without the endpoint too) is an agent that answers. A request that timed out
+      // gets one look; a refused one the time a restart takes (the restart watch judges that one).
+      const until = Date.now() + (code === 'timeout' ? 0 : GONE_MS);
+      let x;
+      do {
+        x = await get(target, '/rest/noauth/health', SILENT_MS);
+        if (x.response) return undefined;
+        if (Date.now() < until) await sleep(250);
+      } while (Date.now() < until);
+      const how =
+        x.error?.code === 'timeout'
+          ? `none within ${SILENT_MS} ms (is the process stopped, e.g. by SIGSTOP?)`
+          : `none for ${GONE_MS / 1000} s (${x.error?.code}: the process is gone)`;
+      return `the ${target} at ${endpoints[target].url} stopped answering: a request got no response (${code}), and GET /rest/noauth/health ${how}`;
     },
     async startTime(target) {
       // an agent someone else started may be restarted by them: only a lab's restarts are the run's business

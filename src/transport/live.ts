@@ -27,6 +27,8 @@ const httpModule = () => process.getBuiltinModule('node:http');
 
 export class LiveTransport implements Transport {
   private readonly agent = new (httpModule().Agent)({ keepAlive: true, maxSockets: 8 });
+  /** requests under way: a run that stops (Ctrl-C, a time bound) leaves none open behind it */
+  private readonly inFlight = new Set<{ destroy(): void }>();
   constructor(private readonly endpoints: Record<string, Endpoint>) {}
 
   /** the API keys of the instances (recorders redact them) */
@@ -97,12 +99,25 @@ export class LiveTransport implements Transport {
           req.reusedSocket && err.code === 'ECONNRESET',
         ),
       );
-      req.on('close', () => clearTimeout(timer));
+      const inFlight = {
+        destroy: () => {
+          clearTimeout(timer);
+          settle(done({ error: { code: 'stopped', message: 'the run stopped before the response came' } }));
+          req.destroy();
+        },
+      };
+      this.inFlight.add(inFlight);
+      req.on('close', () => {
+        clearTimeout(timer);
+        this.inFlight.delete(inFlight);
+      });
       req.end(request.body);
     });
   }
 
   async close(): Promise<void> {
+    for (const r of this.inFlight) r.destroy();
+    this.inFlight.clear();
     this.agent.destroy();
   }
 }

@@ -1,0 +1,537 @@
+// Issue 30, the second round: faults of the environment, of binaries and servers that are not Syncthing, of
+// recordings, signals inside a scenario, time bounds and secrets, one row each against the BUILT command from a scratch
+// folder of its own (given argv, files, environment and a signal; want the exit code, one line of stderr matching a
+// message, the report written or not). No row may end 3 (a fault of synconf) or run past its own timeout (the test
+// kills it; there is no timing assertion). The rows are counted by the issue's causes at the end.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmod, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { ROOT } from '../src/paths.js';
+import { spawnCli, type CliResult } from './support/cli.js';
+import { makeTemp, removeTemp } from './support/temp.js';
+import { hang, startFakeAgent, FAKE_API_KEY, type FakeAgent } from './support/fake-agent.js';
+
+const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
+const PING = join(ROOT, 'suites', 'system', 'ping.yaml');
+
+/** the issue's causes these rows belong to */
+type Cause = '3 exit 2, not 3' | '6 signals' | '7 secrets' | '8 nothing destroyed' | '9 bounded agent faults';
+
+interface Row {
+  cause: Cause;
+  /** argv; $FAKE a fake agent, $SILENT one whose every answer hangs, $TEXT/$JSON/$HTML/$NOTFOUND servers that are not Syncthing */
+  argv: string[];
+  env?: Record<string, string>;
+  /** files the row needs in its scratch folder */
+  setup?: (dir: string) => Promise<void>;
+  code: number;
+  /** one line of stderr matches it */
+  message: RegExp;
+  /** the report folder `r` is written (true) or not made (false) */
+  report?: boolean;
+  /** a harness error of report.json matches it */
+  harness?: RegExp;
+  /** a signal sent `afterMs` after stdout+stderr match `after` (or after the start, without `after`) */
+  signal?: { name: NodeJS.Signals; after?: RegExp; afterMs?: number };
+  /** the row's own bound (default 20 s): past it the command is killed and the row fails */
+  timeoutMs?: number;
+}
+
+/** a shell script as a --syncthing binary */
+const script = (name: string, body: string) => async (dir: string) => {
+  await writeFile(join(dir, name), `#!/bin/sh\n${body}\n`);
+  await chmod(join(dir, name), 0o755);
+};
+
+/** a copy of the 1.19.2 recordings whose system-ping cassette is changed by `edit` */
+const brokenCassette = (edit: (c: { log: { entries: Record<string, any>[] } }) => void) => async (dir: string) => {
+  await cp(REC, join(dir, 'rec'), { recursive: true });
+  const file = join(dir, 'rec', 'system-ping.har');
+  const cassette = JSON.parse(await readFile(file, 'utf8'));
+  edit(cassette);
+  await writeFile(file, JSON.stringify(cassette));
+};
+
+const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+
+/** the ping scenario with `steps` pauses before its requests, and ping-first (the same scenario) ahead of it */
+async function longScenario(dir: string, steps: number) {
+  await mkdir(join(dir, 'suite'));
+  await mkdir(join(dir, 'rec'));
+  const yaml = await readFile(PING, 'utf8');
+  const pauses = Array.from({ length: steps }, (_, i) => `  - name: pause-${i}\n    sleep: 1ms\n`).join('');
+  await writeFile(join(dir, 'suite', 'b-long.yaml'), yaml.replace(/^steps:\n/m, `steps:\n${pauses}`));
+  await writeFile(join(dir, 'suite', 'a-first.yaml'), yaml.replace(/^id: system-ping$/m, 'id: ping-first'));
+  const har = await readFile(join(REC, 'system-ping.har'), 'utf8');
+  await cp(join(REC, '_run.har'), join(dir, 'rec', '_run.har'));
+  await writeFile(join(dir, 'rec', 'system-ping.har'), har);
+  await writeFile(
+    join(dir, 'rec', 'ping-first.har'),
+    har.replace(/"scenario": *"system-ping"/g, '"scenario": "ping-first"'),
+  );
+}
+
+/** `n` copies of the ping scenario: loading them takes a while */
+async function manyScenarios(dir: string, n: number) {
+  await mkdir(join(dir, 'suite'));
+  const yaml = await readFile(PING, 'utf8');
+  for (let i = 0; i < n; i++)
+    await writeFile(join(dir, 'suite', `p-${i}.yaml`), yaml.replace(/^id: system-ping$/m, `id: ping-${i}`));
+}
+
+const LONG = ['replay', 'rec', '--suite', 'suite', '--report-dir', 'r'];
+
+const ROWS: Record<string, Row> = {
+  // 3. the user's environment, binaries and servers that are not Syncthing, broken cassettes: exit 2, one line
+  'run --agent at an HTTP server answering text': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', '$TEXT', '--report-dir', 'r'],
+    code: 2,
+    message: /is not Syncthing: GET \/rest\/system\/status answered/,
+    report: true,
+    harness: /is not Syncthing/,
+  },
+  'run --agent at an HTTP server answering {} to everything': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', '$JSON', '--report-dir', 'r'],
+    code: 2,
+    message: /is not Syncthing/,
+    report: true,
+  },
+  'run --agent at an HTTP server answering 404 to everything': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', '$NOTFOUND', '--report-dir', 'r'],
+    code: 2,
+    message: /is not Syncthing/,
+    report: true,
+  },
+  'run --agent at a web page': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', '$HTML', '--only', 'system-ping', '--report-dir', 'r'],
+    code: 2,
+    message: /is not Syncthing/,
+    report: true,
+  },
+  'run --agent https://': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', 'https://127.0.0.1:8384', '--report-dir', 'r'],
+    code: 2,
+    message: /^synconf: --agent "https:\/\/127\.0\.0\.1:8384": synconf speaks http:\/\/ only, not https:\/\//,
+    report: false,
+  },
+  'run --agent ftp://': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', 'ftp://127.0.0.1:21', '--report-dir', 'r'],
+    code: 2,
+    message: /speaks http:\/\/ only, not ftp:\/\//,
+    report: false,
+  },
+  'run --agent that is not a URL': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', '127.0.0.1 8384', '--report-dir', 'r'],
+    code: 2,
+    message: /^synconf: --agent "127\.0\.0\.1 8384" is not a URL/,
+    report: false,
+  },
+  'drift --agent https://': {
+    cause: '3 exit 2, not 3',
+    argv: ['drift', '--agent', 'https://127.0.0.1:8384'],
+    code: 2,
+    message: /speaks http:\/\/ only/,
+  },
+  'run with TMPDIR missing': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', '$FAKE', '--only', 'system-ping', '--report-dir', 'r'],
+    env: { TMPDIR: '/nonexistent/synconf-tmp' },
+    code: 2,
+    message: /^synconf: TMPDIR \/nonexistent\/synconf-tmp: it does not exist; set TMPDIR/,
+    report: false,
+  },
+  'run with TMPDIR a file': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', '$FAKE', '--only', 'system-ping', '--report-dir', 'r'],
+    env: { TMPDIR: '$DIR/tmpfile' },
+    setup: async (dir) => writeFile(join(dir, 'tmpfile'), 'x'),
+    code: 2,
+    message: /^synconf: TMPDIR .*tmpfile: it is a file, not a folder/,
+    report: false,
+  },
+  'run with TMPDIR under /proc (not writable)': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', '$FAKE', '--only', 'system-ping', '--report-dir', 'r'],
+    env: { TMPDIR: '/proc/self' },
+    code: 2,
+    message: /^synconf: TMPDIR \/proc\/self: the folder is not writable/,
+    report: false,
+  },
+  'lab up with TMPDIR missing': {
+    cause: '3 exit 2, not 3',
+    argv: ['lab', 'up'],
+    env: { TMPDIR: '/nonexistent/synconf-tmp' },
+    code: 2,
+    message: /^synconf: TMPDIR .*: it does not exist/,
+  },
+  'drift (live) with TMPDIR missing': {
+    cause: '3 exit 2, not 3',
+    argv: ['drift', '--agent', '$FAKE'],
+    env: { TMPDIR: '/nonexistent/synconf-tmp' },
+    code: 2,
+    message: /^synconf: TMPDIR .*: it does not exist/,
+  },
+  'a --syncthing whose generate writes no config.xml': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--syncthing', '$DIR/fake-st', '--only', 'system-ping', '--report-dir', 'r'],
+    setup: script(
+      'fake-st',
+      'case "$1" in --help) printf "Commands:\\n  generate  x\\n  serve  y\\n";; generate) [ "$2" = --help ] && echo "      --no-default-folder";; esac; exit 0',
+    ),
+    code: 2,
+    message: /generate --home=.*" wrote no .*config\.xml \(ENOENT\): is it Syncthing\?/,
+    report: true,
+  },
+  'a --syncthing whose --help never returns (its child holds the pipe)': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--syncthing', '$DIR/hangs', '--only', 'system-ping', '--report-dir', 'r'],
+    setup: script('hangs', 'sleep 600'),
+    code: 2,
+    message: /hangs --help: timed out after 10000 ms/,
+    report: true,
+    timeoutMs: 30_000,
+  },
+  'a --syncthing whose --help prints for ever': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--syncthing', '$DIR/chatty', '--only', 'system-ping', '--report-dir', 'r'],
+    setup: script('chatty', 'yes'),
+    code: 2,
+    message: /is it Syncthing\?/,
+    report: true,
+    timeoutMs: 30_000,
+  },
+  'a --syncthing that fails on --help': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--syncthing', '$DIR/fails', '--only', 'system-ping', '--report-dir', 'r'],
+    setup: script('fails', 'echo "no such flag" >&2; exit 2'),
+    code: 2,
+    message: /fails --help: exit code 2/,
+    report: true,
+  },
+  'a --syncthing that is a text file with the executable bit': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--syncthing', '$DIR/notes.txt', '--only', 'system-ping', '--report-dir', 'r'],
+    setup: async (dir) => {
+      await writeFile(join(dir, 'notes.txt'), 'just text\n');
+      await chmod(join(dir, 'notes.txt'), 0o755);
+    },
+    code: 2,
+    message: /notes\.txt --help/,
+    report: true,
+  },
+  'a cassette body nested 200,000 deep': {
+    cause: '3 exit 2, not 3',
+    argv: ['replay', 'rec', '--only', 'system-ping', '--report-dir', 'r'],
+    setup: brokenCassette((c) => {
+      for (const e of c.log.entries) if (e.response.status === 200) e.response.content.text = deep(200_000);
+    }),
+    code: 2,
+    message:
+      /system-ping\.har: entry \d+ \((GET|POST) \/rest\/system\/ping\): response\.content\.text nests deeper than 1000 levels/,
+    report: true,
+  },
+  'a cassette object body nested 200,000 deep': {
+    cause: '3 exit 2, not 3',
+    argv: ['replay', 'rec', '--only', 'system-ping', '--report-dir', 'r'],
+    setup: brokenCassette((c) => {
+      c.log.entries[0].response.content.text = '{"a":'.repeat(200_000) + '1' + '}'.repeat(200_000);
+    }),
+    code: 2,
+    message: /nests deeper than 1000 levels/,
+    report: true,
+  },
+  'a cassette request body nested 200,000 deep': {
+    cause: '3 exit 2, not 3',
+    argv: ['replay', 'rec', '--only', 'system-ping', '--report-dir', 'r'],
+    setup: brokenCassette((c) => {
+      c.log.entries[0].request.postData = { mimeType: 'application/json', text: deep(200_000) };
+    }),
+    code: 2,
+    message: /request\.postData\.text nests deeper than 1000 levels/,
+    report: true,
+  },
+  'a cassette entry whose URL is not a URL': {
+    cause: '3 exit 2, not 3',
+    argv: ['replay', 'rec', '--only', 'system-ping', '--report-dir', 'r'],
+    setup: brokenCassette((c) => {
+      c.log.entries[0].request.url = 'not a url';
+    }),
+    code: 2,
+    message: /system-ping\.har: entry 0: request\.url "not a url" is not a URL/,
+    report: true,
+  },
+  'a cassette entry whose URL is empty': {
+    cause: '3 exit 2, not 3',
+    argv: ['replay', 'rec', '--only', 'system-ping', '--report-dir', 'r'],
+    setup: brokenCassette((c) => {
+      c.log.entries[1].request.url = '';
+    }),
+    code: 2,
+    message: /entry 1: request\.url "" is not a URL/,
+    report: true,
+  },
+  'serve of recordings with an entry whose URL is not a URL': {
+    cause: '3 exit 2, not 3',
+    argv: ['serve', 'rec', '--port', '0', '--log', 'l.har'],
+    setup: brokenCassette((c) => {
+      c.log.entries[0].request.url = '::';
+    }),
+    code: 2,
+    message: /request\.url "::" is not a URL/,
+  },
+
+  // 6. signals inside a scenario and while loading: one "interrupted" line, the report of what ran, 128 + n
+  'SIGINT inside a scenario of 200,000 steps': {
+    cause: '6 signals',
+    argv: LONG,
+    setup: (dir) => longScenario(dir, 200_000),
+    signal: { name: 'SIGINT', after: /\[1\/2\]/, afterMs: 200 },
+    code: 130,
+    message: /^synconf: interrupted \(SIGINT\)/,
+    report: true,
+    harness: /^interrupted by SIGINT$/,
+    timeoutMs: 60_000,
+  },
+  'SIGTERM inside a scenario of 200,000 steps': {
+    cause: '6 signals',
+    argv: LONG,
+    setup: (dir) => longScenario(dir, 200_000),
+    signal: { name: 'SIGTERM', after: /\[1\/2\]/, afterMs: 200 },
+    code: 143,
+    message: /^synconf: interrupted \(SIGTERM\)/,
+    report: true,
+    harness: /^interrupted by SIGTERM$/,
+    timeoutMs: 60_000,
+  },
+  'SIGHUP inside a scenario of 200,000 steps': {
+    cause: '6 signals',
+    argv: LONG,
+    setup: (dir) => longScenario(dir, 200_000),
+    signal: { name: 'SIGHUP', after: /\[1\/2\]/, afterMs: 200 },
+    code: 129,
+    message: /^synconf: interrupted \(SIGHUP\)/,
+    report: true,
+    harness: /^interrupted by SIGHUP$/,
+    timeoutMs: 60_000,
+  },
+  'SIGINT while 600 scenario files load': {
+    cause: '6 signals',
+    argv: ['replay', '--suite', 'suite', '--report-dir', 'r'],
+    setup: (dir) => manyScenarios(dir, 600),
+    signal: { name: 'SIGINT', afterMs: 400 },
+    code: 130,
+    message: /^synconf: interrupted \(SIGINT\)/,
+    report: true,
+    harness: /interrupted by SIGINT/,
+  },
+  'SIGTERM while 600 scenario files load': {
+    cause: '6 signals',
+    argv: ['replay', '--suite', 'suite', '--report-dir', 'r'],
+    setup: (dir) => manyScenarios(dir, 600),
+    signal: { name: 'SIGTERM', afterMs: 400 },
+    code: 143,
+    message: /^synconf: interrupted \(SIGTERM\)/,
+    report: true,
+  },
+  'SIGTERM while a live request hangs': {
+    cause: '6 signals',
+    argv: ['run', '--agent', '$FAKE', '--only', 'system-ping', '--report-dir', 'r', '--timeout', '60'],
+    signal: { name: 'SIGTERM', afterMs: 1500 },
+    code: 143,
+    message: /^synconf: interrupted \(SIGTERM\)/,
+    report: true,
+    harness: /interrupted by SIGTERM/,
+  },
+  'SIGHUP while a live request hangs': {
+    cause: '6 signals',
+    argv: ['run', '--agent', '$FAKE', '--only', 'system-ping', '--report-dir', 'r', '--timeout', '60'],
+    signal: { name: 'SIGHUP', afterMs: 1500 },
+    code: 129,
+    message: /^synconf: interrupted \(SIGHUP\)/,
+    report: true,
+  },
+
+  // 9. time bounds and agents that stop answering: a harness error naming it, in bounded time
+  'a scenario past --scenario-timeout': {
+    cause: '9 bounded agent faults',
+    argv: ['run', '--agent', '$FAKE', '--only', 'system-ping', '--timeout', '60', '--scenario-timeout', '1'],
+    code: 2,
+    message: /system-ping passed its time bound of 1 s \(--scenario-timeout\)/,
+  },
+  'a run past --run-timeout': {
+    cause: '9 bounded agent faults',
+    argv: ['run', '--agent', '$FAKE', '--only', 'system-ping', '--timeout', '60', '--run-timeout', '1'],
+    code: 2,
+    message: /the run passed its time bound of 1 s \(--run-timeout\)/,
+  },
+  '--scenario-timeout 0': {
+    cause: '9 bounded agent faults',
+    argv: ['replay', '--scenario-timeout', '0'],
+    code: 2,
+    message: /^synconf: --scenario-timeout/,
+  },
+  '--run-timeout not a number': {
+    cause: '9 bounded agent faults',
+    argv: ['replay', '--run-timeout', 'an hour'],
+    code: 2,
+    message: /^synconf: --run-timeout/,
+  },
+  'an agent that answers nothing (every request hangs)': {
+    cause: '9 bounded agent faults',
+    argv: ['run', '--agent', '$SILENT', '--only', 'system-ping', '--timeout', '1', '--report-dir', 'r'],
+    code: 2,
+    message: /the agent at http:\/\/127\.0\.0\.1:\d+ stopped answering/,
+    report: true,
+    harness: /stopped answering/,
+  },
+};
+
+let scratchRoot: string;
+let fake: FakeAgent;
+let silent: FakeAgent;
+const servers: http.Server[] = [];
+const urls: Record<string, string> = {};
+const counts = new Map<Cause, number>();
+
+/** an HTTP server that is not Syncthing, answering every request with `answer` */
+async function notSyncthing(answer: (res: http.ServerResponse) => void): Promise<string> {
+  const server = http.createServer((_, res) => answer(res));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const fill = (word: string, dir: string) =>
+  word
+    .replaceAll('$DIR', dir)
+    .replaceAll('$FAKE', fake.url)
+    .replaceAll('$SILENT', silent.url)
+    .replace(/\$(TEXT|JSON|HTML|NOTFOUND)/, (_, k: string) => urls[k]);
+
+/** the row's command to its end (killed past its bound), with its signal sent when asked */
+function runRow(row: Row, dir: string): Promise<CliResult> {
+  const env = Object.fromEntries(Object.entries(row.env ?? {}).map(([k, v]) => [k, fill(v, dir)]));
+  const child = spawnCli(
+    row.argv.map((a) => fill(a, dir)),
+    { cwd: dir, env: { SYNCONF_API_KEY: FAKE_API_KEY, ...env } },
+  );
+  const timer = setTimeout(() => child.kill('SIGKILL'), row.timeoutMs ?? 20_000);
+  let out = '';
+  let stdout = '';
+  let stderr = '';
+  let sent = false;
+  const send = () => {
+    if (sent || !row.signal) return;
+    sent = true;
+    child.kill(row.signal.name);
+  };
+  let matched = false;
+  const watch = (d: Buffer) => {
+    out += d;
+    if (matched || !row.signal?.after?.test(out)) return;
+    matched = true;
+    // a while after the match: inside what follows it (the next scenario), not between the two
+    setTimeout(send, row.signal.afterMs ?? 0);
+  };
+  child.stdout!.on('data', (d: Buffer) => {
+    stdout += d;
+    watch(d);
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d;
+    watch(d);
+  });
+  const delayed =
+    row.signal?.afterMs === undefined || row.signal.after ? undefined : setTimeout(send, row.signal.afterMs);
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      clearTimeout(delayed);
+      resolve({ code, signal, stdout, stderr, out: stdout + stderr });
+    }),
+  );
+}
+
+test('no row expects exit 3, and every row names its cause', () => {
+  for (const [name, row] of Object.entries(ROWS)) {
+    assert.notEqual(row.code, 3, name);
+    assert.ok(row.cause, name);
+  }
+});
+
+describe('faults against the built command, each from a scratch folder', () => {
+  before(async () => {
+    scratchRoot = makeTemp('faults');
+    fake = await startFakeAgent();
+    fake.route('GET /rest/system/ping', hang());
+    fake.route('POST /rest/system/ping', hang());
+    silent = await startFakeAgent();
+    for (const route of ['GET /rest/system/ping', 'POST /rest/system/ping', 'GET /rest/noauth/health'])
+      silent.route(route, hang());
+    urls.TEXT = await notSyncthing((res) => res.end('hello'));
+    urls.JSON = await notSyncthing((res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end('{}');
+    });
+    urls.HTML = await notSyncthing((res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end('<html><body>router login</body></html>');
+    });
+    urls.NOTFOUND = await notSyncthing((res) => {
+      res.statusCode = 404;
+      res.end('not found');
+    });
+  });
+  after(async () => {
+    await fake.close();
+    await silent.close();
+    for (const s of servers) {
+      s.closeAllConnections();
+      s.close();
+    }
+    removeTemp(scratchRoot);
+    console.log(
+      `# faults: ${Object.keys(ROWS).length} rows by cause: ${[...counts].map(([c, n]) => `${c}: ${n}`).join('; ')}`,
+    );
+  });
+
+  let n = 0;
+  for (const [name, row] of Object.entries(ROWS))
+    test(name, { timeout: (row.timeoutMs ?? 20_000) + 10_000 }, async () => {
+      counts.set(row.cause, (counts.get(row.cause) ?? 0) + 1);
+      const dir = join(scratchRoot, `row-${n++}`);
+      await mkdir(dir);
+      await row.setup?.(dir);
+      const r = await runRow(row, dir);
+      const shown = `exit ${r.code} (signal ${r.signal})\nstdout: ${r.stdout.slice(-1500)}\nstderr: ${r.stderr.slice(-1500)}`;
+      assert.notEqual(r.signal, 'SIGKILL', `still running past its bound: a hang\n${shown}`);
+      assert.equal(r.code, row.code, shown);
+      assert.ok(
+        r.stderr.split('\n').some((l) => row.message.test(l)),
+        `no line of stderr matches ${row.message}\n${shown}`,
+      );
+      assert.doesNotMatch(r.stderr, /\n\s+at .*[:(]\d+/, 'no stack trace');
+      const report = join(dir, 'r', 'report.json');
+      if (row.report === true) assert.ok(existsSync(report), `report.json written\n${shown}`);
+      if (row.report === false) assert.ok(!existsSync(join(dir, 'r')), `no report folder made\n${shown}`);
+      if (row.harness) {
+        const errors = (JSON.parse(readFileSync(report, 'utf8')) as { harnessErrors: { message: string }[] })
+          .harnessErrors;
+        assert.ok(
+          errors.some((h) => row.harness!.test(h.message)),
+          `a harness error matches ${row.harness}: ${JSON.stringify(errors)}`,
+        );
+      }
+    });
+});
