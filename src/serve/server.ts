@@ -45,6 +45,8 @@ const TRANSFER_HEADERS = new Set([
   'content-encoding',
 ]);
 const DEFAULT_EVENT_TIMEOUT_S = 60; // the agent's default for a long poll
+/** the largest request body serve reads: a whole configuration of a large agent is well under it */
+export const MAX_REQUEST_BODY = 8 * 1024 * 1024;
 
 const recordedKey = (e: HarEntry) => e.request.headers.find((h) => h.name.toLowerCase() === 'x-api-key')?.value;
 
@@ -239,8 +241,23 @@ export async function startServer(opts: ServeOptions): Promise<Server> {
   // node:http loaded here, not by every command that loads the engine (see transport/live.ts)
   const server = process.getBuiltinModule('node:http').createServer((inc, res) => {
     const chunks: Buffer[] = [];
-    inc.on('data', (c: Buffer) => chunks.push(c));
-    inc.on('end', () => answers.answer(outgoing(inc, chunks), res));
+    let size = 0;
+    inc.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_REQUEST_BODY) return void chunks.push(c);
+      // refused as it arrives: a 60 MB POST is never buffered, matched or redacted while other clients wait
+      if (!res.headersSent) {
+        res.writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+        res.end(`request body over ${MAX_REQUEST_BODY / 1024 / 1024} MiB\n`);
+        opts.onLine?.(
+          `${inc.method} ${inc.url}: request body over ${MAX_REQUEST_BODY / 1024 / 1024} MiB, refused (413)`,
+        );
+      }
+      inc.destroy();
+    });
+    inc.on('end', () => {
+      if (size <= MAX_REQUEST_BODY) answers.answer(outgoing(inc, chunks), res);
+    });
   });
   await listen(server, opts);
   const { port } = server.address() as AddressInfo;
