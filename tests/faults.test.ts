@@ -5,13 +5,14 @@
 // kills it; there is no timing assertion). The rows are counted by the issue's causes at the end.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmod, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
-import { spawnCli, type CliResult } from './support/cli.js';
+import { cliAsync, spawnCli, type CliResult } from './support/cli.js';
 import { makeTemp, removeTemp } from './support/temp.js';
 import { hang, startFakeAgent, FAKE_API_KEY, type FakeAgent } from './support/fake-agent.js';
 
@@ -39,6 +40,8 @@ interface Row {
   signal?: { name: NodeJS.Signals; after?: RegExp; afterMs?: number };
   /** the row's own bound (default 20 s): past it the command is killed and the row fails */
   timeoutMs?: number;
+  /** files or folders (relative to the scratch folder) that must be as the setup left them */
+  unchanged?: string[];
 }
 
 /** a shell script as a --syncthing binary */
@@ -362,6 +365,78 @@ const ROWS: Record<string, Row> = {
     report: true,
   },
 
+  // 8. nothing kept is destroyed: the recordings a run could not complete stay as they were
+  'run --record into recordings, the agent stops answering: the recordings stay': {
+    cause: '8 nothing destroyed',
+    argv: [
+      'run',
+      '--agent',
+      '$SILENT',
+      '--only',
+      'system-ping',
+      '--timeout',
+      '1',
+      '--record',
+      'rec',
+      '--report-dir',
+      'r',
+    ],
+    setup: async (dir) => cp(REC, join(dir, 'rec'), { recursive: true }),
+    code: 2,
+    message: /^synconf: the recording did not complete \(it had 1 harness error\(s\)\): rec is left as it was/,
+    report: true,
+    unchanged: ['rec'],
+  },
+  'run --record into recordings, SIGTERM: the recordings stay': {
+    cause: '8 nothing destroyed',
+    argv: [
+      'run',
+      '--agent',
+      '$FAKE',
+      '--only',
+      'system-ping',
+      '--timeout',
+      '60',
+      '--record',
+      'rec',
+      '--report-dir',
+      'r',
+    ],
+    setup: async (dir) => cp(REC, join(dir, 'rec'), { recursive: true }),
+    signal: { name: 'SIGTERM', afterMs: 1500 },
+    code: 143,
+    message: /the recording did not complete \(it was interrupted\): rec is left as it was/,
+    report: true,
+    unchanged: ['rec'],
+  },
+  'run --record into recordings says what it would replace': {
+    cause: '8 nothing destroyed',
+    argv: [
+      'run',
+      '--agent',
+      '$SILENT',
+      '--only',
+      'system-ping',
+      '--timeout',
+      '1',
+      '--record',
+      'rec',
+      '--report-dir',
+      'r',
+    ],
+    setup: async (dir) => cp(REC, join(dir, 'rec'), { recursive: true }),
+    code: 2,
+    message: /^synconf: rec holds \d+ cassette\(s\): those this run records replace them only if the run completes$/,
+    unchanged: ['rec'],
+  },
+  'run --record that completes: the cassettes land in the folder': {
+    cause: '8 nothing destroyed',
+    argv: ['run', '--agent', '$QUICK', '--only', 'system-ping', '--record', 'rec', '--report-dir', 'r'],
+    code: 1, // the fake takes a request without a key: a failing check, and a complete run
+    message: /^synconf: recorded 2 cassette\(s\) into rec$/,
+    report: true,
+  },
+
   // 9. time bounds and agents that stop answering: a harness error naming it, in bounded time
   'a scenario past --scenario-timeout': {
     cause: '9 bounded agent faults',
@@ -400,6 +475,7 @@ const ROWS: Record<string, Row> = {
 let scratchRoot: string;
 let fake: FakeAgent;
 let silent: FakeAgent;
+let quick: FakeAgent;
 const servers: http.Server[] = [];
 const urls: Record<string, string> = {};
 const counts = new Map<Cause, number>();
@@ -417,6 +493,7 @@ const fill = (word: string, dir: string) =>
     .replaceAll('$DIR', dir)
     .replaceAll('$FAKE', fake.url)
     .replaceAll('$SILENT', silent.url)
+    .replaceAll('$QUICK', quick.url)
     .replace(/\$(TEXT|JSON|HTML|NOTFOUND)/, (_, k: string) => urls[k]);
 
 /** the row's command to its end (killed past its bound), with its signal sent when asked */
@@ -463,6 +540,18 @@ function runRow(row: Row, dir: string): Promise<CliResult> {
   );
 }
 
+/** the text of every file below each of `paths` */
+async function snapshot(dir: string, paths: string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const p of paths)
+    for (const name of await readdir(join(dir, p), { recursive: true }).catch(() => [] as string[]))
+      out[join(p, name)] = await readFile(join(dir, p, name), 'utf8').catch(() => '(a folder)');
+  return out;
+}
+
+// the rows that ran, by the issue's causes, for the closing note
+after(() => console.log(`# faults: rows by cause: ${[...counts].map(([c, n]) => `${c}: ${n}`).join('; ')}`));
+
 test('no row expects exit 3, and every row names its cause', () => {
   for (const [name, row] of Object.entries(ROWS)) {
     assert.notEqual(row.code, 3, name);
@@ -476,6 +565,7 @@ describe('faults against the built command, each from a scratch folder', () => {
     fake = await startFakeAgent();
     fake.route('GET /rest/system/ping', hang());
     fake.route('POST /rest/system/ping', hang());
+    quick = await startFakeAgent();
     silent = await startFakeAgent();
     for (const route of ['GET /rest/system/ping', 'POST /rest/system/ping', 'GET /rest/noauth/health'])
       silent.route(route, hang());
@@ -496,14 +586,12 @@ describe('faults against the built command, each from a scratch folder', () => {
   after(async () => {
     await fake.close();
     await silent.close();
+    await quick.close();
     for (const s of servers) {
       s.closeAllConnections();
       s.close();
     }
     removeTemp(scratchRoot);
-    console.log(
-      `# faults: ${Object.keys(ROWS).length} rows by cause: ${[...counts].map(([c, n]) => `${c}: ${n}`).join('; ')}`,
-    );
   });
 
   let n = 0;
@@ -513,6 +601,7 @@ describe('faults against the built command, each from a scratch folder', () => {
       const dir = join(scratchRoot, `row-${n++}`);
       await mkdir(dir);
       await row.setup?.(dir);
+      const before = await snapshot(dir, row.unchanged ?? []);
       const r = await runRow(row, dir);
       const shown = `exit ${r.code} (signal ${r.signal})\nstdout: ${r.stdout.slice(-1500)}\nstderr: ${r.stderr.slice(-1500)}`;
       assert.notEqual(r.signal, 'SIGKILL', `still running past its bound: a hang\n${shown}`);
@@ -525,6 +614,7 @@ describe('faults against the built command, each from a scratch folder', () => {
       const report = join(dir, 'r', 'report.json');
       if (row.report === true) assert.ok(existsSync(report), `report.json written\n${shown}`);
       if (row.report === false) assert.ok(!existsSync(join(dir, 'r')), `no report folder made\n${shown}`);
+      assert.deepEqual(await snapshot(dir, row.unchanged ?? []), before, 'the files kept are as they were');
       if (row.harness) {
         const errors = (JSON.parse(readFileSync(report, 'utf8')) as { harnessErrors: { message: string }[] })
           .harnessErrors;
@@ -534,4 +624,169 @@ describe('faults against the built command, each from a scratch folder', () => {
         );
       }
     });
+});
+
+/** one request to serve and what the agent would answer */
+interface ServeRow {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  /** a body of this many bytes */
+  bodyBytes?: number;
+  status: number;
+  body?: RegExp;
+}
+
+const KEY = 'serve-key-0123456789';
+const SERVE_ROWS: Record<string, ServeRow> = {
+  'a Host that is not this machine': {
+    path: '/rest/system/ping',
+    headers: { 'X-API-Key': KEY, Host: 'evil.example:8384' },
+    status: 403,
+    body: /^Host check error\n$/,
+  },
+  'a Host that only starts like localhost': {
+    path: '/rest/system/ping',
+    headers: { 'X-API-Key': KEY, Host: 'localhost.evil.example' },
+    status: 403,
+    body: /Host check error/,
+  },
+  'Host localhost with a port': {
+    path: '/rest/system/ping',
+    headers: { 'X-API-Key': KEY, Host: 'localhost:8384' },
+    status: 200,
+    body: /pong/,
+  },
+  'Host [::1]': { path: '/rest/system/ping', headers: { 'X-API-Key': KEY, Host: '[::1]:8384' }, status: 200 },
+  'Host 127.0.0.2 (loopback)': {
+    path: '/rest/system/ping',
+    headers: { 'X-API-Key': KEY, Host: '127.0.0.2' },
+    status: 200,
+  },
+  'a wrong Host before a wrong key': {
+    path: '/rest/system/ping',
+    headers: { 'X-API-Key': 'wrong-key-wrong', Host: 'evil.example' },
+    status: 403,
+    body: /Host check error/,
+  },
+  'a CORS preflight, no key': {
+    method: 'OPTIONS',
+    path: '/rest/system/ping',
+    headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'POST' },
+    status: 204,
+  },
+  'GET /rest/noauth/health, no key': { path: '/rest/noauth/health', status: 200, body: /"status": "OK"/ },
+  'the key as a Bearer token': {
+    path: '/rest/system/ping',
+    headers: { Authorization: `Bearer ${KEY}` },
+    status: 200,
+    body: /pong/,
+  },
+  'a wrong Bearer token': {
+    path: '/rest/system/ping',
+    headers: { Authorization: 'Bearer wrong-key-wrong' },
+    status: 403,
+  },
+  'the placeholder as a Bearer token': {
+    path: '/rest/system/ping',
+    headers: { Authorization: 'Bearer <API_KEY>' },
+    status: 403,
+  },
+  'a body over 8 MiB': {
+    method: 'POST',
+    path: '/rest/system/ping',
+    headers: { 'X-API-Key': KEY },
+    bodyBytes: 10 * 1024 * 1024,
+    status: 413,
+  },
+};
+
+describe('serve stands in for the agent: Host check, CORS, health, Bearer, a bounded body (issue 30, 7 and 8)', () => {
+  let dir: string;
+  let child: ReturnType<typeof spawnCli>;
+  let url: string;
+  before(async () => {
+    dir = makeTemp('faults-serve');
+    child = spawnCli(['serve', REC, '--port', '0', '--api-key', KEY, '--log', 'l.har'], { cwd: dir });
+    let out = '';
+    url = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d;
+        const m = /^URL +(\S+)$/m.exec(out);
+        if (m && /Stop with Ctrl-C/.test(out)) resolve(m[1]);
+      });
+      child.on('close', () => reject(new Error(`serve ended: ${out}`)));
+    });
+  });
+  after(async () => {
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    child.kill('SIGTERM');
+    await closed;
+    // the request log keeps no key of a client in clear, a Bearer token included
+    const log = await readFile(join(dir, 'l.har'), 'utf8');
+    assert.ok(!log.includes(KEY) && !log.includes('wrong-key-wrong'), 'no credential in the request log');
+    removeTemp(dir);
+  });
+
+  for (const [name, row] of Object.entries(SERVE_ROWS))
+    test(name, { timeout: 30_000 }, async () => {
+      counts.set('7 secrets', (counts.get('7 secrets') ?? 0) + 1);
+      const u = new URL(row.path, url);
+      // node:http, not fetch: fetch does not let a request set its Host header
+      const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(u, { method: row.method ?? 'GET', headers: row.headers }, (r) => {
+          let body = '';
+          r.on('data', (d: Buffer) => (body += d));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+        });
+        req.on('error', (e: NodeJS.ErrnoException) =>
+          // a body refused as it arrives may reset the connection after the answer
+          e.code === 'ECONNRESET' || e.code === 'EPIPE' ? resolve({ status: 413, body: '' }) : reject(e),
+        );
+        req.end(row.bodyBytes ? Buffer.alloc(row.bodyBytes, 'a') : undefined);
+      });
+      assert.equal(res.status, row.status, res.body);
+      if (row.body) assert.match(res.body, row.body);
+      // whatever came before, serve still answers the next client
+      const ping = await fetch(`${url}/rest/system/ping`, { headers: { 'X-API-Key': KEY } });
+      assert.equal(ping.status, 200);
+    });
+});
+
+test('a report folder on a full disk keeps its old report whole (issue 30, 8)', { timeout: 60_000 }, async (t) => {
+  const dir = makeTemp('faults-disk');
+  const disk = join(dir, 'disk');
+  await mkdir(disk);
+  const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=400k', 'tmpfs', disk]);
+  if (mount.status !== 0) {
+    removeTemp(dir);
+    return t.skip(`a small tmpfs cannot be mounted here: ${String(mount.stderr).trim()}`);
+  }
+  counts.set('8 nothing destroyed', (counts.get('8 nothing destroyed') ?? 0) + 1);
+  try {
+    const first = await cliAsync(['replay', '--only', 'system-ping', '--report-dir', 'disk/r'], {
+      cwd: dir,
+      timeout: 30_000,
+    });
+    assert.equal(first.code, 0, first.out);
+    const old = await readFile(join(disk, 'r', 'report.json'), 'utf8');
+    // the disk full but for a little: the next, larger report cannot be written whole
+    const free = Number(spawnSync('df', ['--output=avail', '-B1', disk], { encoding: 'utf8' }).stdout.split('\n')[1]);
+    await writeFile(join(disk, 'filler'), Buffer.alloc(Math.max(0, free - 40 * 1024)));
+    const second = await cliAsync(['replay', '--report-dir', 'disk/r'], { cwd: dir, timeout: 60_000 });
+    assert.equal(second.code, 2, second.out);
+    assert.match(
+      second.stderr,
+      /cannot write .*\(ENOSPC\); no report file was replaced: the folder holds what it held before/,
+    );
+    assert.equal(await readFile(join(disk, 'r', 'report.json'), 'utf8'), old, 'the old report.json is whole');
+    assert.deepEqual(
+      (await readdir(join(disk, 'r'))).filter((f) => f.includes('.partial')),
+      [],
+      'no partial file left',
+    );
+  } finally {
+    spawnSync('umount', [disk]);
+    removeTemp(dir);
+  }
 });
