@@ -40,6 +40,9 @@ export function onInterrupt(stop?: (signal: NodeJS.Signals) => Promise<void>): I
   // on(), not once(): the lab's own handler re-raises the signal when no other listener is left,
   // which would end the process before the report is written.
   for (const s of SIGNALS) process.on(s, onSignal);
+  // the entry's early handler (cli/bin.ts) leaves the signals to this one while it listens
+  const marked = process as { synconfInterrupt?: boolean };
+  marked.synconfInterrupt = true;
   return {
     get signal() {
       return signal;
@@ -47,6 +50,7 @@ export function onInterrupt(stop?: (signal: NodeJS.Signals) => Promise<void>): I
     stopped,
     off() {
       for (const s of SIGNALS) process.off(s, onSignal);
+      marked.synconfInterrupt = false;
     },
   };
 }

@@ -31,13 +31,17 @@ export type RunOutcome = { report: Report } | { notSetUp: string };
 /** a run's target set up, its scenarios run, the target torn down */
 export async function runOnce(plan: RunPlan): Promise<RunOutcome> {
   const evidence = join(plan.reportDir, EXCHANGES_DIR);
-  // a report folder holds the exchanges of its own run only, never those of an earlier one
-  rmSync(evidence, { recursive: true, force: true });
   const needsPeer = plan.selection.scenarios.some((l) => l.scenario.needs?.includes('peer'));
   // --record stages its cassettes with the exchanges: the recordings folder changes only once the run completed
-  const wrap = recorderFor(
+  const recorder = recorderFor(
     plan.record ? { ...plan.record, stage: evidence } : { dir: evidence, mode: 'all', redact: [] },
   );
+  // A report folder holds the exchanges of its own run only, never those of an earlier one. A live run records into
+  // it as it goes (the old ones go when the recording starts); a replay's are swapped in whole with its report.
+  const wrap: typeof recorder = (live) => {
+    rmSync(evidence, { recursive: true, force: true });
+    return recorder(live);
+  };
   if (plan.record) announceRecording(plan.record.dir);
   let target: Target;
   try {

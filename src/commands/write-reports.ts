@@ -123,10 +123,20 @@ function keepExchanges(report: Report, dir: string): void {
   const evidence = join(dir, EXCHANGES_DIR);
   const from = report.run.mode === 'replay' ? report.run.target : report.run.recordings;
   if (from && existsSync(from) && resolve(from) !== resolve(evidence)) {
+    // copied beside the folder first and swapped in whole: a full disk leaves the old exchanges (and report) as they were
+    const staged = `${evidence}.${process.pid}.partial`;
+    rmSync(staged, { recursive: true, force: true });
+    makeOutputDir(staged, 'the report folder');
+    try {
+      for (const id of [RUN_CASSETTE, ...report.scenarios.map((s) => s.id)])
+        if (existsSync(cassettePath(from, id))) copyFileSync(cassettePath(from, id), cassettePath(staged, id));
+    } catch (e) {
+      rmSync(staged, { recursive: true, force: true });
+      const err = e as NodeJS.ErrnoException;
+      throw new UnwritableReport(evidence, err.code ?? err.message, []);
+    }
     rmSync(evidence, { recursive: true, force: true });
-    makeOutputDir(evidence, 'the report folder');
-    for (const id of [RUN_CASSETTE, ...report.scenarios.map((s) => s.id)])
-      if (existsSync(cassettePath(from, id))) copyFileSync(cassettePath(from, id), cassettePath(evidence, id));
+    renameSync(staged, evidence);
   }
   if (existsSync(cassettePath(evidence, RUN_CASSETTE))) report.run.exchanges = EXCHANGES_DIR;
   else delete report.run.exchanges;
