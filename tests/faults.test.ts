@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { cliAsync, spawnCli, type CliResult } from './support/cli.js';
 import { makeTemp, removeTemp } from './support/temp.js';
-import { hang, startFakeAgent, FAKE_API_KEY, type FakeAgent } from './support/fake-agent.js';
+import { hang, json, startFakeAgent, FAKE_API_KEY, type FakeAgent } from './support/fake-agent.js';
 
 const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
 const PING = join(ROOT, 'suites', 'system', 'ping.yaml');
@@ -42,6 +42,8 @@ interface Row {
   timeoutMs?: number;
   /** files or folders (relative to the scratch folder) that must be as the setup left them */
   unchanged?: string[];
+  /** report.json keeps the checks of every scenario it lists */
+  checksKept?: boolean;
 }
 
 /** a shell script as a --syncthing binary */
@@ -365,6 +367,16 @@ const ROWS: Record<string, Row> = {
     report: true,
   },
 
+  // 7. secrets: what an agent names as its key or password is redacted as a value, never renaming the report's members
+  'an agent whose API key is "checks" and whose password is "scenarios"': {
+    cause: '7 secrets',
+    argv: ['run', '--agent', '$ODD', '--only', 'system-config', '--report-dir', 'r'],
+    code: 1,
+    message: /^synconf: DOES NOT CONFORM/,
+    report: true,
+    checksKept: true,
+  },
+
   // 8. nothing kept is destroyed: the recordings a run could not complete stay as they were
   'run --record into recordings, the agent stops answering: the recordings stay': {
     cause: '8 nothing destroyed',
@@ -476,6 +488,7 @@ let scratchRoot: string;
 let fake: FakeAgent;
 let silent: FakeAgent;
 let quick: FakeAgent;
+let odd: FakeAgent;
 const servers: http.Server[] = [];
 const urls: Record<string, string> = {};
 const counts = new Map<Cause, number>();
@@ -494,6 +507,7 @@ const fill = (word: string, dir: string) =>
     .replaceAll('$FAKE', fake.url)
     .replaceAll('$SILENT', silent.url)
     .replaceAll('$QUICK', quick.url)
+    .replaceAll('$ODD', odd.url)
     .replace(/\$(TEXT|JSON|HTML|NOTFOUND)/, (_, k: string) => urls[k]);
 
 /** the row's command to its end (killed past its bound), with its signal sent when asked */
@@ -566,6 +580,11 @@ describe('faults against the built command, each from a scratch folder', () => {
     fake.route('GET /rest/system/ping', hang());
     fake.route('POST /rest/system/ping', hang());
     quick = await startFakeAgent();
+    odd = await startFakeAgent();
+    odd.route(
+      'GET /rest/config',
+      json({ version: 37, folders: [], devices: [], gui: { apiKey: 'checks', password: 'scenarios' } }),
+    );
     silent = await startFakeAgent();
     for (const route of ['GET /rest/system/ping', 'POST /rest/system/ping', 'GET /rest/noauth/health'])
       silent.route(route, hang());
@@ -587,6 +606,7 @@ describe('faults against the built command, each from a scratch folder', () => {
     await fake.close();
     await silent.close();
     await quick.close();
+    await odd.close();
     for (const s of servers) {
       s.closeAllConnections();
       s.close();
@@ -615,6 +635,10 @@ describe('faults against the built command, each from a scratch folder', () => {
       if (row.report === true) assert.ok(existsSync(report), `report.json written\n${shown}`);
       if (row.report === false) assert.ok(!existsSync(join(dir, 'r')), `no report folder made\n${shown}`);
       assert.deepEqual(await snapshot(dir, row.unchanged ?? []), before, 'the files kept are as they were');
+      if (row.checksKept) {
+        const kept = JSON.parse(readFileSync(report, 'utf8')) as { scenarios: { checks?: unknown[] }[] };
+        assert.ok(kept.scenarios.length > 0 && kept.scenarios.every((sc) => Array.isArray(sc.checks)), 'checks kept');
+      }
       if (row.harness) {
         const errors = (JSON.parse(readFileSync(report, 'utf8')) as { harnessErrors: { message: string }[] })
           .harnessErrors;

@@ -171,3 +171,13 @@ for (const [name, keys, learn, text, gone, stays] of ROWS)
     assert.doesNotMatch(out, gone, out);
     for (const s of stays) assert.ok(out.includes(s), `${JSON.stringify(s)} in ${out}`);
   });
+
+test('redaction: a secret equal to a member name never renames the member (a server whose "API key" is checks)', () => {
+  for (const key of ['checks', 'harnessErrorsAndMoreThan16']) {
+    const r = new Redactor([key]);
+    const json = JSON.stringify({ scenarios: [{ checks: [], harnessErrorsAndMoreThan16: 1, v: key }] });
+    const out = JSON.parse(r.text(json)) as { scenarios: Record<string, unknown>[] };
+    assert.deepEqual(Object.keys(out.scenarios[0]), ['checks', 'harnessErrorsAndMoreThan16', 'v']);
+    assert.equal(out.scenarios[0].v, '<API_KEY>');
+  }
+});

@@ -24,7 +24,12 @@ const ANYWHERE = 16;
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** the secret standing as a value: after a start, quote, =, >, :, a space or a bracket; before their closers */
 const asValue = (secret: string) =>
-  new RegExp(`(^|[\\s"'=>:,;(\\[])${escapeRegExp(secret)}(?=$|[\\s"'&#<,;)\\]])`, 'g');
+  new RegExp(`(^|[\\s"'=>:,;(\\[])${escapeRegExp(secret)}(?=$|"(?!\\s*:)|[\\s'&#<,;)\\]])`, 'g');
+/**
+ * a long secret anywhere but as a member name: a server that sets its "API key" to `checks` must not rename the
+ * members of the report's JSON ("n.checks is not iterable", and the checks that ran lost)
+ */
+const anywhere = (secret: string) => new RegExp(`${escapeRegExp(secret)}(?!"\\s*:)`, 'g');
 
 export interface RedactionRules {
   /** header names whose values are replaced by <REDACTED> */
@@ -84,7 +89,7 @@ export class Redactor {
       if (secret === placeholder || !out.includes(secret)) continue;
       out =
         secret.length >= ANYWHERE
-          ? out.replaceAll(secret, () => placeholder)
+          ? out.replace(anywhere(secret), () => placeholder)
           : out.replace(asValue(secret), (_, before: string) => before + placeholder);
     }
     if (out.includes('$2')) out = out.replace(BCRYPT_IN_TEXT, PASSWORD_HASH);
