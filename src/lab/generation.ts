@@ -96,7 +96,7 @@ async function helpOf(binary: string, args: string[]) {
   return { help: res.all, failed: res.failed && `${binary} ${args.join(' ')}: ${res.failed}` };
 }
 
-const firstLines = (help: string) => help.split('\n').slice(0, 3).join(' | ');
+const firstLines = (help: string) => help.trimEnd().split('\n').slice(0, 3).join(' | ');
 
 async function detect(binary: string): Promise<CliArgs> {
   const top = await helpOf(binary, ['--help']);
