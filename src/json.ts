@@ -93,3 +93,30 @@ export function jsonTextTooLarge(text: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * How deep JSON text nests (arrays and objects), counted without parsing and stopping past `limit`: a body nested
+ * 200,000 deep parses, but every recursive walk of it (schema validation, comparison, redaction) overflows the stack.
+ * Text that is not JSON is counted all the same (brackets inside strings skipped): the limit is what matters.
+ */
+export function nestingDepth(text: string, limit: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+      if (deepest > limit) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/** the deepest nesting of a body synconf checks: far beyond any Syncthing answer (under 10), far below the stack's */
+export const MAX_NESTING = MAX_DEPTH;

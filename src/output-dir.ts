@@ -4,6 +4,7 @@
 // spins at full CPU, deaf to SIGTERM, when a missing parent is under /proc.
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
 import { InputError } from './errors.js';
 
 /**
@@ -57,4 +58,26 @@ function statOrUndefined(path: string, fail: (cause: string) => InputError) {
 function causeOf(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   return err.code ? `${err.code}: ${/^\w+: ([^,]*)/.exec(err.message)?.[1] ?? err.message}` : String(err.message ?? e);
+}
+
+/**
+ * The system's temporary folder (TMPDIR, else /tmp), proved writable: a live run puts its lab homes and scenario
+ * folders there, so a missing or read-only one is the user's environment, said in one line (exit 2) before any
+ * work, not an internal error halfway through a run.
+ */
+export function usableTempDir(): string {
+  const dir = tmpdir();
+  const from = process.env.TMPDIR ? `TMPDIR ${dir}` : `the temporary folder ${dir}`;
+  const fail = (cause: string) => new InputError(`${from}: ${cause}; set TMPDIR to a folder synconf can write into`);
+  const found = statOrUndefined(dir, fail);
+  if (!found) throw fail('it does not exist');
+  if (!found.isDirectory()) throw fail('it is a file, not a folder');
+  const probe = join(dir, `.synconf-write-test-${process.pid}`);
+  try {
+    writeFileSync(probe, '');
+    rmSync(probe, { force: true });
+  } catch (e) {
+    throw fail(`the folder is not writable (${causeOf(e)})`);
+  }
+  return dir;
 }

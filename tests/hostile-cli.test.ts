@@ -334,7 +334,7 @@ const ROWS: Record<string, Row> = {
   'replay of a large suite, SIGTERM (what kill and CI runners send)': {
     argv: ['replay', '$BIGREC', '--suite', '$BIG', '--report-dir', 'r'],
     interrupt: { after: /\[\s*\d+\/\d+\]/, signal: 'SIGTERM' },
-    code: 130,
+    code: 143, // 128 + 15, as shells report a process SIGTERM stopped
     message: /^synconf: interrupted \(SIGTERM\)/,
     lines: 5,
     written: ['r/report.json'],
@@ -342,7 +342,7 @@ const ROWS: Record<string, Row> = {
   'replay of a large suite, SIGHUP (a closed terminal, a dropped SSH session)': {
     argv: ['replay', '$BIGREC', '--suite', '$BIG', '--report-dir', 'r'],
     interrupt: { after: /\[\s*\d+\/\d+\]/, signal: 'SIGHUP' },
-    code: 130,
+    code: 129, // 128 + 1
     message: /^synconf: interrupted \(SIGHUP\)/,
     lines: 5,
     written: ['r/report.json'],
@@ -350,7 +350,7 @@ const ROWS: Record<string, Row> = {
   'matrix --recordings of a large suite, SIGHUP': {
     argv: ['matrix', '--recordings', '$BIGREC', '--suite', '$BIG', '--report-dir', 'm'],
     interrupt: { after: /./, signal: 'SIGHUP' },
-    code: 130,
+    code: 129,
     message: /^synconf matrix: interrupted \(SIGHUP\)/,
     lines: 8,
     written: ['m/matrix.json'],

@@ -51,3 +51,133 @@ test('a value a JSON pointer rule redacts is redacted wherever it appears later,
     JSON.stringify({ agent: { home: '<REDACTED>' } }),
   );
 });
+
+// Issue 30 (7): redaction of bytes that are not JSON, and a key replaced only where it stands as a value. Rows of
+// [given: keys, what the body teaches, the text; want: what must be gone, what must stay].
+const CUT_CONFIG = `{"version":37,"gui":{"enabled":true,"apiKey":"learnt-from-text-key-1234","user":"admin","password":"${HASH}","theme":"default"},"options":{"listenAdd`;
+const ROWS: [name: string, keys: string[], learn: string | undefined, text: string, gone: RegExp, stays: string[]][] = [
+  [
+    'a /rest/config cut short still loses its hash',
+    [],
+    CUT_CONFIG,
+    CUT_CONFIG,
+    /\$2a\$10\$/,
+    ['"password":"<PASSWORD_HASH>"'],
+  ],
+  [
+    'a /rest/config cut short still loses its API key',
+    [],
+    CUT_CONFIG,
+    CUT_CONFIG,
+    /learnt-from-text-key/,
+    ['"apiKey":"<API_KEY>"'],
+  ],
+  [
+    'a hash cut in half is still a hash',
+    [],
+    undefined,
+    `"password": "${HASH.slice(0, 30)}`,
+    /\$2a\$/,
+    ['<PASSWORD_HASH>'],
+  ],
+  [
+    'a hash in plain text (a log line) goes',
+    [],
+    undefined,
+    `stored ${HASH} for admin`,
+    /\$2a\$/,
+    ['stored <PASSWORD_HASH> for admin'],
+  ],
+  ['a hash in HTML goes', [], undefined, `<td>${HASH}</td>`, /\$2a\$/, ['<td><PASSWORD_HASH></td>']],
+  [
+    'a clear password of a body cut short goes',
+    [],
+    '{"gui":{"password":"hunter2-clear","user',
+    '{"gui":{"password":"hunter2-clear","user',
+    /hunter2/,
+    ['<PASSWORD>'],
+  ],
+  [
+    'key "rest" leaves /rest/ paths alone',
+    ['rest'],
+    undefined,
+    'GET /rest/system/ping',
+    /<API_KEY>/,
+    ['/rest/system/ping'],
+  ],
+  [
+    'key "rest" as a query value goes',
+    ['rest'],
+    undefined,
+    '/rest/system/ping?apikey=rest&x=1',
+    /apikey=rest/,
+    ['/rest/system/ping?apikey=<API_KEY>&x=1'],
+  ],
+  [
+    'key "e" leaves text/plain alone',
+    ['e'],
+    undefined,
+    'Content-Type: text/plain; charset=utf-8',
+    /<API_KEY>/,
+    ['text/plain'],
+  ],
+  [
+    'key "e" as a JSON string goes',
+    ['e'],
+    undefined,
+    '{"apiKey":"e","theme":"e-dark"}',
+    /"e"/,
+    ['"apiKey":"<API_KEY>"', '"e-dark"'],
+  ],
+  [
+    'a short key inside a word stays (it is not the key there)',
+    ['abc12345'],
+    undefined,
+    'xabc12345y',
+    /<API_KEY>/,
+    ['xabc12345y'],
+  ],
+  [
+    'a short key as a Bearer token goes',
+    ['abc12345'],
+    undefined,
+    'Authorization: Bearer abc12345',
+    /abc12345/,
+    ['Bearer <API_KEY>'],
+  ],
+  [
+    'a long key goes wherever it stands',
+    ['0123456789abcdef0123456789abcdef'],
+    undefined,
+    '/x0123456789abcdef0123456789abcdefy',
+    /0123456789abcdef/,
+    ['/x<API_KEY>y'],
+  ],
+  [
+    'a key in XML text goes',
+    ['abc12345'],
+    undefined,
+    '<apikey>abc12345</apikey>',
+    /abc12345/,
+    ['<apikey><API_KEY></apikey>'],
+  ],
+];
+
+for (const [name, keys, learn, text, gone, stays] of ROWS)
+  test(`redaction: ${name}`, () => {
+    const r = new Redactor(keys);
+    if (learn !== undefined) r.learnFrom(learn);
+    const out = r.text(text);
+    assert.doesNotMatch(out, gone, out);
+    for (const s of stays) assert.ok(out.includes(s), `${JSON.stringify(s)} in ${out}`);
+  });
+
+test('redaction: a secret equal to a member name never renames the member (a server whose "API key" is checks)', () => {
+  for (const key of ['checks', 'harnessErrorsAndMoreThan16']) {
+    const r = new Redactor([key]);
+    const json = JSON.stringify({ scenarios: [{ checks: [], harnessErrorsAndMoreThan16: 1, v: key }] });
+    const out = JSON.parse(r.text(json)) as { scenarios: Record<string, unknown>[] };
+    assert.deepEqual(Object.keys(out.scenarios[0]), ['checks', 'harnessErrorsAndMoreThan16', 'v']);
+    assert.equal(out.scenarios[0].v, '<API_KEY>');
+  }
+});

@@ -1,6 +1,6 @@
 // What a Syncthing binary says about itself: `syncthing --version` (every generation takes it).
 import { tmpdir } from 'node:os';
-import { execa } from 'execa';
+import { runBounded } from '../bounded-exec.js';
 import semver from 'semver';
 import { InputError } from '../errors.js';
 
@@ -13,17 +13,12 @@ export interface BinaryVersion {
 
 export async function binaryVersion(binary: string): Promise<BinaryVersion> {
   // no ST* variables; 1.12.1 refuses to run without a HOME (it only reads it for --version)
-  const res = await execa(binary, ['--version'], {
-    reject: false,
-    timeout: 10_000,
-    env: { TZ: 'UTC', HOME: tmpdir() },
-    extendEnv: false,
-  });
+  const res = await runBounded(binary, ['--version'], { timeoutMs: 10_000, env: { TZ: 'UTC', HOME: tmpdir() } });
   const long = res.stdout.split('\n')[0]?.trim() ?? '';
   const printed = /^syncthing (v\S+)/.exec(long)?.[1];
   if (res.failed || !printed) {
     throw new InputError(
-      `${binary} --version did not print a Syncthing version (${res.failed ? res.shortMessage : JSON.stringify(long)})`,
+      `${binary} --version did not print a Syncthing version (${res.failed ?? JSON.stringify(long.slice(0, 200))})`,
     );
   }
   return { printed, long };

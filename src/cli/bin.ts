@@ -24,6 +24,17 @@ for (const stream of [process.stdout, process.stderr])
     if (err.code !== 'EPIPE') throw err;
   });
 
+// A signal before a command listens for it itself (the engine still loading, scenarios not yet read) would kill the
+// process with no line: until then it is one "interrupted" line and 128 + its number. A command's own interrupt
+// (commands/interrupt.ts) marks itself on the process and takes over; the lab's exit handlers still run.
+const EARLY = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const;
+for (const [signal, n] of Object.entries(EARLY))
+  process.on(signal, () => {
+    if ((process as { synconfInterrupt?: boolean }).synconfInterrupt) return;
+    process.stderr.write(`synconf: interrupted (${signal})\n`);
+    process.exit(128 + n);
+  });
+
 // Once the command is done (Node emits beforeExit only when nothing is left to run or write), exit at once with the
 // exit code it set: Node's own exit after the last task first tears the heap down page by page (~3 ms of a replay,
 // more after a larger run), which process.exit() skips. The 'exit' handlers run either way.

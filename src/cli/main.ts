@@ -33,8 +33,8 @@ const EXIT_CODES = `Exit codes:
        started or reached
   3    a fault of synconf itself (a bug): the stack trace goes to a log file
        (or stderr with --verbose)
-  130  interrupted (Ctrl-C, SIGTERM or SIGHUP); a run still writes the report
-       of what ran
+  130  interrupted by Ctrl-C (SIGINT); 143 by SIGTERM, 129 by SIGHUP (128 + the
+       signal's number); a run still writes the report of what ran
 \`synconf <command> --help\` explains each command.`;
 
 const argv = hideBin(process.argv);

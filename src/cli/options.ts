@@ -104,7 +104,23 @@ export function selectionOptions<T>(y: Argv<T>) {
       coerce: version('agent-version'),
       describe: 'use this agent version for version gates and schema overlays instead of the one the agent reports',
     })
-    .option('timeout', TIMEOUT);
+    .option('timeout', TIMEOUT)
+    .option('scenario-timeout', {
+      type: 'string',
+      coerce: wholeNumber('scenario-timeout', 1, DAY_S),
+      default: '600',
+      defaultDescription: '600',
+      describe:
+        'seconds a scenario may take; past them it stops where it is, keeping its checks, with a harness error (exit 2)',
+    })
+    .option('run-timeout', {
+      type: 'string',
+      coerce: wholeNumber('run-timeout', 1, 7 * DAY_S),
+      default: '3600',
+      defaultDescription: '3600',
+      describe:
+        'seconds the whole run may take; past them it stops as on Ctrl-C and writes the report of what ran (exit 2)',
+    });
 }
 
 /** --timeout of every command that sends requests (run, replay, drift, matrix) */
@@ -184,4 +200,4 @@ export function targetOptions<T>(y: Argv<T>) {
 
 /** the exit codes of a running command, for its --help */
 export const runExitCodes = (inputs: string) =>
-  `Exit codes: 0 every check conforms (or is a known deviation), 1 a check does not conform (see --fail-on), 2 usage or input error (${inputs}), 3 a fault of synconf itself.`;
+  `Exit codes: 0 every check conforms (or is a known deviation), 1 a check does not conform (see --fail-on), 2 usage or input error (${inputs}), or a run stopped by its time bound or by an agent that stopped answering, 3 a fault of synconf itself, 128 + n stopped by signal n (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP; the report of what ran is written).`;

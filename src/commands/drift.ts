@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { EXIT } from '../errors.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
 import { executeRun, type CommonRunOptions } from './run.js';
-import { liveTargetMaker, type TargetOptions } from './targets.js';
+import { checkLiveTarget, liveTargetMaker, type TargetOptions } from './targets.js';
 import { checkAgentVersion, checkSyncthing } from './versions.js';
 import { RUN_CASSETTE } from '../transport/cassette.js';
 import { compareRecordings, type Comparison } from '../changes/compare-recordings.js';
@@ -57,6 +57,7 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** runs the scenarios live into a temp report folder, prints the changes from `dir` to its exchanges; the exit code */
 export async function driftRun(dir: string, opts: DriftOptions, accepted: Acceptance[] = []): Promise<number> {
+  checkLiveTarget(opts);
   await checkSyncthing(opts.syncthing, !opts.agent);
   await checkAgentVersion(opts.agentVersion);
   const fresh = mkdtempSync(join(tmpdir(), 'synconf-drift-'));

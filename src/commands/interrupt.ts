@@ -1,7 +1,10 @@
 // Ctrl-C (SIGINT), SIGTERM and SIGHUP (a closed terminal, a dropped SSH session, a CI runner cancelling), one way for
 // every command: the first signal starts an orderly stop (the command writes what it has, e.g. the report of the
 // scenarios done so far), a second one ends the process at once.
-import { EXIT } from '../errors.js';
+import { constants } from 'node:os';
+
+/** the exit code of a process a signal stopped, as shells report it: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) */
+export const exitCodeOfSignal = (signal: NodeJS.Signals): number => 128 + (constants.signals[signal] ?? 2);
 
 /** the signals that stop a command in order */
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -17,7 +20,7 @@ export interface Interrupt {
 
 /**
  * Listens for SIGINT, SIGTERM and SIGHUP until `off()`. With `stop`, the first signal runs it (its failure is ignored: the
- * process is ending anyway) and then exits with EXIT.interrupted (130); without, the command awaits `stopped` and
+ * process is ending anyway) and then exits with 128 + the signal's number (130 for SIGINT); without, the command awaits `stopped` and
  * ends itself. A command that runs long without awaiting anything must yield (runner/yield.ts) for a signal to land.
  */
 export function onInterrupt(stop?: (signal: NodeJS.Signals) => Promise<void>): Interrupt {
@@ -25,18 +28,21 @@ export function onInterrupt(stop?: (signal: NodeJS.Signals) => Promise<void>): I
   let resolve: (s: NodeJS.Signals) => void = () => {};
   const stopped = new Promise<NodeJS.Signals>((r) => (resolve = r));
   const onSignal = (s: NodeJS.Signals) => {
-    if (signal) process.exit(EXIT.interrupted); // the second Ctrl-C: the user does not want to wait
+    if (signal) process.exit(exitCodeOfSignal(signal)); // the second Ctrl-C: the user does not want to wait
     signal = s;
     resolve(s);
     if (stop)
       void stop(s).then(
-        () => process.exit(EXIT.interrupted),
-        () => process.exit(EXIT.interrupted),
+        () => process.exit(exitCodeOfSignal(s)),
+        () => process.exit(exitCodeOfSignal(s)),
       );
   };
   // on(), not once(): the lab's own handler re-raises the signal when no other listener is left,
   // which would end the process before the report is written.
   for (const s of SIGNALS) process.on(s, onSignal);
+  // the entry's early handler (cli/bin.ts) leaves the signals to this one while it listens
+  const marked = process as { synconfInterrupt?: boolean };
+  marked.synconfInterrupt = true;
   return {
     get signal() {
       return signal;
@@ -44,6 +50,7 @@ export function onInterrupt(stop?: (signal: NodeJS.Signals) => Promise<void>): I
     stopped,
     off() {
       for (const s of SIGNALS) process.off(s, onSignal);
+      marked.synconfInterrupt = false;
     },
   };
 }

@@ -1,5 +1,7 @@
 // `synconf lab up|down`: start real Syncthing instances for manual runs and print how to reach them; stop them.
 import { InputError } from '../errors.js';
+import { usableTempDir } from '../output-dir.js';
+import { reapLeftovers } from './targets.js';
 import { startLab, readState, stopLab } from '../lab/lab.js';
 
 export interface LabUpOptions {
@@ -12,6 +14,8 @@ export interface LabUpOptions {
 }
 
 export async function labUp(opts: LabUpOptions): Promise<void> {
+  if (opts.dir === undefined) usableTempDir(); // the lab's folder goes there
+  reapLeftovers();
   const started = await startLab({
     instances: opts.instances,
     dir: opts.dir,

@@ -11,6 +11,7 @@ import type { Selection } from '../scenario/select.js';
 import { recorderFor, type RecorderOptions } from '../transport/recorder.js';
 import { EXCHANGES_DIR } from '../changes/exchanges.js';
 import { SynconfError } from '../errors.js';
+import { announceRecording, settleRecording } from './recording-commit.js';
 
 export interface RunPlan {
   selection: Selection;
@@ -30,10 +31,18 @@ export type RunOutcome = { report: Report } | { notSetUp: string };
 /** a run's target set up, its scenarios run, the target torn down */
 export async function runOnce(plan: RunPlan): Promise<RunOutcome> {
   const evidence = join(plan.reportDir, EXCHANGES_DIR);
-  // a report folder holds the exchanges of its own run only, never those of an earlier one
-  rmSync(evidence, { recursive: true, force: true });
   const needsPeer = plan.selection.scenarios.some((l) => l.scenario.needs?.includes('peer'));
-  const wrap = recorderFor(plan.record ?? { dir: evidence, mode: 'all', redact: [] });
+  // --record stages its cassettes with the exchanges: the recordings folder changes only once the run completed
+  const recorder = recorderFor(
+    plan.record ? { ...plan.record, stage: evidence } : { dir: evidence, mode: 'all', redact: [] },
+  );
+  // A report folder holds the exchanges of its own run only, never those of an earlier one. A live run records into
+  // it as it goes (the old ones go when the recording starts); a replay's are swapped in whole with its report.
+  const wrap: typeof recorder = (live) => {
+    rmSync(evidence, { recursive: true, force: true });
+    return recorder(live);
+  };
+  if (plan.record) announceRecording(plan.record.dir);
   let target: Target;
   try {
     target = await plan.makeTarget(needsPeer, wrap);
@@ -44,14 +53,17 @@ export async function runOnce(plan: RunPlan): Promise<RunOutcome> {
   plan.onTarget?.(target);
   // --record: the report names the folder from its start, so a report written on Ctrl-C finds its cassettes too
   const onReport = (report: Report) => {
-    if (plan.record) Object.assign(report.run, { mode: 'record', recordings: resolve(plan.record.dir) });
+    if (plan.record) Object.assign(report.run, { mode: 'record', recordings: evidence });
     plan.options.onReport?.(report);
   };
+  let report: Report;
   try {
-    return { report: await runScenarios(plan.selection, target, { ...plan.options, onReport }) };
+    report = await runScenarios(plan.selection, target, { ...plan.options, onReport });
   } finally {
     // closing writes the recorder's _run.har: before the report (and its exchanges) are written
     await target.close();
     plan.onTarget?.(undefined);
   }
+  if (plan.record) settleRecording(report, evidence, resolve(plan.record.dir), !!plan.options.signal?.aborted);
+  return { report };
 }

@@ -18,7 +18,8 @@ import {
 } from '../scenario/shard.js';
 import { finalize } from '../verdict/totals.js';
 import { writeReports, writeMatrix } from './write-reports.js';
-import { makeOutputDir } from '../output-dir.js';
+import { makeOutputDir, usableTempDir } from '../output-dir.js';
+import { reapLeftovers } from './targets.js';
 import { onInterrupt } from './interrupt.js';
 import { matrixProgress } from './matrix-progress.js';
 import { mergeReports, type Matrix } from '../matrix/merge.js';
@@ -71,6 +72,10 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
   });
   // after the versions are known to exist: a version mistyped makes no folder
   makeOutputDir(opts.reportDir, '--report-dir');
+  if (!offline) {
+    usableTempDir(); // the labs' homes go there
+    reapLeftovers();
+  }
   const jobs = opts.jobs ?? defaultJobs(agents.length);
   const out = matrixProgress(agents, jobs, offline);
   const result = await runMatrix({

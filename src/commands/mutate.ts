@@ -6,10 +6,11 @@ import { mutate, type DerivedFrom } from '../mutate/mutate.js';
 import { mutationText } from '../mutate/render.js';
 import { writeMutationReports, settled } from './write-reports.js';
 import { DEFAULT_OPERATORS } from '../mutate/operators.js';
-import { makeOutputDir } from '../output-dir.js';
+import { makeOutputDir, usableTempDir } from '../output-dir.js';
+import { reapLeftovers } from './targets.js';
 import { checkSyncthing } from './versions.js';
-import { onInterrupt } from './interrupt.js';
-import { EXIT, UsageError } from '../errors.js';
+import { exitCodeOfSignal, onInterrupt } from './interrupt.js';
+import { UsageError } from '../errors.js';
 
 /** the options of `synconf mutate`, as the command line gives them */
 export interface MutateCommandOptions {
@@ -30,6 +31,10 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
     throw new UsageError(
       `--from ${opts.from} with --live: the fault injector runs check-derived operators only (--from checks, the --operators)`,
     );
+  if (opts.live) {
+    usableTempDir(); // lab homes go there
+    reapLeftovers();
+  }
   if (opts.live) await checkSyncthing(opts.syncthing);
   makeOutputDir(opts.reportDir, '--report-dir'); // a bad folder is one line now, not after the whole run
   // Ctrl-C: the mutants under way end, the report holds the scenarios done (exit 130); a second one ends at once
@@ -70,7 +75,7 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
     console.log(mutationText(report));
     console.log(`reports: ${paths.join(', ')}`);
     if (unwritable) throw unwritable;
-    process.exitCode = stop.signal.aborted ? EXIT.interrupted : report.exitCode;
+    process.exitCode = interrupt.signal ? exitCodeOfSignal(interrupt.signal) : report.exitCode;
   } finally {
     interrupt.off();
   }

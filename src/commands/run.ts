@@ -7,7 +7,7 @@ import type { MakeTarget, RunOptions, Target } from '../runner/run.js';
 import { runOnce, type RunPlan } from './lifecycle.js';
 import type { RecorderOptions } from '../transport/recorder.js';
 import { replayTarget } from '../runner/replay-target.js';
-import { liveTargetMaker, type TargetOptions } from './targets.js';
+import { checkLiveTarget, liveTargetMaker, type TargetOptions } from './targets.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
 import { selectScenarios, type Selection } from '../scenario/select.js';
 import { bundledRecordings, recordedDurations, shardLine, shardSelection, type ShardSpec } from '../scenario/shard.js';
@@ -16,9 +16,10 @@ import { writeReports, settled, UnwritableReport } from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
 import { progress } from './run-progress.js';
 import { harnessLines } from './harness-lines.js';
-import { onInterrupt } from './interrupt.js';
+import { exitCodeOfSignal, onInterrupt } from './interrupt.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { checkAgentVersion, checkSyncthing } from './versions.js';
-import { EXIT, UsageError } from '../errors.js';
+import { EXIT, SynconfError, UsageError } from '../errors.js';
 import { isVersion } from '../schema/version.js';
 import { readReport } from '../report/load.js';
 import { compareWithBaseline } from '../verdict/baseline.js';
@@ -44,6 +45,10 @@ export interface CommonRunOptions {
   shard?: ShardSpec;
   /** the version a report names when the agent could not say (--syncthing 1.19.2 whose lab did not start) */
   knownVersion?: string;
+  /** --run-timeout: seconds the whole run may take (default runner/bounds.ts) */
+  runTimeout?: number;
+  /** --scenario-timeout: seconds each scenario may take */
+  scenarioTimeout?: number;
 }
 
 export type RecordOptions = RecorderOptions;
@@ -60,6 +65,7 @@ export async function run(opts: RunCommandOptions): Promise<void> {
   const record = opts.record
     ? { dir: opts.record, mode: opts.recordMode ?? 'all', redact: opts.redact ?? [] }
     : undefined;
+  checkLiveTarget(opts);
   await checkSyncthing(opts.syncthing, !opts.agent);
   await checkAgentVersion(opts.agentVersion);
   const knownVersion = opts.agentVersion ?? (opts.syncthing && isVersion(opts.syncthing) ? opts.syncthing : undefined);
@@ -122,8 +128,8 @@ async function baselineOf(args: CommonRunOptions, record: RecordOptions | undefi
 }
 
 /** the scenarios to run: the suite, or one shard of it (--shard, said on a line of its own) */
-async function selectionOf(args: CommonRunOptions, end: Ending): Promise<Selection> {
-  const selection = await selectScenarios(args.suite, args.only);
+async function selectionOf(args: CommonRunOptions, end: Ending, signal?: AbortSignal): Promise<Selection> {
+  const selection = await selectScenarios(args.suite, args.only, signal);
   if (!args.shard) return selection;
   const sharded = shardSelection(selection, args.shard, recordedDurations(bundledRecordings()));
   end.shard = sharded.shard;
@@ -153,16 +159,15 @@ interface Session {
   end: Ending;
   target?: Target;
   partial?: Report;
-  interrupted(): boolean;
-  /** aborted by Ctrl-C: no further scenario starts */
+  /** aborted by Ctrl-C (its reason says which signal): the scenario under way stops between steps, no other starts */
   stop: AbortSignal;
 }
 
 /**
- * The runs (--repeat: a fresh target each time, a new lab or the same given agent); their reports, or the exit
- * code when a target could not be set up (its report written) or Ctrl-C stopped the run.
+ * The runs (--repeat: a fresh target each time, a new lab or the same given agent); their reports, or the reason
+ * the target could not be set up. Ctrl-C ends the runs with the report of the one under way.
  */
-async function runRepeats(s: Session): Promise<Report[] | number> {
+async function runRepeats(s: Session): Promise<Report[] | { notSetUp: string }> {
   const { args } = s.end;
   const repeat = args.repeat ?? 1;
   const reports: Report[] = [];
@@ -173,18 +178,73 @@ async function runRepeats(s: Session): Promise<Report[] | number> {
       makeTarget: s.makeTarget,
       reportDir: s.end.reportDir,
       record: s.record,
-      options: { ...runOptions(args, s.end.out), onReport: (r) => (s.partial = r), signal: s.stop },
+      options: {
+        ...runOptions(args, s.end.out),
+        onReport: (r) => (s.partial = r),
+        signal: s.stop,
+        runTimeoutMs: args.runTimeout === undefined ? undefined : args.runTimeout * 1000,
+        scenarioTimeoutMs: args.scenarioTimeout === undefined ? undefined : args.scenarioTimeout * 1000,
+      },
       onTarget: (t) => {
         s.target = t;
         if (t?.mode === 'replay') s.end.replayed = t.description;
       },
     };
     const outcome = await runOnce(plan);
-    if ('notSetUp' in outcome) return endRun(emptyReport(s.mode, 'not set up', outcome.notSetUp), s.end);
+    if ('notSetUp' in outcome) return outcome;
     reports.push(outcome.report);
-    if (s.interrupted()) return EXIT.interrupted;
+    if (s.stop.aborted) break;
   }
   return reports;
+}
+
+/** loading, the runs and their report; the exit code (128 + n when signal n stopped them) */
+async function runSession(
+  s: Session,
+  signalled: () => NodeJS.Signals | undefined,
+  finish: (report: Report) => Promise<number>,
+  gate: (reports: Report[]) => Report,
+): Promise<number> {
+  const failOn = s.end.args.failOn as FailOn[];
+  const stopped = async (report: Report, signal: NodeJS.Signals) => {
+    await finish(interruptedReport(report, signal, failOn));
+    return exitCodeOfSignal(signal);
+  };
+  s.selection = await selectionOf(s.end.args, s.end, s.stop);
+  const whileLoading = signalled();
+  if (whileLoading)
+    return stopped(
+      emptyReport(s.mode, 'none: interrupted while loading', 'nothing ran: the scenarios were still loading'),
+      whileLoading,
+    );
+  if (s.selection.errors.length) {
+    const report = emptyReport(
+      s.mode,
+      'none: the scenarios did not load',
+      'scenario files did not load; nothing was run',
+    );
+    report.harnessErrors = s.selection.errors;
+    report.verdict = verdictLine(report, failOn);
+    return finish(report);
+  }
+  const done = await runRepeats(s);
+  const signal = signalled();
+  if (signal)
+    return stopped(
+      Array.isArray(done) && done.length ? gate(done) : (s.partial ?? emptyReport(s.mode, 'not set up', 'nothing ran')),
+      signal,
+    );
+  if (!Array.isArray(done)) return finish(emptyReport(s.mode, 'not set up', done.notSetUp));
+  return finish(gate(done));
+}
+
+/** the report of a run a signal stopped: what ran, the harness error that says so, exit 130 in the report */
+function interruptedReport(report: Report, signal: NodeJS.Signals, failOn: FailOn[]): Report {
+  report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
+  const final = finalize(report, failOn);
+  final.exitCode = EXIT.interrupted; // the report's word for it; the process exits 128 + the signal's number
+  final.verdict = verdictLine(final, failOn);
+  return final;
 }
 
 export async function executeRun(
@@ -198,7 +258,14 @@ export async function executeRun(
   // A report folder that cannot be written is one line now (after the usage errors), not a lost report at the end.
   makeOutputDir(args.reportDir, '--report-dir');
   const end: Ending = { args, reportDir: resolve(args.reportDir), out: progress() };
-  const finish = (report: Report) => endRun(report, end);
+  // One writer of the report folder: the run's own end, or (a run that does not stop in time after a signal) the
+  // interrupt's, never both.
+  let written = false;
+  const finish = async (report: Report) => {
+    if (written) return report.exitCode;
+    written = true;
+    return endRun(report, end);
+  };
   /** the gate: repeated runs combined, compared with the baseline, exit code decided */
   const gate = (reports: Report[]): Report => {
     const report = (args.repeat ?? 1) > 1 ? combineRuns(reports) : reports[0];
@@ -206,39 +273,20 @@ export async function executeRun(
     return finalize(report, failOn);
   };
 
-  const selection = await selectionOf(args, end);
-  if (selection.errors.length) {
-    const report = emptyReport(
-      mode,
-      'none: the scenarios did not load',
-      'scenario files did not load; nothing was run',
-    );
-    report.harnessErrors = selection.errors;
-    report.verdict = verdictLine(report, failOn);
-    return finish(report);
-  }
-
-  const stop = new AbortController();
-  const interrupted = () => !!interrupt.signal;
-  const session: Session = { selection, makeTarget, record, mode, end, interrupted, stop: stop.signal };
-  const interrupt = onInterrupt(async (signal) => {
-    stop.abort();
-    console.error(`\nsynconf: interrupted (${signal}): stopping; the report of the scenarios done so far is written`);
-    const { partial, target } = session;
-    const report = partial ?? emptyReport(mode, target?.description ?? 'unknown', `interrupted by ${signal}`);
-    if (partial) report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
-    const final = finalize(report, failOn);
-    final.exitCode = EXIT.interrupted; // what the process exits with; its harness error says why
-    final.verdict = verdictLine(final, failOn);
-    await target?.close().catch(() => {}); // first: closing a recorder writes the run's _run.har
-    await finish(final).catch(() => {});
-  });
-
+  const session: Session = {
+    selection: { scenarios: [], errors: [] },
+    makeTarget,
+    record,
+    mode,
+    end,
+    stop: new AbortController().signal,
+  };
+  const { interrupt, ended } = guardRun(session, (report, signal) => finish(interruptedReport(report, signal, failOn)));
   try {
-    const done = await runRepeats(session);
-    return typeof done === 'number' ? done : await finish(gate(done));
+    return await runSession(session, () => interrupt.signal, finish, gate);
   } catch (e) {
     if (e instanceof UnwritableReport) throw e; // the user's folder: the verdict is printed, exit 2
+    if (e instanceof SynconfError) throw e; // the user's input (a bad --only pattern): one line, exit 2
     // A defect of synconf itself: still leave a report behind that says so; the caller reports the
     // fault (exit 3, the stack trace in a log file).
     const report = emptyReport(
@@ -251,6 +299,32 @@ export async function executeRun(
     throw e;
   } finally {
     await session.target?.close().catch(() => {});
+    ended();
     interrupt.off();
   }
 }
+
+/**
+ * Signals are heard from here on, loading included: the run stops between steps and writes the report of what ran
+ * itself; when it has not within STOP_WITHIN_MS, the interrupt writes what there is (`write`). `ended` says the run
+ * has written its report (the interrupt then exits 128 + the signal's number).
+ */
+function guardRun(session: Session, write: (report: Report, signal: NodeJS.Signals) => Promise<unknown>) {
+  const stop = new AbortController();
+  session.stop = stop.signal;
+  let ended: () => void = () => {};
+  const runEnded = new Promise<void>((r) => (ended = r));
+  const interrupt = onInterrupt(async (signal) => {
+    stop.abort(new Error(`interrupted by ${signal}`));
+    console.error(`\nsynconf: interrupted (${signal}): stopping; the report of the scenarios done so far is written`);
+    if (await Promise.race([runEnded.then(() => true), sleep(STOP_WITHIN_MS).then(() => false)])) return;
+    const { partial, target } = session;
+    const report = partial ?? emptyReport(session.mode, target?.description ?? 'unknown', 'nothing ran');
+    await target?.close().catch(() => {}); // first: closing a recorder writes the run's _run.har
+    await write(report, signal).catch(() => {});
+  });
+  return { interrupt, ended: () => ended() };
+}
+
+/** how long a run may take to stop after a signal before the interrupt writes its report for it */
+const STOP_WITHIN_MS = 800;

@@ -1,5 +1,7 @@
 // How a live run (run, drift) reaches its agent: --agent/--api-key, or a lab synconf starts; never recordings.
 import { UsageError } from '../errors.js';
+import { usableTempDir } from '../output-dir.js';
+import { reapOrphanedLabs } from '../lab/reaper.js';
 import type { MakeTarget } from '../runner/run.js';
 import { labTarget, agentTarget } from '../runner/targets.js';
 
@@ -15,6 +17,40 @@ export interface TargetOptions {
 /** what to do when there is no agent to run against */
 export const noAgent = (why: string) =>
   `no agent to run against (${why}): install one with \`synconf agents install\`, name a running one with --agent URL --api-key KEY, or a binary with --syncthing VERSION|PATH; to check recordings offline use \`synconf replay\``;
+
+/**
+ * What a live run needs from its command line and environment, checked before any work (exit 2, one line): an --agent
+ * that is an http:// URL (Syncthing's GUI speaks TLS only when configured to, with a certificate synconf would have to
+ * trust blindly: it is not spoken) and a temporary folder for lab homes and scenario folders.
+ */
+export function checkLiveTarget(opts: TargetOptions): void {
+  if (opts.agent !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(opts.agent);
+    } catch {
+      throw new UsageError(`--agent "${opts.agent}" is not a URL (expected e.g. http://127.0.0.1:8384)`);
+    }
+    if (url.protocol !== 'http:')
+      throw new UsageError(
+        `--agent "${opts.agent}": synconf speaks http:// only, not ${url.protocol}// (give the agent's GUI an http address, e.g. http://127.0.0.1:8384)`,
+      );
+  }
+  usableTempDir();
+  reapLeftovers();
+}
+
+/**
+ * Before a command starts agents: the labs of synconf processes that were killed (SIGKILL leaves no handler a chance)
+ * are stopped and their folders, which hold keys, removed; said in one line.
+ */
+export function reapLeftovers(): void {
+  const { dirs, processes } = reapOrphanedLabs();
+  if (dirs.length)
+    console.error(
+      `synconf: stopped ${processes} agent process(es) and removed ${dirs.length} lab folder(s) left by a synconf process that was killed: ${dirs.join(', ')}`,
+    );
+}
 
 /** the MakeTarget of a live run, from the target options */
 export function liveTargetMaker(opts: TargetOptions): MakeTarget {

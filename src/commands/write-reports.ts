@@ -1,7 +1,7 @@
 // Writes every format of a run's report, of a version matrix or of a mutation run into one folder (and the
 // Markdown to the GitHub job summary when there is one). The writers are pure; only this module touches the file
 // system.
-import { appendFileSync, copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cassettePath, RUN_CASSETTE } from '../transport/cassette.js';
 import { EXCHANGES_DIR } from '../changes/exchanges.js';
@@ -29,7 +29,11 @@ export class UnwritableReport extends InputError {
     /** the files that were written */
     readonly written: string[],
   ) {
-    super(`cannot write ${path} (${cause}); the other report files are written`);
+    super(
+      written.length
+        ? `cannot write ${path} (${cause}); the other report files are written`
+        : `cannot write ${path} (${cause}); no report file was replaced: the folder holds what it held before`,
+    );
   }
 }
 
@@ -44,15 +48,37 @@ export async function settled(writing: Promise<string[]>): Promise<{ paths: stri
 }
 
 // Written synchronously: a few small files, and nothing else left to do meanwhile (each asynchronous
-// write waited a turn of the thread pool: ~3 ms of every run, bench/). A file that fails does not stop the others.
+// write waited a turn of the thread pool: ~3 ms of every run, bench/). Each file goes to a temporary name beside its
+// place first; only when every one of them is complete are they renamed into place (a rename takes no space). A full
+// disk or a lost folder therefore leaves the previous report whole, never report.json cut short beside empty files.
 function writeAll(dir: string, files: [name: string, text: string][]): string[] {
   makeOutputDir(dir, 'the report folder');
+  const staged: [tmp: string, path: string][] = [];
+  try {
+    for (const [name, text] of files) {
+      const path = join(dir, name);
+      const tmp = join(dir, `.${name}.${process.pid}.partial`);
+      staged.push([tmp, path]);
+      try {
+        writeFileSync(tmp, text, 'utf8');
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        throw new UnwritableReport(path, err.code ?? err.message, []);
+      }
+    }
+    return renameAll(staged);
+  } finally {
+    for (const [tmp] of staged) rmSync(tmp, { force: true });
+  }
+}
+
+/** the complete files into place; one whose place is taken (a folder of its name) does not stop the others */
+function renameAll(staged: [tmp: string, path: string][]): string[] {
   const written: string[] = [];
   let failed: [path: string, cause: string] | undefined;
-  for (const [name, text] of files) {
-    const path = join(dir, name);
+  for (const [tmp, path] of staged) {
     try {
-      writeFileSync(path, text, 'utf8');
+      renameSync(tmp, path);
       written.push(path);
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
@@ -97,10 +123,20 @@ function keepExchanges(report: Report, dir: string): void {
   const evidence = join(dir, EXCHANGES_DIR);
   const from = report.run.mode === 'replay' ? report.run.target : report.run.recordings;
   if (from && existsSync(from) && resolve(from) !== resolve(evidence)) {
+    // copied beside the folder first and swapped in whole: a full disk leaves the old exchanges (and report) as they were
+    const staged = `${evidence}.${process.pid}.partial`;
+    rmSync(staged, { recursive: true, force: true });
+    makeOutputDir(staged, 'the report folder');
+    try {
+      for (const id of [RUN_CASSETTE, ...report.scenarios.map((s) => s.id)])
+        if (existsSync(cassettePath(from, id))) copyFileSync(cassettePath(from, id), cassettePath(staged, id));
+    } catch (e) {
+      rmSync(staged, { recursive: true, force: true });
+      const err = e as NodeJS.ErrnoException;
+      throw new UnwritableReport(evidence, err.code ?? err.message, []);
+    }
     rmSync(evidence, { recursive: true, force: true });
-    makeOutputDir(evidence, 'the report folder');
-    for (const id of [RUN_CASSETTE, ...report.scenarios.map((s) => s.id)])
-      if (existsSync(cassettePath(from, id))) copyFileSync(cassettePath(from, id), cassettePath(evidence, id));
+    renameSync(staged, evidence);
   }
   if (existsSync(cassettePath(evidence, RUN_CASSETTE))) report.run.exchanges = EXCHANGES_DIR;
   else delete report.run.exchanges;

@@ -12,7 +12,7 @@
 // `-generate=` or a `serve` command gets the flags, written with two dashes, which Go's flag package and the later
 // parser both accept (the in-between releases are not tested here: Debian ships none of them).
 import { tmpdir } from 'node:os';
-import { execa } from 'execa';
+import { runBounded } from '../bounded-exec.js';
 import { LabError } from './errors.js';
 
 export type CliGeneration = 'flags' | 'subcommands' | 'subcommands-2';
@@ -92,17 +92,11 @@ export function cliArgsOf(binary: string): Promise<CliArgs> {
 
 /** the binary's help text (stdout and stderr); 1.12.1 needs a HOME even for --help; nothing is written there */
 async function helpOf(binary: string, args: string[]) {
-  const res = await execa(binary, args, {
-    reject: false,
-    all: true,
-    timeout: 10_000,
-    env: { HOME: tmpdir(), TZ: 'UTC' },
-    extendEnv: false,
-  });
-  return { help: res.all ?? '', failed: res.failed ? res.shortMessage : undefined };
+  const res = await runBounded(binary, args, { timeoutMs: 10_000, env: { HOME: tmpdir(), TZ: 'UTC' } });
+  return { help: res.all, failed: res.failed && `${binary} ${args.join(' ')}: ${res.failed}` };
 }
 
-const firstLines = (help: string) => help.split('\n').slice(0, 3).join(' | ');
+const firstLines = (help: string) => help.trimEnd().split('\n').slice(0, 3).join(' | ');
 
 async function detect(binary: string): Promise<CliArgs> {
   const top = await helpOf(binary, ['--help']);

@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
-import { execa } from 'execa';
+import { runBounded } from '../bounded-exec.js';
 import { editMismatches, loopbackConfig, loopbackViolations } from './config.js';
 import { cliArgsOf, type CliArgs } from './generation.js';
 import { LabError, LabFault } from './errors.js';
@@ -41,19 +41,18 @@ export interface InstanceSpec {
 /** `syncthing generate` into the instance's home: its config.xml and device ID */
 async function generateHome(spec: InstanceSpec, home: string, env: NodeJS.ProcessEnv, cli: CliArgs) {
   const generate = cli.generate(home);
-  const gen = await execa(spec.binary, generate.args, {
-    env: { ...env, ...generate.env },
-    extendEnv: false,
-    reject: false,
-    timeout: 30_000,
-    all: true,
-  });
+  const gen = await runBounded(spec.binary, generate.args, { env: { ...env, ...generate.env }, timeoutMs: 30_000 });
   if (gen.failed)
     throw new LabError(
-      `${spec.name}: "${spec.binary} ${generate.args.join(' ')}" failed (${gen.shortMessage})\n${gen.all ?? ''}`,
+      `${spec.name}: "${spec.binary} ${generate.args.join(' ')}" failed (${gen.failed})\n${gen.all.slice(0, 2000)}`,
     );
   const configFile = join(home, 'config.xml');
-  const xml = await readFile(configFile, 'utf8');
+  // a binary that says it generated a home and wrote none is not Syncthing (or a broken one): the user's binary
+  const xml = await readFile(configFile, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new LabError(
+      `${spec.name}: "${spec.binary} ${generate.args.join(' ')}" wrote no ${configFile} (${e.code ?? e.message}): is it Syncthing?`,
+    );
+  });
   // a fresh config.xml names one device: the instance itself
   const deviceId = cli.printedDeviceId(gen.stdout) ?? /<device id="([^"]+)"/.exec(xml)?.[1];
   if (!deviceId)

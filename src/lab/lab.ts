@@ -19,7 +19,10 @@ import { freePorts } from './ports.js';
 import { parseJson, readTextFile, TextFileError } from '../text-file.js';
 import { kindProblem } from '../schema/file-kind.js';
 import { formatError, validate } from '../schema/registry.js';
-import { ownedProcesses, untrack } from './procs.js';
+import { ownedProcesses, removeOnExit, untrack } from './procs.js';
+import { claimLabDir, detachLabDir, TEMP_PREFIX } from './reaper.js';
+
+export { reapOrphanedLabs } from './reaper.js';
 
 export { LabError, LabFault } from './errors.js';
 export { startInstance, stopInstance, type InstanceSpec, type LabInstance } from './instance.js';
@@ -64,7 +67,6 @@ export interface LabState {
 }
 
 const STATE_FILE = 'lab.json';
-const TEMP_PREFIX = 'synconf-lab-';
 const INSTALL_HINT =
   'Install the known versions with `synconf agents install` (or `npm run setup`) and pick one with --syncthing VERSION, ' +
   "or install Debian's with `apt-get install -y syncthing`, or set SYNCONF_SYNCTHING=VERSION|/path/to/syncthing.";
@@ -118,6 +120,12 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   const ownsDir = opts.dir === undefined;
   const dir = ownsDir ? await mkdtemp(join(tmpdir(), TEMP_PREFIX)) : resolve(opts.dir!);
   if (!ownsDir) await prepareUserDir(dir, names);
+  // A folder of ours holds API keys and private keys: removed however this process ends (its exit handler), and
+  // named for the next run to reap (owner.json) if it is killed before any handler runs.
+  if (ownsDir) {
+    claimLabDir(dir, false);
+    if (!opts.detach) removeOnExit(dir);
+  }
 
   const ports = await freePorts(2 * n);
   // in parallel: each start spends ~1.5 s in Syncthing's hash benchmarks
@@ -152,7 +160,10 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
 
   const state: LabState = { dir, ownsDir, startedAt: new Date().toISOString(), instances };
   await writeFile(join(dir, STATE_FILE), JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
-  if (opts.detach) for (const i of instances) untrack(i.pid);
+  if (opts.detach) {
+    for (const i of instances) untrack(i.pid);
+    if (ownsDir) detachLabDir(dir);
+  }
 
   let stopping: Promise<void> | undefined;
   return { dir, instances, ownsDir, down: () => (stopping ??= stopAll(state)) };

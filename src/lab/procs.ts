@@ -2,7 +2,7 @@
 // an orphaned monitor that exited stays a zombie when PID 1 does not reap (kill(pid, 0) still succeeds), and a PID
 // from an old lab.json may belong to an unrelated process by now. An instance's processes are recognised by their
 // exact `--home=<home>` argument (the monitor and its child share the command line).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ProcInfo {
@@ -121,4 +121,20 @@ export function untrack(pid: number): void {
 function killTracked(): void {
   for (const o of tracked.values()) signalOwned(o, 'SIGKILL');
   tracked.clear();
+}
+
+// ---- lab folders of this process: removed when it exits, whatever the way (a second Ctrl-C's process.exit too) ----
+
+const ownedDirs = new Set<string>();
+
+/** removes `dir` when this process exits (after its instances are killed), unless the lab removed it before */
+export function removeOnExit(dir: string): void {
+  if (ownedDirs.size === 0) process.on('exit', removeOwnedDirs);
+  ownedDirs.add(dir);
+}
+
+function removeOwnedDirs(): void {
+  killTracked(); // first: a running instance would write into the folder being removed
+  for (const dir of ownedDirs) rmSync(dir, { recursive: true, force: true });
+  ownedDirs.clear();
 }

@@ -45,6 +45,10 @@ export interface RunContext {
   undocumented: UndocumentedNotes;
   /** per endpoint, the version statements its version-gate checks prove (the index's boundaries) */
   gateStatements?: Record<string, string[]>;
+  /** aborted when the scenario must stop (Ctrl-C, a time bound, an agent that stopped answering), with the reason */
+  signal?: AbortSignal;
+  /** a live target's look at an instance past the recorder: why it does not answer, and when it last started */
+  watch?: AgentWatch;
   /** sees what each step checked, with templates filled in (mutation testing derives its mutants from it) */
   observe?(seen: ObservedStep): void;
 }
@@ -63,3 +67,14 @@ export type ObservedStep =
 
 /** The spec calls these expensive: never polled in a tight loop, and counted. */
 export const EXPENSIVE = ['GET /rest/db/status', 'GET /rest/db/localchanged'];
+
+/**
+ * What a live target can tell about its instances without a request of the run (nothing recorded, nothing checked):
+ * whether one still answers at all, and the startTime it says (a restart changes it).
+ */
+export interface AgentWatch {
+  /** after a request got no response (`code`: timeout, refused, reset): undefined when the instance answers again; else why not, naming it */
+  silent(target: string, code: string): Promise<string | undefined>;
+  /** GET /rest/system/status startTime, undefined when it did not say */
+  startTime(target: string): Promise<string | undefined>;
+}

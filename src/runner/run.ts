@@ -6,7 +6,9 @@ import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
 import { finalize, totalsOf } from '../verdict/totals.js';
 import type { LoadedScenario } from '../scenario/load.js';
 import type { Selection } from '../scenario/select.js';
-import { runScenario } from './scenario-runner.js';
+import { runScenario, ScenarioStopped } from './scenario-runner.js';
+import { runBounds, restartWatch } from './bounds.js';
+import { reasonOf } from './stop.js';
 import type { RunContext, Capability } from './context.js';
 import {
   applyDeviations,
@@ -20,7 +22,7 @@ import type { Transport } from '../transport/types.js';
 import type { LiveTransport } from '../transport/live.js';
 import { Redactor } from '../transport/redact.js';
 import { monotonicMs, type Clock } from './clock.js';
-import type { LocalActions } from './context.js';
+import type { AgentWatch, LocalActions } from './context.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { releaseOf } from '../schema/version.js';
 import { gateStatements, loadStatements } from '../schema/statements.js';
@@ -40,6 +42,8 @@ export interface Target {
   apiKeys: Record<string, string>;
   capabilities: Record<Capability, true | string>;
   vars: Record<string, unknown>;
+  /** a live target's look at its instances past the recorder (whether they answer, when they started) */
+  watch?: AgentWatch;
   close(): Promise<void>;
 }
 
@@ -65,8 +69,12 @@ export interface RunOptions {
   onStart?: (s: LoadedScenario, index: number, total: number) => void;
   /** receives the report as soon as it exists (it fills in as scenarios end), e.g. to write it on Ctrl-C */
   onReport?: (report: Report) => void;
-  /** aborted (Ctrl-C): no further scenario starts */
+  /** aborted (Ctrl-C), with the reason: the scenario under way stops between steps, no further scenario starts */
   signal?: AbortSignal;
+  /** the bound of the whole run (--run-timeout); past it, the run stops as on Ctrl-C, with a harness error */
+  runTimeoutMs?: number;
+  /** the bound of each scenario (--scenario-timeout); past it, the scenario stops with a harness error */
+  scenarioTimeoutMs?: number;
 }
 
 /**
@@ -89,6 +97,7 @@ export function contextFor(target: Target, agentVersion: string | null, over: Pa
     lastExpensiveAt: {},
     generations: {},
     undocumented: undocumentedNotes(false),
+    watch: target.watch,
     ...over,
   };
 }
@@ -195,10 +204,21 @@ function runExpectations(opts: RunOptions, version: string | null): LoadedExpect
 }
 
 /** one scenario; a throw (a defect of synconf or a broken recording) is a harness error and a skipped scenario */
-async function runOne(loaded: LoadedScenario, ctx: RunContext, harnessErrors: Report['harnessErrors']) {
+async function runOne(
+  loaded: LoadedScenario,
+  ctx: RunContext,
+  harnessErrors: Report['harnessErrors'],
+  stopRun: (reason: string) => void = () => {},
+) {
   try {
     return await runScenario(loaded, ctx);
   } catch (e) {
+    // stopped part-way: what it checked is kept, why it stopped is a harness error (and the run's end, if it must)
+    if (e instanceof ScenarioStopped) {
+      harnessErrors.push({ file: loaded.file, scenario: loaded.scenario.id, message: e.message });
+      if (e.wholeRun) stopRun(e.message);
+      return e.result;
+    }
     harnessErrors.push({ file: loaded.file, scenario: loaded.scenario.id, message: (e as Error).message });
     const skipped: ScenarioResult = {
       id: loaded.scenario.id,
@@ -223,6 +243,45 @@ function afterScenarios(report: Report, target: Target, deviations: ReturnType<t
   if (unused.length) report.unusedExchanges = unused;
   const stale = staleDeviations(report.scenarios, deviations);
   if (stale.length) report.staleExpectations = stale;
+}
+
+/** each scenario in turn, within the run's and its own time bound, into the report as it ends */
+async function runEach(
+  selection: Selection,
+  target: Target,
+  opts: RunOptions,
+  ctx: RunContext,
+  report: Report,
+  deviations: ReturnType<typeof indexDeviations>,
+): Promise<void> {
+  const { harnessErrors } = report;
+  const total = selection.scenarios.length;
+  const bounds = runBounds(opts);
+  const restarts = target.watch && restartWatch(target.watch);
+  await restarts?.start();
+  try {
+    for (const [i, loaded] of selection.scenarios.entries()) {
+      await nextTurn(); // a Ctrl-C lands here
+      if (bounds.run.aborted) {
+        // Ctrl-C is said by the command; a time bound or a silent agent here, once (a scenario may have said it)
+        const why = reasonOf(bounds.run);
+        if (!opts.signal?.aborted && !harnessErrors.some((h) => h.message === why))
+          harnessErrors.push({ message: why });
+        break;
+      }
+      opts.onStart?.(loaded, i, total);
+      const scenario = bounds.scenario(loaded.scenario.id);
+      const result = await runOne(loaded, { ...ctx, signal: scenario.signal }, harnessErrors, scenario.stopRun);
+      scenario.done();
+      if (result.mode === 'normal') await restarts?.check(loaded, result);
+      for (const c of result.checks) if (loaded.stepLines[c.step]) c.line = loaded.stepLines[c.step];
+      applyDeviations(result, deviations);
+      report.scenarios.push(result);
+      opts.onScenario?.(result, i, total);
+    }
+  } finally {
+    bounds.done();
+  }
 }
 
 /** run the selected scenarios against a target that is already set up */
@@ -263,17 +322,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     gateStatements: gateStatements(await loadStatements()),
   });
   const deviations = indexDeviations(expectations);
-  const total = selection.scenarios.length;
-  for (const [i, loaded] of selection.scenarios.entries()) {
-    await nextTurn(); // a Ctrl-C lands here
-    if (opts.signal?.aborted) break;
-    opts.onStart?.(loaded, i, total);
-    const result = await runOne(loaded, ctx, harnessErrors);
-    for (const c of result.checks) if (loaded.stepLines[c.step]) c.line = loaded.stepLines[c.step];
-    applyDeviations(result, deviations);
-    report.scenarios.push(result);
-    opts.onScenario?.(result, i, total);
-  }
+  await runEach(selection, target, opts, ctx, report, deviations);
   afterScenarios(report, target, deviations);
   return finish();
 }

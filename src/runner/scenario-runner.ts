@@ -17,6 +17,7 @@ import { scenarioVerdict } from '../verdict/verdicts.js';
 // RECORDING_ENDS: a replay ends a wait or an event poll where the live run ended it.
 import { agentGone, RECORDING_ENDS } from '../transport/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
+import { checkStop, raceStop, Stopped, turnNowAndThen } from './stop.js';
 
 type ExpectEvent = NonNullable<Step['expectEvent']>;
 
@@ -74,6 +75,15 @@ class ScenarioRun {
     return ev;
   }
 
+  private expectsAway(): boolean {
+    return (this.s.needs ?? []).some((n) => n === 'restart' || n === 'shutdown');
+  }
+
+  /** a pause of the scenario's clock that ends early, as Stopped, when the scenario must stop */
+  private pause(ms: number): Promise<void> {
+    return raceStop(this.ctx.clock.sleep(ms), this.ctx.signal);
+  }
+
   /** send through the transport, pacing and counting the expensive endpoints */
   private async send(req: OutgoingRequest, step: string, attempt = 1): Promise<Exchange> {
     const endpoint = endpointKey(req.method, req.url);
@@ -81,12 +91,18 @@ class ScenarioRun {
       const key = `${req.target} ${endpoint}`;
       const last = this.ctx.lastExpensiveAt[key];
       const wait = last === undefined ? 0 : last + this.ctx.expensiveIntervalMs - this.ctx.clock.now();
-      if (wait > 0) await this.ctx.clock.sleep(wait);
+      if (wait > 0) await this.pause(wait);
       this.ctx.lastExpensiveAt[key] = this.ctx.clock.now();
       this.ctx.expensiveCalls[endpoint] = (this.ctx.expensiveCalls[endpoint] ?? 0) + 1;
     }
     if (req.body !== undefined) this.ctx.redactor.learnFrom(req.body);
-    const x = await this.ctx.transport.send(req, { scenario: this.s.id, step, attempt });
+    const x = await raceStop(this.ctx.transport.send(req, { scenario: this.s.id, step, attempt }), this.ctx.signal);
+    // No answer: a slow endpoint is the step's finding, an agent that answers nothing at all ends the run. A scenario
+    // that asks for a restart or a shutdown expects the agent away for a while (or for good).
+    const code = x.error?.code;
+    const watched = code === 'timeout' || (agentGone(x.error) && !this.expectsAway());
+    const silent = watched && code ? await this.ctx.watch?.silent(req.target, code) : undefined;
+    if (silent) throw new Stopped(silent, true);
     const res = x.response;
     if (res) this.ctx.redactor.learnFrom(res.body, () => bodyOf(res).json);
     this.ctx.clock.elapse(x.durationMs);
@@ -152,7 +168,7 @@ class ScenarioRun {
       if (step.openEvents) return await this.openEvents(step, phase);
       if (step.expectEvent) return await this.expectEvent(step, phase);
       if (step.sleep) {
-        await this.ctx.clock.sleep(parseDuration(step.sleep));
+        await this.pause(parseDuration(step.sleep));
         return true;
       }
       if (step.file) return await this.file(step, phase);
@@ -209,7 +225,7 @@ class ScenarioRun {
         checks = trial;
         if (trial.every((c) => c.verdict === 'pass')) break;
         if (this.ctx.clock.now() - started + interval > timeout) break;
-        await this.ctx.clock.sleep(interval);
+        await this.pause(interval);
       }
       checks = checkExchange(x!, expect, step.capture, this.vars, this.ctx.agentVersion, this.undocumented(req));
       const held = checks.every((c) => c.verdict === 'pass' || c.kind === 'capture');
@@ -351,10 +367,10 @@ class ScenarioRun {
       last = x;
       const events = x.response?.status === 200 ? bodyOf(x.response).json : undefined;
       if (!Array.isArray(events)) {
-        await this.ctx.clock.sleep(250);
+        await this.pause(250);
         continue;
       }
-      if (events.length === 0 && timeoutS === 0) await this.ctx.clock.sleep(Math.min(200, Math.max(left, 1)));
+      if (events.length === 0 && timeoutS === 0) await this.pause(Math.min(200, Math.max(left, 1)));
       for (const ev of events as Record<string, unknown>[]) {
         if (typeof ev.id === 'number') c.lastId = Math.max(c.lastId, ev.id);
         if (ev.type !== spec.type) continue;
@@ -582,15 +598,36 @@ function dependsOn(s: Scenario): string[] {
   return s.spec.filter((e) => called.has(e));
 }
 
+/** a step, once the scenario may go on: a signal lands between steps, and a stopped scenario starts no step */
+async function stepIn(run: ScenarioRun, step: Step, phase: Phase, ctx: RunContext): Promise<boolean> {
+  await turnNowAndThen();
+  checkStop(ctx.signal);
+  return run.runStep(step, phase);
+}
+
 /** setup, steps (skipped when setup failed), cleanup, in a temporary folder of the scenario's own */
-async function runPhases(s: Scenario, ctx: RunContext): Promise<CheckResult[]> {
+async function runPhases(s: Scenario, ctx: RunContext): Promise<{ checks: CheckResult[]; stopped?: Stopped }> {
   const tmp = await ctx.actions.makeTempDir(s.id);
   ctx.transport.annotate?.(s.id, { tmp });
   const vars: Vars = { ...ctx.vars, ...(s.vars ?? {}), vars: s.vars ?? {}, tmp };
   const run = new ScenarioRun(s, ctx, vars);
+  try {
+    await allPhases(s, run, ctx);
+  } catch (e) {
+    // stopped part-way: the checks made so far are the scenario's result; its cleanup is not run (the scenario was
+    // told to stop), its folder is removed all the same
+    if (!(e instanceof Stopped)) throw e;
+    await ctx.actions.removeTempDir(tmp);
+    return { checks: run.checks, stopped: e };
+  }
+  await ctx.actions.removeTempDir(tmp);
+  return { checks: run.checks };
+}
+
+async function allPhases(s: Scenario, run: ScenarioRun, ctx: RunContext): Promise<void> {
   let failedSetup: string | undefined;
   for (const step of s.setup ?? []) {
-    if (!(await run.runStep(step, 'setup'))) {
+    if (!(await stepIn(run, step, 'setup', ctx))) {
       failedSetup = step.name;
       break;
     }
@@ -608,16 +645,26 @@ async function runPhases(s: Scenario, ctx: RunContext): Promise<CheckResult[]> {
       });
       continue;
     }
-    await run.runStep(step, 'steps');
+    await stepIn(run, step, 'steps', ctx);
   }
-  for (const step of s.cleanup ?? []) await run.runStep(step, 'cleanup');
-  await ctx.actions.removeTempDir(tmp);
-  return run.checks;
+  for (const step of s.cleanup ?? []) await stepIn(run, step, 'cleanup', ctx);
 }
 
 /** the note of a scenario deprecated since some version (and whether the agent is past it) */
 function deprecationNote(s: Scenario, agentVersion: string | null): string {
   return `deprecated since ${s.deprecated}${agentVersion && atLeast(agentVersion, s.deprecated!) ? ` (the agent, ${agentVersion}, is past it; it must still work)` : ''}`;
+}
+
+/** absent mode: each endpoint against its gate, the checks so far when the scenario must stop */
+async function absentChecks(s: Scenario, ctx: RunContext, scenarioGate: string | undefined) {
+  const run = new ScenarioRun(s, ctx, { ...ctx.vars });
+  try {
+    await run.probeAbsent(scenarioGate);
+  } catch (e) {
+    if (!(e instanceof Stopped)) throw e;
+    return { checks: run.checks, stopped: e };
+  }
+  return { checks: run.checks, stopped: undefined };
 }
 
 /** one scenario: run, probed for absence (its endpoints predate the agent) or skipped (a capability is missing) */
@@ -635,6 +682,7 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
     checks: [],
   };
   const notes: string[] = [];
+  let stopped: Stopped | undefined;
   if (s.deprecated) notes.push(deprecationNote(s, ctx.agentVersion));
   const missing = (s.needs ?? [])
     .map((n) => [n, ctx.capabilities[n as Capability]] as const)
@@ -651,9 +699,9 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
         ? `added in ${scenarioGate}; agent ${ctx.agentVersion} predates it, so its endpoints must be absent`
         : `agent ${ctx.agentVersion} predates ${predated}: each endpoint is checked against its own gate`,
     );
-    const run = new ScenarioRun(s, ctx, { ...ctx.vars });
-    await run.probeAbsent(scenarioGate);
-    result.checks = [...run.checks, ...unobservable(s, run.checks, ctx.agentVersion, scenarioGate ?? predated)];
+    const probed = await absentChecks(s, ctx, scenarioGate);
+    stopped = probed.stopped;
+    result.checks = [...probed.checks, ...unobservable(s, probed.checks, ctx.agentVersion, scenarioGate ?? predated)];
   } else if (missing.length) {
     result.mode = 'skipped';
     result.skipReason = missing.map(([n, why]) => `needs ${n}: ${why}`).join('; ');
@@ -670,10 +718,28 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
         ...cited(scenarioStatements(s)),
       },
     ];
-  } else result.checks = await runPhases(s, ctx);
+  } else {
+    const ran = await runPhases(s, ctx);
+    result.checks = ran.checks;
+    stopped = ran.stopped;
+  }
   await ctx.transport.endScenario?.(s.id);
   if (notes.length) result.notes = notes;
   result.verdict = scenarioVerdict(result.checks);
   result.durationMs = Math.round(monotonicMs() - wall0);
+  if (stopped) throw new ScenarioStopped(result, stopped);
   return result;
+}
+
+/** a scenario stopped part-way (ScenarioRun's Stopped): its result so far, and why it stopped */
+export class ScenarioStopped extends Error {
+  override name = 'ScenarioStopped';
+  readonly wholeRun: boolean;
+  constructor(
+    readonly result: ScenarioResult,
+    cause: Stopped,
+  ) {
+    super(cause.message);
+    this.wholeRun = cause.wholeRun;
+  }
 }

@@ -1,8 +1,9 @@
 // Live targets: a lab synconf starts itself, or an agent someone else started on this machine.
 // Both may add lab peers for scenarios that need a device dialing the agent.
 import { sep } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Target } from './run.js';
-import type { Capability } from './context.js';
+import type { AgentWatch, Capability } from './context.js';
 import { LiveTransport } from '../transport/live.js';
 import { wallClock } from './clock.js';
 import { fileActions } from './local-actions.js';
@@ -50,9 +51,12 @@ export function liveTarget(
   vars: Record<string, unknown>,
   labs: Lab[],
   wrap?: LiveOptions['wrap'],
+  /** watch the instances (a lab's restarts too): the targets of run, drift and matrix; a test's fake has no watch */
+  watch?: { restarts: boolean },
 ): Target {
   const live = new LiveTransport(endpoints);
   const transport = wrap ? wrap(live) : live;
+  const watched = new LiveTransport(endpoints);
   return {
     mode,
     description,
@@ -62,9 +66,48 @@ export function liveTarget(
     capabilities,
     vars,
     apiKeys: Object.fromEntries(Object.entries(endpoints).map(([k, v]) => [k, v.apiKey])),
+    watch: watch && agentWatch(watched, endpoints, watch.restarts),
     async close() {
+      await watched.close();
       await transport.close();
       await Promise.all(labs.map((l) => l.down()));
+    },
+  };
+}
+
+/** how long the watch waits for an instance that may have stopped answering */
+const SILENT_MS = 2000;
+/** how long an instance that refuses connections may take to come back (a monitor restarts Syncthing within ~1 s) */
+const GONE_MS = 10_000;
+
+/** the watch on live instances: its own connections, past any recorder, so nothing it asks is recorded or judged */
+function agentWatch(watched: LiveTransport, endpoints: Record<string, Endpoint>, restarts: boolean): AgentWatch {
+  const get = (target: string, url: string, timeoutMs: number) =>
+    watched.send({ target, method: 'GET', url, headers: { 'X-API-Key': endpoints[target].apiKey }, timeoutMs });
+  return {
+    async silent(target, code) {
+      // Any HTTP answer (a 404 of an agent without the endpoint too) is an agent that answers. A request that timed out
+      // gets one look; a refused one the time a restart takes (the restart watch judges that one).
+      const until = Date.now() + (code === 'timeout' ? 0 : GONE_MS);
+      let x;
+      do {
+        x = await get(target, '/rest/noauth/health', SILENT_MS);
+        if (x.response) return undefined;
+        if (Date.now() < until) await sleep(250);
+      } while (Date.now() < until);
+      const how =
+        x.error?.code === 'timeout'
+          ? `none within ${SILENT_MS} ms (is the process stopped, e.g. by SIGSTOP?)`
+          : `none for ${GONE_MS / 1000} s (${x.error?.code}: the process is gone)`;
+      return `the ${target} at ${endpoints[target].url} stopped answering: a request got no response (${code}), and GET /rest/noauth/health ${how}`;
+    },
+    async startTime(target) {
+      // an agent someone else started may be restarted by them: only a lab's restarts are the run's business
+      if (!restarts) return undefined;
+      const x = await get(target, '/rest/system/status', SILENT_MS);
+      const doc = x.response?.status === 200 ? parseBody(x.response.body).json : undefined;
+      const value = (doc as { startTime?: unknown } | undefined)?.startTime;
+      return typeof value === 'string' ? value : undefined;
     },
   };
 }
@@ -94,6 +137,7 @@ export async function labTarget(opts: LiveOptions): Promise<Target> {
     vars,
     [lab],
     opts.wrap,
+    { restarts: true },
   );
 }
 
@@ -127,11 +171,38 @@ async function setupGet(probe: LiveTransport, url: string, apiKey: string, path:
   };
 }
 
+/**
+ * A status that names no device may be a broken answer of a real agent (the scenarios judge it): Syncthing it is when
+ * another answer names it, by its headers or its version document.
+ */
+async function namesItself(probe: LiveTransport, apiKey: string): Promise<boolean> {
+  const x = await probe.send({
+    target: 'agent',
+    method: 'GET',
+    url: '/rest/system/version',
+    headers: { 'X-API-Key': apiKey },
+    timeoutMs: 10_000,
+  });
+  const headers = x.response?.headers ?? {};
+  if (headers['x-syncthing-id'] || headers['x-syncthing-version']) return true;
+  const doc = x.response?.status === 200 ? parseBody(x.response.body).json : undefined;
+  const long = (doc as { longVersion?: unknown } | undefined)?.longVersion;
+  return typeof long === 'string' && long.startsWith('syncthing ');
+}
+
 /** the given agent's device ID and, when a peer is needed, its configured listen addresses, from its own API */
 async function learnAgent(url: string, apiKey: string, needsPeer: boolean) {
   const probe = new LiveTransport({ agent: { url, apiKey } });
   const status = await setupGet(probe, url, apiKey, '/rest/system/status');
   const deviceId = typeof status.doc.myID === 'string' ? status.doc.myID : (status.headerId ?? null);
+  // Every answer of Syncthing's API names its device (X-Syncthing-Id); a server that names none is something else, and
+  // running the suite against it would blame "the agent" for hundreds of checks (or minutes of waits on 404s).
+  if (!deviceId && !(await namesItself(probe, apiKey))) {
+    await probe.close();
+    throw new UsageError(
+      `the server at ${url} is not Syncthing: GET /rest/system/status answered without an X-Syncthing-Id header or a device ID (${status.problem ?? 'a document without myID'})`,
+    );
+  }
   // The sync address only matters to a peer; a run without one saves the request.
   const config = needsPeer ? await setupGet(probe, url, apiKey, '/rest/config') : undefined;
   const configured = (config?.doc.options as { listenAddresses?: unknown } | undefined)?.listenAddresses;
@@ -180,5 +251,5 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
       } else capabilities.peer = reason!;
     }
   }
-  return liveTarget('live', url, endpoints, capabilities, vars, labs, opts.wrap);
+  return liveTarget('live', url, endpoints, capabilities, vars, labs, opts.wrap, { restarts: false });
 }

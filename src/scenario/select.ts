@@ -80,13 +80,25 @@ function pickIds(scenarios: LoadedScenario[], only: string[], errors: Selection[
   return { selected, notSelected };
 }
 
-/** find and load scenario files; every malformed file is reported, none is run */
-export async function selectScenarios(suites: string[] | undefined, only: string[] | undefined): Promise<Selection> {
+/** a turn of the event loop: loading reads files synchronously, and a signal must land between two of them */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * find and load scenario files; every malformed file is reported, none is run. `signal` (Ctrl-C while loading) ends
+ * the loading at the next file: the caller says it was interrupted.
+ */
+export async function selectScenarios(
+  suites: string[] | undefined,
+  only: string[] | undefined,
+  signal?: AbortSignal,
+): Promise<Selection> {
   const errors: Selection['errors'] = [];
   const files = await suiteFiles(suites, errors);
   const endpointIds = new Set(loadEndpoints().map((e) => e.id));
   const scenarios: LoadedScenario[] = [];
   for (const f of files) {
+    await nextTurn();
+    if (signal?.aborted) break;
     try {
       scenarios.push(await loadScenario(f, endpointIds));
     } catch (e) {

@@ -13,7 +13,7 @@ import { InputError } from '../errors.js';
 
 /** how serve answered: the recorded exchange (scenario/step), the event log, the agent's refusal, or a miss */
 export interface Outcome {
-  served: 'recorded' | 'events' | 'refusal' | 'miss';
+  served: 'recorded' | 'events' | 'refusal' | 'miss' | 'agent';
   origin?: string;
   miss?: string;
 }

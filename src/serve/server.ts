@@ -13,6 +13,7 @@ import { EventLog } from './events.js';
 import { RecordedAgent } from './recorded-agent.js';
 import { RequestLog, type Outcome } from './request-log.js';
 import { UsageError } from '../errors.js';
+import { gateAnswer, isLocalhost, sentKey } from './agent-gate.js';
 
 export interface ServeOptions {
   dir: string;
@@ -44,6 +45,8 @@ const TRANSFER_HEADERS = new Set([
   'content-encoding',
 ]);
 const DEFAULT_EVENT_TIMEOUT_S = 60; // the agent's default for a long poll
+/** the largest request body serve reads: a whole configuration of a large agent is well under it */
+export const MAX_REQUEST_BODY = 8 * 1024 * 1024;
 
 const recordedKey = (e: HarEntry) => e.request.headers.find((h) => h.name.toLowerCase() === 'x-api-key')?.value;
 
@@ -52,8 +55,8 @@ function outgoing(inc: http.IncomingMessage, chunks: Buffer[]): OutgoingRequest 
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(inc.headers))
     if (value !== undefined && name !== 'x-api-key') headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  const key = inc.headers['x-api-key'];
-  if (typeof key === 'string') headers['X-API-Key'] = key;
+  const key = sentKey(inc.headers);
+  if (key !== undefined) headers['X-API-Key'] = key;
   const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
   return {
     target: 'agent',
@@ -76,6 +79,8 @@ class Answers {
   private readonly refusals: HarEntry[];
   private readonly eventHeaders: HarEntry['response']['headers'];
   private readonly say: (line: string) => void;
+  /** serving on a loopback address: the agent then checks the Host header */
+  private readonly onLoopback: boolean;
 
   constructor(
     private readonly opts: ServeOptions,
@@ -92,6 +97,7 @@ class Answers {
       (e) => e.response.status === 200 && new URL(e.request.url).pathname === '/rest/events',
     )?.response.headers ?? [{ name: 'content-type', value: 'application/json; charset=utf-8' }];
     this.say = opts.onLine ?? (() => {});
+    this.onLoopback = isLocalhost(opts.host.includes(':') ? `[${opts.host}]` : opts.host);
   }
 
   private recorded(e: HarEntry): IncomingResponse {
@@ -187,6 +193,9 @@ class Answers {
     };
 
     const url = new URL(req.url, 'http://agent');
+    const gate = gateAnswer(req.method, url.pathname, req.headers.host, this.onLoopback);
+    if (gate && !(gate.status === 200 && this.agent.answer(req)))
+      return finish({ served: 'agent', origin: 'what the agent answers before any handler' }, gate);
     if (req.method === 'GET' && authorized && /^\/rest\/events(\/disk)?$/.test(url.pathname)) {
       return this.eventsAnswer(url, res, (r) => finish({ served: 'events' }, r));
     }
@@ -232,8 +241,23 @@ export async function startServer(opts: ServeOptions): Promise<Server> {
   // node:http loaded here, not by every command that loads the engine (see transport/live.ts)
   const server = process.getBuiltinModule('node:http').createServer((inc, res) => {
     const chunks: Buffer[] = [];
-    inc.on('data', (c: Buffer) => chunks.push(c));
-    inc.on('end', () => answers.answer(outgoing(inc, chunks), res));
+    let size = 0;
+    inc.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_REQUEST_BODY) return void chunks.push(c);
+      // refused as it arrives: a 60 MB POST is never buffered, matched or redacted while other clients wait
+      if (!res.headersSent) {
+        res.writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+        res.end(`request body over ${MAX_REQUEST_BODY / 1024 / 1024} MiB\n`);
+        opts.onLine?.(
+          `${inc.method} ${inc.url}: request body over ${MAX_REQUEST_BODY / 1024 / 1024} MiB, refused (413)`,
+        );
+      }
+      inc.destroy();
+    });
+    inc.on('end', () => {
+      if (size <= MAX_REQUEST_BODY) answers.answer(outgoing(inc, chunks), res);
+    });
   });
   await listen(server, opts);
   const { port } = server.address() as AddressInfo;

@@ -240,5 +240,12 @@ export function readCassette(dir: string, scenario: string): Cassette | undefine
   if (tooLarge) throw new CassetteError(file, tooLarge);
   if (cassette.log._synconf.scenario !== scenario)
     throw new CassetteError(file, `it records scenario "${cassette.log._synconf.scenario}", not "${scenario}"`);
+  cassette.log.entries.forEach((e, i) => checkEntry(file, e, i));
   return cassette;
+}
+
+/** what the schema cannot say of an entry, said before it is used: a URL that parses (bodies: bodiesTooLarge) */
+function checkEntry(file: string, e: HarEntry, i: number): void {
+  if (!URL.canParse(e.request.url))
+    throw new CassetteError(file, `entry ${i}: request.url ${JSON.stringify(e.request.url.slice(0, 80))} is not a URL`);
 }

@@ -22,11 +22,40 @@ function failureCode(err: NodeJS.ErrnoException): string {
   }
 }
 
+/**
+ * The most of a response body synconf reads: far beyond any answer of Syncthing's API, far below what a string can
+ * hold (an answer over 512 MiB ended the run with an empty report folder). A larger one is a failed exchange.
+ */
+export const MAX_BODY = 64 * 1024 * 1024;
+
+/** a response read to its end (or to MAX_BODY), as an exchange's response or error */
+function readResponse(res: import('node:http').IncomingMessage, give: (rest: Partial<Exchange>) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size <= MAX_BODY) return void chunks.push(c);
+    give({ error: { code: 'too-large', message: `the response body is over ${MAX_BODY / 1024 / 1024} MiB` } });
+    res.destroy();
+  });
+  res.on('end', () => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers))
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    give({ response: { status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') } });
+  });
+  res.on('error', (err: NodeJS.ErrnoException) =>
+    give({ error: { code: failureCode(err), message: `response broke off: ${err.message}` } }),
+  );
+}
+
 // node:http is loaded when a live transport is made, not by every command that loads the engine (~2.5 ms of a replay)
 const httpModule = () => process.getBuiltinModule('node:http');
 
 export class LiveTransport implements Transport {
   private readonly agent = new (httpModule().Agent)({ keepAlive: true, maxSockets: 8 });
+  /** requests under way: a run that stops (Ctrl-C, a time bound) leaves none open behind it */
+  private readonly inFlight = new Set<{ destroy(): void }>();
   constructor(private readonly endpoints: Record<string, Endpoint>) {}
 
   /** the API keys of the instances (recorders redact them) */
@@ -68,23 +97,7 @@ export class LiveTransport implements Transport {
       const req = httpModule().request(
         new URL(request.url, ep.url),
         { method: request.method, headers: request.headers, agent: this.agent },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const headers: Record<string, string> = {};
-            for (const [name, value] of Object.entries(res.headers))
-              if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-            settle(
-              done({
-                response: { status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') },
-              }),
-            );
-          });
-          res.on('error', (err: NodeJS.ErrnoException) =>
-            settle(done({ error: { code: failureCode(err), message: `response broke off: ${err.message}` } })),
-          );
-        },
+        (res) => readResponse(res, (rest) => settle(done(rest))),
       );
       // A hanging agent must not hang the run: the whole exchange is bounded.
       const timer = setTimeout(() => {
@@ -97,12 +110,25 @@ export class LiveTransport implements Transport {
           req.reusedSocket && err.code === 'ECONNRESET',
         ),
       );
-      req.on('close', () => clearTimeout(timer));
+      const inFlight = {
+        destroy: () => {
+          clearTimeout(timer);
+          settle(done({ error: { code: 'stopped', message: 'the run stopped before the response came' } }));
+          req.destroy();
+        },
+      };
+      this.inFlight.add(inFlight);
+      req.on('close', () => {
+        clearTimeout(timer);
+        this.inFlight.delete(inFlight);
+      });
       req.end(request.body);
     });
   }
 
   async close(): Promise<void> {
+    for (const r of this.inFlight) r.destroy();
+    this.inFlight.clear();
     this.agent.destroy();
   }
 }

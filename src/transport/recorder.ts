@@ -17,9 +17,12 @@ import { makeOutputDir } from '../output-dir.js';
 export type RecordMode = 'all' | 'once' | 'new';
 
 export interface RecorderOptions {
+  /** the recordings folder: its cassettes are replayed (once, new) and, when the run completes, replaced */
   dir: string;
   mode: RecordMode;
   redact: string[];
+  /** where the cassettes are written as the run goes (default `dir`): --record stages them in the report folder */
+  stage?: string;
 }
 
 /** parse --redact rules: header:<name>, json:<pointer>, re:<regexp> */
@@ -54,6 +57,7 @@ export class RecordingTransport implements Transport {
     private readonly redactor: Redactor,
   ) {
     makeOutputDir(opts.dir, '--record');
+    if (opts.stage) makeOutputDir(opts.stage, 'the report folder');
     for (const key of Object.values(live.endpointKeys())) redactor.addApiKey(key);
     this.replay = new ReplayTransport(opts.dir, redactor);
   }
@@ -81,7 +85,7 @@ export class RecordingTransport implements Transport {
     const x = await this.live.send(req);
     const entries = this.entries.get(ctx.scenario)!;
     entries.push(toEntry(x, ctx.step, this.redactor));
-    return { ...x, har: harRef(this.opts.dir, ctx.scenario, entries.length - 1) };
+    return { ...x, har: harRef(this.opts.stage ?? this.opts.dir, ctx.scenario, entries.length - 1) };
   }
 
   annotate(scenario: string, meta: ScenarioMeta): void {
@@ -108,7 +112,10 @@ export class RecordingTransport implements Transport {
         : {}),
     };
     const cassette = newCassette(meta, SYNCONF_VERSION, this.entries.get(scenario) ?? []);
-    writeFileSync(cassettePath(this.opts.dir, scenario), this.redactor.text(JSON.stringify(cassette, null, 1)) + '\n');
+    writeFileSync(
+      cassettePath(this.opts.stage ?? this.opts.dir, scenario),
+      this.redactor.text(JSON.stringify(cassette, null, 1)) + '\n',
+    );
   }
 
   async close(): Promise<void> {

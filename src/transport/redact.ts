@@ -8,6 +8,28 @@ export const API_KEY = '<API_KEY>';
 export const PASSWORD_HASH = '<PASSWORD_HASH>';
 export const PASSWORD = '<PASSWORD>';
 const BCRYPT = /^\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}$/;
+/**
+ * a bcrypt hash anywhere in text, or what is left of one where a body was cut short: bytes that are not JSON (a
+ * truncated /rest/config) are never parsed, and must not let the hash through
+ */
+const BCRYPT_IN_TEXT = /\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{1,53}/g;
+/** the GUI's secrets as members of JSON text, for bodies that do not parse (cut short, or not JSON at all) */
+const MEMBERS = /"(apiKey|password)"\s*:\s*"((?:[^"\\]|\\.)+)"/g;
+/**
+ * A secret at least this long is replaced wherever it occurs: no other text holds it by chance. A shorter one only
+ * where it stands as a value (a whole header or string, a query value, a word), never inside other text: the key
+ * "rest" must not turn /rest/system/ping into /<API_KEY>/system/ping, nor "e" text/plain into t<API_KEY>xt/plain.
+ */
+const ANYWHERE = 16;
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** the secret standing as a value: after a start, quote, =, >, :, a space or a bracket; before their closers */
+const asValue = (secret: string) =>
+  new RegExp(`(^|[\\s"'=>:,;(\\[])${escapeRegExp(secret)}(?=$|"(?!\\s*:)|[\\s'&#<,;)\\]])`, 'g');
+/**
+ * a long secret anywhere but as a member name: a server that sets its "API key" to `checks` must not rename the
+ * members of the report's JSON ("n.checks is not iterable", and the checks that ran lost)
+ */
+const anywhere = (secret: string) => new RegExp(`${escapeRegExp(secret)}(?!"\\s*:)`, 'g');
 
 export interface RedactionRules {
   /** header names whose values are replaced by <REDACTED> */
@@ -41,9 +63,9 @@ export class Redactor {
     try {
       doc = parsed ? parsed() : JSON.parse(body);
     } catch {
-      return;
+      doc = undefined;
     }
-    if (doc === undefined) return;
+    if (doc === undefined) return this.learnFromText(body);
     const gui = (doc as { gui?: Record<string, unknown> })?.gui ?? (doc as Record<string, unknown>);
     if (gui && typeof gui === 'object') {
       if (typeof gui.apiKey === 'string' && gui.apiKey) this.secrets.set(gui.apiKey, API_KEY);
@@ -52,11 +74,25 @@ export class Redactor {
     }
   }
 
+  /** a body that does not parse: its apiKey and password members as the text has them */
+  private learnFromText(body: string): void {
+    for (const [, member, value] of body.matchAll(MEMBERS)) {
+      if (member === 'apiKey') this.addApiKey(value);
+      else this.secrets.set(value, BCRYPT.test(value) ? PASSWORD_HASH : PASSWORD);
+    }
+  }
+
   text(value: string): string {
     let out = value;
     // replaceAll (split and join took ~5 ms on a replay's report); a function gives the placeholder as it is
-    for (const [secret, placeholder] of this.secrets)
-      if (secret !== placeholder && out.includes(secret)) out = out.replaceAll(secret, () => placeholder);
+    for (const [secret, placeholder] of this.secrets) {
+      if (secret === placeholder || !out.includes(secret)) continue;
+      out =
+        secret.length >= ANYWHERE
+          ? out.replace(anywhere(secret), () => placeholder)
+          : out.replace(asValue(secret), (_, before: string) => before + placeholder);
+    }
+    if (out.includes('$2')) out = out.replace(BCRYPT_IN_TEXT, PASSWORD_HASH);
     if (out.includes('"')) out = this.jsonRules(out);
     for (const p of this.rules.patterns ?? []) out = out.replace(new RegExp(p, 'g'), '<REDACTED>');
     return out;

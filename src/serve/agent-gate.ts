@@ -1,0 +1,65 @@
+// What Syncthing's GUI server does before any handler, which recordings do not hold (a client of synconf never sends
+// it), played by serve as the agent does it, so a client that works against serve works against the agent:
+//  - the Host check (localhostMiddleware): on a loopback address, a request whose Host is not localhost or a loopback
+//    IP is 403 "Host check error" (DNS rebinding); outermost, before CORS and the API key
+//  - CORS (corsMiddleware): an OPTIONS preflight is 204 with the allowed methods and headers, without a key
+//  - GET /rest/noauth/health: {"status": "OK"}, without a key
+//  - the API key as `Authorization: Bearer <key>` as well as X-API-Key
+import { isIP } from 'node:net';
+import type { IncomingResponse } from '../transport/types.js';
+
+const TEXT = 'text/plain; charset=utf-8';
+
+/** localhost, *.localhost or a loopback IP, with or without a port (Syncthing's addressIsLocalhost) */
+export function isLocalhost(hostHeader: string): boolean {
+  let host = hostHeader.toLowerCase();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(host);
+  if (bracketed) host = bracketed[1];
+  else if (/^[^:]+:\d+$/.test(host)) host = host.slice(0, host.lastIndexOf(':'));
+  if (host === 'localhost' || host === 'localhost.' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
+  return false;
+}
+
+/** the agent's own answer to a request no recording needs to hold; undefined when the recordings answer it */
+export function gateAnswer(
+  method: string,
+  path: string,
+  host: string | undefined,
+  onLoopback: boolean,
+): IncomingResponse | undefined {
+  if (onLoopback && !isLocalhost(host ?? ''))
+    return {
+      status: 403,
+      headers: { 'content-type': TEXT, 'x-content-type-options': 'nosniff' },
+      body: 'Host check error\n',
+    };
+  if (method === 'OPTIONS')
+    return {
+      status: 204,
+      headers: {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+        'access-control-allow-headers': 'Content-Type, X-API-Key',
+        'access-control-max-age': '600',
+      },
+      body: '',
+    };
+  if (method === 'GET' && path === '/rest/noauth/health')
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ status: 'OK' }, null, 2) + '\n',
+    };
+  return undefined;
+}
+
+/** the key a client sends, as X-API-Key or as a Bearer token (the agent takes either) */
+export function sentKey(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const key = headers['x-api-key'];
+  if (typeof key === 'string') return key;
+  const auth = headers.authorization;
+  const bearer = typeof auth === 'string' ? /^Bearer (.+)$/i.exec(auth)?.[1] : undefined;
+  return bearer?.trim();
+}
