@@ -8,7 +8,7 @@ export type Broken = Record<string, { status: number; body: string; contentType?
 
 /**
  * the agent's own answer, changed: `json` gets its parsed body (a copy to change and return), `status` and
- * `contentType` replace the agent's; by "METHOD path"
+ * `contentType` replace the agent's; by "METHOD path", or by the name a request gives in its X-Fault header
  */
 export type Changed = Record<
   string,
@@ -43,7 +43,10 @@ export async function startBreakingProxy(
         headers: { ...req.headers, host: agent.host },
       },
       (answer) => {
-        const change = changed[`${req.method} ${(req.url ?? '').split('?')[0]}`];
+        const fault = req.headers['x-fault'];
+        const change =
+          (typeof fault === 'string' ? changed[fault] : undefined) ??
+          changed[`${req.method} ${(req.url ?? '').split('?')[0]}`];
         if (!change) {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
@@ -55,7 +58,9 @@ export async function startBreakingProxy(
         answer.on('end', () => {
           if (change.json) text = JSON.stringify(change.json(JSON.parse(text)), null, 2);
           if (change.body) text = change.body(text);
+          // the changed body is sent whole: its length, not the agent's chunking
           const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) };
+          delete headers['transfer-encoding'];
           if (change.contentType) headers['content-type'] = change.contentType;
           res.writeHead(change.status ?? answer.statusCode ?? 502, headers);
           res.end(text);
