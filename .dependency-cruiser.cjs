@@ -4,7 +4,7 @@
 //
 //   7 cli/                     yargs command definitions only
 //   6 commands/ (+ engine.ts)  prints, exit codes, signals, report folders
-//   5 matrix/ mutate/ serve/ drift/   features, none imports another
+//   5 matrix/ mutate/ serve/ drift/ proxy/   features, none imports another
 //   4 runner/ report/ changes/ report never imports runner or matrix; changes/ compares two versions' recordings
 //   3 scenario/ transport/ lab/ agents/
 //   2 verdict/
@@ -17,7 +17,7 @@
 /** layer 0: below everything */
 const BASE = '^src/(errors|json|paths|output-dir|text-file|did-you-mean|bounded-exec)\\.ts$';
 const LAYER3 = '^src/(scenario|transport|lab|agents)/';
-const FEATURES = '^src/(matrix|mutate|serve|drift)/';
+const FEATURES = '^src/(matrix|mutate|serve|drift|proxy)/';
 /** every layer but cli may be imported from below cli only by what lies above it: cli has its own rule */
 const CLI = '^src/cli/';
 
@@ -94,7 +94,7 @@ module.exports = {
     {
       name: 'layer-5-features',
       comment:
-        'matrix/, mutate/, serve/ and drift/ import runner/, report/, changes/ and below, never each other (what two need lies below both)',
+        'matrix/, mutate/, serve/, drift/ and proxy/ import runner/, report/, changes/ and below, never each other (what two need lies below both)',
       severity: 'error',
       from: { path: FEATURES },
       to: {

@@ -14,4 +14,5 @@ export { validateFile } from './commands/validate.js';
 export { reportMerge, reportRender } from './commands/report.js';
 export { mutateCommand } from './commands/mutate.js';
 export { serve } from './commands/serve.js';
+export { proxy } from './commands/proxy.js';
 export { spec } from './commands/spec.js';

@@ -4,7 +4,6 @@
 // log is valid HAR, and Ctrl-C leaves nothing behind.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, cpSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
@@ -17,20 +16,14 @@ import type { Cassette, Report } from '../src/schema/generated/types.js';
 import { agentBinary, GENERATION_2X } from './support/agents.js';
 import { cli, spawnCli } from './support/cli.js';
 import { makeTemp, removeTemp } from './support/temp.js';
+import { CLI_COMMANDS, listeningFrom, syncthingCli, type Listening } from './support/syncthing-cli.js';
 
 const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
 const SYNCTHING = process.env.SYNCONF_SYNCTHING ?? 'syncthing';
 let work: string;
 
-interface Serving {
-  child: ChildProcess;
-  url: string;
-  host: string;
-  port: number;
-  key: string;
+interface Serving extends Listening {
   startupMs: number;
-  stdout: () => string;
-  stderr: () => string;
 }
 
 /** start `synconf serve` and wait for the URL it prints */
@@ -44,21 +37,15 @@ function serve(args: string[]): Promise<Serving> {
     child.on('exit', (code) => reject(new Error(`serve ended (${code}) before it listened: ${err}`)));
     child.stdout!.on('data', (d) => {
       out += d;
-      const url = /^URL\s+(\S+)$/m.exec(out)?.[1];
-      const key = /^API key\s+(\S+)$/m.exec(out)?.[1];
-      if (url && key && /Stop with Ctrl-C/.test(out)) {
+      const listening = listeningFrom(
+        child,
+        () => out,
+        () => err,
+        /Stop with Ctrl-C/,
+      );
+      if (listening) {
         child.removeAllListeners('exit');
-        const u = new URL(url);
-        resolve({
-          child,
-          url,
-          host: u.hostname,
-          port: Number(u.port),
-          key,
-          startupMs: performance.now() - t0,
-          stdout: () => out,
-          stderr: () => err,
-        });
+        resolve({ ...listening, startupMs: performance.now() - t0 });
       }
     });
   });
@@ -76,16 +63,9 @@ async function stop(s: Serving, signal: NodeJS.Signals = 'SIGTERM'): Promise<{ c
 const get = (s: Serving, path: string, key: string | null = s.key) =>
   fetch(s.url + path, { headers: key === null ? {} : { 'X-API-Key': key } });
 
-function stcli(s: Serving, key: string, ...command: string[]) {
-  return stcliOf(SYNCTHING, s, key, ...command);
-}
-
-function stcliOf(syncthing: string, s: Serving, key: string, ...command: string[]) {
-  return spawnSync(syncthing, ['cli', `--gui-address=${s.host}:${s.port}`, `--gui-apikey=${key}`, ...command], {
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-}
+const stcli = (s: Serving, key: string, ...command: string[]) => syncthingCli(SYNCTHING, s, key, ...command);
+const stcliOf = (syncthing: string, s: Serving, key: string, ...command: string[]) =>
+  syncthingCli(syncthing, s, key, ...command);
 
 const cassette = (name: string): Cassette => JSON.parse(readFileSync(join(REC, `${name}.har`), 'utf8'));
 const verdicts = (dir: string) =>
@@ -118,17 +98,7 @@ describe('synconf serve', () => {
     const body = (step: string) =>
       JSON.parse(recorded.find((e) => e._step === step)!.response.content.text.replaceAll('<API_KEY>', s.key));
     try {
-      const commands = [
-        ['show', 'version'],
-        ['show', 'system'],
-        ['config', 'folders', 'list'],
-        ['errors', 'show'],
-        ['show', 'connections'],
-        ['show', 'usage'],
-        ['show', 'pending', 'devices'],
-        ['show', 'pending', 'folders'],
-        ['config', 'devices', 'list'],
-      ];
+      const commands = CLI_COMMANDS;
       const outputs = commands.map((c) => {
         const r = stcli(s, s.key, ...c);
         assert.equal(r.status, 0, `syncthing cli ${c.join(' ')}: ${r.stdout}${r.stderr}`);

@@ -5,6 +5,7 @@
 import type { ChangeCause } from '../schema/generated/types.js';
 import { driftBetween, type FolderDrift } from './compare-dirs.js';
 import { causesOf } from './causes.js';
+import { describeDifference, type Difference } from './compare.js';
 
 export interface Comparison {
   drift: FolderDrift;
@@ -12,8 +13,31 @@ export interface Comparison {
   causes: ChangeCause[];
 }
 
-/** the changes from recordings folder `a` (older) to `b` (newer); `only` limits them to some scenario ids */
-export function compareRecordings(a: string, b: string, only?: (scenario: string) => boolean): Comparison {
+/**
+ * the changes from recordings folder `a` (older) to `b` (newer); `only` limits them to some scenario ids, `keep` to
+ * some differences (a client's footprint: changes/footprint.ts)
+ */
+export function compareRecordings(
+  a: string,
+  b: string,
+  only?: (scenario: string) => boolean,
+  keep?: (d: Difference) => boolean,
+): Comparison {
   const drift = driftBetween(a, b, only);
+  if (keep) restrict(drift, keep);
   return { drift, causes: causesOf(drift.scenarios) };
+}
+
+/** the drift with only the differences `keep` holds for (its lines and count with them) */
+function restrict(drift: FolderDrift, keep: (d: Difference) => boolean): void {
+  drift.differences = 0;
+  for (const s of drift.scenarios) {
+    if (s.onlyIn) {
+      drift.differences++; // a scenario recorded on one side only is one difference
+      continue;
+    }
+    s.differences = s.differences.filter(keep);
+    s.lines = s.differences.map(describeDifference);
+    drift.differences += s.differences.length;
+  }
 }

@@ -98,13 +98,16 @@ function requestId(e: HarEntry, tmp: string | undefined): string {
 const CONFIG_FOLDER = /^(\/rest\/config\/folders\/)[^/]+/;
 
 /** "METHOD /path" of an entry, device and folder IDs in the path as placeholders */
-function endpointOf(e: HarEntry): string {
-  const path = new URL(e.request.url).pathname
+const endpointOf = (e: HarEntry): string => endpointName(e.request.method, e.request.url);
+
+/** "METHOD /path" of a request (a URL or a path and query), device and folder IDs in the path as placeholders */
+export function endpointName(method: string, url: string): string {
+  const path = new URL(url, 'http://agent').pathname
     .replace(CONFIG_FOLDER, '$1<folderId>')
     .split('/')
     .map((seg) => (DEVICE_ID.test(decodeURIComponent(seg)) ? '<deviceId>' : seg))
     .join('/');
-  return `${e.request.method} ${path}`;
+  return `${method.toUpperCase()} ${path}`;
 }
 
 /** configuration endpoints, whose booleans and numbers are the agent's defaults where the lab set nothing */

@@ -11,6 +11,7 @@ import { mutateCommand } from './mutate.js';
 import { matrixCommand } from './matrix.js';
 import { agentsCommand } from './agents.js';
 import { serveCommand } from './serve.js';
+import { proxyCommand } from './proxy.js';
 import { specCommand } from './spec.js';
 
 export const COMMANDS: CommandModule[] = [
@@ -24,5 +25,6 @@ export const COMMANDS: CommandModule[] = [
   reportCommand,
   mutateCommand,
   serveCommand,
+  proxyCommand,
   specCommand,
 ];

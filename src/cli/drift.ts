@@ -14,6 +14,17 @@ function checkDriftArgs(argv: Record<string, unknown>): true {
         `drift does not take --${o}: it writes no report and judges no verdicts, it compares the shapes of the answers (its gate is --fail-on breaking|risky|compatible|any)`,
       );
   const dirs = (argv.dirs as string[] | undefined) ?? [];
+  if (argv.against !== undefined) {
+    if (dirs.length !== 1)
+      throw new UsageError(
+        `drift --against compares one client session (a proxy report folder or its HAR) with another agent; got ${dirs.length ? dirs.join(' ') : 'none'}`,
+      );
+    const live = ['lab', 'agent', 'syncthing', 'keep', 'allow-destructive', 'agent-version', 'only', 'suite'].find(
+      (o) => argv[o] !== undefined,
+    );
+    if (live)
+      throw new UsageError(`drift SESSION --against AGENT replays the client's own requests: --${live} does not apply`);
+  }
   if (dirs.length > 2)
     throw new UsageError(`drift compares two recordings folders; got ${dirs.length}: ${dirs.join(' ')}`);
   if (dirs.length === 2) {
@@ -24,6 +35,14 @@ function checkDriftArgs(argv: Record<string, unknown>): true {
   }
   return true;
 }
+
+/** --against: the client's session asked again of another agent (commands/drift-against.ts) */
+const AGAINST = {
+  type: 'string',
+  coerce: once('against'),
+  describe:
+    "with one SESSION (a report folder of `synconf proxy`, or a HAR file): ask the client's own requests again of this agent (VERSION: a lab of that installed version; URL: a running agent, with --api-key; RECORDINGS: a recordings folder) and keep to the causes that touch the client's footprint",
+} as const;
 
 export const driftCommand: CommandModule = {
   command: 'drift [dirs..]',
@@ -37,6 +56,7 @@ export const driftCommand: CommandModule = {
           'DIR-A DIR-B: two recordings folders, compared offline (A the older); or one folder to compare a fresh live recording with (default: the bundled recordings)',
       })
       .option('keep', { type: 'boolean', describe: 'keep the fresh recording (its folder is printed)' })
+      .option('against', AGAINST)
       .option('fail-on', {
         type: 'string',
         coerce: once('fail-on'),
@@ -81,6 +101,10 @@ export const driftCommand: CommandModule = {
       )
       .example('synconf drift --lab', 'a fresh lab agent against the bundled 1.19.2 recordings')
       .example('synconf drift --agent URL --api-key KEY DIR', 'what changed in the agent running here')
+      .example(
+        'synconf drift reports/proxy --against 2.1.2 --fail-on breaking',
+        'does 2.1.2 break the client of this proxy session (only what its footprint touches)',
+      )
       .epilogue(
         "drift writes no report and judges no verdicts: it compares shapes (so it has no --report-dir or --expectations). Each cause is one line: level, rule id, endpoints, pointer, what changed, the rule's summary, how many differences it folds (docs/change-rules.md).\nExit codes: 0 no cause at or above --fail-on that is not accepted (without --fail-on: no cause, or all accepted), 1 such a cause (listed), 2 usage or input error (an unreadable cassette or ignore file, an unknown rule, an agent that cannot be reached), 3 a fault of synconf itself.",
       ),

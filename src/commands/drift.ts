@@ -33,6 +33,8 @@ export interface CauseOptions {
 
 export interface DriftOptions extends Omit<CommonRunOptions, 'reportDir' | 'failOn'>, TargetOptions, CauseOptions {
   keep?: boolean;
+  /** a client's session (the source) against this agent: VERSION, URL or RECORDINGS (drift-against.ts) */
+  against?: string;
 }
 
 /** `synconf drift [DIR]` or `synconf drift DIR-A DIR-B` */
@@ -43,6 +45,11 @@ export async function drift(opts: DriftOptions & { dirs?: string[] }): Promise<v
     ...(opts.ignore ?? []).map(parseIgnore),
     ...(opts.ignoreFile ? loadIgnoreFile(opts.ignoreFile) : []),
   ];
+  if (opts.against !== undefined) {
+    const { driftAgainst } = await import('./drift-against.js');
+    process.exitCode = await driftAgainst(dirs[0], { ...opts, against: opts.against }, accepted);
+    return;
+  }
   process.exitCode =
     dirs.length === 2
       ? await printFolderDrift(dirs[0], dirs[1], opts.only, opts, accepted)
@@ -98,7 +105,7 @@ export async function printFolderDrift(
 }
 
 /** prints the causes of a drift (or its JSON), the counts and the gate; returns the exit code */
-function printCauses(
+export function printCauses(
   { drift: found, causes: all }: Comparison,
   from: string,
   to: string,

@@ -14,6 +14,7 @@ import { validate } from '../schema/registry.js';
 import { brokenStatements, schemaStatements } from '../schema/schema-statements.js';
 import { endpointKey } from '../schema/endpoints.js';
 import { scenarioVerdict } from '../verdict/verdicts.js';
+import { evidenceOf } from './evidence.js';
 // RECORDING_ENDS: a replay ends a wait or an event poll where the live run ended it.
 import { agentGone, RECORDING_ENDS } from '../transport/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
@@ -25,7 +26,6 @@ const WRONG_KEY = 'synconf-wrong-api-key';
 
 /** the `statements` member of a check citing `ids` (none when there are none) */
 const cited = (ids: string[]): { statements?: string[] } => (ids.length ? { statements: [...new Set(ids)] } : {});
-const BODY_EXCERPT = 4096;
 
 type Phase = 'setup' | 'steps' | 'cleanup';
 
@@ -56,23 +56,7 @@ class ScenarioRun {
   }
 
   private evidence(x: Exchange): Evidence {
-    const r = this.ctx.redactor;
-    const ev: Evidence = {
-      request: { method: x.request.method, url: r.text(x.request.url), headers: r.headers(x.request.headers) },
-    };
-    if (x.request.body !== undefined) ev.request!.body = r.text(x.request.body).slice(0, BODY_EXCERPT);
-    if (x.response) {
-      const body = r.text(x.response.body);
-      ev.response = {
-        status: x.response.status,
-        headers: r.headers(x.response.headers),
-        body: body.slice(0, BODY_EXCERPT),
-      };
-      if (body.length > BODY_EXCERPT) ev.response.bodyTruncated = true;
-    }
-    if (x.error) ev.error = `${x.error.code}: ${x.error.message}`;
-    if (x.har) ev.har = x.har;
-    return ev;
+    return evidenceOf(x, this.ctx.redactor);
   }
 
   private expectsAway(): boolean {

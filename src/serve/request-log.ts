@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import type { HarEntry } from '../schema/generated/types.js';
 import type { Exchange } from '../transport/types.js';
 import { toEntry } from '../transport/cassette.js';
-import type { Redactor } from '../transport/redact.js';
+import { withoutCredentials, type Redactor } from '../transport/redact.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { makeOutputDir } from '../output-dir.js';
 import { InputError } from '../errors.js';
@@ -16,22 +16,6 @@ export interface Outcome {
   served: 'recorded' | 'events' | 'refusal' | 'miss' | 'agent';
   origin?: string;
   miss?: string;
-}
-
-/** what a credential a client sent is logged as, when it is not the key (which the redactor makes <API_KEY>) */
-const REDACTED = '<REDACTED>';
-const CREDENTIAL_HEADERS = new Set(['x-api-key', 'authorization', 'cookie']);
-const CREDENTIAL_PARAMS = /([?&](?:api[-_]?key|token|access_token|password)=)[^&#]*/gi;
-
-/** the exchange as the log keeps it: no credential of the client's in clear */
-export function withoutCredentials(x: Exchange, apiKey: string): Exchange {
-  const headers = Object.fromEntries(
-    Object.entries(x.request.headers).map(([name, value]) =>
-      CREDENTIAL_HEADERS.has(name.toLowerCase()) && value !== apiKey ? [name, REDACTED] : [name, value],
-    ),
-  );
-  const url = x.request.url.replace(CREDENTIAL_PARAMS, `$1${REDACTED}`);
-  return { ...x, request: { ...x.request, headers, url } };
 }
 
 export class RequestLog {

@@ -128,3 +128,38 @@ export class Redactor {
     return out;
   }
 }
+
+/** what a credential a client sent is logged as, when it is not the key (which the redactor makes <API_KEY>) */
+const REDACTED = '<REDACTED>';
+/** headers that carry a credential: the key, a password, the web GUI's session and CSRF cookie and header */
+const CREDENTIAL_HEADER = /^(x-api-key|authorization|cookie|set-cookie|x-csrf-token(-.*)?)$/i;
+const CREDENTIAL_PARAMS = /([?&](?:api[-_]?key|token|access_token|password)=)[^&#]*/gi;
+
+const scrubbed = (headers: Record<string, string>, apiKey: string | undefined) =>
+  Object.fromEntries(
+    Object.entries(headers).map(([name, value]) =>
+      CREDENTIAL_HEADER.test(name) && value !== apiKey ? [name, REDACTED] : [name, value],
+    ),
+  );
+
+/**
+ * an exchange as a log keeps it (serve's request log, the proxy's HAR): no credential of the client's in clear: the
+ * key stays for the redactor to make <API_KEY>, any other key, password, cookie or CSRF token becomes <REDACTED>
+ */
+export function withoutCredentials<
+  X extends {
+    request: { url: string; headers: Record<string, string> };
+    response?: { headers: Record<string, string> };
+  },
+>(x: X, apiKey: string | undefined): X {
+  const request = {
+    ...x.request,
+    headers: scrubbed(x.request.headers, apiKey),
+    url: x.request.url.replace(CREDENTIAL_PARAMS, `$1${REDACTED}`),
+  };
+  return {
+    ...x,
+    request,
+    ...(x.response ? { response: { ...x.response, headers: scrubbed(x.response.headers, apiKey) } } : {}),
+  };
+}

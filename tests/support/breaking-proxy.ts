@@ -6,12 +6,25 @@ import type { AddressInfo } from 'node:net';
 /** what the proxy answers instead of the agent, by "METHOD path" */
 export type Broken = Record<string, { status: number; body: string; contentType?: string }>;
 
+/**
+ * the agent's own answer, changed: `json` gets its parsed body (a copy to change and return), `status` and
+ * `contentType` replace the agent's; by "METHOD path", or by the name a request gives in its X-Fault header
+ */
+export type Changed = Record<
+  string,
+  { json?: (doc: unknown) => unknown; body?: (text: string) => string; status?: number; contentType?: string }
+>;
+
 export interface BreakingProxy {
   url: string;
   close(): Promise<void>;
 }
 
-export async function startBreakingProxy(agentUrl: string, broken: Broken): Promise<BreakingProxy> {
+export async function startBreakingProxy(
+  agentUrl: string,
+  broken: Broken,
+  changed: Changed = {},
+): Promise<BreakingProxy> {
   const agent = new URL(agentUrl);
   const server = http.createServer((req, res) => {
     const own = broken[`${req.method} ${(req.url ?? '').split('?')[0]}`];
@@ -30,8 +43,28 @@ export async function startBreakingProxy(agentUrl: string, broken: Broken): Prom
         headers: { ...req.headers, host: agent.host },
       },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        const fault = req.headers['x-fault'];
+        const change =
+          (typeof fault === 'string' ? changed[fault] : undefined) ??
+          changed[`${req.method} ${(req.url ?? '').split('?')[0]}`];
+        if (!change) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        let text = '';
+        answer.setEncoding('utf8');
+        answer.on('data', (c: string) => (text += c));
+        answer.on('end', () => {
+          if (change.json) text = JSON.stringify(change.json(JSON.parse(text)), null, 2);
+          if (change.body) text = change.body(text);
+          // the changed body is sent whole: its length, not the agent's chunking
+          const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) };
+          delete headers['transfer-encoding'];
+          if (change.contentType) headers['content-type'] = change.contentType;
+          res.writeHead(change.status ?? answer.statusCode ?? 502, headers);
+          res.end(text);
+        });
       },
     );
     upstream.on('error', () => res.destroy());

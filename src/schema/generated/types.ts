@@ -313,6 +313,7 @@ export interface SynconfResources {
   "system-version"?: SystemVersion;
   "usage-report"?: UsageReport;
   "validation-error"?: ValidationError;
+  "versions-restore-request"?: VersionsRestoreRequest;
   "versions-restore-result"?: VersionsRestoreResult;
   versions?: Versions;
 }
@@ -1022,6 +1023,64 @@ export interface EndpointEntry {
    */
   related?: boolean;
   /**
+   * what the spec says of the request: synconf proxy judges a client's request by it (a request against it is the client's fault)
+   */
+  request?: {
+    /**
+     * the statement that the path takes this method: another method on the path is against it
+     */
+    methodStatement: string;
+    /**
+     * the query parameters the spec names, by name
+     */
+    query?: {
+      [k: string]: {
+        required: boolean;
+        /**
+         * @minItems 1
+         */
+        statements: [string, ...string[]];
+      };
+    };
+    /**
+     * statements saying the endpoint takes no parameters: any query parameter is against them
+     *
+     * @minItems 1
+     */
+    noQuery?: [string, ...string[]];
+    body?: {
+      /**
+       * resource name of the request body
+       */
+      schema?: string;
+      /**
+       * the request body is empty
+       */
+      empty?: true;
+      /**
+       * @minItems 1
+       */
+      statements: [string, ...string[]];
+    };
+    /**
+     * methods the agent has on the path beyond the spec: a request with one is outside the spec, not against it
+     */
+    beyondSpec?: ("GET" | "POST" | "PUT" | "PATCH" | "DELETE")[];
+  };
+  /**
+   * per status the spec names, what that answer is and the statements it proves; a status not named is judged only when it is a 5xx or a 2xx other than 200 (the spec shows no other error statuses)
+   */
+  answers?: {
+    [k: string]: {
+      emptyBody?: boolean;
+      mediaType?: string;
+      /**
+       * @minItems 1
+       */
+      statements: [string, ...string[]];
+    };
+  };
+  /**
    * the event a successful call emits
    */
   event?: {
@@ -1373,7 +1432,7 @@ export interface MatrixColumn {
    */
   version: string | null;
   platform: string | null;
-  mode: "live" | "record" | "replay";
+  mode: "live" | "record" | "replay" | "proxy";
   startedAt: string;
   exitCode: 0 | 1 | 2 | 3 | 130;
   totals: Totals;
@@ -2006,7 +2065,10 @@ export interface Report {
     version: string;
   };
   run: {
-    mode: "live" | "record" | "replay";
+    /**
+     * proxy: the exchanges of a client judged as they passed through synconf proxy (`proxy` holds the session)
+     */
+    mode: "live" | "record" | "replay" | "proxy";
     startedAt: string;
     durationMs: number;
     /**
@@ -2125,6 +2187,70 @@ export interface Report {
    */
   undocumented?: UndocumentedMember[];
   shard?: Shard;
+  /**
+   * synconf proxy: the session of a client, its exchanges judged as they passed
+   */
+  proxy?: {
+    /**
+     * what the proxy forwarded to: the agent URL, lab VERSION, or the recordings folder
+     */
+    upstream: string;
+    /**
+     * --errors: what the proxy did on the wire about a violation
+     */
+    errors: "pass" | "refuse" | "mark";
+    exchanges: {
+      /**
+       * every request forwarded
+       */
+      total: number;
+      /**
+       * requests to an endpoint of the spec, each judged (request and answer)
+       */
+      judged: number;
+      /**
+       * a method the agent has on a path of the spec beyond it (not judged)
+       */
+      beyondSpec: number;
+      /**
+       * REST paths the spec does not name (not judged)
+       */
+      outsideSpec: number;
+      /**
+       * requests outside /rest/ (the web GUI's pages and assets; not judged)
+       */
+      notRest: number;
+      /**
+       * exchanges whose request is against the spec
+       */
+      clientViolations: number;
+      /**
+       * exchanges whose answer is against the spec (not a known deviation)
+       */
+      agentViolations: number;
+    };
+    /**
+     * what the client used, by endpoint: methods, query parameters, the response members it received
+     */
+    footprint: {
+      /**
+       * METHOD /path (IDs in the path as placeholders)
+       */
+      endpoint: string;
+      scope: "spec" | "beyond-spec" | "outside-spec" | "not-rest";
+      count: number;
+      statuses: number[];
+      params: string[];
+      /**
+       * shape paths of the JSON answers received (array items as /[], keys in disguise as placeholders), as drift names them
+       */
+      members: string[];
+      /**
+       * members beyond the bound, not listed
+       */
+      membersCut?: number;
+    }[];
+  };
   statementCoverage?: StatementCoverage;
   folded?: Folded;
   scenarios: ScenarioResult[];
@@ -2336,6 +2462,10 @@ export interface CheckResult {
    * report.json was bounded: this many more like this one (same kind, verdict and message, but for the scenario, the step and its request) follow it and are folded into it
    */
   more?: number;
+  /**
+   * synconf proxy: whose fault a failing check is: the client's request against the spec, or the agent's answer
+   */
+  blame?: "client" | "agent";
   /**
    * a failing schema check: the statements of `statements` whose schema nodes its errors fall under (it proves the others); absent: a failing check breaks all it cites
    */
@@ -2842,6 +2972,12 @@ export interface RelayUses {
   defaultServers: number;
   otherServers: number;
   [k: string]: unknown;
+}
+/**
+ * The request body of POST /rest/folder/versions: a JSON object; each attribute name is a relative file path, each value a timestamp (ISO 8601 with UTC offset) equal to a versionTime of GET /rest/folder/versions.
+ */
+export interface VersionsRestoreRequest {
+  [k: string]: string;
 }
 /**
  * POST /rest/folder/versions: error messages from the restoration, keyed by file path (attribute name the path, value the error text); {} when every file was restored.

@@ -1,0 +1,27 @@
+// A client's footprint restricts a drift to what that client used: a difference counts for it when it is on an
+// endpoint it called and, inside an answer's body, at a member it received (or above one: a removed object takes its
+// members with it). A member it never received, or an endpoint it never called, changes nothing for that client.
+// The footprint is the `proxy.footprint` of a proxy report (schemas/report.schema.json), shape paths as drift names them.
+import type { Report } from '../schema/generated/types.js';
+import type { Difference } from './compare.js';
+
+export type Footprint = NonNullable<Report['proxy']>['footprint'];
+
+/** the kinds of difference that are about one member of a body (the others are about the whole exchange) */
+const AT_A_MEMBER = new Set<Difference['kind']>([
+  'type',
+  'removed',
+  'added',
+  'value-broken',
+  'value-conforms',
+  'value',
+]);
+
+/** whether the difference touches the footprint */
+export function touchesFootprint(footprint: Footprint, d: Difference): boolean {
+  const used = footprint.find((f) => f.endpoint === d.endpoint);
+  if (!used) return false;
+  if (!AT_A_MEMBER.has(d.kind) || !d.path) return true;
+  const path = d.path;
+  return used.members.some((m) => m === path || m.startsWith(`${path}/`)) || (used.membersCut ?? 0) > 0;
+}

@@ -1,0 +1,80 @@
+// `synconf drift SESSION --against VERSION|URL|RECORDINGS`: does another agent version break this client? The
+// client's own requests (a proxy session: its report folder or HAR) are asked again of the other agent (a lab of that
+// version, a running agent, or recordings), and the two agents' answers compared with the change rules, restricted to
+// the client's footprint: a member the client never received, or an endpoint it never called, is no change for it.
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { CassetteMeta, HarEntry } from '../schema/generated/types.js';
+import { SYNCONF_VERSION } from '../paths.js';
+import { cassettePath, newCassette, RUN_CASSETTE } from '../transport/cassette.js';
+import { Redactor } from '../transport/redact.js';
+import { compareRecordings } from '../changes/compare-recordings.js';
+import { touchesFootprint } from '../changes/footprint.js';
+import type { Acceptance } from '../changes/accept.js';
+import { makeOutputDir } from '../output-dir.js';
+import { readClientSession } from '../proxy/client-session.js';
+import { replaySession } from '../proxy/replay-client.js';
+import { startUpstream, type UpstreamOptions } from './proxy-upstream.js';
+import { printCauses, type CauseOptions } from './drift.js';
+
+export interface AgainstOptions extends CauseOptions {
+  against: string;
+  apiKey?: string;
+}
+
+/** --against: a recordings folder, an agent's URL, or else a version for a lab */
+function upstreamOf(against: string, apiKey: string | undefined, scratch: string): UpstreamOptions {
+  if (/^https?:\/\//i.test(against)) return { agent: against, apiKey, reportDir: scratch };
+  if (existsSync(against) && statSync(against).isDirectory())
+    return { recordings: against, apiKey, reportDir: scratch };
+  return { lab: against, reportDir: scratch };
+}
+
+/** one side of the comparison: a folder holding the session's exchanges as a cassette */
+function writeSide(dir: string, entries: HarEntry[], version: string | null): string {
+  makeOutputDir(dir, 'a scratch folder');
+  const meta: CassetteMeta = {
+    scenario: RUN_CASSETTE,
+    recordedAt: new Date().toISOString(),
+    synconfVersion: SYNCONF_VERSION,
+    agent: { version },
+  };
+  writeFileSync(cassettePath(dir, RUN_CASSETTE), JSON.stringify(newCassette(meta, SYNCONF_VERSION, entries)) + '\n');
+  return dir;
+}
+
+export async function driftAgainst(source: string, opts: AgainstOptions, accepted: Acceptance[]): Promise<number> {
+  const session = await readClientSession(source);
+  const scratch = mkdtempSync(join(tmpdir(), 'synconf-drift-against-'));
+  try {
+    const upstream = await startUpstream(upstreamOf(opts.against, opts.apiKey, scratch));
+    let replayed;
+    try {
+      replayed = await replaySession(session.entries, upstream, new Redactor([upstream.apiKey]));
+    } finally {
+      await upstream.close();
+    }
+    // the exchanges asked of both agents, by their steps: what was not asked again is not compared
+    const asked = new Set(replayed.entries.map((e) => e._step));
+    const before = writeSide(
+      join(scratch, 'before'),
+      session.entries.filter((e) => asked.has(e._step)),
+      session.agentVersion,
+    );
+    const after = writeSide(join(scratch, 'after'), replayed.entries, upstream.version);
+    const comparison = compareRecordings(before, after, undefined, (d) => touchesFootprint(session.footprint, d));
+    if (!opts.json) {
+      const members = session.footprint.reduce((n, f) => n + f.members.length, 0);
+      console.log(
+        `drift of the client's ${asked.size} exchange(s) (footprint: ${session.footprint.length} endpoint(s), ${members} member(s)) from ${session.har} (Syncthing ${session.agentVersion ?? 'version unknown'}) to ${upstream.description} (Syncthing ${upstream.version ?? 'version unknown'}):`,
+      );
+      const skipped = new Map<string, number>();
+      for (const s of replayed.skipped) skipped.set(s, (skipped.get(s) ?? 0) + 1);
+      for (const [s, n] of skipped) console.log(`  not asked again${n > 1 ? ` (×${n})` : ''}: ${s}`);
+    }
+    return printCauses(comparison, session.har, upstream.description, opts, accepted);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

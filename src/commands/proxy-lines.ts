@@ -1,0 +1,25 @@
+// What `synconf proxy` prints when it listens: where to point the client, with which key, what it forwards to and
+// how it stops. Tests and CI scripts read the URL line (`URL  http://127.0.0.1:PORT`).
+import type { Upstream } from './proxy-upstream.js';
+
+export function proxyLines(
+  url: string,
+  upstream: Upstream,
+  opts: { errors: string; count?: number; untilIdle?: number; reportDir: string },
+): string[] {
+  const { hostname, port } = new URL(url);
+  const stops = [
+    'Ctrl-C',
+    'SIGTERM',
+    ...(opts.count !== undefined ? [`after ${opts.count} exchange(s)`] : []),
+    ...(opts.untilIdle !== undefined ? [`after ${opts.untilIdle} s without a request`] : []),
+  ];
+  return [
+    `synconf proxy: forwarding to ${upstream.description} (${upstream.url}, Syncthing ${upstream.version ?? '(version unknown)'}); --errors ${opts.errors}`,
+    `URL      ${url}`,
+    `API key  ${upstream.apiKey}`,
+    `Report   ${opts.reportDir}`,
+    `e.g. syncthing cli --gui-address=${hostname}:${port} --gui-apikey=${upstream.apiKey} show system`,
+    `Stops on ${stops.join(', ')}.`,
+  ];
+}

@@ -1,0 +1,100 @@
+// What `synconf proxy` forwards to: a running agent (--agent URL, whose key --api-key gives), a lab of one agent
+// version synconf starts (--lab VERSION), or recordings answering as the agent they recorded (--recordings DIR, the
+// server of `synconf serve`). Each gives its URL, the key its clients use, the agent version to judge by, and a stop.
+import { join } from 'node:path';
+import { InputError, UsageError } from '../errors.js';
+import { checkRecordingsFolder } from '../transport/cassette.js';
+import { generateApiKey } from './serve.js';
+
+export interface Upstream {
+  url: string;
+  apiKey: string;
+  /** the version the agent reports, or the recordings were made with; null when unknown */
+  version: string | null;
+  /** as the report names it: the URL, "lab VERSION" or the recordings folder */
+  description: string;
+  close(): Promise<void>;
+}
+
+export interface UpstreamOptions {
+  agent?: string;
+  lab?: string;
+  recordings?: string;
+  apiKey?: string;
+  /** where a recordings server keeps its own request log */
+  reportDir: string;
+}
+
+/** the one upstream the options name; a usage error when they name none or several */
+export async function startUpstream(opts: UpstreamOptions): Promise<Upstream> {
+  const named = (['agent', 'lab', 'recordings'] as const).filter((k) => opts[k] !== undefined);
+  if (named.length !== 1)
+    throw new UsageError(
+      named.length
+        ? `--${named.join(' and --')}: name one agent to forward to, not ${named.length}`
+        : 'name the agent to forward to: --agent URL (with --api-key), --lab VERSION or --recordings DIR',
+    );
+  if (opts.lab !== undefined) return labUpstream(opts.lab);
+  if (opts.recordings !== undefined) return recordingsUpstream(opts.recordings, opts.apiKey, opts.reportDir);
+  return agentUpstream(opts.agent!, opts.apiKey);
+}
+
+async function labUpstream(version: string): Promise<Upstream> {
+  const { startLab } = await import('../lab/lab.js');
+  const lab = await startLab({ instances: 1, names: ['agent'], binary: version });
+  const agent = lab.instances[0];
+  return {
+    url: agent.url,
+    apiKey: agent.apiKey,
+    version: agent.version,
+    description: `lab ${version}`,
+    close: () => lab.down(),
+  };
+}
+
+async function recordingsUpstream(dir: string, apiKey: string | undefined, reportDir: string): Promise<Upstream> {
+  checkRecordingsFolder(dir, true);
+  const { startServer } = await import('../serve/server.js');
+  const server = await startServer({
+    dir,
+    host: '127.0.0.1',
+    port: 0,
+    apiKey: apiKey ?? generateApiKey(),
+    // the stand-in agent's own log: which recorded answer each request got
+    logFile: join(reportDir, 'upstream-requests.har'),
+  });
+  return {
+    url: server.url,
+    apiKey: server.apiKey,
+    version: server.agentVersion,
+    description: dir,
+    close: () => server.close(),
+  };
+}
+
+async function agentUpstream(url: string, apiKey: string | undefined): Promise<Upstream> {
+  if (!apiKey)
+    throw new UsageError('--agent needs --api-key (or SYNCONF_API_KEY): the proxy asks the agent its version');
+  let base: URL;
+  try {
+    base = new URL(url);
+  } catch {
+    throw new UsageError(`--agent "${url}" is not a URL (e.g. http://127.0.0.1:8384)`);
+  }
+  if (base.protocol !== 'http:') throw new UsageError(`--agent ${url}: the proxy forwards to http:// agents only`);
+  let version: string | null = null;
+  try {
+    const res = await fetch(new URL('/rest/system/version', base), {
+      headers: { 'X-API-Key': apiKey },
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (res.status === 401 || res.status === 403)
+      throw new InputError(`--agent ${url}: the agent refuses --api-key (status ${res.status})`);
+    const body = (await res.json().catch(() => ({}))) as { version?: unknown };
+    version = typeof body.version === 'string' ? body.version : null;
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(`--agent ${url}: cannot reach the agent (${(e as Error).message})`);
+  }
+  return { url: base.origin, apiKey, version, description: base.origin, close: async () => {} };
+}

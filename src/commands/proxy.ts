@@ -1,0 +1,166 @@
+// `synconf proxy`: stands between a client and an agent, forwards every exchange unchanged and judges it as it passes
+// (the request against the spec, blamed on the client; the answer against the resource's schema for the agent's
+// version and the statements of the endpoint, blamed on the agent). Runs until Ctrl-C, SIGTERM, SIGHUP, --count
+// exchanges or --until-idle seconds without a request, then writes a report folder like `run`'s: report.json (with
+// the session and the client's footprint), junit.xml, report.html, summary.md and the redacted HAR (recordings/).
+import { join } from 'node:path';
+import type { Report } from '../schema/generated/types.js';
+import { EXIT, UsageError } from '../errors.js';
+import { makeOutputDir } from '../output-dir.js';
+import { SYNCONF_VERSION } from '../paths.js';
+import { Redactor } from '../transport/redact.js';
+import { RUN_CASSETTE } from '../transport/cassette.js';
+import { EXCHANGES_DIR } from '../changes/exchanges.js';
+import { expectationsFor } from '../runner/expectations.js';
+import { selectScenarios } from '../scenario/select.js';
+import { ProxySession } from '../proxy/session.js';
+import { resourceDeviations, type ResourceDeviations } from '../proxy/deviations.js';
+import { startForwarder, type ErrorsMode } from '../proxy/forward.js';
+import { finalize, totalsOf, verdictLine } from '../verdict/totals.js';
+import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
+import { onInterrupt } from './interrupt.js';
+import { writeReports } from './write-reports.js';
+import { startUpstream, type Upstream } from './proxy-upstream.js';
+import { HarSink } from './har-sink.js';
+import { proxyLines } from './proxy-lines.js';
+
+export interface ProxyOptions {
+  agent?: string;
+  lab?: string;
+  recordings?: string;
+  apiKey?: string;
+  host: string;
+  port: number;
+  reportDir: string;
+  errors: ErrorsMode;
+  count?: number;
+  untilIdle?: number;
+}
+
+/** how the session ended: a signal, or a limit of the options (an orderly stop) */
+type Ended = NodeJS.Signals | 'count' | 'idle';
+
+export async function proxy(opts: ProxyOptions): Promise<void> {
+  process.exitCode = await runProxy(opts);
+}
+
+/** the known deviations of the agent's version that say what it does to a resource (proxy/deviations.ts) */
+async function deviationsFor(version: string | null): Promise<{ files: string[]; byResource: ResourceDeviations }> {
+  if (!version) return { files: [], byResource: new Map() };
+  const expectations = expectationsFor(version);
+  const selection = await selectScenarios(undefined, undefined);
+  return { files: expectations.map((e) => e.file), byResource: resourceDeviations(expectations, selection.scenarios) };
+}
+
+export async function runProxy(opts: ProxyOptions): Promise<number> {
+  if (opts.port > 65535) throw new UsageError(`--port ${opts.port}: a TCP port is at most 65535`);
+  makeOutputDir(opts.reportDir, '--report-dir');
+  const startedAt = new Date();
+  const upstream = await startUpstream({ ...opts, reportDir: opts.reportDir });
+  try {
+    return await session(opts, upstream, startedAt);
+  } finally {
+    await upstream.close();
+  }
+}
+
+async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date): Promise<number> {
+  const deviations = await deviationsFor(upstream.version);
+  const redactor = new Redactor([upstream.apiKey]);
+  const har = new HarSink(join(opts.reportDir, EXCHANGES_DIR), {
+    scenario: RUN_CASSETTE,
+    recordedAt: startedAt.toISOString(),
+    synconfVersion: SYNCONF_VERSION,
+    agent: { version: upstream.version },
+  });
+  const s = new ProxySession({
+    agentVersion: upstream.version,
+    deviations: deviations.byResource,
+    redactor,
+    apiKey: upstream.apiKey,
+    harFile: join(EXCHANGES_DIR, `${RUN_CASSETTE}.har`),
+    onEntry: (e) => har.add(e),
+  });
+  let stop: (why: Ended) => void = () => {};
+  const ended = new Promise<Ended>((resolve) => (stop = resolve));
+  let lastRequest = Date.now();
+  const forwarder = await startForwarder({
+    upstream: upstream.url,
+    host: opts.host,
+    port: opts.port,
+    errors: opts.errors,
+    requestViolations: (method, url, body) => s.requestViolations(method, url, body),
+    onRequest: () => (lastRequest = Date.now()),
+    onExchange: (x) => {
+      const judged = s.judge(x);
+      for (const v of judged.violations)
+        console.error(`synconf proxy: #${judged.n} ${v.blame === 'client' ? 'CLIENT' : 'AGENT'} ${v.message}`);
+      if (opts.count !== undefined && s.counts.total >= opts.count) stop('count');
+      return { violations: judged.violations };
+    },
+  });
+  for (const line of proxyLines(forwarder.url, upstream, opts)) console.log(line);
+  const interrupt = onInterrupt();
+  void interrupt.stopped.then(stop);
+  const idle =
+    opts.untilIdle === undefined
+      ? undefined
+      : setInterval(() => {
+          if (Date.now() - lastRequest >= opts.untilIdle! * 1000) stop('idle');
+        }, 100);
+  const why = await ended;
+  clearInterval(idle);
+  await forwarder.close();
+  interrupt.off();
+  har.end();
+  const report = proxyReport(s, upstream, opts, startedAt);
+  report.run.expectations = deviations.files.join(', ') || null;
+  await writeReports(report, opts.reportDir);
+  // Ctrl-C and a closed terminal are interrupts (130), as in every command; SIGTERM (what `kill` and CI send), a count
+  // reached or the idle time are the orderly stop: the verdict's exit code
+  const interrupted = why === 'SIGINT' || why === 'SIGHUP';
+  console.error(
+    `synconf proxy: ${interrupted ? 'interrupted' : 'stopped'} (${why === 'count' ? `--count ${opts.count}` : why === 'idle' ? `--until-idle ${opts.untilIdle}` : why}); ${report.verdict.replace(/^synconf: /, '')}`,
+  );
+  console.error(`report: ${join(opts.reportDir, 'report.json')}; exchanges: ${har.file}`);
+  return interrupted ? EXIT.interrupted : report.exitCode;
+}
+
+/** the session as a report like a run's, its totals counting the checks folded into their kind (`more`) */
+function proxyReport(s: ProxySession, upstream: Upstream, opts: ProxyOptions, startedAt: Date): Report {
+  const report: Report = {
+    format: 'synconf-report/1',
+    synconf: { version: SYNCONF_VERSION },
+    run: {
+      mode: 'proxy',
+      startedAt: startedAt.toISOString(),
+      durationMs: Date.now() - startedAt.getTime(),
+      target: upstream.description,
+      expectations: null,
+    },
+    agent: {
+      version: upstream.version,
+      versionSource: !upstream.version ? 'unknown' : opts.recordings !== undefined ? 'recording' : 'agent',
+      longVersion: null,
+      os: null,
+      arch: null,
+      deviceId: null,
+    },
+    totals: totalsOf([]),
+    exitCode: 0,
+    verdict: '',
+    expensiveCalls: {},
+    harnessErrors: [],
+    scenarios: s.results(),
+    proxy: s.section(upstream.description, opts.errors),
+  };
+  finalize(report, DEFAULT_FAIL_ON);
+  for (const sc of report.scenarios)
+    for (const c of sc.checks)
+      if (c.more) {
+        report.totals.checks += c.more;
+        report.totals[c.verdict] += c.more;
+      }
+  report.verdict = verdictLine(report, DEFAULT_FAIL_ON);
+  return report;
+}

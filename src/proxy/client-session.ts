@@ -1,0 +1,72 @@
+// A client's session as `synconf drift --against` reads it: the report folder of `synconf proxy` (its footprint, and
+// its HAR in recordings/), or a HAR file alone (the proxy's, or one a browser saved), whose footprint is then made
+// from its own exchanges. Every problem is an InputError naming the file.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HarEntry, Report } from '../schema/generated/types.js';
+import { InputError } from '../errors.js';
+import { parseJson, readTextFile } from '../text-file.js';
+import { readReport } from '../report/load.js';
+import { cassettePath, RUN_CASSETTE } from '../transport/cassette.js';
+import { Footprint, type FootprintEntry } from './footprint.js';
+import { checkRequest } from './request-checks.js';
+
+export interface ClientSession {
+  entries: HarEntry[];
+  footprint: FootprintEntry[];
+  /** the agent the session was made with, when known */
+  agentVersion: string | null;
+  /** the HAR file read */
+  har: string;
+}
+
+/** a HAR's entries, each with the step and target synconf's comparison names exchanges by (`#n`, agent) */
+function harEntries(file: string): HarEntry[] {
+  const doc = parseJson(readTextFile(file, file), file) as { log?: { entries?: unknown } };
+  const entries = doc?.log?.entries;
+  if (!Array.isArray(entries))
+    throw new InputError(`${file}: not a HAR file (no log.entries); give a report folder of synconf proxy or its HAR`);
+  return entries.map((e: HarEntry, i) => {
+    if (!e?.request?.url || !e.request.method || !e.response)
+      throw new InputError(`${file}: entry ${i} has no request method and URL, or no response`);
+    return { ...e, _step: e._step ?? `#${i + 1}`, _target: e._target ?? 'agent' };
+  });
+}
+
+/** the footprint of a session from its exchanges (a HAR without the proxy's report) */
+function footprintOf(entries: HarEntry[]): FootprintEntry[] {
+  const f = new Footprint();
+  for (const e of entries) {
+    const url = new URL(e.request.url);
+    const scope = checkRequest({ method: e.request.method, url: url.pathname + url.search }).scope;
+    let json: unknown;
+    try {
+      json = e.response.content.text ? JSON.parse(e.response.content.text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    f.add(scope, e.request.method, url.pathname + url.search, e.response.status || undefined, json);
+  }
+  return f.entries();
+}
+
+/** the session in `source`: a proxy report folder, or a HAR file */
+export async function readClientSession(source: string): Promise<ClientSession> {
+  if (!existsSync(source))
+    throw new InputError(`${source} does not exist: give a report folder of synconf proxy or a HAR file`);
+  if (statSync(source).isFile()) {
+    const entries = harEntries(source);
+    return { entries, footprint: footprintOf(entries), agentVersion: null, har: source };
+  }
+  const reportFile = join(source, 'report.json');
+  if (!existsSync(reportFile))
+    throw new InputError(`${source}: no report.json; give a report folder of synconf proxy or a HAR file`);
+  const report: Report = await readReport(reportFile);
+  if (!report.proxy)
+    throw new InputError(
+      `${reportFile}: a report of synconf ${report.run.mode}, not of synconf proxy: it has no client footprint`,
+    );
+  const har = cassettePath(join(source, report.run.exchanges ?? 'recordings'), RUN_CASSETTE);
+  if (!existsSync(har)) throw new InputError(`${source}: the session's HAR ${har} is gone`);
+  return { entries: harEntries(har), footprint: report.proxy.footprint, agentVersion: report.agent.version, har };
+}

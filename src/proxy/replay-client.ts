@@ -1,0 +1,72 @@
+// A client's session, asked again of another agent: each request of the session's HAR sent in its order, with the
+// other agent's key instead of the credentials the client had (cookies and CSRF tokens of a web GUI belong to the old
+// agent), so that `synconf drift --against` compares the two agents' answers to the same client, exchange by exchange
+// (each keeps its step, "#12"). Requests that would end or reset the agent are not asked; long polls wait a second.
+import type { HarEntry } from '../schema/generated/types.js';
+import type { Exchange, OutgoingRequest } from '../transport/types.js';
+import { LiveTransport } from '../transport/live.js';
+import { toEntry } from '../transport/cassette.js';
+import type { Redactor } from '../transport/redact.js';
+
+/** what would stop the agent the session is replayed against (its answers to the rest would be refusals) */
+const ENDS_AGENT = /^\/rest\/system\/(shutdown|restart|reset|upgrade)$/;
+/** what would replace the agent's whole configuration with the old agent's (its device ID, its key, its folders) */
+const REPLACES_CONFIG = /^\/rest\/(system\/)?config$/;
+/** what redaction left in a body: asked again, the placeholder would be stored as a key or a password */
+const PLACEHOLDER = /<(API_KEY|PASSWORD_HASH|PASSWORD|REDACTED)>/;
+/** the headers a client's request keeps: what it says of its body and what it accepts, no credential or host */
+const KEPT_HEADERS = new Set(['content-type', 'accept', 'accept-encoding']);
+const TIMEOUT_MS = 30_000;
+
+export interface ReplayedSession {
+  entries: HarEntry[];
+  /** requests of the session not asked, each "METHOD /path: why" */
+  skipped: string[];
+}
+
+/** the request of an entry as it is asked again: path and query, the body, and the other agent's key */
+function requestOf(e: HarEntry, apiKey: string): OutgoingRequest | string {
+  const url = new URL(e.request.url);
+  if (!url.pathname.startsWith('/rest/')) return 'not the REST API (pages and assets of a web GUI)';
+  if (e.request.method === 'POST' && ENDS_AGENT.test(url.pathname)) return 'it would stop or reset the agent';
+  if (e.request.method !== 'GET' && REPLACES_CONFIG.test(url.pathname))
+    return "it would replace the agent's whole configuration with the old agent's";
+  if (e.request.postData && PLACEHOLDER.test(e.request.postData.text)) return 'its body holds a redacted secret';
+  // a long poll waits for the old agent's next event id, which the other agent may never reach: a second is enough
+  if (url.pathname === '/rest/events' && url.searchParams.has('timeout')) url.searchParams.set('timeout', '1');
+  const headers: Record<string, string> = { 'X-API-Key': apiKey };
+  for (const h of e.request.headers) if (KEPT_HEADERS.has(h.name.toLowerCase())) headers[h.name] = h.value;
+  return {
+    target: 'agent',
+    method: e.request.method,
+    url: url.pathname + url.search,
+    headers,
+    ...(e.request.postData ? { body: e.request.postData.text } : {}),
+    timeoutMs: TIMEOUT_MS,
+  };
+}
+
+/** the session's requests asked of the agent at `url`, in order; the answers as HAR entries (redacted) */
+export async function replaySession(
+  entries: HarEntry[],
+  agent: { url: string; apiKey: string },
+  redactor: Redactor,
+): Promise<ReplayedSession> {
+  const live = new LiveTransport({ agent });
+  const out: ReplayedSession = { entries: [], skipped: [] };
+  try {
+    for (const e of entries) {
+      const request = requestOf(e, agent.apiKey);
+      if (typeof request === 'string') {
+        const path = new URL(e.request.url).pathname;
+        out.skipped.push(`${e.request.method} ${path.startsWith('/rest/') ? path : '(outside /rest/)'}: ${request}`);
+        continue;
+      }
+      const x: Exchange = await live.send(request);
+      out.entries.push(toEntry(x, e._step, redactor));
+    }
+  } finally {
+    await live.close();
+  }
+  return out;
+}

@@ -1,0 +1,159 @@
+// A proxy session: every exchange a client made, judged as it passed (its request, then the agent's answer), kept as
+// checks of a report like a run's: one scenario per endpoint, one step per exchange ("#12": the 12th of the session).
+// Memory stays bounded over a long session: every kind of check keeps its first few verbatim and counts the rest
+// (`more`), the footprint keeps counts and member names, and the exchanges themselves go to the HAR sink, not here.
+import type { CheckResult, Evidence, HarEntry, Report, ScenarioResult } from '../schema/generated/types.js';
+import type { Check } from '../runner/exchange-checks.js';
+import { bodyOf } from '../runner/exchange-checks.js';
+import { evidenceOf } from '../runner/evidence.js';
+import type { Exchange } from '../transport/types.js';
+import { withoutCredentials, type Redactor } from '../transport/redact.js';
+import { toEntry } from '../transport/cassette.js';
+import { endpointName } from '../changes/compare.js';
+import { scenarioVerdict } from '../verdict/verdicts.js';
+import { checkRequest, type Scope } from './request-checks.js';
+import { checkAnswer } from './answer-checks.js';
+import { Footprint } from './footprint.js';
+import { applyResourceDeviations, type ResourceDeviations } from './deviations.js';
+
+/** checks of one kind (endpoint, check, verdict) kept verbatim; the rest are counted into the last kept one */
+const KEEP_PASSING = 1;
+const KEEP_FAILING = 20;
+
+/** how one exchange was judged */
+export interface Judged {
+  /** 1-based place in the session */
+  n: number;
+  scope: Scope;
+  /** the failing checks (none: it conforms, or was not judged) with whose fault each is */
+  violations: CheckResult[];
+}
+
+export interface SessionOptions {
+  agentVersion: string | null;
+  deviations: ResourceDeviations;
+  redactor: Redactor;
+  /** the agent's API key: kept for the redactor to write <API_KEY>; any other credential is <REDACTED> */
+  apiKey: string | undefined;
+  /** the HAR file the exchanges are kept in, as the report names it */
+  harFile: string;
+  /** receives each exchange's HAR entry (redacted), in order */
+  onEntry: (entry: HarEntry) => void;
+}
+
+/** a scenario id from an endpoint: "GET /rest/db/status" → "get-rest-db-status" */
+const scenarioId = (endpoint: string) =>
+  endpoint
+    .toLowerCase()
+    .replace(/[<>]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+export class ProxySession {
+  private n = 0;
+  private readonly scenarios = new Map<string, ScenarioResult & { kept: Map<string, CheckResult[]> }>();
+  readonly footprint = new Footprint();
+  readonly counts = {
+    total: 0,
+    judged: 0,
+    beyondSpec: 0,
+    outsideSpec: 0,
+    notRest: 0,
+    clientViolations: 0,
+    agentViolations: 0,
+  };
+
+  constructor(private readonly opts: SessionOptions) {}
+
+  /** judges the request alone, before it is forwarded (--errors refuse answers a request against the spec itself) */
+  requestViolations(method: string, url: string, body: string | undefined): Check[] {
+    return checkRequest({ method, url, body }).checks.filter((c) => c.verdict === 'fail');
+  }
+
+  /** judges one finished exchange, keeps its checks and footprint, and hands its HAR entry on */
+  judge(x: Exchange): Judged {
+    const n = ++this.n;
+    this.counts.total++;
+    const req = checkRequest({ method: x.request.method, url: x.request.url, body: x.request.body });
+    const json = x.response && Footprint.walks(x.response.body.length) ? bodyOf(x.response).json : undefined;
+    this.footprint.add(req.scope, x.request.method, x.request.url, x.response?.status, json);
+    const kept = withoutCredentials(x, this.opts.apiKey);
+    const entry = toEntry(kept, `#${n}`, this.opts.redactor);
+    this.opts.onEntry(entry);
+    if (req.scope !== 'spec' || !req.endpoint) {
+      this.counts[
+        req.scope === 'beyond-spec' ? 'beyondSpec' : req.scope === 'outside-spec' ? 'outsideSpec' : 'notRest'
+      ]++;
+      return { n, scope: req.scope, violations: [] };
+    }
+    this.counts.judged++;
+    // an answer to a request of another method than the endpoint's says nothing of the endpoint
+    const wrongMethod = req.checks.some((c) => c.name === 'request:method' && c.verdict === 'fail');
+    const answer = wrongMethod ? [] : checkAnswer(x, req.endpoint, this.opts.agentVersion);
+    const checks = this.keep(endpointName(x.request.method, x.request.url), n, kept, [...req.checks, ...answer]);
+    const violations = checks.filter((c) => c.verdict === 'fail');
+    if (violations.some((c) => c.blame === 'client')) this.counts.clientViolations++;
+    if (violations.some((c) => c.blame === 'agent')) this.counts.agentViolations++;
+    return { n, scope: 'spec', violations };
+  }
+
+  /** the checks of one exchange as results, known deviations applied; each kept or counted into its kind */
+  private keep(endpoint: string, n: number, x: Exchange, checks: Check[]): CheckResult[] {
+    const id = scenarioId(endpoint);
+    let s = this.scenarios.get(id);
+    if (!s) {
+      s = {
+        id,
+        title: endpoint,
+        file: this.opts.harFile,
+        spec: [endpoint.split(' ').slice(0, 2).join(' ')],
+        mode: 'normal',
+        verdict: 'pass',
+        durationMs: 0,
+        checks: [],
+        kept: new Map(),
+      };
+      this.scenarios.set(id, s);
+    }
+    const step = `#${n}`;
+    const results: CheckResult[] = checks.map(({ name, ...rest }) => ({
+      id: `${id}/${step}/${name}`,
+      step,
+      phase: 'steps',
+      ...rest,
+      durationMs: Math.round(x.durationMs),
+      ...(rest.verdict === 'pass' ? {} : { evidence: this.evidence(x, n) }),
+    }));
+    const own: ScenarioResult = { ...s, checks: results };
+    applyResourceDeviations(own, this.opts.deviations);
+    s.durationMs += Math.round(x.durationMs);
+    for (const c of results) {
+      const kind = `${c.id.split('/').pop()} ${c.verdict}`;
+      const kept = s.kept.get(kind) ?? [];
+      s.kept.set(kind, kept);
+      if (kept.length < (c.verdict === 'pass' ? KEEP_PASSING : KEEP_FAILING)) {
+        kept.push(c);
+        s.checks.push(c);
+      } else kept[kept.length - 1].more = (kept[kept.length - 1].more ?? 0) + 1;
+    }
+    return results;
+  }
+
+  /** the runner's evidence, pointing at the exchange's entry in the session's HAR */
+  private evidence(x: Exchange, n: number): Evidence {
+    const ev = evidenceOf(x, this.opts.redactor);
+    return { ...ev, har: { file: this.opts.harFile, entry: n - 1 }, elapsedMs: Math.round(x.durationMs) };
+  }
+
+  /** the scenarios so far (one per endpoint of the spec the client used), their verdicts up to date */
+  results(): ScenarioResult[] {
+    return [...this.scenarios.values()]
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map(({ kept: _kept, ...s }) => ({ ...s, verdict: scenarioVerdict(s.checks) }));
+  }
+
+  /** the report's `proxy` section */
+  section(upstream: string, errors: NonNullable<Report['proxy']>['errors']): NonNullable<Report['proxy']> {
+    return { upstream, errors, exchanges: { ...this.counts }, footprint: this.footprint.entries() };
+  }
+}

@@ -1,0 +1,101 @@
+// The agent's own web GUI, a client nobody here wrote, through `synconf proxy --lab VERSION` in Chromium: it loads
+// (GET / with its CSRF cookie, the AngularJS page and its REST calls), polls, adds a folder, removes it, opens the
+// settings; the proxy judges every REST call. The report must judge dozens of exchanges, blame none on the client,
+// list every violation of the agent with its statement (or as a known deviation), and give the GUI's footprint.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DriftCauses } from '../src/schema/generated/types.js';
+import { cli } from './support/cli.js';
+import { launchChromium } from './support/chromium.js';
+import { tempFolder } from './support/temp.js';
+import { checksOf, readReport, startProxy, stopProxy } from './support/proxy.js';
+
+const work = tempFolder('proxy-gui');
+
+/** what a GUI session's report says, as the test's closing note prints it (and the issue's answer quotes) */
+function summary(version: string, dir: string): string {
+  const r = readReport(dir);
+  const x = r.proxy!.exchanges;
+  const failing = checksOf(r).filter((c) => c.verdict === 'fail');
+  const known = checksOf(r).filter((c) => c.verdict === 'expected-fail');
+  const lines = [
+    `GUI of ${version} through synconf proxy: ${x.total} exchanges, ${x.judged} judged (${x.outsideSpec} outside the spec, ${x.beyondSpec} beyond it, ${x.notRest} pages and assets); client violations ${x.clientViolations}, agent violations ${x.agentViolations}; checks ${r.totals.checks}: ${r.totals.pass} pass, ${r.totals.fail} fail, ${r.totals['expected-fail']} known deviations`,
+    `footprint: ${r.proxy!.footprint.length} endpoints, ${r.proxy!.footprint.reduce((n, f) => n + f.members.length, 0)} members: ${r.proxy!.footprint.map((f) => `${f.endpoint} ×${f.count}`).join(', ')}`,
+    ...failing.map((c) => `violation: ${c.id}: ${c.message} [${(c.breaks ?? c.statements ?? []).join(' ')}]`),
+    ...[...new Set(known.map((c) => `known deviation: ${c.id.split('/')[0]}/${c.id.split('/').pop()}`))],
+  ];
+  return lines.join('\n');
+}
+
+for (const version of ['1.19.2', '1.29.5'])
+  describe(`the web GUI of ${version} through synconf proxy --lab ${version}`, () => {
+    test('loads, polls, adds and removes a folder, opens the settings; every REST call judged', async (t) => {
+      const p = await startProxy(work(), `gui-${version}`, ['--lab', version]);
+      t.after(() => p.child.kill('SIGKILL'));
+      const folder = join(work(), `folder-${version}`);
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'a.txt'), 'a');
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${p.url}/`, { waitUntil: 'load' });
+        const add = page.locator('button[ng-click="addFolder()"]');
+        await add.waitFor({ state: 'visible', timeout: 60_000 });
+        await page.waitForTimeout(5_000); // it polls (status, connections, events …)
+        await add.click();
+        await page.locator('#folderLabel').fill('synconf-gui');
+        await page.locator('#folderPath').fill(folder);
+        await page.locator('button[ng-click="saveFolder()"]').click();
+        const panel = page.locator('.panel', { hasText: 'synconf-gui' }).first();
+        await panel.waitFor({ state: 'visible', timeout: 30_000 });
+        await page.waitForTimeout(3_000);
+        // the folder's panel opens on a click of its heading (a newer GUI may show it open already)
+        const edit = panel.locator('button[ng-click="editFolderExisting(folder)"]');
+        if (!(await edit.isVisible())) await panel.locator('.panel-heading').first().click();
+        await edit.click();
+        await page.locator('#editFolder [data-target="#remove-folder-confirmation"]').click();
+        await page.locator('#remove-folder-confirmation button[ng-click="deleteFolder(currentFolder.id)"]').click();
+        await page
+          .locator('.panel', { hasText: 'synconf-gui' })
+          .first()
+          .waitFor({ state: 'detached', timeout: 30_000 });
+        await page
+          .locator('a[ng-click="showSettings()"]')
+          .first()
+          .evaluate((a: HTMLElement) => a.click());
+        await page.locator('#settings').waitFor({ state: 'visible', timeout: 30_000 });
+        await page.waitForTimeout(5_000);
+      } finally {
+        await browser.close();
+      }
+      const code = await stopProxy(p);
+      const report = readReport(p.dir);
+      const note = summary(version, p.dir);
+      t.diagnostic(note);
+      const x = report.proxy!.exchanges;
+      assert.ok(x.judged >= 20, note);
+      assert.equal(x.clientViolations, 0, note);
+      const endpoints = report.proxy!.footprint.map((f) => f.endpoint);
+      for (const e of ['GET /rest/system/status', 'GET /rest/events', 'GET (outside /rest/)'])
+        assert.ok(endpoints.includes(e), `${e} in the footprint: ${endpoints.join(', ')}`);
+      assert.ok(
+        endpoints.some((e) => /^(PUT|POST|DELETE) \/rest\/config/.test(e)),
+        `the folder was added and removed: ${endpoints.join(', ')}`,
+      );
+      // every violation is the agent's, named with its statement; exit 1 exactly when there is one
+      const failing = checksOf(report).filter((c) => c.verdict === 'fail');
+      for (const c of failing) assert.ok(c.blame === 'agent' && (c.breaks ?? c.statements)?.length, c.message);
+      assert.equal(code, failing.length ? 1 : 0, note);
+
+      // does the next version break this GUI? Its own requests asked again of a lab of the next version
+      const next = version === '1.29.5' ? '2.1.2' : '1.29.5';
+      const drift = cli(['drift', p.dir, '--against', next], { cwd: work() });
+      assert.ok(drift.code === 0 || drift.code === 1, drift.out);
+      t.diagnostic(`drift of the GUI of ${version} against ${next}:\n${drift.stdout}`);
+      const json = cli(['drift', p.dir, '--against', next, '--json'], { cwd: work() });
+      for (const c of (JSON.parse(json.stdout) as DriftCauses).causes)
+        for (const e of c.endpoints) assert.ok(endpoints.includes(e), `${c.rule} on ${e}, not in the GUI's footprint`);
+    });
+  });
