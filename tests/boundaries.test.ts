@@ -375,7 +375,7 @@ describe('matrix --replay of the bundled recordings: version boundaries', () => 
       const b = m.boundaries!.find((x) => x.statement === id)!;
       assert.ok(b, `no row for ${id}`);
       const seen = Object.fromEntries(m.order.map((i) => [label(i), b.cells[i].observed]));
-      const later = Object.fromEntries(m.order.slice(1).map((i) => [label(i), H]));
+      const later: Record<string, Seen> = Object.fromEntries(m.order.slice(1).map((i) => [label(i), H]));
       assert.deepEqual(seen, { '1.12.1': N, ...later }, id);
       assert.equal(b.version, '1.18.0');
       assert.equal(label(b.firstHolds!), '1.19.2');

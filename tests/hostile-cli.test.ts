@@ -583,7 +583,8 @@ const ROWS: Record<string, Row> = {
   'matrix --replay --syncthing 1.19': {
     argv: ['matrix', '--replay', '--syncthing', '1.19', '--only', 'system-ping'],
     code: 2,
-    message: /^synconf: no recordings of 1\.19 \(did you mean 1\.19\.2\?\) \(found: 1\.12\.1, 1\.19\.2, 1\.29\.5, 1\.30\.0, 2\.1\.0, 2\.1\.2\)$/,
+    message:
+      /^synconf: no recordings of 1\.19 \(did you mean 1\.19\.2\?\) \(found: 1\.12\.1, 1\.19\.2, 1\.29\.5, 1\.30\.0, 2\.1\.0, 2\.1\.2\)$/,
     nothing: true,
   },
   'mutate --live --syncthing 1.29': {
