@@ -16,6 +16,7 @@ import { launchChromium } from './support/chromium.js';
 import type { Matrix, PairAnswer } from '../src/schema/generated/types.js';
 import { matrixToHtml } from '../src/report/matrix-html.js';
 import { pairAnswer, pairGrounds } from '../src/report/matrix-verdict.js';
+import { pairName } from '../src/report/matrix-causes-text.js';
 import { cliAsync } from './support/cli.js';
 import { tempFolder } from './support/temp.js';
 import { agentBinary } from './support/agents.js';
@@ -23,7 +24,6 @@ import { agentBinary } from './support/agents.js';
 const VIEWPORT = { width: 1280, height: 800 };
 /** what docs/reports.md promises: report.html of a full run within this height at 1280 px wide */
 const REPORT_HEIGHT = 14_000;
-const VERSIONS = ['1.12.1', '1.19.2', '1.29.5'];
 
 let browser: Browser;
 before(async () => {
@@ -135,11 +135,14 @@ describe('matrix --replay of the bundled recordings', () => {
   let m: Matrix;
   let html = '';
   let md = '';
+  /** the bundled versions, oldest first */
+  let versions: string[] = [];
 
   before(async () => {
     const r = await cliAsync(['matrix', '--replay', '--report-dir', 'm'], { cwd: work() });
     assert.equal(r.code, 0, r.out);
     m = JSON.parse(await readFile(join(work(), 'm', 'matrix.json'), 'utf8')) as Matrix;
+    versions = m.order.map((i) => m.columns[i].label);
     html = await readFile(join(work(), 'm', 'matrix.html'), 'utf8');
     md = await readFile(join(work(), 'm', 'matrix.md'), 'utf8');
   });
@@ -198,12 +201,21 @@ describe('matrix --replay of the bundled recordings', () => {
     const banner = (await page.locator('header.banner .answers li').allInnerTexts()).map((t) => t.trim());
     await page.context().close();
     const lines = md.split('\n');
+    // matrix.md: each pair's answer is its row of the ship table, which starts on the same line whatever the pairs
+    const ship = lines.findIndex((l) => l.startsWith('| versions | answer |'));
+    assert.ok(ship > 0 && ship < 6, `the ship table at the top (line ${ship})`);
     for (const p of m.pairs!) {
       const words = `${pairAnswer(m, p)}: ${pairGrounds(p)}`;
       assert.ok(banner.includes(words), `the banner says "${words}"`);
-      const at = lines.indexOf(`- **${pairAnswer(m, p)}**: ${pairGrounds(p)}`);
-      assert.ok(at > 0 && at < 6, `matrix.md says "${words}" at the top (line ${at})`);
+      const at = lines.findIndex((l) =>
+        l.startsWith(`| ${pairName(m, p)} | **${pairAnswer(m, p)}**: ${pairGrounds(p)} |`),
+      );
+      assert.ok(
+        at > ship + 1 && at <= ship + 1 + m.pairs!.length,
+        `matrix.md says "${words}" in the ship table (line ${at})`,
+      );
     }
+    assert.equal(banner.length, m.pairs!.length, 'the banner says every pair, and nothing else');
     assert.match(lines[0], /^## synconf version matrix: a newer version breaks clients of an older one$/);
     assert.ok(lines.slice(0, 8).some((l) => l.startsWith('**Against the spec**: every version conforms')));
     // the browse change: a listed known deviation of 1.29.5, said beside it; a cause that is not, says nothing
@@ -224,7 +236,7 @@ describe('matrix --replay of the bundled recordings', () => {
   test('every toggle of matrix.html and of each report.html sits on the line of what it opens', async () => {
     for (const file of [
       join(work(), 'm', 'matrix.html'),
-      ...VERSIONS.map((v) => join(work(), 'm', v, 'report.html')),
+      ...versions.map((v) => join(work(), 'm', v, 'report.html')),
     ]) {
       const page = await open({ file });
       assert.deepEqual(await misplacedToggles(page), [], file);
@@ -233,7 +245,7 @@ describe('matrix --replay of the bundled recordings', () => {
   });
 
   test(`report.html of each version: within ${REPORT_HEIGHT.toLocaleString('en-US')} px at 1280 px wide; its first screen counts and names the listed known deviations`, async () => {
-    for (const v of VERSIONS) {
+    for (const v of versions) {
       const page = await open({ file: join(work(), 'm', v, 'report.html') });
       const height = await page.evaluate(() => document.body.scrollHeight);
       console.log(`${v}: report.html ${height} px tall at 1280×800`);
@@ -257,7 +269,7 @@ describe('matrix --replay of the bundled recordings', () => {
   });
 
   test('summary.md of each version names the listed known deviations at the top, most first', async () => {
-    for (const v of VERSIONS) {
+    for (const v of versions) {
       const summary = await readFile(join(work(), 'm', v, 'summary.md'), 'utf8');
       const listed = m.columns.find((c) => c.label === v)!.totals['expected-fail'];
       const at = summary.split('\n').findIndex((l) => l.startsWith(`**${listed} listed known deviations** on `));

@@ -35,9 +35,26 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 /* the matrix's banner takes the colour of its worst answer; cannot tell is as loud as a break, in a colour of its own */
 .banner.breaks { background: var(--fail); } .banner.cannot-tell { background: var(--unknown); }
 .banner.may-affect { background: var(--xfail); } .banner.compatible { background: var(--pass); }
-.banner .answers { margin: .4rem 0 0; padding-left: 1.2rem; font-size: 1.2rem; }
-.banner .relate { font-size: .95rem; }
-.banner + main > h2:first-child { margin-top: 1rem; }
+/* the matrix's first screen holds a banner, a row a pair and a row a version: eight pairs and nine versions in 800 px.
+   Every pair's answer in columns, worst first (a line each would push the ship table below the fold past four pairs) */
+.banner.matrix { padding: 1rem 1.5rem; } .banner.matrix > div, main.matrix { max-width: 1400px; } .banner.matrix h1 { font-size: 1.5rem; } .banner.matrix .line { font-size: 1rem; }
+.banner .answers { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 30rem), 1fr)); column-gap: 2.5rem; margin: .3rem 0 0; padding-left: 1.2rem; font-size: 1.05rem; }
+.banner .relate { font-size: .85rem; }
+table.ship, table.versions { font-size: .9rem; line-height: 1.3; }
+table.ship :is(th, td), table.versions :is(th, td) { padding: .15rem .5rem; }
+table.ship thead th { font-size: .8rem; } table.ship .badge { min-width: 0; }
+table.versions { margin-top: .7rem; }
+h2#ship { margin-bottom: .4rem; }
+.badge.a-cannot-tell { background: var(--unknown); }
+details.tops > summary { cursor: pointer; }
+/* past five pairs (matrix-ship.ts WHOLE_CAUSES) each pair's most urgent cause on one line, cut with an ellipsis: the
+   cell takes the width left and no more, the cause what is left of it beside its toggle; whole once opened */
+table.ship.cut td.cause { width: 100%; max-width: 0; }
+table.ship.cut .top { display: inline-block; max-width: calc(100% - 6.5rem); overflow: hidden; white-space: nowrap; text-overflow: ellipsis; vertical-align: top; }
+table.ship.cut details[open] .top { display: inline; white-space: normal; }
+details.tops .more { color: #0550ae; white-space: nowrap; }
+details.tops .also { margin: .15rem 0 0 1.1rem; }
+.banner + main > h2:first-child { margin-top: .7rem; }
 .listed { font-weight: 600; color: var(--xfail); }
 .known-index { line-height: 1.7; }
 .muted { color: var(--muted); }

@@ -9,14 +9,23 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 /** "1.19.2 → 1.29.5" */
 export const pairName = (m: Matrix, p: MatrixPair) => `${m.columns[p.from].label} → ${m.columns[p.to].label}`;
 
-/** the checks a cause explains, counted by class: "9 checks: 9 listed regression" */
+/** the changed checks a cause explains by class: "25 listed regression, 1 known" */
+function checksByClass(c: MatrixCause): string {
+  return CHANGE_CLASSES.map((k) => [k, c.checks.filter((x) => x.class === k).length] as const)
+    .filter(([, n]) => n)
+    .map(([k, n]) => `${n} ${CHANGE_LABEL[k]}`)
+    .join(', ');
+}
+
+/** the checks a cause explains, counted by class: "explains 9 changed checks (9 listed regression)" */
 export function checksLine(c: MatrixCause): string {
   if (!c.checks.length) return 'no check changed with it';
-  const by = CHANGE_CLASSES.map((k) => [k, c.checks.filter((x) => x.class === k).length] as const)
-    .filter(([, n]) => n)
-    .map(([k, n]) => `${n} ${CHANGE_LABEL[k]}`);
-  return `explains ${plural(c.checks.length, 'changed check')} (${by.join(', ')})`;
+  return `explains ${plural(c.checks.length, 'changed check')} (${checksByClass(c)})`;
 }
+
+/** the same in a first screen's row, where a pair has one line: "explains 9 listed regression" */
+export const checksShort = (c: MatrixCause) =>
+  c.checks.length ? `explains ${checksByClass(c)}` : 'no check changed with it';
 
 // the rows of a matrix by check id, made once per matrix (a cause looks up each check it explains)
 const rowsById = new WeakMap<Matrix, Map<string, MatrixRow>>();

@@ -107,25 +107,19 @@ function statementSection(m: Matrix): string {
   return `<details id="statements"><summary><h2>Statement coverage by version</h2></summary><table><thead>${head}</thead><tbody>${rows}</tbody></table></details>`;
 }
 
-/** pair answers the banner names; the ship table below has every pair */
-const BANNER_PAIRS = 4;
-
 /**
  * The banner: the answer first, its colour the worst pair's (red breaks, blue cannot tell, amber may affect, green
  * compatible; with one version, the conformance's), then the conformance of the versions to the spec as a fact of
- * its own, and how the two relate. A first screen that is green while a version breaks clients misleads. With one
- * pair, its line is the answer: the heading does not say it twice.
+ * its own, and how the two relate. A first screen that is green while a version breaks clients misleads. Every pair's
+ * answer, worst first, in columns (one bullet a line would push the ship table below the fold past four pairs). With
+ * one pair, its line is the answer: the heading does not say it twice.
  */
 function banner(m: Matrix): string {
   const worst = worstAnswer(m);
   const tone = worst ?? (m.columns.every((c) => c.exitCode === 0) ? 'compatible' : 'breaks');
   const pairs = pairsByAnswer(m);
-  const answers = pairs
-    .slice(0, BANNER_PAIRS)
-    .map((p) => `<li><strong>${e(pairAnswer(m, p))}</strong>: ${e(pairGrounds(p), 300)}</li>`);
-  if (pairs.length > BANNER_PAIRS)
-    answers.push(`<li>and ${pairs.length - BANNER_PAIRS} more pairs (the table below)</li>`);
-  return `<header class="banner ${tone}" id="answer"><div>
+  const answers = pairs.map((p) => `<li><strong>${e(pairAnswer(m, p))}</strong>: ${e(pairGrounds(p), 300)}</li>`);
+  return `<header class="banner matrix ${tone}" id="answer"><div>
 <h1>synconf version matrix${pairs.length === 1 ? '' : `: ${e(headline(m))}`}</h1>
 ${answers.length ? `<ul class="answers">${answers.join('')}</ul>` : ''}
 <p class="line" id="conformance"><strong>Against the spec</strong>: ${e(conformance(m))}. <span class="relate">${e(RELATION)}</span></p>
@@ -140,7 +134,7 @@ export function matrixToHtml(m: Matrix): string {
     ? `${m.changed} of ${rowCount(m)} checks changed across ${m.columns.length} versions (${byClass})`
     : `No verdict differs across ${m.columns.length} runs (${rowCount(m)} checks)`;
   const body = `${banner(m)}
-<main>
+<main class="matrix">
 ${shipSection(m)}
 ${causesSection(m)}
 ${boundariesHtml(m)}

@@ -1,12 +1,22 @@
-// The version matrix as Markdown (a GitHub job summary): the answer first — per pair of versions what the newer does
-// to clients of the older, and apart from it the conformance of the versions — then per pair the causes by level and
-// the top ones, per version its verdict, then each pair's causes one line each (compatible collapsed), then the checks
-// that changed grouped by class, collapsed (unchanged rows only counted; matrix.json has all). Within SUMMARY_BOUND
-// whatever the number of versions: detail is left out level by level (compatible causes first) and said so.
+// The version matrix as Markdown (a GitHub job summary): the answer first — the worst in the heading, and apart from
+// it the conformance of the versions — then the ship table, a row a pair, worst first: what the newer version does to
+// clients of the older in words, the causes by level, the most urgent cause and the next ones folded; per version its
+// verdict; then each pair's causes one line each (compatible collapsed), then the checks that changed grouped by
+// class, collapsed (unchanged rows only counted; matrix.json has all). The ship table starts on the same line
+// whatever the number of pairs. Within SUMMARY_BOUND whatever the number of versions: detail is left out level by
+// level (compatible causes first) and said so.
 import type { Matrix, MatrixCause, MatrixPair, MatrixRow } from '../schema/generated/types.js';
 import { escapeMarkdown as md } from './text.js';
 import { VERDICT_LABEL, runStatus } from '../verdict/verdicts.js';
-import { checksLine, listedNote, pairChecksLine, pairName, topCauses, urgent } from './matrix-causes-text.js';
+import {
+  checksLine,
+  checksShort,
+  listedNote,
+  pairChecksLine,
+  pairName,
+  topCauses,
+  urgent,
+} from './matrix-causes-text.js';
 import { TOP_CAUSES } from './matrix-ship.js';
 import { CHANGE_CLASSES, CHANGE_HEADING, CHANGE_LABEL, CHANGE_MEANING } from '../verdict/change-class.js';
 import { coverageByColumn } from './statements.js';
@@ -27,21 +37,16 @@ interface Detail {
   tables: boolean;
   /** each pair's causes (else one line says where they are) */
   causes: boolean;
-  /** pairs whose answer is said at the top, worst first (the ship table has every pair it can) */
-  answers: number;
 }
-
-/** pairs whose answer is said at the top at the least detail */
-const ANSWERS = 10;
 
 /** the levels of detail, tried in turn until the text fits: compatible causes go first, the answer never */
 const DETAIL: Detail[] = [
-  { compatible: true, urgent: Infinity, rows: 60, tables: true, causes: true, answers: Infinity },
-  { compatible: false, urgent: Infinity, rows: 60, tables: true, causes: true, answers: Infinity },
-  { compatible: false, urgent: Infinity, rows: 10, tables: true, causes: true, answers: Infinity },
-  { compatible: false, urgent: Infinity, rows: 0, tables: false, causes: true, answers: Infinity },
-  { compatible: false, urgent: TOP_CAUSES, rows: 0, tables: false, causes: true, answers: Infinity },
-  { compatible: false, urgent: 0, rows: 0, tables: false, causes: false, answers: ANSWERS },
+  { compatible: true, urgent: Infinity, rows: 60, tables: true, causes: true },
+  { compatible: false, urgent: Infinity, rows: 60, tables: true, causes: true },
+  { compatible: false, urgent: Infinity, rows: 10, tables: true, causes: true },
+  { compatible: false, urgent: Infinity, rows: 0, tables: false, causes: true },
+  { compatible: false, urgent: TOP_CAUSES, rows: 0, tables: false, causes: true },
+  { compatible: false, urgent: 0, rows: 0, tables: false, causes: false },
 ];
 
 /** the line that says what was left out of matrix.md and where it is */
@@ -90,46 +95,42 @@ function listed(m: Matrix, p: MatrixPair, c: MatrixCause): string {
   return note ? ` **(${md(note)})**` : '';
 }
 
-/** the answer in words: per pair what the newer version does to clients of the older, then the conformance */
-function answerLines(m: Matrix, detail: Detail): string[] {
-  const pairs = pairsByAnswer(m);
-  const shown = pairs.slice(0, detail.answers);
+/** the answer first: the worst in the heading, then the conformance (each pair's answer is its row of the table) */
+function answerLines(m: Matrix): string[] {
   return [
-    // with one pair, its line below is the answer: the heading does not say it twice
-    `## synconf version matrix${pairs.length === 1 ? '' : `: ${md(headline(m))}`}`,
+    // with one pair, its row is the answer: the heading does not say it twice
+    `## synconf version matrix${m.pairs?.length === 1 ? '' : `: ${md(headline(m))}`}`,
     '',
-    ...shown.map((p) => `- **${md(pairAnswer(m, p))}**: ${md(pairGrounds(p))}`),
-    ...(pairs.length > shown.length ? [`- …and ${pairs.length - shown.length} more pairs (the table below)`] : []),
-    ...(pairs.length ? [''] : []),
     `**Against the spec**: ${md(conformance(m))}. _${RELATION}_`,
   ];
 }
 
-/** per pair the causes by level and the top ones; per version its verdict; rows while they fit in `budget` */
+/** the pair's most urgent cause, then the next top ones folded in the cell (a toggle on the line of what it opens) */
+function topCell(m: Matrix, p: MatrixPair): string {
+  const line = (c: MatrixCause) => `${c.cause.level} ${causeText(c)}${listed(m, p, c)} (${checksShort(c)})`;
+  const [first, ...others] = topCauses(p, TOP_CAUSES);
+  if (!first) return 'no breaking or risky cause';
+  if (!others.length) return line(first);
+  return `${line(first)}<details><summary>+${others.length} more</summary>${others.map(line).join('<br>')}</details>`;
+}
+
+/**
+ * The ship table, a row a pair, worst answer first (cut down, the least urgent pairs are the ones counted): the
+ * answer in the banner's words (src/report/matrix-verdict.ts), the causes by level, the top causes; then per version
+ * its verdict; rows while they fit in `budget`.
+ */
 function shipTables(m: Matrix, budget: Budget): string[] {
-  const answer = (p: MatrixPair) =>
-    p.answer === 'breaks'
-      ? `**breaks clients** of ${md(m.columns[p.from].label)}`
-      : p.answer === 'may-affect'
-        ? '**may affect clients**'
-        : p.answer === 'cannot-tell'
-          ? `**cannot tell**: ${md(p.reason ?? '')}`
-          : 'compatible';
-  const tops = (p: MatrixPair) =>
-    topCauses(p, TOP_CAUSES)
-      .map((c) => `${c.cause.level} ${causeText(c)} (${checksLine(c)})${listed(m, p, c)}`)
-      .join('<br>') || 'no breaking or risky cause';
   const pairRow = (p: MatrixPair) =>
-    `| ${md(pairName(m, p))} | ${answer(p)} | ${p.counts.breaking} | ${p.counts.risky} | ${p.counts.compatible} | ${p.counts.accepted} | ${tops(p)} |`;
+    `| ${md(pairName(m, p))} | **${md(pairAnswer(m, p))}**: ${md(pairGrounds(p))} | ${p.counts.breaking} | ${p.counts.risky} | ${p.counts.compatible} | ${p.counts.accepted} | ${topCell(m, p)} |`;
   const versionRow = (i: number) => {
     const c = m.columns[i];
     return `| ${md(c.label)} | ${runStatus(c.exitCode)} (exit ${c.exitCode}) | ${c.totals.fail} | ${c.totals['expected-fail']} | ${c.totals['unexpected-pass']} | ${c.totals.skip} | ${c.totals.pass} | ${md(c.mode)} |`;
   };
   const rest = (what: string) => (n: number) => `\n${leftOut(plural(n, what))}`;
   return [
-    '| versions | answer | breaking | risky | compatible | accepted | top causes |',
+    '| versions | answer | breaking | risky | compatible | accepted | most urgent cause |',
     '|---|---|---:|---:|---:|---:|---|',
-    ...within(m.pairs ?? [], pairRow, budget, rest('more pair')),
+    ...within(pairsByAnswer(m), pairRow, budget, rest('more pair')),
     '',
     '| version | verdict | failures | listed deviations | unexpected passes | skipped | passing | run |',
     '|---|---|---:|---:|---:|---:|---:|---|',
@@ -223,7 +224,9 @@ function render(m: Matrix, detail: Detail, budget: Budget): string[] {
   const byClass = CHANGE_CLASSES.map((c) => `${CHANGE_LABEL[c]}: ${m.classes[c]}`).join(', ');
   const trimmed = detail !== DETAIL[0];
   return [
-    ...answerLines(m, detail),
+    ...answerLines(m),
+    '',
+    ...shipTables(m, budget),
     '',
     m.changed
       ? `**${m.changed}** of ${rowCount(m)} checks changed across ${m.columns.length} versions: ${byClass}.`
@@ -234,8 +237,6 @@ function render(m: Matrix, detail: Detail, budget: Budget): string[] {
           `_Detail is left out below to keep this summary within ${SUMMARY_BOUND_TEXT}; matrix.json has everything._`,
         ]
       : []),
-    '',
-    ...shipTables(m, budget),
     ...(detail.causes
       ? (m.pairs ?? []).flatMap((p) => pairCauses(m, p, detail))
       : ['', leftOut("Each pair's causes are")]),

@@ -1,17 +1,31 @@
-// The first screen of the version matrix: "can version N ship?". Per adjacent pair of versions the breaking, risky
-// and compatible causes counted, with the top causes one line each; per version its verdict, failures and listed
-// deviations. Then each pair's causes, every one expandable to the checks and differences it explains, the
-// compatible ones collapsed. Pure: a matrix in, HTML out (src/report/matrix-html.ts places it on the page).
+// The first screen of the version matrix: "can version N ship?". Per adjacent pair of versions one compact row: its
+// answer, the breaking, risky, compatible and accepted causes counted, and its most urgent cause, whose toggle opens
+// the other top causes; per version its verdict, failures and listed deviations. A row a pair keeps eight pairs and
+// nine versions within 800 px. Then each pair's causes, every one expandable to the checks and differences it
+// explains, the compatible ones collapsed. Pure: a matrix in, HTML out (src/report/matrix-html.ts places it).
 import type { ChangeLevel, Matrix, MatrixCause, MatrixPair } from '../schema/generated/types.js';
 import { escapeHtml, cut } from './text.js';
 import { runStatus } from '../verdict/verdicts.js';
 import { CHANGE_LABEL } from '../verdict/change-class.js';
-import { checksLine, listedNote, pairChecksLine, pairName, topCauses, urgent } from './matrix-causes-text.js';
+import {
+  checksLine,
+  checksShort,
+  listedNote,
+  pairChecksLine,
+  pairName,
+  topCauses,
+  urgent,
+} from './matrix-causes-text.js';
 
 const e = (s: string, max = 500) => escapeHtml(cut(s, max));
 
-/** top causes shown per pair on the first screen */
+/** top causes per pair on the first screen: the most urgent shown, the others behind its toggle */
 export const TOP_CAUSES = 3;
+/**
+ * Pairs whose most urgent causes the first screen shows whole (a few lines each). Past them each takes one line, cut
+ * with an ellipsis, whole in its title and once its toggle is opened: so nine versions still fit in 800 px.
+ */
+export const WHOLE_CAUSES = 5;
 /** checks and differences listed inside one cause; the rest counted (matrix.json has them all) */
 const LISTED = 25;
 
@@ -23,15 +37,21 @@ const levelBadge = (c: MatrixCause) =>
     ? '<span class="badge v-skip">accepted</span>'
     : `<span class="badge ${BADGE[c.cause.level]}">${e(c.cause.level, 20)}</span>`;
 
-/** rule — endpoints pointer: change */
-function causeText(c: MatrixCause): string {
+/** a cause's rule, where (its first endpoint, how many more, the pointer) and what changed, as plain text */
+function causeParts(c: MatrixCause): { rule: string; where: string; change: string } {
   const k = c.cause;
   const more = k.endpoints.length > 1 ? ` (+${k.endpoints.length - 1})` : '';
-  const where = k.at?.[0] ?? k.pointer;
+  const at = k.at?.[0] ?? k.pointer;
   const change = k.members
     ? `${k.change}: ${k.members.slice(0, 4).join(', ')}${k.members.length > 4 ? ', …' : ''}`
     : k.change;
-  return `<code>${e(k.rule, 60)}</code> — <code>${e(k.endpoints[0], 120)}${more}${where ? ` ${e(where, 120)}` : ''}</code>: ${e(change, 160)}`;
+  return { rule: cut(k.rule, 60), where: `${cut(k.endpoints[0], 120)}${more}${at ? ` ${cut(at, 120)}` : ''}`, change };
+}
+
+/** rule — endpoints pointer: change */
+function causeText(c: MatrixCause): string {
+  const { rule, where, change } = causeParts(c);
+  return `<code>${e(rule)}</code> — <code>${e(where)}</code>: ${e(change, 160)}`;
 }
 
 /** beside a cause that is also a listed known deviation of the newer version: its report.html lists it as accepted */
@@ -40,26 +60,54 @@ function listed(m: Matrix, p: MatrixPair, c: MatrixCause): string {
   return note ? ` <span class="listed">(${e(note)})</span>` : '';
 }
 
-/** what a pair means for shipping the newer version (its answer, matrix/causes.ts) */
-function answer(p: MatrixPair, older: string): string {
-  if (p.answer === 'breaks') return `<strong>breaks clients</strong> of ${e(older)}`;
-  if (p.answer === 'may-affect') return '<strong>may affect clients</strong>';
-  if (p.answer === 'cannot-tell') return `<strong>cannot tell</strong>: ${e(p.reason ?? '', 300)}`;
-  return 'compatible';
+/** the answer's colour: the banner's (red breaks, blue cannot tell, amber may affect, green compatible) */
+const ANSWER_BADGE: Record<MatrixPair['answer'], string> = {
+  breaks: 'v-fail',
+  'cannot-tell': 'a-cannot-tell',
+  'may-affect': 'v-expected-fail',
+  compatible: 'v-pass',
+};
+const ANSWER_WORD: Record<MatrixPair['answer'], string> = {
+  breaks: 'breaks',
+  'cannot-tell': 'cannot tell',
+  'may-affect': 'may affect',
+  compatible: 'compatible',
+};
+
+/** what a pair means for shipping the newer version, in a word (the banner says it in a sentence), and why not */
+function answer(p: MatrixPair): string {
+  const badge = `<span class="badge ${ANSWER_BADGE[p.answer]}">${ANSWER_WORD[p.answer]}</span>`;
+  return p.answer === 'cannot-tell' ? `${badge} ${e(p.reason ?? '', 300)}` : badge;
+}
+
+/** a top cause on one line: its level, rule, where, what changed, listed or not, the checks it explains */
+const topCause = (m: Matrix, p: MatrixPair, c: MatrixCause) =>
+  `${levelBadge(c)} ${causeText(c)}${listed(m, p, c)} <span class="muted">(${e(checksShort(c))})</span>`;
+
+/** the same as plain text, for the title of a line the page may cut (more pairs than WHOLE_CAUSES) */
+function topCauseTitle(m: Matrix, p: MatrixPair, c: MatrixCause): string {
+  const { rule, where, change } = causeParts(c);
+  const note = listedNote(m, p, c);
+  return `${c.cause.accepted ? 'accepted' : c.cause.level} ${rule} — ${where}: ${change}${note ? ` (${note})` : ''} (${checksShort(c)})`;
+}
+
+/**
+ * The pair's most urgent cause, always shown; its toggle, on its line (a toggle on a line of its own would cost every
+ * pair a line), opens the other top causes and where all of them are.
+ */
+function topCell(m: Matrix, p: MatrixPair): string {
+  const [first, ...others] = topCauses(p, TOP_CAUSES);
+  if (!first) return '<span class="muted">no breaking or risky cause</span>';
+  const shown = `<span class="top" title="${e(topCauseTitle(m, p, first), 800)}">${topCause(m, p, first)}</span>`;
+  const more = others.length ? ` <span class="more">+${others.length} more</span>` : '';
+  const all = p.causes.filter(urgent).length;
+  const also = others.map((c) => `<div class="also">${topCause(m, p, c)}</div>`).join('');
+  return `<details class="tops"><summary>${shown}${more}</summary>${also}<div class="also"><a href="#causes-${p.from}-${p.to}">all ${all} breaking or risky cause${all === 1 ? '' : 's'} of ${e(pairName(m, p))}</a></div></details>`;
 }
 
 function pairRow(m: Matrix, p: MatrixPair): string {
-  const top = topCauses(p, TOP_CAUSES);
-  const tops = top.length
-    ? top
-        .map(
-          (c) =>
-            `<div class="top">${levelBadge(c)} ${causeText(c)} <span class="muted">(${e(checksLine(c))})</span>${listed(m, p, c)}</div>`,
-        )
-        .join('')
-    : '<div class="muted">no breaking or risky cause</div>';
   const c = p.counts;
-  return `<tr><th scope="row" class="nowrap">${e(pairName(m, p))}</th><td>${answer(p, m.columns[p.from].label)}</td><td class="num">${c.breaking}</td><td class="num">${c.risky}</td><td class="num">${c.compatible}</td><td class="num">${c.accepted}</td><td>${tops}</td></tr>`;
+  return `<tr><th scope="row" class="nowrap">${e(pairName(m, p))}</th><td>${answer(p)}</td><td class="num">${c.breaking}</td><td class="num">${c.risky}</td><td class="num">${c.compatible}</td><td class="num">${c.accepted}</td><td class="cause">${topCell(m, p)}</td></tr>`;
 }
 
 function versionRow(m: Matrix, i: number): string {
@@ -72,7 +120,7 @@ function versionRow(m: Matrix, i: number): string {
 export function shipSection(m: Matrix): string {
   const pairs = (m.pairs ?? []).map((p) => pairRow(m, p)).join('\n');
   return `<h2 id="ship">Can it ship?</h2>
-<table class="ship"><thead><tr><th scope="col">Versions</th><th scope="col">Answer</th><th scope="col" class="nowrap">breaking</th><th scope="col" class="nowrap">risky</th><th scope="col" class="nowrap">compatible</th><th scope="col" class="nowrap">accepted</th><th scope="col">Top causes (most urgent first)</th></tr></thead>
+<table class="ship${(m.pairs?.length ?? 0) > WHOLE_CAUSES ? ' cut' : ''}"><thead><tr><th scope="col">Versions</th><th scope="col">Answer</th><th scope="col" class="nowrap">breaking</th><th scope="col" class="nowrap">risky</th><th scope="col" class="nowrap">compatible</th><th scope="col" class="nowrap">accepted</th><th scope="col">Most urgent cause <span class="muted">(▸ the next ones)</span></th></tr></thead>
 <tbody>
 ${pairs || '<tr><td colspan="7" class="muted">one version only: no pair to compare</td></tr>'}
 </tbody></table>
