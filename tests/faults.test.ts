@@ -30,7 +30,7 @@ interface Row {
   /** files the row needs in its scratch folder */
   setup?: (dir: string) => Promise<void>;
   code: number;
-  /** one line of stderr matches it */
+  /** one line of the output matches it (stderr; a verdict line, stdout) */
   message: RegExp;
   /** the report folder `r` is written (true) or not made (false) */
   report?: boolean;
@@ -626,9 +626,10 @@ describe('faults against the built command, each from a scratch folder', () => {
       const shown = `exit ${r.code} (signal ${r.signal})\nstdout: ${r.stdout.slice(-1500)}\nstderr: ${r.stderr.slice(-1500)}`;
       assert.notEqual(r.signal, 'SIGKILL', `still running past its bound: a hang\n${shown}`);
       assert.equal(r.code, row.code, shown);
+      // the line on stderr; a verdict the run reaches, on stdout
       assert.ok(
-        r.stderr.split('\n').some((l) => row.message.test(l)),
-        `no line of stderr matches ${row.message}\n${shown}`,
+        r.out.split('\n').some((l) => row.message.test(l)),
+        `no line of the output matches ${row.message}\n${shown}`,
       );
       assert.doesNotMatch(r.stderr, /\n\s+at .*[:(]\d+/, 'no stack trace');
       const report = join(dir, 'r', 'report.json');
