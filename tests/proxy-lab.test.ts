@@ -78,7 +78,8 @@ describe('faults between the proxy and a lab agent', () => {
     return copy;
   };
   const set = (member: string, value: unknown) => (doc: unknown) => ({ ...(doc as object), [member]: value });
-  const device = 'AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA';
+  // a valid device ID (the agent's own, filled in when the lab is up): an invalid one is removed as ""
+  const device = 'DEVICE';
   // [fault (ASCII: it is sent as a header), its change of the agent's answer, the request, the statement it breaks]
   const faults: [string, Changed[string], [string, string], string][] = [
     ['member dropped', { json: drop('myID') }, ['GET', '/rest/system/status'], 'status.myID.type'],
@@ -115,16 +116,27 @@ describe('faults between the proxy and a lab agent', () => {
     ],
   ];
 
-  test(`${faults.length} faults, each reported with its statement id; the same requests unbroken conform`, async (t) => {
+  test(`${faults.length + 1} faults, each reported with its statement id; the same requests unbroken conform`, async (t) => {
     const agent = shared.lab.instances[0];
-    const layer = await startBreakingProxy(agent.url, {}, Object.fromEntries(faults.map(([f, change]) => [f, change])));
+    const notFired = (doc: unknown) => (doc as { type: string }[]).filter((e) => e.type !== 'PendingDevicesChanged');
+    const changes = Object.fromEntries(faults.map(([f, change]) => [f, change]));
+    const layer = await startBreakingProxy(agent.url, {}, { ...changes, 'event not fired': { json: notFired } });
     try {
       const p = await startProxy(work(), 'faults', ['--agent', layer.url, '--api-key', agent.apiKey]);
       t.after(() => p.child.kill('SIGKILL')); // a failing assertion before the stop leaves no proxy behind
+      const at = (path: string) => path.replace(device, agent.deviceId);
       for (const [fault, , [method, path]] of faults)
-        await (await call(p, path, { method, headers: { 'X-Fault': fault } })).text();
+        await (await call(p, at(path), { method, headers: { 'X-Fault': fault } })).text();
       // the same requests without a fault: the baseline each fault is told apart from
-      for (const [, , [method, path]] of faults) await (await call(p, path, { method })).text();
+      for (const [, , [method, path]] of faults) await (await call(p, at(path), { method })).text();
+      // a session statement: the DELETE's event, hidden from the client's next poll
+      const events = (await (await call(p, '/rest/events?since=0&timeout=0')).json()) as { id: number }[];
+      const deleted = 2 * faults.length + 2;
+      await (await call(p, at(`/rest/cluster/pending/devices?device=${device}`), { method: 'DELETE' })).text();
+      const since = events.at(-1)!.id;
+      await (
+        await call(p, `/rest/events?since=${since}&timeout=1`, { headers: { 'X-Fault': 'event not fired' } })
+      ).text();
       assert.equal(await stopProxy(p), 1, p.stderr());
       const checks = checksOf(readReport(p.dir));
       faults.forEach(([fault, , [method, path], statement], i) => {
@@ -135,7 +147,16 @@ describe('faults between the proxy and a lab agent', () => {
           `${fault}: ${failing.map((c) => `${c.message} [${(c.breaks ?? c.statements ?? []).join(' ')}]`).join('; ')}`,
         );
       });
-      const unbroken = checks.filter((c) => Number(c.step.slice(1)) > faults.length && c.verdict === 'fail');
+      const event = checks.find((c) => c.step === `#${deleted}` && c.kind === 'event')!;
+      assert.equal(event.verdict, 'fail', event.message);
+      assert.deepEqual(event.statements, ['pending-devices.delete.event', 'events.pending-devices-changed']);
+      // the unbroken DELETE's event was seen in the poll from 0: proven
+      assert.ok(
+        checks.some((c) => c.kind === 'event' && c.verdict === 'pass'),
+        'an event proven',
+      );
+      const step = (c: CheckResult) => Number(c.step.slice(1));
+      const unbroken = checks.filter((c) => step(c) > faults.length && step(c) < deleted && c.verdict === 'fail');
       assert.deepEqual(
         unbroken.map((c) => c.message),
         [],
