@@ -113,6 +113,7 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
   await forwarder.close();
   interrupt.off();
   har.end();
+  s.finish();
   const report = proxyReport(s, upstream, opts, startedAt);
   report.run.expectations = deviations.files.join(', ') || null;
   await writeReports(report, opts.reportDir);

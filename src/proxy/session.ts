@@ -14,6 +14,8 @@ import { scenarioVerdict } from '../verdict/verdicts.js';
 import { checkRequest, type Scope } from './request-checks.js';
 import { checkAnswer } from './answer-checks.js';
 import { Footprint } from './footprint.js';
+import { EventWatch, type EventCheck } from './event-watch.js';
+import type { EndpointEntry } from '../schema/endpoints.js';
 import { applyResourceDeviations, type ResourceDeviations } from './deviations.js';
 
 /** checks of one kind (endpoint, check, verdict) kept verbatim; the rest are counted into the last kept one */
@@ -53,6 +55,7 @@ export class ProxySession {
   private n = 0;
   private readonly scenarios = new Map<string, ScenarioResult & { kept: Map<string, CheckResult[]> }>();
   readonly footprint = new Footprint();
+  private readonly events = new EventWatch();
   readonly counts = {
     total: 0,
     judged: 0,
@@ -91,10 +94,29 @@ export class ProxySession {
     const wrongMethod = req.checks.some((c) => c.name === 'request:method' && c.verdict === 'fail');
     const answer = wrongMethod ? [] : checkAnswer(x, req.endpoint, this.opts.agentVersion);
     const checks = this.keep(endpointName(x.request.method, x.request.url), n, kept, [...req.checks, ...answer]);
+    if (!wrongMethod) this.watchEvents(n, kept, req.endpoint);
     const violations = checks.filter((c) => c.verdict === 'fail');
     if (violations.some((c) => c.blame === 'client')) this.counts.clientViolations++;
     if (violations.some((c) => c.blame === 'agent')) this.counts.agentViolations++;
     return { n, scope: 'spec', violations };
+  }
+
+  /** the statements of the session so far: a call that fires an event, judged by the client's later polls */
+  private watchEvents(n: number, x: Exchange, endpoint: EndpointEntry): void {
+    this.events.called(n, x, endpoint);
+    if (endpoint.id === 'GET /rest/events') this.keepEvents(this.events.polled(x));
+  }
+
+  private keepEvents(found: EventCheck[]): void {
+    for (const e of found) {
+      this.keep(endpointName(e.x.request.method, e.x.request.url), e.n, e.x, [e.check]);
+      if (e.check.verdict === 'fail') this.counts.agentViolations++;
+    }
+  }
+
+  /** the end of the session: the awaited events a later poll should have shown and did not */
+  finish(): void {
+    this.keepEvents(this.events.finish());
   }
 
   /** the checks of one exchange as results, known deviations applied; each kept or counted into its kind */

@@ -1089,6 +1089,12 @@ export interface EndpointEntry {
      * resource name of the event data
      */
     data: string;
+    /**
+     * the statements saying the call fires it (synconf proxy judges them by the client's later polls of /rest/events)
+     *
+     * @minItems 1
+     */
+    statements?: [string, ...string[]];
   };
 }
 /**
