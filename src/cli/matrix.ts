@@ -57,7 +57,7 @@ export const matrixCommand: CommandModule = {
           type: 'string',
           coerce: (v: unknown) => (v === undefined ? undefined : wholeNumber('jobs', 1)(v)),
           describe:
-            'how many versions run at once (default: the number of cores + 1, at most the number of versions: the labs mostly wait)',
+            'how many versions run at once (default: three per core, at most the number of versions: the labs mostly wait)',
         }),
       'run',
     )
