@@ -33,7 +33,7 @@ for (const version of ['1.19.2', '1.29.5'])
   describe(`the web GUI of ${version} through synconf proxy --lab ${version}`, () => {
     test('loads, polls, adds and removes a folder, opens the settings; every REST call judged', async (t) => {
       const p = await startProxy(work(), `gui-${version}`, ['--lab', version]);
-      t.after(() => p.child.kill('SIGKILL'));
+      t.after(() => p.child.kill('SIGTERM')); // the orderly stop: the proxy stops its lab (a SIGKILL would leave it running)
       const folder = join(work(), `folder-${version}`);
       mkdirSync(folder);
       writeFileSync(join(folder, 'a.txt'), 'a');

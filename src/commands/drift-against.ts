@@ -56,12 +56,13 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
       await upstream.close();
     }
     // the exchanges asked of both agents, by their steps: what was not asked again is not compared
-    const asked = new Set(replayed.entries.map((e) => e._step));
-    const before = writeSide(
-      join(scratch, 'before'),
-      session.entries.filter((e) => asked.has(e._step)),
-      session.agentVersion,
-    );
+    // (each as it was asked again: a long poll's timeout shortened, so that both sides name the exchange alike)
+    const asked = new Map(replayed.entries.map((e) => [e._step, e.request.url]));
+    const sent = session.entries.flatMap((e) => {
+      const url = asked.get(e._step);
+      return url === undefined ? [] : [{ ...e, request: { ...e.request, url } }];
+    });
+    const before = writeSide(join(scratch, 'before'), sent, session.agentVersion);
     const after = writeSide(join(scratch, 'after'), replayed.entries, upstream.version);
     const comparison = compareRecordings(before, after, undefined, (d) => touchesFootprint(session.footprint, d));
     if (!opts.json) {

@@ -32,8 +32,9 @@ function requestOf(e: HarEntry, apiKey: string): OutgoingRequest | string {
   if (e.request.method !== 'GET' && REPLACES_CONFIG.test(url.pathname))
     return "it would replace the agent's whole configuration with the old agent's";
   if (e.request.postData && PLACEHOLDER.test(e.request.postData.text)) return 'its body holds a redacted secret';
-  // a long poll waits for the old agent's next event id, which the other agent may never reach: a second is enough
-  if (url.pathname === '/rest/events' && url.searchParams.has('timeout')) url.searchParams.set('timeout', '1');
+  // a long poll waits for the old agent's next event id, which the other agent may never reach (and without a
+  // timeout, the agent's default minute): a second is enough to see what it has
+  if (url.pathname.startsWith('/rest/events')) url.searchParams.set('timeout', '1');
   const headers: Record<string, string> = { 'X-API-Key': apiKey };
   for (const h of e.request.headers) if (KEPT_HEADERS.has(h.name.toLowerCase())) headers[h.name] = h.value;
   return {
