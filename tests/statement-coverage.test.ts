@@ -220,7 +220,7 @@ describe('statement coverage', () => {
     for (const column of matrix.columns) assert.ok(column.statements.checked > 150, column.label);
     assert.match(
       readFileSync(join(dir, 'matrix.md'), 'utf8'),
-      /\| statements \| 1\.12\.1 \| 1\.19\.2 \| 1\.29\.5 \|\n.*\n\| checked \| \d+/,
+      /\| statements \| 1\.12\.1 \| 1\.19\.2 \| 1\.29\.5 \| 1\.30\.0 \| 2\.1\.0 \| 2\.1\.2 \|\n.*\n\| checked \| \d+/,
     );
     assert.match(readFileSync(join(dir, 'matrix.html'), 'utf8'), /<details id="statements">/);
   });
