@@ -76,9 +76,10 @@ export const MAX_MEMBERS = 100_000;
 /**
  * Why a JSON text is too large to use (nested deeper than MAX_DEPTH, an object or array of more than MAX_MEMBERS),
  * or undefined. A scan of the text, not a parse: it runs on every body of a cassette before anything parses one, so a
- * body nested 200,000 deep is one line, not a stack overflow (exit 3) in the first recursive walk of it.
+ * body nested 200,000 deep is one line, not a stack overflow (exit 3) in the first recursive walk of it. Brackets in
+ * strings are skipped; text that is not JSON is scanned all the same (the bound is what matters).
  */
-export function jsonTextTooLarge(text: string): string | undefined {
+export function jsonTextTooLarge(text: string, maxMembers = MAX_MEMBERS): string | undefined {
   const commas: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -88,35 +89,8 @@ export function jsonTextTooLarge(text: string): string | undefined {
     } else if (c === 0x7b || c === 0x5b) {
       if (commas.push(0) > MAX_DEPTH) return `nested deeper than ${MAX_DEPTH} levels`;
     } else if (c === 0x7d || c === 0x5d) commas.pop();
-    else if (c === 0x2c && commas.length && ++commas[commas.length - 1] >= MAX_MEMBERS)
-      return `an object or array of more than ${MAX_MEMBERS.toLocaleString('en-US')} members`;
+    else if (c === 0x2c && commas.length && ++commas[commas.length - 1] >= maxMembers)
+      return `an object or array of more than ${maxMembers.toLocaleString('en-US')} members`;
   }
   return undefined;
 }
-
-/**
- * How deep JSON text nests (arrays and objects), counted without parsing and stopping past `limit`: a body nested
- * 200,000 deep parses, but every recursive walk of it (schema validation, comparison, redaction) overflows the stack.
- * Text that is not JSON is counted all the same (brackets inside strings skipped): the limit is what matters.
- */
-export function nestingDepth(text: string, limit: number): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > deepest) deepest = depth;
-      if (deepest > limit) return deepest;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return deepest;
-}
-
-/** the deepest nesting of a body synconf checks: far beyond any Syncthing answer (under 10), far below the stack's */
-export const MAX_NESTING = MAX_DEPTH;

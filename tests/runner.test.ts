@@ -13,6 +13,7 @@ import { selectScenarios } from '../src/scenario/select.js';
 import { liveTarget } from '../src/runner/targets.js';
 import { recorderFor } from '../src/transport/recorder.js';
 import { ROOT } from '../src/paths.js';
+import { parseBody } from '../src/runner/exchange-checks.js';
 import { viewOf } from '../src/report/view.js';
 import {
   startFakeAgent,
@@ -1152,5 +1153,23 @@ describe('relations of the host: agent.home, agent.pathSeparator, endsWith, subs
     test(`fails on ${what}`, async () => {
       route(faults);
       assertFail(await run('checks/host-relations.yaml'), `check-host-relations/${id}`, message);
+    });
+});
+
+describe('a live answer judged as it is', () => {
+  const cases: [string, string, RegExp | null][] = [
+    [
+      'nested 200,000 deep: a failing check, not a stack overflow',
+      '['.repeat(200_000) + ']'.repeat(200_000),
+      /nests deeper than 1000 levels/,
+    ],
+    ['150,000 members: parsed (only a cassette bounds members)', `[${'0,'.repeat(150_000)}0]`, null],
+    ['brackets inside a string do not count', JSON.stringify({ s: '['.repeat(5000) }), null],
+  ];
+  for (const [name, body, error] of cases)
+    test(name, () => {
+      const parsed = parseBody(body);
+      if (error) assert.match(parsed.jsonError ?? '', error);
+      else assert.equal(parsed.jsonError, undefined);
     });
 });

@@ -3,7 +3,7 @@ import type { StepExpectations, CheckResult } from '../schema/generated/types.js
 import { agentGone, type Exchange, type IncomingResponse } from '../transport/types.js';
 import { validate, short } from '../schema/registry.js';
 import { evaluate, assertionLabel } from './assertions.js';
-import { resolvePointer, MISSING, MAX_NESTING, nestingDepth } from '../json.js';
+import { resolvePointer, MISSING, MAX_DEPTH, jsonTextTooLarge } from '../json.js';
 import type { Vars } from '../scenario/template.js';
 import { schemaStatements, brokenStatements } from '../schema/schema-statements.js';
 
@@ -17,8 +17,9 @@ export interface ParsedBody {
 export function parseBody(body: string): ParsedBody {
   if (body.trim() === '') return { jsonError: 'the body is empty' };
   // an answer nested past any walk's stack is judged as what it is, not parsed into a crash
-  if (nestingDepth(body, MAX_NESTING) > MAX_NESTING)
-    return { jsonError: `the body nests deeper than ${MAX_NESTING} levels (synconf checks no deeper)` };
+  // (a live answer of many members is judged as it is: only its depth is bounded here)
+  if (jsonTextTooLarge(body, Infinity))
+    return { jsonError: `the body nests deeper than ${MAX_DEPTH} levels (synconf checks no deeper)` };
   try {
     return { json: JSON.parse(body) };
   } catch (e) {
