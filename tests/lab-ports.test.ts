@@ -1,15 +1,17 @@
 // The lab owns its environment: with Syncthing's default ports held by another process (a workstation's own
 // Syncthing, or the generate of a neighbouring lab), every installed version still starts loopback-only.
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import { spawn, type ChildProcess } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { editMismatches, loopbackConfig } from '../src/lab/config.js';
 import { startLab } from '../src/lab/lab.js';
+import { releasePorts, reservePort } from '../src/lab/ports.js';
 import { AGENT_VERSIONS } from './support/agents.js';
 import { holdDefaultPorts, type HeldPorts } from './support/default-ports.js';
 import { labFetch, processesMentioning } from './support/lab.js';
 import { cliAsync } from './support/cli.js';
 import { makeTemp, removeTemp } from './support/temp.js';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const DEVICE = 'JP2IAI4-C7N6ACG-FSFHFKA-GVZRAAF-GGOM5GA-GEVDGFQ-5MDRLHE-YRYAIAF';
@@ -162,3 +164,71 @@ test(
     }
   },
 );
+
+// Ports are reserved across synconf processes (parallel shards, labs side by side), from the pick until the lab
+// stops: the OS alone would hand a port out again in the second before Syncthing binds it or while it restarts, and
+// two instances on one sync port share its connections (SO_REUSEPORT), so a peer of one lab reached the agent of
+// another. Each case runs in its own temporary folder (the registry lives there).
+describe('port reservations across processes', () => {
+  const PORTS = new URL('../src/lab/ports.ts', import.meta.url).href;
+  const TSX = import.meta.resolve('tsx');
+  /** a node process that reserves port `port` (for lab folder `dir`), prints "reserved", then runs `then` */
+  function holder(tmp: string, port: number, dir: string, then: string): ChildProcess {
+    const code = `import { reservePort, detachPorts } from ${JSON.stringify(PORTS)};
+      if (!reservePort(${port}, ${JSON.stringify(dir)})) process.exit(9);
+      console.log('reserved');
+      ${then}`;
+    return spawn(process.execPath, ['--import', TSX, '--input-type=module', '-e', code], {
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+  }
+  const reserved = (child: ChildProcess) =>
+    new Promise<void>((resolve, reject) => {
+      child.stdout!.once('data', () => resolve());
+      child.once('exit', (code) => reject(new Error(`the holder exited with ${code} before reserving`)));
+    });
+  const exited = (child: ChildProcess) => new Promise((resolve) => child.once('exit', resolve));
+  /** whether this process may reserve the port, in the registry of `tmp` */
+  function mayReserve(tmp: string, port: number): boolean {
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      const ok = reservePort(port);
+      if (ok) releasePorts([port]);
+      return ok;
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  }
+  const PORT = 1; // never handed out by the OS: the registry alone decides
+  const RUNS = 'setInterval(() => {}, 1000);';
+  const DETACHES = `detachPorts([${PORT}]);`;
+
+  /** the case, what the holder does once it reserved, how it ends, whether its lab folder is removed, the answer */
+  const CASES: [string, string, 'runs' | 'killed' | 'exits', boolean, boolean][] = [
+    ['while its process runs', RUNS, 'runs', false, false],
+    ['after its process was killed (no exit handler ran): stale, replaced', RUNS, 'killed', false, true],
+    ['after its process exited: given up', '', 'exits', false, true],
+    ['of a detached lab (lab up), after its process exited, while the folder exists', DETACHES, 'exits', false, false],
+    ['of a detached lab whose folder is gone: stale', DETACHES, 'exits', true, true],
+  ];
+  for (const [name, then, end, removeLab, free] of CASES)
+    test(`a port reserved by another synconf process ${name}: ${free ? 'free' : 'refused'}`, async () => {
+      const tmp = makeTemp('ports');
+      const lab = join(tmp, 'lab');
+      mkdirSync(lab);
+      const child = holder(tmp, PORT, lab, then);
+      try {
+        await reserved(child);
+        if (end === 'killed') child.kill('SIGKILL');
+        if (end !== 'runs') await exited(child);
+        if (removeLab) rmSync(lab, { recursive: true });
+        assert.equal(mayReserve(tmp, PORT), free);
+      } finally {
+        child.kill('SIGKILL');
+        removeTemp(tmp);
+      }
+    });
+});

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DriftCauses } from '../src/schema/generated/types.js';
 import { cli } from './support/cli.js';
+import type { Locator, Page } from '@playwright/test';
 import { launchChromium } from './support/chromium.js';
 import { tempFolder } from './support/temp.js';
 import { checksOf, readReport, startProxy, stopProxy } from './support/proxy.js';
@@ -27,6 +28,27 @@ function summary(version: string, dir: string): string {
     ...[...new Set(known.map((c) => `known deviation: ${c.id.split('/')[0]}/${c.id.split('/').pop()}`))],
   ];
   return lines.join('\n');
+}
+
+/**
+ * Opens the folder's edit dialog. The folder's panel opens on a click of its heading (a newer GUI may show it open
+ * already); on a loaded machine a click can land while the panel still slides and open nothing, so the dialog is
+ * awaited and the panel tried again, a few times, before the test gives up.
+ */
+async function openFolderEditor(page: Page, panel: Locator): Promise<void> {
+  const edit = panel.locator('button[ng-click="editFolderExisting(folder)"]');
+  const dialog = page.locator('#editFolder');
+  for (let attempt = 1; ; attempt++) {
+    if (!(await edit.isVisible())) await panel.locator('.panel-heading').first().click();
+    await edit.click();
+    try {
+      await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 for (const version of ['1.19.2', '1.29.5'])
@@ -51,10 +73,7 @@ for (const version of ['1.19.2', '1.29.5'])
         const panel = page.locator('.panel', { hasText: 'synconf-gui' }).first();
         await panel.waitFor({ state: 'visible', timeout: 30_000 });
         await page.waitForTimeout(3_000);
-        // the folder's panel opens on a click of its heading (a newer GUI may show it open already)
-        const edit = panel.locator('button[ng-click="editFolderExisting(folder)"]');
-        if (!(await edit.isVisible())) await panel.locator('.panel-heading').first().click();
-        await edit.click();
+        await openFolderEditor(page, panel);
         await page.locator('#editFolder [data-target="#remove-folder-confirmation"]').click();
         await page.locator('#remove-folder-confirmation button[ng-click="deleteFolder(currentFolder.id)"]').click();
         await page

@@ -15,7 +15,7 @@ import { agentsDir, installedAgents, isVersionSpec, resolveSyncthing, versionHin
 import { makeOutputDir } from '../output-dir.js';
 import { LabError } from './errors.js';
 import { startInstance, stopInstance, type LabInstance } from './instance.js';
-import { freePorts } from './ports.js';
+import { detachPorts, freePorts, releasePorts } from './ports.js';
 import { parseJson, readTextFile, TextFileError } from '../text-file.js';
 import { kindProblem } from '../schema/file-kind.js';
 import { formatError, validate } from '../schema/registry.js';
@@ -127,7 +127,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
     if (!opts.detach) removeOnExit(dir);
   }
 
-  const ports = await freePorts(2 * n);
+  const ports = await freePorts(2 * n, dir);
   // in parallel: each start spends ~1.5 s in Syncthing's hash benchmarks
   const results = await Promise.allSettled(
     names.map((name, i) =>
@@ -146,6 +146,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
   if (failures.length > 0) {
     await Promise.allSettled(instances.map((i) => stopInstance(i)));
+    releasePorts(ports);
     if (ownsDir) await removeOwnedDir(dir);
     // in a user's folder: remove the homes and data folders this call made (so a retry is not blocked), keep the logs
     else {
@@ -163,6 +164,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   if (opts.detach) {
     for (const i of instances) untrack(i.pid);
     if (ownsDir) detachLabDir(dir);
+    detachPorts(ports);
   }
 
   let stopping: Promise<void> | undefined;
@@ -196,8 +198,13 @@ async function stopAll(state: LabState): Promise<void> {
   const results = await Promise.allSettled(state.instances.map((i) => stopInstance(i)));
   const failed = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
   if (failed.length > 0) throw new LabError(failed.join('\n'));
+  releasePorts(state.instances.flatMap(portsOf), state.dir);
   if (state.ownsDir) await removeOwnedDir(state.dir);
 }
+
+/** the GUI and sync ports of an instance, read from its addresses */
+const portsOf = (i: Pick<LabInstance, 'url' | 'syncAddress'>) =>
+  [i.url, i.syncAddress].map((a) => Number(/:(\d+)\/?$/.exec(a)?.[1])).filter(Number.isInteger);
 
 /** Removes a lab-created temp dir; the name check guards against an edited lab.json pointing elsewhere. */
 async function removeOwnedDir(dir: string): Promise<void> {

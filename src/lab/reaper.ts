@@ -19,7 +19,7 @@ interface Owner {
 }
 
 /** the start time of a process (field 22 of /proc/<pid>/stat), null where there is no /proc */
-function processStart(pid: number): string | null {
+export function processStart(pid: number): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
