@@ -7,9 +7,10 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
+import type { Report } from '../src/schema/generated/types.js';
 import { spawnCli, type CliResult } from './support/cli.js';
 import { makeTemp, removeTemp } from './support/temp.js';
 import { hang, json, startFakeAgent, FAKE_API_KEY, type FakeAgent } from './support/fake-agent.js';
@@ -494,6 +495,11 @@ const ROWS: Record<string, Row> = {
     message: /^synconf: --redact only works with --record/,
     nothing: true,
   },
+  'run --record --redact with a pattern that backtracks for ever': {
+    argv: ['run', '--agent', '$FAKE', '--record', 'rec', '--redact', 're:(a+)+$'],
+    code: 2,
+    message: /^synconf: --redact re:\(a\+\)\+\$: pattern "\(a\+\)\+\$" can take exponential time: "\(a\+\)\+"/,
+  },
   'run --record-mode without --record': {
     argv: ['run', '--agent', '$FAKE', '--record-mode', 'once'],
     code: 2,
@@ -750,8 +756,15 @@ async function judge(row: Row, r: CliResult, scratch: string, before: string[]) 
   if (r.signal === 'SIGKILL')
     return { kind: 'wrong' as const, why: `still running after ${HANG_MS} ms: a hang\n${out}` };
   if (r.code !== row.code) return { kind: 'wrong' as const, why: `exit ${r.code}, want ${row.code}\n${out}` };
-  for (const file of row.written ?? [])
+  for (const file of row.written ?? []) {
     if (!existsSync(join(scratch, file))) return { kind: 'wrong' as const, why: `${file} not written\n${out}` };
+    // a run's report states the exit code the process returned, a signal's (128 + n) too
+    const report = file.endsWith('/report.json')
+      ? (JSON.parse(readFileSync(join(scratch, file), 'utf8')) as Report)
+      : undefined;
+    if (report && report.exitCode !== r.code)
+      return { kind: 'wrong' as const, why: `${file} says exit ${report.exitCode}, the process ${r.code}\n${out}` };
+  }
   if (row.nothing) {
     const now = await readdir(scratch, { recursive: true });
     if (now.length !== before.length) return { kind: 'wrong' as const, why: `written: ${now.join(', ')}\n${out}` };

@@ -195,20 +195,23 @@ describe('synconf proxy --recordings', () => {
       assert.match(r.stderr, line);
     });
 
-  // [signal, requests, exit code]: Ctrl-C and SIGHUP interrupt (130), SIGTERM stops in order (the verdict)
+  // [signal, requests, exit code]: Ctrl-C and SIGHUP interrupt (130), SIGTERM stops in order (the verdict; with
+  // nothing judged there is none: exit 2)
   const stops: [NodeJS.Signals, string[], number][] = [
+    ['SIGTERM', [], 2],
     ['SIGTERM', ['/rest/system/version'], 0],
     ['SIGTERM', ['/rest/db/status'], 1],
     ['SIGINT', ['/rest/system/version'], 130],
     ['SIGHUP', ['/rest/db/status'], 130],
   ];
   for (const [signal, paths, code] of stops)
-    test(`${signal} after ${paths.join(', ')}: exit ${code}, the report written`, async () => {
+    test(`${signal} after ${paths.join(', ') || 'no request'}: exit ${code}, the report written`, async () => {
       const p = await startProxy(work(), `stop-${signal}-${code}`, ['--recordings', REC]);
       for (const path of paths) await (await call(p, path)).text();
       assert.equal(await stopProxy(p, signal), code, p.stderr());
       const report = readReport(p.dir);
       assert.equal(report.proxy!.exchanges.total, paths.length);
       assert.match(p.stderr(), code === 130 ? /interrupted/ : /stopped \(SIGTERM\)/);
+      if (paths.length === 0) assert.match(p.stderr(), /no exchange the spec describes passed through the proxy/);
     });
 });

@@ -1,13 +1,13 @@
 // Reviewed changes accepted for the drift gate: `--ignore RULE@ENDPOINT [POINTER]` on the command line, or the
 // entries of an --ignore-file (schemas/drift-ignore.schema.json), each with its reason. An accepted cause is still
 // listed, marked accepted with the entry and its reason; it does not trip --fail-on.
-import { readFileSync } from 'node:fs';
 import type { ChangeCause, ChangeRuleId, DriftIgnores } from '../schema/generated/types.js';
 import { validate } from '../schema/registry.js';
 import { loadLocated, type LocatedYaml } from '../scenario/located-yaml.js';
 import { kindProblem } from '../schema/file-kind.js';
 import { InputError, UsageError } from '../errors.js';
 import { didYouMean } from '../did-you-mean.js';
+import { readTextFile } from '../text-file.js';
 import { loadRules } from './rules.js';
 
 export interface Acceptance {
@@ -53,9 +53,11 @@ export function parseIgnore(value: string): Acceptance {
 
 /** the entries of an ignore file; a file that cannot be read or breaks its schema is an input error naming the line */
 export function loadIgnoreFile(file: string): Acceptance[] {
+  // read as every file a user gives is: strict UTF-8, a folder or an empty file named as such
+  const text = readTextFile(file, `--ignore-file ${file}`);
   let doc: LocatedYaml;
   try {
-    doc = loadLocated(readFileSync(file, 'utf8'), file);
+    doc = loadLocated(text, file);
   } catch (e) {
     throw new InputError(`--ignore-file ${file}: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -120,11 +120,17 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
   // Ctrl-C and a closed terminal are interrupts (130), as in every command; SIGTERM (what `kill` and CI send), a count
   // reached or the idle time are the orderly stop: the verdict's exit code
   const interrupted = why === 'SIGINT' || why === 'SIGHUP';
-  console.error(
-    `synconf proxy: ${interrupted ? 'interrupted' : 'stopped'} (${why === 'count' ? `--count ${opts.count}` : why === 'idle' ? `--until-idle ${opts.untilIdle}` : why}); ${report.verdict.replace(/^synconf: /, '')}`,
-  );
+  console.error(stopLine(why, interrupted, opts, report));
   console.error(`report: ${join(opts.reportDir, 'report.json')}; exchanges: ${har.file}`);
   return interrupted ? EXIT.interrupted : report.exitCode;
+}
+
+/** how the session ended and its verdict, or what kept it from one */
+function stopLine(why: string, interrupted: boolean, opts: ProxyOptions, report: Report): string {
+  const how = why === 'count' ? `--count ${opts.count}` : why === 'idle' ? `--until-idle ${opts.untilIdle}` : why;
+  const [problem] = report.harnessErrors;
+  const said = problem ? `${problem.message} (exit ${report.exitCode})` : report.verdict.replace(/^synconf: /, '');
+  return `synconf proxy: ${interrupted ? 'interrupted' : 'stopped'} (${how}); ${said}`;
 }
 
 /** the session as a report like a run's, its totals counting the checks folded into their kind (`more`) */
@@ -155,6 +161,12 @@ function proxyReport(s: ProxySession, upstream: Upstream, opts: ProxyOptions, st
     scenarios: s.results(),
     proxy: s.section(upstream.description, opts.errors),
   };
+  // a session that judged nothing has no verdict to give: green would read as "the client keeps the spec"
+  const x = report.proxy!.exchanges;
+  if (x.judged === 0)
+    report.harnessErrors.push({
+      message: `no exchange the spec describes passed through the proxy (${x.total} forwarded, none judged): nothing to give a verdict on`,
+    });
   finalize(report, DEFAULT_FAIL_ON);
   for (const sc of report.scenarios)
     for (const c of sc.checks)

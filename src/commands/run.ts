@@ -238,11 +238,11 @@ async function runSession(
   return finish(gate(done));
 }
 
-/** the report of a run a signal stopped: what ran, the harness error that says so, exit 130 in the report */
+/** the report of a run a signal stopped: what ran, the harness error that says so, the process's exit code (128 + n) */
 function interruptedReport(report: Report, signal: NodeJS.Signals, failOn: FailOn[]): Report {
   report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
   const final = finalize(report, failOn);
-  final.exitCode = EXIT.interrupted; // the report's word for it; the process exits 128 + the signal's number
+  final.exitCode = exitCodeOfSignal(signal) as Report['exitCode']; // what the process exits with
   final.verdict = verdictLine(final, failOn);
   return final;
 }

@@ -9,6 +9,7 @@ import { causeId, failing, gateLine } from './causes-text.js';
 import { checksLine, listedNote, pairChecksLine, pairName, topCauses } from './matrix-causes-text.js';
 import type { MatrixCause } from '../schema/generated/types.js';
 import { boundaryGate, boundaryLines } from './matrix-boundaries.js';
+import { isSignalExit } from '../verdict/verdicts.js';
 import { runStatus } from '../verdict/verdicts.js';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -121,7 +122,7 @@ export function pairAnswerLines(m: Matrix): string[] {
 
 /** the conformance of the versions: the worst exit code of their runs, in words */
 const conformance = (code: number) =>
-  `${code === EXIT.ok ? 'every version conforms' : code === EXIT.nonConforming ? 'a version does not conform' : code === EXIT.interrupted ? 'interrupted' : 'a version had a harness error'} (worst exit ${code})`;
+  `${code === EXIT.ok ? 'every version conforms' : code === EXIT.nonConforming ? 'a version does not conform' : isSignalExit(code) ? 'interrupted' : 'a version had a harness error'} (worst exit ${code})`;
 
 /** the last line: the exit code the process returns and why, conformance and the gate named apart */
 export function exitLine(command: string, conformanceCode: number, gate: GateOutcome | undefined): string {

@@ -6,7 +6,7 @@
 import type { Assertion, Operators, Scenario } from '../schema/generated/types.js';
 import { definedMembers, short } from '../schema/registry.js';
 import { instant } from './instant.js';
-import { patternProblem } from './pattern.js';
+import { patternProblem } from '../regex-safety.js';
 
 type Fail = (pointer: string, message: string, step?: string) => Error;
 

@@ -12,6 +12,7 @@ import { toEntry, newCassette, cassettePath, harRef, RUN_CASSETTE, readCassette 
 import { ReplayTransport, REPLAY_MISS, RECORDING_ENDS } from './replay.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { UsageError } from '../errors.js';
+import { patternProblem } from '../regex-safety.js';
 import { makeOutputDir } from '../output-dir.js';
 
 export type RecordMode = 'all' | 'once' | 'new';
@@ -34,11 +35,9 @@ export function redactionRules(specs: string[]): RedactionRules {
     if (kind === 'header' && value) rules.headers.push(value);
     else if (kind === 'json' && value.startsWith('/')) rules.jsonPointers.push(value);
     else if (kind === 're' && value) {
-      try {
-        new RegExp(value);
-      } catch (e) {
-        throw new UsageError(`--redact ${spec}: ${(e as Error).message}`);
-      }
+      // it runs over every recorded body: one that backtracks for ever would hang the run at its first exchange
+      const problem = patternProblem(value);
+      if (problem) throw new UsageError(`--redact ${spec}: ${problem}`);
       rules.patterns.push(value);
     } else throw new UsageError(`--redact "${spec}": use header:<name>, json:<pointer> or re:<regexp>`);
   }

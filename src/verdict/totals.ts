@@ -1,7 +1,7 @@
 // The outcome of a run as numbers and one line: totals by verdict, the exit code (what --fail-on makes of the
 // checks) and the verdict line every report and the console end with.
 import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
-import { failsRun } from './verdicts.js';
+import { failsRun, isSignalExit } from './verdicts.js';
 import { SYNCONF_VERSION } from '../paths.js';
 
 export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
@@ -32,16 +32,15 @@ export function verdictLine(
   failOn: readonly FailOn[],
 ): string {
   const t = r.totals;
-  const head =
-    r.exitCode === 130
-      ? 'INTERRUPTED'
-      : r.exitCode === 3
-        ? 'INTERNAL ERROR'
-        : r.exitCode === 2
-          ? 'HARNESS ERROR'
-          : r.exitCode === 1
-            ? 'DOES NOT CONFORM'
-            : 'CONFORMS';
+  const head = isSignalExit(r.exitCode)
+    ? 'INTERRUPTED'
+    : r.exitCode === 3
+      ? 'INTERNAL ERROR'
+      : r.exitCode === 2
+        ? 'HARNESS ERROR'
+        : r.exitCode === 1
+          ? 'DOES NOT CONFORM'
+          : 'CONFORMS';
   const errors = plural(r.harnessErrors.length, 'harness error');
   if (t.scenarios === 0 && r.harnessErrors.length)
     return `synconf: ${head}: no scenario ran; ${errors} (exit ${r.exitCode})`;

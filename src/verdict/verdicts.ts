@@ -73,6 +73,9 @@ export function scenarioVerdict(checks: CheckResult[]): CheckResult['verdict'] {
   return checks.length ? worst(checks.map((c) => c.verdict)) : 'skip';
 }
 
+/** an exit code of a process a signal stopped: 128 + the signal's number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) */
+export const isSignalExit = (exitCode: number): boolean => exitCode > 128;
+
 /** the run as a whole, from its exit code (the CI gate) */
 export function runStatus(exitCode: number): string {
   return exitCode === 0
@@ -81,7 +84,7 @@ export function runStatus(exitCode: number): string {
       ? 'does not conform'
       : exitCode === 3
         ? 'internal error'
-        : exitCode === 130
+        : isSignalExit(exitCode)
           ? 'interrupted'
           : 'harness error';
 }

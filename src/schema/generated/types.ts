@@ -1440,7 +1440,7 @@ export interface MatrixColumn {
   platform: string | null;
   mode: "live" | "record" | "replay" | "proxy";
   startedAt: string;
-  exitCode: 0 | 1 | 2 | 3 | 130;
+  exitCode: 0 | 1 | 2 | 3 | 129 | 130 | 143;
   totals: Totals;
   statements?: StatementCounts;
 }
@@ -2115,9 +2115,9 @@ export interface Report {
   };
   totals: Totals;
   /**
-   * the exit code of the process: 0 conforms, 1 does not conform, 2 usage or input error (harness error), 3 internal error, 130 interrupted (Ctrl-C) of synconf
+   * the exit code of the process: 0 conforms, 1 does not conform, 2 usage or input error (harness error), 3 internal error, 128 + n stopped by signal n (130 Ctrl-C, 129 SIGHUP, 143 SIGTERM), as the process exits
    */
-  exitCode: 0 | 1 | 2 | 3 | 130;
+  exitCode: 0 | 1 | 2 | 3 | 129 | 130 | 143;
   /**
    * the one-line verdict printed at the end of the run
    */

@@ -1,4 +1,4 @@
-// The regular expressions of scenario files (`matches:`), judged when the file is loaded. JavaScript's engine
+// The regular expressions a user gives (a scenario's `matches:`, `--redact re:`), judged before any is run. JavaScript's engine
 // backtracks: a repeated group that itself repeats or holds alternatives — `(a+)+$`, `(\w+\s?)*$`, `(a|a)*$` — can take
 // exponential time on a short answer that does not match (a run went past 120 s, deaf to SIGTERM, and `validate`
 // called the file valid). Such a pattern is refused at load, with the part to rewrite. Why a check of the pattern's
@@ -6,7 +6,7 @@
 // code cache is checked against, and it cannot run the lookaheads the suites use), and a non-backtracking package
 // (re2js) would be one more dependency for a rule this small. docs/scenario-format.md states it.
 
-/** the longest pattern a scenario may hold */
+/** the longest pattern a scenario (or --redact) may hold */
 export const MAX_PATTERN = 1000;
 
 /** how often a group that itself repeats may be repeated: a cost of degree 4 in the answer's length at most */
@@ -85,7 +85,7 @@ function catastrophicGroup(source: string): string | undefined {
   return undefined;
 }
 
-/** why `source` may not be a pattern of a scenario (undefined: it may), in the words load and validate print */
+/** why `source` may not be a pattern of a scenario or --redact (undefined: it may), in the words load and validate print */
 export function patternProblem(source: string): string | undefined {
   if (source.length > MAX_PATTERN)
     return `a pattern of ${source.length} characters is too long (at most ${MAX_PATTERN})`;
