@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { driftBetween } from '../src/changes/compare-dirs.js';
 import { causesOf } from '../src/changes/causes.js';
 import { loadRules, rulesDoc, RULES_FILE } from '../src/changes/rules.js';
+import { FINDERS, finderProblems } from '../src/changes/finders.js';
 import { RECORDINGS_DIR, ROOT, SCHEMAS_DIR } from '../src/paths.js';
 import { RULE_PAIRS, cassetteOf, type Step } from './fixtures/drift-rules/pairs.js';
 import { cli } from './support/cli.js';
@@ -84,6 +85,21 @@ describe('drift causes', () => {
         r.level,
         `${r.id}: the pair expects the file's level`,
       );
+  });
+
+  test('the rule table (src/changes/finders.ts) has one row per rule of the file, and the check of that catches a gap', () => {
+    const ids = loadRules().map((r) => r.id as string);
+    assert.deepEqual(finderProblems(ids), []);
+    assert.deepEqual(finderProblems([...ids, 'made-up']), ['rule made-up has no row in src/changes/finders.ts']);
+    assert.deepEqual(finderProblems(ids.filter((id) => id !== 'media-type-changed')), [
+      'finders.ts has a row for media-type-changed, not in the rules file',
+    ]);
+    FINDERS.push(FINDERS.find((r) => r.rule === 'event-added')!);
+    try {
+      assert.deepEqual(finderProblems(ids), ['finders.ts has two rows for event-added']);
+    } finally {
+      FINDERS.pop();
+    }
   });
 
   test('docs/change-rules.md is the one written from the rules file (npm run gen:rules-doc)', async () => {

@@ -1,6 +1,6 @@
 // The change rules (rules/change-rules.yaml, schemas/change-rules.schema.json): what each kind of change between
-// two agent versions does to a client of the older one. The classifier (causes.ts) picks a rule id; the level,
-// summary and doc are data, read from the file.
+// two agent versions does to a client of the older one. Each rule's level, summary and doc are data, read from the
+// file; the row that finds it is in the rule table (finders.ts), one per id, and the two are held to the same ids.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeLevel, ChangeRule, ChangeRuleId, ChangeRules } from '../schema/generated/types.js';
@@ -9,6 +9,7 @@ import { loadLocated, type LocatedYaml } from '../scenario/located-yaml.js';
 import { ROOT } from '../paths.js';
 import { changeLevels } from '../verdict/change-levels.js';
 import { InputError } from '../errors.js';
+import { finderProblems, whenOf } from './finders.js';
 
 export type { ChangeLevel, ChangeRule, ChangeRuleId };
 
@@ -36,9 +37,17 @@ export function loadRules(file = RULES_FILE): ChangeRule[] {
 
 let loaded: Map<ChangeRuleId, ChangeRule> | undefined;
 
+/** the bundled rules, each with its row of the rule table (finders.ts): a rule without one is a fault of synconf */
+function bundledRules(): Map<ChangeRuleId, ChangeRule> {
+  const rules = loadRules();
+  const problems = finderProblems(rules.map((r) => r.id));
+  if (problems.length) throw new Error(`change rules: ${problems.join('; ')}`);
+  return new Map(rules.map((r) => [r.id, r]));
+}
+
 /** the rule of an id (the bundled rules file); a rule the file lacks is a fault of synconf */
 export function ruleOf(id: ChangeRuleId): ChangeRule {
-  loaded ??= new Map(loadRules().map((r) => [r.id, r]));
+  loaded ??= bundledRules();
   const rule = loaded.get(id);
   if (!rule) throw new Error(`change rule ${id} is not in ${RULES_FILE}`);
   return rule;
@@ -62,7 +71,8 @@ export function rulesDoc(rules: ChangeRule[]): string {
     '**risky** (it may), **compatible** (it does not). `--fail-on LEVEL` exits 1 when a cause at or above LEVEL is',
     'found; `--ignore RULE@ENDPOINT` and `--ignore-file FILE` accept a reviewed cause (it is still listed, as',
     'accepted). The rules, their levels and texts are data: `rules/change-rules.yaml`, described by',
-    '`schemas/change-rules.schema.json`.',
+    '`schemas/change-rules.schema.json`. What each rule is found from is its row of the rule table',
+    '(`src/changes/finders.ts`), one per rule, the first row that claims a difference winning.',
     '',
     ...changeLevels().map(
       (l) =>
@@ -79,6 +89,8 @@ export function rulesDoc(rules: ChangeRule[]): string {
       `**${r.level}**: ${r.summary}.`,
       '',
       r.doc,
+      '',
+      `Found from: ${whenOf(r.id) ?? '(no row in src/changes/finders.ts)'}.`,
       ...(r.example ? ['', `Example: ${r.example}.`] : []),
     ].join('\n'),
   );

@@ -15,6 +15,7 @@ import type {
 import { compareRecordings } from '../changes/compare-recordings.js';
 import { byUrgency } from '../changes/causes.js';
 import { ruleOf } from '../changes/rules.js';
+import { checkFinding } from '../changes/finders.js';
 import { accept, type Acceptance } from '../changes/accept.js';
 import type { RunExchanges } from '../changes/exchanges.js';
 import { CHANGE_CLASSES } from '../verdict/change-class.js';
@@ -25,9 +26,6 @@ const stepOfEvidence = (difference: string) => /^\S+ ([^:]+):/.exec(difference)?
 
 /** "<scenario>/<step>/<check>" */
 const scenarioStep = (checkId: string) => checkId.split('/').slice(0, 2).join('/');
-
-/** a changed check no recorded difference of its step explains: listed under its own rule, its verdicts the evidence */
-const UNEXPLAINED_RULE: ChangeRuleId = 'check-changed-unexplained';
 
 /**
  * The causes that fit a class of change best, where a step shows several: a check that now conforms is explained by
@@ -75,16 +73,20 @@ const checkNamesOf = (checkId: string) =>
 const errorNamesOf = (errors: string[]) =>
   errors.flatMap((e) => e.split(' ')[0].split('/')).filter((n) => n && n !== '*' && !/^\d+$/.test(n));
 
-/** a cause made of one changed check: its endpoint unknown to the report, so the scenario's step stands for it */
+/**
+ * A cause made of one changed check no recorded difference of its step explains: listed under its own rule
+ * (check-changed-unexplained), its verdicts the evidence; its endpoint unknown to the report
+ */
 function checkCause(check: MatrixCauseCheck, scenario: string): ChangeCause {
-  const rule = ruleOf(UNEXPLAINED_RULE);
+  const found = checkFinding(check);
+  const rule = ruleOf(found.rule);
   return {
     rule: rule.id,
     level: rule.level,
     summary: rule.summary,
-    endpoints: ['*'],
-    pointer: '',
-    change: `check ${check.id}: ${check.note}`,
+    endpoints: [found.endpoint],
+    pointer: found.pointer,
+    change: found.change,
     occurrences: 1,
     scenarios: [scenario],
     evidence: [{ scenario, difference: `${check.id}: ${check.note}` }],
