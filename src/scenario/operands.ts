@@ -1,35 +1,23 @@
-// The operands of a scenario's checks, judged when the file is loaded (the schema says their types; this says what
-// a type cannot): a `matches:` pattern that compiles and cannot backtrack for ever, a `notBefore:` that is a
-// timestamp, an `isCountOf:` or `subsetOf:` that is a list (or a capture of one), an assertion with an operator. So
-// `validate scenario` refuses what a run would only find wrong when the check runs (the agent blamed, exit 1, or
-// nothing checked, exit 0), in the words the run uses.
+// The operands of a scenario's checks, judged when the file is loaded by their rows of the operator table
+// (operators.ts; the schema says their types, a row says what a type cannot): a `matches:` pattern that compiles and
+// cannot backtrack for ever, a `notBefore:` that is a timestamp, an `isCountOf:` or `subsetOf:` that is a list (or a
+// capture of one), an assertion with an operator. So `validate scenario` refuses what a run would only find wrong
+// when the check runs (the agent blamed, exit 1, or nothing checked, exit 0), in the words the run uses.
 import type { Assertion, Operators, Scenario } from '../schema/generated/types.js';
-import { definedMembers, short } from '../schema/registry.js';
-import { instant } from './instant.js';
+import { definedMembers } from '../schema/registry.js';
 import { patternProblem } from '../regex-safety.js';
+import { OPERATORS } from './operators.js';
 
 type Fail = (pointer: string, message: string, step?: string) => Error;
-
-/** a string that is one {{template}}: its value is known only when the step runs */
-const WHOLE_TEMPLATE = /^\{\{\s*[\w.-]+\s*\}\}$/;
-const isList = (v: unknown) => typeof v === 'object' && v !== null;
 
 let operatorNames: string[] | undefined;
 const operators = () => (operatorNames ??= definedMembers('scenario', 'operators'));
 
-/** the problem of one operand of `ops` (at `at`), in the words the check would fail with */
+/** the problem of one operand of `ops` (the operator's name, and the words the check would fail with) */
 function operandProblem(ops: Operators): [string, string] | undefined {
-  if (ops.matches !== undefined) {
-    const problem = patternProblem(ops.matches);
-    if (problem) return ['matches', problem];
-  }
-  const bound = ops.notBefore;
-  if (bound !== undefined && !bound.includes('{{') && !instant(bound))
-    return ['notBefore', `notBefore: ${short(bound)} is not an RFC 3339 timestamp`];
-  for (const key of ['isCountOf', 'subsetOf'] as const) {
-    const v = ops[key];
-    if (key in ops && !isList(v) && !(typeof v === 'string' && WHOLE_TEMPLATE.test(v)))
-      return [key, `${key}: ${short(v)} is not an array or object (nor a {{capture}} of one)`];
+  for (const row of OPERATORS) {
+    const problem = row.name in ops ? row.operand?.(ops) : undefined;
+    if (problem) return [row.name, problem];
   }
   return undefined;
 }
