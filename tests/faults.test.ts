@@ -818,3 +818,55 @@ test('a report folder on a full disk keeps its old report whole (issue 30, 8)', 
     removeTemp(dir);
   }
 });
+
+// A live run records its exchanges beside the report folder's recordings/ and swaps them in with its report: a run
+// killed halfway (no handler runs) leaves the old report and the exchanges it names whole, and the next run removes
+// what the dead one was recording.
+test(
+  'a live run killed halfway leaves the old report and its exchanges whole (issue 30, 8)',
+  { timeout: 60_000 },
+  async () => {
+    const dir = makeTemp('faults-killed-live');
+    const fake = await startFakeAgent();
+    const run = (...more: string[]) => [
+      'run',
+      '--agent',
+      fake.url,
+      '--api-key',
+      FAKE_API_KEY,
+      '--report-dir',
+      'r',
+      ...more,
+    ];
+    const snapshot = async () => {
+      const names = (await readdir(join(dir, 'r', 'recordings'))).sort();
+      const har = await readFile(join(dir, 'r', 'recordings', '_run.har'), 'utf8');
+      return { report: await readFile(join(dir, 'r', 'report.json'), 'utf8'), names, har };
+    };
+    try {
+      const first = await cliAsync(run('--only', 'system-ping'), { cwd: dir, timeout: 30_000 });
+      assert.ok(first.code === 0 || first.code === 1, first.out);
+      const before = await snapshot();
+      fake.route('GET /rest/system/browse', hang());
+      const child = spawnCli(run(), { cwd: dir });
+      const asked = Date.now();
+      while (!fake.requests.some((r) => r.path === '/rest/system/browse') && Date.now() - asked < 30_000)
+        await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      assert.deepEqual(await snapshot(), before, 'the old report and the exchanges it names, as they were');
+      assert.ok(existsSync(join(dir, 'r', `recordings.${child.pid}.live`)), 'the killed run recorded beside them');
+      fake.reset();
+      const next = await cliAsync(run('--only', 'system-ping'), { cwd: dir, timeout: 30_000 });
+      assert.ok(next.code === 0 || next.code === 1, next.out);
+      assert.deepEqual(
+        (await readdir(join(dir, 'r'))).filter((f) => f.startsWith('recordings.')),
+        [],
+        'what the dead run was recording is gone',
+      );
+    } finally {
+      await fake.close();
+      removeTemp(dir);
+    }
+  },
+);

@@ -9,6 +9,10 @@ import { cassettePath, RUN_CASSETTE } from '../transport/cassette.js';
 /** the folder a report's cassettes are kept in, under its report folder */
 export const EXCHANGES_DIR = 'recordings';
 
+/** where this process's live run records the exchanges of the report folder `reportDir`, until its report is written */
+export const liveExchangesDir = (reportDir: string, pid = process.pid) =>
+  `${join(reportDir, EXCHANGES_DIR)}.${pid}.live`;
+
 /** the exchanges of a run: its recordings folder, or why it has none */
 export type RunExchanges = { dir: string } | { missing: string };
 

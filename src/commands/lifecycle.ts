@@ -1,15 +1,16 @@
 // One run of a selection against one target, the same for every command that runs scenarios (run, replay, drift and
 // each version of matrix): the target set up with a recorder between the runner and a live agent, the scenarios run,
-// the target torn down. The recorder writes the run's exchanges (redacted HAR, one cassette a scenario) into the
-// report folder's recordings/ as they happen, so a run stopped halfway keeps the exchanges of what it did; a replay's
-// and a --record run's cassettes are copied there when the report is written (write-reports.ts keepExchanges).
-import { rmSync } from 'node:fs';
+// the target torn down. The recorder writes the run's exchanges (redacted HAR, one cassette a scenario) beside the
+// report folder's recordings/ as they happen (liveExchangesDir), and they are swapped in with the report, so a run
+// stopped halfway keeps the exchanges of what it did and a run killed leaves the old report and its exchanges whole;
+// a replay's and a --record run's cassettes are copied there when the report is written (write-reports.ts).
+import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Report } from '../schema/generated/types.js';
 import { runScenarios, type MakeTarget, type RunOptions, type Target } from '../runner/run.js';
 import type { Selection } from '../scenario/select.js';
 import { recorderFor, type RecorderOptions } from '../transport/recorder.js';
-import { EXCHANGES_DIR } from '../changes/exchanges.js';
+import { EXCHANGES_DIR, liveExchangesDir } from '../changes/exchanges.js';
 import { SynconfError } from '../errors.js';
 import { announceRecording, settleRecording } from './recording-commit.js';
 
@@ -28,19 +29,45 @@ export interface RunPlan {
 /** what a run gives: its report, or why its target could not be set up (the agent's or the user's fault, said so) */
 export type RunOutcome = { report: Report } | { notSetUp: string };
 
+/** the exchanges a synconf process that died was recording into `reportDir`: never swapped in, removed */
+function removeDeadStages(reportDir: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(reportDir);
+  } catch {
+    return; // no folder yet
+  }
+  for (const name of names) {
+    const pid = Number(new RegExp(`^${EXCHANGES_DIR}\\.(\\d+)\\.(live|partial)$`).exec(name)?.[1]);
+    if (pid && pid !== process.pid && !isRunning(pid)) rmSync(join(reportDir, name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** a run's target set up, its scenarios run, the target torn down */
 export async function runOnce(plan: RunPlan): Promise<RunOutcome> {
   const evidence = join(plan.reportDir, EXCHANGES_DIR);
+  const live = liveExchangesDir(plan.reportDir);
   const needsPeer = plan.selection.scenarios.some((l) => l.scenario.needs?.includes('peer'));
   // --record stages its cassettes with the exchanges: the recordings folder changes only once the run completed
   const recorder = recorderFor(
-    plan.record ? { ...plan.record, stage: evidence } : { dir: evidence, mode: 'all', redact: [] },
+    plan.record ? { ...plan.record, stage: evidence } : { dir: live, mode: 'all', redact: [] },
   );
-  // A report folder holds the exchanges of its own run only, never those of an earlier one. A live run records into
-  // it as it goes (the old ones go when the recording starts); a replay's are swapped in whole with its report.
-  const wrap: typeof recorder = (live) => {
-    rmSync(evidence, { recursive: true, force: true });
-    return recorder(live);
+  // A report folder holds the exchanges of its own run only, never those of an earlier one. A live run records
+  // beside them as it goes and its exchanges replace them with its report; a replay's are swapped in whole with its
+  // report; a --record run's stage replaces them as the recording starts.
+  const wrap: typeof recorder = (agent) => {
+    removeDeadStages(plan.reportDir);
+    rmSync(plan.record ? evidence : live, { recursive: true, force: true });
+    return recorder(agent);
   };
   if (plan.record) announceRecording(plan.record.dir);
   let target: Target;

@@ -4,7 +4,7 @@
 import { appendFileSync, copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cassettePath, RUN_CASSETTE } from '../transport/cassette.js';
-import { EXCHANGES_DIR } from '../changes/exchanges.js';
+import { EXCHANGES_DIR, liveExchangesDir } from '../changes/exchanges.js';
 import type { MutationReport, Report } from '../schema/generated/types.js';
 import { mutationHtml, mutationMarkdown } from '../mutate/render.js';
 import { toHtml } from '../report/html.js';
@@ -115,12 +115,18 @@ export async function writeReports(report: Report, dir: string, rendered = false
 
 /**
  * The run's exchanges in the report folder (recordings/), named in report.json: a live run's recorder wrote them
- * there as it ran (commands/lifecycle.ts); a replay's come from the folder it replayed, a --record run's from the
+ * beside it as it ran (commands/lifecycle.ts), swapped in here; a replay's come from the folder it replayed, a --record run's from the
  * folder it recorded into (the cassettes of the scenarios it ran, and _run.har). A folder without _run.har (the run
  * exchanged nothing) is not named: whoever compares the report then says it cannot tell.
  */
 function keepExchanges(report: Report, dir: string): void {
   const evidence = join(dir, EXCHANGES_DIR);
+  // a live run's recorder wrote beside them (lifecycle.ts): its exchanges replace the old ones with its report
+  const live = liveExchangesDir(dir);
+  if (existsSync(live)) {
+    rmSync(evidence, { recursive: true, force: true });
+    renameSync(live, evidence);
+  }
   const from = report.run.mode === 'replay' ? report.run.target : report.run.recordings;
   if (from && existsSync(from) && resolve(from) !== resolve(evidence)) {
     // copied beside the folder first and swapped in whole: a full disk leaves the old exchanges (and report) as they were
