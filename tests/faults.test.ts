@@ -870,3 +870,51 @@ test(
     }
   },
 );
+
+// Ctrl-C inside a long scenario: the run stops at its next step, and the report of the version keeps that scenario,
+// in a replay and in each version of a matrix alike (issue 30, 6).
+describe('Ctrl-C inside a scenario keeps the scenario under way in the report', () => {
+  const CASES: [string, string[], string][] = [
+    ['replay', LONG, 'r'],
+    ['matrix --recordings', ['matrix', '--recordings', 'rec', '--suite', 'suite', '--report-dir', 'm'], 'm'],
+  ];
+  for (const [name, argv, out] of CASES)
+    test(name, { timeout: 90_000 }, async () => {
+      const dir = makeTemp('faults-under-way');
+      try {
+        await longScenario(dir, 200_000);
+        const child = spawnCli(argv, { cwd: dir });
+        let seen = '';
+        const started = new Promise<void>((resolve) => {
+          const look = (d: Buffer) => {
+            seen += d;
+            if (/\[1\/2\]/.test(seen)) resolve();
+          };
+          child.stdout!.on('data', look);
+          child.stderr!.on('data', look);
+        });
+        const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+        await started;
+        await new Promise((r) => setTimeout(r, 200)); // inside the long scenario (as the rows above)
+        child.kill('SIGINT');
+        assert.equal(await exited, 130, seen);
+        // a matrix keeps each version's report in a folder of its own
+        const folders = out === 'r' ? ['r'] : (await readdir(join(dir, 'm'))).map((f) => join('m', f));
+        const folder = join(
+          dir,
+          folders.find((f) => existsSync(join(dir, f, 'report.json')))!,
+        );
+        const report = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8')) as {
+          scenarios: { id: string }[];
+        };
+        // its steps are pauses before the ping: what it did is that it ran, until the signal
+        assert.deepEqual(
+          report.scenarios.map((s) => s.id),
+          ['ping-first', 'system-ping'],
+          'the scenario done and the one under way',
+        );
+      } finally {
+        removeTemp(dir);
+      }
+    });
+});

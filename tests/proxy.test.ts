@@ -38,12 +38,13 @@ describe('synconf proxy --recordings', () => {
     assert.equal(r.status, 0, r.stderr);
     const code = await p.exited; // --count 6 stops it
     const report = readReport(p.dir);
-    // 1.19.2 leaves zero values out of its usage report (omitempty): the listed deviation names the fields of the
-    // suite's configuration; a lab without folders lacks more of them (numFolders, …), which are not listed
-    assert.equal(code, 1, p.stderr());
-    const [usage, ...others] = violationsOf(report);
-    assert.deepEqual(others, []);
-    assert.match(usage, /^agent schema .*report\.numFolders\.type/);
+    // 1.19.2 leaves zero values out of its usage report (omitempty), that of a lab without folders too: a known
+    // deviation with its reason, as every other difference of these exchanges from the spec
+    assert.equal(code, 0, p.stderr());
+    assert.deepEqual(violationsOf(report), []);
+    const usage = checksOf(report).find((c) => c.kind === 'schema' && String(c.expected) === 'usage-report')!;
+    assert.equal(usage.verdict, 'expected-fail');
+    assert.match(usage.deviation!.reason, /omitempty/);
     assert.equal(report.run.mode, 'proxy');
     assert.deepEqual(report.proxy!.exchanges, {
       total: 6,
@@ -52,7 +53,7 @@ describe('synconf proxy --recordings', () => {
       outsideSpec: 0,
       notRest: 0,
       clientViolations: 0,
-      agentViolations: 1,
+      agentViolations: 0,
     });
     // 1.19.2's status lacks members 2.1.0 added: a known deviation, with its reason, never a pass
     const status = checksOf(report).find((c) => c.id === 'get-rest-system-status/#2/schema')!;
@@ -150,14 +151,11 @@ describe('synconf proxy --recordings', () => {
       const r = syncthingCli(binary, p, p.key, ...c);
       assert.equal(r.status, 0, `syncthing cli ${c.join(' ')}: ${r.stdout}${r.stderr}`);
     }
-    assert.equal(await stopProxy(p), 1, p.stderr());
+    assert.equal(await stopProxy(p), 0, p.stderr());
     const report = readReport(p.dir);
     assert.equal(report.proxy!.exchanges.clientViolations, 0);
-    // `show usage`: the usage report of a lab without folders (see the curl test), the one violation
-    assert.deepEqual(
-      violationsOf(report).map((v) => v.split(' ').slice(0, 2).join(' ')),
-      ['agent schema'],
-    );
+    // `show usage` (the usage report of a lab without folders) included: conforming or a known deviation
+    assert.deepEqual(violationsOf(report), []);
     assert.ok(report.proxy!.exchanges.judged >= 8, JSON.stringify(report.proxy!.exchanges));
     // the same recorded exchanges, judged by the suite's scenario: each resource gets the same verdict
     const replay = cli(['replay', REC, '--only', 'cli-client', '--report-dir', join(work(), 'replay')], {

@@ -6,6 +6,9 @@ import { constants } from 'node:os';
 /** the exit code of a process a signal stopped, as shells report it: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) */
 export const exitCodeOfSignal = (signal: NodeJS.Signals): number => 128 + (constants.signals[signal] ?? 2);
 
+/** how long a run may take to stop after a signal (at its next step) before the interrupt writes its report for it */
+export const STOP_WITHIN_MS = 800;
+
 /** the signals that stop a command in order */
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 

@@ -20,7 +20,7 @@ import { finalize } from '../verdict/totals.js';
 import { writeReports, writeMatrix } from './write-reports.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { reapLeftovers } from './targets.js';
-import { onInterrupt } from './interrupt.js';
+import { onInterrupt, STOP_WITHIN_MS } from './interrupt.js';
 import { matrixProgress } from './matrix-progress.js';
 import { mergeReports, type Matrix } from '../matrix/merge.js';
 import { gateIndex } from '../matrix/gates.js';
@@ -35,6 +35,7 @@ import {
   type MatrixRunOptions,
 } from '../matrix/versions.js';
 import { runOnce } from './lifecycle.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Target } from '../runner/run.js';
 import { exchangesOf } from '../changes/exchanges.js';
 
@@ -161,7 +162,7 @@ async function runVersion(
   agent: MatrixAgent,
   selection: Selection,
   opts: MatrixRunOptions,
-  run: { dir: string; partial: Map<MatrixAgent, Report>; targets: Map<MatrixAgent, Target> },
+  run: { dir: string; partial: Map<MatrixAgent, Report>; targets: Map<MatrixAgent, Target>; signal: AbortSignal },
 ): Promise<Report> {
   if (selection.errors.length)
     return finalize(notRunReport(agent, 'scenario files did not load; nothing was run', selection.errors), opts.failOn);
@@ -174,6 +175,7 @@ async function runVersion(
       requestTimeoutMs: opts.requestTimeoutMs,
       failOn: opts.failOn,
       strict: opts.strict,
+      signal: run.signal,
       onReport: (r) => run.partial.set(agent, r),
       onScenario: (s, i, total) => opts.onScenario?.(agent, s, i, total),
     },
@@ -189,18 +191,21 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
   const targets = new Map<MatrixAgent, Target>();
   const dirs = opts.agents.map((a) => join(opts.reportDir, a.name));
   const queue = [...opts.agents];
+  const stop = new AbortController();
+  let workers: Promise<unknown> = Promise.resolve();
   const worker = async () => {
     for (let agent = queue.shift(); agent; agent = queue.shift()) {
       opts.onVersionStart?.(agent);
       let report: Report;
       try {
         const dir = dirs[opts.agents.indexOf(agent)];
-        report = await runVersion(agent, selection!, opts, { dir, partial, targets });
+        report = await runVersion(agent, selection!, opts, { dir, partial, targets, signal: stop.signal });
       } catch (e) {
         // A defect of synconf itself: this version's report says so (exit 3, with the stack), the others go on.
         report = faultReport(agent, e);
       }
-      if (interrupt.signal) return;
+      // stopped between two steps: the report holds the scenario under way too, and the interrupt writes it
+      if (interrupt.signal) return void partial.set(agent, report);
       reports.set(agent, withShard(report, shard));
       const dir = dirs[opts.agents.indexOf(agent)];
       await writeReports(report, dir);
@@ -211,6 +216,8 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
   // Ctrl-C: the versions under way get the report of what they did so far, and the matrix of those is written.
   const interrupt = onInterrupt(async (signal) => {
     console.error(`\nsynconf matrix: interrupted (${signal}): the reports of the versions done so far are written`);
+    stop.abort(new Error(`interrupted by ${signal}`));
+    await Promise.race([workers, sleep(STOP_WITHIN_MS)]); // the runs under way stop at their next step
     for (const [agent, report] of partial) {
       if (reports.has(agent)) continue;
       await targets
@@ -229,7 +236,7 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
   let shard: Awaited<ReturnType<typeof selectionOf>>['shard'];
   try {
     ({ selection, shard } = await selectionOf(opts));
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.jobs, opts.agents.length)) }, worker));
+    await (workers = Promise.all(Array.from({ length: Math.max(1, Math.min(opts.jobs, opts.agents.length)) }, worker)));
     return await finish();
   } finally {
     interrupt.off();

@@ -16,7 +16,7 @@ import { writeReports, settled, UnwritableReport } from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
 import { progress } from './run-progress.js';
 import { harnessLines } from './harness-lines.js';
-import { exitCodeOfSignal, onInterrupt } from './interrupt.js';
+import { exitCodeOfSignal, onInterrupt, STOP_WITHIN_MS } from './interrupt.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkAgentVersion, checkSyncthing } from './versions.js';
 import { EXIT, SynconfError, UsageError } from '../errors.js';
@@ -325,6 +325,3 @@ function guardRun(session: Session, write: (report: Report, signal: NodeJS.Signa
   });
   return { interrupt, ended: () => ended() };
 }
-
-/** how long a run may take to stop after a signal before the interrupt writes its report for it */
-const STOP_WITHIN_MS = 800;

@@ -105,10 +105,14 @@ export function track(o: Owned): void {
   process.on('exit', killTracked);
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(sig, () => {
+      // A command that hears the signal itself stops in order: its run ends at the next step and stops its lab, and
+      // what is left is killed on exit. Killing the instances now would fail the step under way (the agent gone)
+      // and turn a Ctrl-C into a fault of synconf (exit 3).
+      if (process.listenerCount(sig) > 0) return;
       killTracked();
-      // A listener replaces Node's default "terminate". If nobody else listens, re-raise so the process still
-      // ends with the signal (once() has removed us, so the default disposition is back).
-      if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+      // A listener replaces Node's default "terminate". Nobody else listens: re-raise so the process still ends
+      // with the signal (once() has removed us, so the default disposition is back).
+      process.kill(process.pid, sig);
     });
   }
 }
