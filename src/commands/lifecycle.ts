@@ -12,6 +12,7 @@ import type { Selection } from '../scenario/select.js';
 import { recorderFor, type RecorderOptions } from '../transport/recorder.js';
 import { EXCHANGES_DIR, liveExchangesDir } from '../changes/exchanges.js';
 import { SynconfError } from '../errors.js';
+import { isAlive } from '../lab/procs.js';
 import { announceRecording, settleRecording } from './recording-commit.js';
 
 export interface RunPlan {
@@ -39,16 +40,7 @@ function removeDeadStages(reportDir: string): void {
   }
   for (const name of names) {
     const pid = Number(new RegExp(`^${EXCHANGES_DIR}\\.(\\d+)\\.(live|partial)$`).exec(name)?.[1]);
-    if (pid && pid !== process.pid && !isRunning(pid)) rmSync(join(reportDir, name), { recursive: true, force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if (pid && pid !== process.pid && !isAlive(pid)) rmSync(join(reportDir, name), { recursive: true, force: true });
   }
 }
 
