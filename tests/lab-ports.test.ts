@@ -11,7 +11,7 @@ import { holdDefaultPorts, type HeldPorts } from './support/default-ports.js';
 import { labFetch, processesMentioning } from './support/lab.js';
 import { cliAsync } from './support/cli.js';
 import { makeTemp, removeTemp } from './support/temp.js';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const DEVICE = 'JP2IAI4-C7N6ACG-FSFHFKA-GVZRAAF-GGOM5GA-GEVDGFQ-5MDRLHE-YRYAIAF';
@@ -214,6 +214,28 @@ describe('port reservations across processes', () => {
     ['of a detached lab (lab up), after its process exited, while the folder exists', DETACHES, 'exits', false, false],
     ['of a detached lab whose folder is gone: stale', DETACHES, 'exits', true, true],
   ];
+  test('the reservations of processes that died are removed by the next process that reserves any port', async () => {
+    const tmp = makeTemp('ports');
+    const lab = join(tmp, 'lab');
+    mkdirSync(lab);
+    const killed = holder(tmp, 2, lab, RUNS);
+    const running = holder(tmp, 3, lab, RUNS);
+    try {
+      await Promise.all([reserved(killed), reserved(running)]);
+      killed.kill('SIGKILL');
+      await exited(killed);
+      writeFileSync(join(tmp, 'synconf-ports', '4'), ''); // half written, just now: a process may be writing it
+      const files = () => readdirSync(join(tmp, 'synconf-ports')).sort();
+      assert.deepEqual(files(), ['2', '3', '4']);
+      assert.equal(mayReserve(tmp, PORT), true);
+      assert.deepEqual(files(), ['3', '4'], "the killed holder's file is gone; the running one's and a fresh one stay");
+    } finally {
+      killed.kill('SIGKILL');
+      running.kill('SIGKILL');
+      removeTemp(tmp);
+    }
+  });
+
   for (const [name, then, end, removeLab, free] of CASES)
     test(`a port reserved by another synconf process ${name}: ${free ? 'free' : 'refused'}`, async () => {
       const tmp = makeTemp('ports');

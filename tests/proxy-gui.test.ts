@@ -4,7 +4,7 @@
 // list every violation of the agent with its statement (or as a known deviation), and give the GUI's footprint.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DriftCauses } from '../src/schema/generated/types.js';
 import { cli } from './support/cli.js';
@@ -122,5 +122,16 @@ for (const version of ['1.19.2', '1.29.5'])
       const json = cli(['drift', p.dir, '--against', next, '--json'], { cwd: work() });
       for (const c of (JSON.parse(json.stdout) as DriftCauses).causes)
         for (const e of c.endpoints) assert.ok(endpoints.includes(e), `${c.rule} on ${e}, not in the GUI's footprint`);
+
+      // how much of the spec the proxy's checks would catch in this GUI's traffic: each statement broken in the
+      // session's answers, judged again; the session as recorded conforms, so nothing is reported of it
+      const mutation = cli(['mutate', '--proxy-session', p.dir, '--report-dir', `mutation-${version}`], {
+        cwd: work(),
+      });
+      assert.equal(mutation.code, 0, mutation.out);
+      const scored = JSON.parse(readFileSync(join(work(), `mutation-${version}`, 'mutation.json'), 'utf8'));
+      t.diagnostic(`the proxy's checks on the GUI of ${version}: ${scored.verdict}`);
+      assert.equal(scored.sessionViolations, undefined, mutation.out);
+      assert.ok(scored.statements.totals.caught > 0, mutation.out);
     });
   });

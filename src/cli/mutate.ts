@@ -32,6 +32,12 @@ const FROM = {
     "where the mutants come from: spec (at least one per statement of spec/statements.yaml, whichever checks exist), checks (from what the suite's checks and schemas read), both",
 } as const;
 
+const PROXY_SESSION = {
+  type: 'string',
+  describe:
+    "score the proxy's checks instead of the suite's: each statement of the spec broken in the answers of a client's session (a report folder of synconf proxy, or its HAR), the session judged again by the proxy; no scenario runs",
+} as const;
+
 const EPILOGUE = `The statement score is caught / (caught + survived): the statements whose violation the suite catches; statements masked by a known deviation, without an operator on the recordings, or not checkable do not count. The mutant score is killed / (killed + survived); equivalent mutants (a change the spec allows, by a stated rule) do not count.\nSpec-derived operators:\n${specOperatorLines()}\nExit codes: 0 done (and the score is at least --min-score), 1 the score is below --min-score, 2 usage or input error (or recordings that fail without a mutant), 3 a fault of synconf itself.`;
 
 export const mutateCommand: CommandModule = {
@@ -83,10 +89,15 @@ export const mutateCommand: CommandModule = {
         describe:
           'with --live: the syncthing the lab starts, a VERSION of the agents cache or a PATH (default: syncthing on PATH)',
       })
+      .option('proxy-session', PROXY_SESSION)
       .example('synconf mutate', 'every mutant of the bundled Syncthing 1.19.2 recordings')
       .example(
         'synconf mutate recordings/my-agent --suite my-suites --min-score 95%',
         'a CI gate for your own scenarios',
+      )
+      .example(
+        'synconf mutate --proxy-session reports/proxy',
+        "which violations of the spec the proxy would report in your client's traffic",
       )
       .example(
         'synconf mutate --live --only "system-*"',

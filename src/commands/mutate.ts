@@ -11,6 +11,7 @@ import { reapLeftovers } from './targets.js';
 import { checkSyncthing } from './versions.js';
 import { exitCodeOfSignal, onInterrupt } from './interrupt.js';
 import { UsageError } from '../errors.js';
+import { mutateProxySession } from './mutate-session.js';
 
 /** the options of `synconf mutate`, as the command line gives them */
 export interface MutateCommandOptions {
@@ -24,9 +25,29 @@ export interface MutateCommandOptions {
   operators?: MutantResult['operator'][];
   syncthing?: string;
   from?: DerivedFrom;
+  proxySession?: string;
+}
+
+/** --proxy-session judges a client's session, not the suite's scenarios: what only makes sense for those is refused */
+function checkSessionOptions(opts: MutateCommandOptions): void {
+  const given = Object.entries({
+    '[dir]': opts.dir,
+    '--suite': opts.suite,
+    '--only': opts.only,
+    '--live': opts.live,
+    '--operators': opts.operators,
+    '--syncthing': opts.syncthing,
+    '--from checks': opts.from === 'checks' || undefined,
+    '--from both': opts.from === 'both' || undefined,
+  }).find(([, v]) => v !== undefined && v !== false);
+  if (given)
+    throw new UsageError(
+      `${given[0]} with --proxy-session: the session's statements are judged by the proxy's checks (spec mutants only), not by the suite's scenarios`,
+    );
 }
 
 export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
+  if (opts.proxySession !== undefined) checkSessionOptions(opts);
   if (opts.live && opts.from && opts.from !== 'checks')
     throw new UsageError(
       `--from ${opts.from} with --live: the fault injector runs check-derived operators only (--from checks, the --operators)`,
@@ -49,27 +70,16 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
   // listening until the reports are written: a second Ctrl-C then still ends with 130, not killed by the signal
   // (the lab's own handler is gone once it has stopped the lab)
   try {
-    const report = await mutate({
-      dir: opts.dir ?? DEFAULT_RECORDINGS,
-      suites: opts.suite,
-      only: opts.only,
-      expectations:
-        opts.expectations === false ? false : typeof opts.expectations === 'string' ? opts.expectations : undefined,
-      minScore: opts.minScore,
-      from: opts.from,
-      ...(opts.live ? { live: { operators: opts.operators ?? DEFAULT_OPERATORS, binary: opts.syncthing } } : {}),
-      onScenario: (id, results) => {
-        const n = (o: string) => results.filter((r) => r.outcome === o).length;
-        process.stderr.write(
-          `${id}: ${results.length} mutants, ${n('killed')} killed, ${n('survived')} survived, ${n('equivalent')} equivalent\n`,
-        );
-      },
-      onLive: (mutants, scenarios) =>
-        console.error(
-          `synconf mutate: live: ${mutants} mutants of ${scenarios} scenarios, one run each against the lab agent (Ctrl-C stops)`,
-        ),
-      signal: stop.signal,
-    });
+    const expectations =
+      opts.expectations === false ? false : typeof opts.expectations === 'string' ? opts.expectations : undefined;
+    const report = opts.proxySession
+      ? await mutateProxySession({
+          session: opts.proxySession,
+          expectations,
+          minScore: opts.minScore,
+          signal: stop.signal,
+        })
+      : await suiteMutation(opts, expectations, stop.signal);
     // a file that cannot be written leaves the others and the verdict, then the error (exit 2)
     const { paths, unwritable } = await settled(writeMutationReports(report, opts.reportDir));
     console.log(mutationText(report));
@@ -79,4 +89,28 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
   } finally {
     interrupt.off();
   }
+}
+
+/** the suite's mutants over recordings (or --live), a line per scenario as it ends */
+function suiteMutation(opts: MutateCommandOptions, expectations: string | false | undefined, signal: AbortSignal) {
+  return mutate({
+    dir: opts.dir ?? DEFAULT_RECORDINGS,
+    suites: opts.suite,
+    only: opts.only,
+    expectations,
+    minScore: opts.minScore,
+    from: opts.from,
+    ...(opts.live ? { live: { operators: opts.operators ?? DEFAULT_OPERATORS, binary: opts.syncthing } } : {}),
+    onScenario: (id, results) => {
+      const n = (o: string) => results.filter((r) => r.outcome === o).length;
+      process.stderr.write(
+        `${id}: ${results.length} mutants, ${n('killed')} killed, ${n('survived')} survived, ${n('equivalent')} equivalent\n`,
+      );
+    },
+    onLive: (mutants, scenarios) =>
+      console.error(
+        `synconf mutate: live: ${mutants} mutants of ${scenarios} scenarios, one run each against the lab agent (Ctrl-C stops)`,
+      ),
+    signal,
+  });
 }

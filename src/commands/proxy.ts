@@ -11,10 +11,8 @@ import { SYNCONF_VERSION } from '../paths.js';
 import { Redactor } from '../transport/redact.js';
 import { RUN_CASSETTE } from '../transport/cassette.js';
 import { EXCHANGES_DIR } from '../changes/exchanges.js';
-import { expectationsFor } from '../runner/expectations.js';
-import { selectScenarios } from '../scenario/select.js';
 import { ProxySession } from '../proxy/session.js';
-import { resourceDeviations, type ResourceDeviations } from '../proxy/deviations.js';
+import { deviationsFor } from '../proxy/deviations.js';
 import { startForwarder, type ErrorsMode } from '../proxy/forward.js';
 import { finalize, totalsOf, verdictLine } from '../verdict/totals.js';
 import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
@@ -42,14 +40,6 @@ type Ended = NodeJS.Signals | 'count' | 'idle';
 
 export async function proxy(opts: ProxyOptions): Promise<void> {
   process.exitCode = await runProxy(opts);
-}
-
-/** the known deviations of the agent's version that say what it does to a resource (proxy/deviations.ts) */
-async function deviationsFor(version: string | null): Promise<{ files: string[]; byResource: ResourceDeviations }> {
-  if (!version) return { files: [], byResource: new Map() };
-  const expectations = expectationsFor(version);
-  const selection = await selectScenarios(undefined, undefined);
-  return { files: expectations.map((e) => e.file), byResource: resourceDeviations(expectations, selection.scenarios) };
 }
 
 export async function runProxy(opts: ProxyOptions): Promise<number> {

@@ -6,7 +6,17 @@
 // while something listens on it, not in the second between our pick and Syncthing's bind, nor while an instance
 // restarts. So every port a lab gets is reserved, across synconf processes (parallel shards, a matrix's labs), by a
 // file in the temporary folder named for the port, until the lab stops.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +53,30 @@ function readReservation(file: string): Reservation | undefined {
 const stands = (r: Reservation) =>
   (r.started !== null && processStart(r.pid) === r.started) || (r.detached && r.dir !== '' && existsSync(r.dir));
 
+/** a file empty or unreadable this long was left half written by a process that died, not one writing it now */
+const HALF_WRITTEN_MS = 10_000;
+
+/** whether the reservation in `file` no longer stands (its owner gone, or it was never written whole) */
+function isStale(file: string): boolean {
+  const held = readReservation(file);
+  if (held) return !stands(held);
+  try {
+    return Date.now() - statSync(file).mtimeMs > HALF_WRITTEN_MS;
+  } catch {
+    return false; // gone meanwhile: nothing to remove
+  }
+}
+
+/** the registries swept by this process (one per temporary folder it used) */
+const swept = new Set<string>();
+/** once a process: the reservations of processes that died (SIGKILL runs no exit handler) are removed */
+function sweepStale(): void {
+  if (swept.has(registry())) return;
+  swept.add(registry());
+  for (const name of readdirSync(registry()))
+    if (/^\d+$/.test(name) && isStale(fileOf(Number(name)))) rmSync(fileOf(Number(name)), { force: true });
+}
+
 function write(file: string, r: Reservation, flag: 'wx' | 'w'): void {
   const fd = openSync(file, flag, 0o600);
   try {
@@ -67,6 +101,7 @@ function openRegistry(): void {
  */
 export function reservePort(port: number, dir = ''): boolean {
   openRegistry();
+  sweepStale();
   const r: Reservation = { pid: process.pid, started: processStart(process.pid), dir, detached: false };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -76,8 +111,7 @@ export function reservePort(port: number, dir = ''): boolean {
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const held = readReservation(fileOf(port));
-      if (held && stands(held)) return false;
+      if (!isStale(fileOf(port))) return false;
       rmSync(fileOf(port), { force: true });
     }
   }

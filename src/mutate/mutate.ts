@@ -17,6 +17,7 @@ import { labTarget } from '../runner/targets.js';
 import { nextTurn } from '../runner/yield.js';
 import { loadStatements } from '../schema/statements.js';
 import { mutateStatement, statementTotals, type Replayed } from './spec-mutants.js';
+import { scoreProxySession, type ProxySessionInput } from './proxy-score.js';
 
 /** where the mutants come from: the spec's statements, the suite's checks, or both */
 export type DerivedFrom = NonNullable<MutationReport['derivedFrom']>;
@@ -54,7 +55,7 @@ function judge(
   baselineProblems: string[],
   minScore: number | null,
   statements: StatementScore | undefined,
-  interrupted?: { done: number; of: number },
+  interrupted?: { done: number; of: number; unit: string },
 ) {
   const totals = tally(results);
   const scores = [totals.score, statements?.totals.score].filter((s): s is number => s !== null && s !== undefined);
@@ -70,7 +71,7 @@ function judge(
         ? `; below --min-score ${percent(minScore)}`
         : `; at least --min-score ${percent(minScore)}`;
   const verdict = interrupted
-    ? `synconf mutate: INTERRUPTED after ${interrupted.done} of ${interrupted.of} scenarios: score so far ${percent(totals.score)} (${counts}) (exit ${EXIT.interrupted})`
+    ? `synconf mutate: INTERRUPTED after ${interrupted.done} of ${interrupted.of} ${interrupted.unit}: score so far ${percent(totals.score)} (${counts}) (exit ${EXIT.interrupted})`
     : baselineProblems.length
       ? `synconf mutate: HARNESS ERROR: ${baselineProblems.length} check(s) fail without any mutant, so the recordings cannot tell mutants apart (exit ${exitCode})`
       : statements
@@ -238,7 +239,11 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
   const aborted = opts.signal?.aborted;
 
   const minScore = opts.minScore ?? null;
-  const done = { done: new Set(results.map((r) => r.scenario)).size, of: selection.scenarios.length };
+  const done = {
+    done: new Set(results.map((r) => r.scenario)).size,
+    of: selection.scenarios.length,
+    unit: 'scenarios',
+  };
   const judged = judge(results, baselineProblems, minScore, statements, aborted ? done : undefined);
   return {
     format: 'synconf-mutation/1',
@@ -254,6 +259,38 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
     ...(baselineProblems.length ? { baselineProblems } : {}),
     derivedFrom: from,
     ...(statements ? { statements } : {}),
+    totals: judged.totals,
+    ...breakdowns(results),
+    mutants: results,
+  };
+}
+
+export interface SessionMutateOptions extends ProxySessionInput {
+  minScore?: number;
+}
+
+/** `--proxy-session`: the statements broken in a client's session, each judged by the proxy's checks */
+export async function mutateSession(opts: SessionMutateOptions): Promise<MutationReport> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const { statements, results, violations } = await scoreProxySession(opts);
+  const minScore = opts.minScore ?? null;
+  const done = { done: statements.entries.length, of: (await loadStatements()).length, unit: 'statements' };
+  const judged = judge(results, [], minScore, statements, opts.signal?.aborted ? done : undefined);
+  return {
+    format: 'synconf-mutation/1',
+    synconf: { version: SYNCONF_VERSION },
+    mode: 'proxy',
+    recordings: opts.file,
+    agentVersion: opts.agentVersion,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    minScore,
+    exitCode: judged.exitCode,
+    verdict: judged.verdict.replace(/^synconf mutate: /, 'synconf mutate --proxy-session: '),
+    ...(violations.length ? { sessionViolations: violations } : {}),
+    derivedFrom: 'spec',
+    statements,
     totals: judged.totals,
     ...breakdowns(results),
     mutants: results,

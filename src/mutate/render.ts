@@ -13,6 +13,15 @@ export const SCORE_EXPLAINED = [
   'Spec-derived mutants break one statement of the spec each (spec/statements.yaml), in every recorded answer it concerns, whichever checks exist: the statement score is caught / (caught + survived), the statements whose violation the suite catches; each survivor is named with its statement and spec line.',
 ];
 
+/** proxy mode: the same statements, broken in a client's session and judged by the proxy's checks */
+const PROXY_EXPLAINED = [
+  "Each statement of the spec (spec/statements.yaml) is broken in the answers of a client's session recorded by synconf proxy, the way a non-conforming agent would break it, and the whole session is judged again by the proxy's checks.",
+  "A statement is caught when a check of the proxy fails that did not on the session as recorded, masked when a check that already fails as a known deviation of the agent sees it, and without an operator when the client's traffic holds no answer it concerns.",
+  'The statement score is caught / (caught + survived): the violations the proxy would report to this client; each survivor is one it would let pass, named with its statement, spec line and the endpoint it was broken in.',
+];
+const explained = (r: MutationReport) => (r.mode === 'proxy' ? PROXY_EXPLAINED : SCORE_EXPLAINED);
+const source = (r: MutationReport) => (r.mode === 'proxy' ? 'Client session' : 'Recordings');
+
 type StatementEntry = NonNullable<MutationReport['statements']>['entries'][number];
 const entriesOf = (r: MutationReport, outcome: StatementEntry['outcome']) =>
   (r.statements?.entries ?? []).filter((e) => e.outcome === outcome);
@@ -86,6 +95,23 @@ function mdTable(rows: [string, Tally][], head: string): string[] {
   ];
 }
 
+/** what fails without a mutant: the recordings' problems, or what the proxy reports of the session as recorded */
+function problemsMarkdown(r: MutationReport): string[] {
+  const list = (title: string, items: string[]) => [
+    `### ${title} (${items.length})`,
+    '',
+    ...items.slice(0, 50).map((p) => `- ${md(cut(p, 300))}`),
+    ...(items.length > 50 ? [`- … and ${items.length - 50} more (mutation.json lists them all)`] : []),
+    '',
+  ];
+  return [
+    ...(r.baselineProblems?.length ? list('Checks that fail without a mutant', r.baselineProblems) : []),
+    ...(r.sessionViolations?.length
+      ? list('What the proxy reports of the session as recorded', r.sessionViolations)
+      : []),
+  ];
+}
+
 export function mutationMarkdown(r: MutationReport): string {
   const s = survivors(r);
   const out = [
@@ -93,14 +119,12 @@ export function mutationMarkdown(r: MutationReport): string {
     '',
     md(r.verdict),
     '',
-    `Recordings ${md(r.recordings)} · agent ${md(r.agentVersion ?? 'unknown')} · ${(r.durationMs / 1000).toFixed(1)} s · synconf ${md(r.synconf.version)}`,
+    `${source(r)} ${md(r.recordings)} · agent ${md(r.agentVersion ?? 'unknown')} · ${(r.durationMs / 1000).toFixed(1)} s · synconf ${md(r.synconf.version)}`,
     '',
-    ...SCORE_EXPLAINED.map(md),
+    ...explained(r).map(md),
     '',
   ];
-  if (r.baselineProblems?.length)
-    out.push('### Checks that fail without a mutant', '', ...r.baselineProblems.map((p) => `- ${md(cut(p, 300))}`), '');
-  out.push(...statementsMarkdown(r));
+  out.push(...problemsMarkdown(r), ...statementsMarkdown(r));
   out.push(`### Survivors (${s.length})`, '');
   if (!s.length) out.push('None: every non-equivalent mutant was killed.');
   for (const m of s)
@@ -156,8 +180,10 @@ export function mutationHtml(r: MutationReport): string {
   const body = `
 <div class="banner ${cls}"><div><h1>synconf mutate: ${h(percent(r.totals.score))}</h1><p class="line">${h(r.verdict)}</p></div></div>
 <main>
-<dl class="facts"><dt>Recordings</dt><dd><code>${h(r.recordings)}</code></dd><dt>Agent</dt><dd>${h(r.agentVersion ?? 'unknown')}</dd><dt>Started</dt><dd>${h(r.startedAt)} (${(r.durationMs / 1000).toFixed(1)} s)</dd><dt>Gate</dt><dd>${r.minScore === null ? 'none (--min-score)' : h(percent(r.minScore))}</dd></dl>
-${SCORE_EXPLAINED.map((p) => `<p>${h(p)}</p>`).join('\n')}
+<dl class="facts"><dt>${source(r)}</dt><dd><code>${h(r.recordings)}</code></dd><dt>Agent</dt><dd>${h(r.agentVersion ?? 'unknown')}</dd><dt>Started</dt><dd>${h(r.startedAt)} (${(r.durationMs / 1000).toFixed(1)} s)</dd><dt>Gate</dt><dd>${r.minScore === null ? 'none (--min-score)' : h(percent(r.minScore))}</dd></dl>
+${explained(r)
+  .map((p) => `<p>${h(p)}</p>`)
+  .join('\n')}
 ${r.baselineProblems?.length ? `<h2>Checks that fail without a mutant</h2><ul class="problems">${r.baselineProblems.map((p) => `<li>${h(cut(p, 500))}</li>`).join('')}</ul>` : ''}
 ${statementsHtml(r)}
 <h2>Survivors (${s.length})</h2>
@@ -195,7 +221,14 @@ export function mutationText(r: MutationReport, max = 50): string {
     );
   if (s.length > max) out.push(`… and ${s.length - max} more survivors (mutation.md lists them all)`);
   const none = entriesOf(r, 'no operator');
-  if (none.length) out.push(`${none.length} statements without an operator on these recordings (mutation.md says why)`);
+  if (none.length)
+    out.push(
+      `${none.length} statements without an operator on ${r.mode === 'proxy' ? "the client's session" : 'these recordings'} (mutation.md says why)`,
+    );
+  if (r.sessionViolations?.length)
+    out.push(
+      `the proxy reports ${r.sessionViolations.length} violation(s) of the session as recorded (mutation.md lists them)`,
+    );
   for (const p of r.baselineProblems ?? []) out.push(`fails without a mutant: ${p}`);
   out.push(r.verdict);
   return out.join('\n');

@@ -12,7 +12,7 @@ import { applyTarget, type SpecTarget } from './spec-operators.js';
 import { targetsOf } from './spec-targets.js';
 import { nextTurn } from '../runner/yield.js';
 
-type Entry = StatementScore['entries'][number];
+export type Entry = StatementScore['entries'][number];
 
 /** a scenario as the spec mutants need it: its loaded form, its unmutated replay, its recorded entries */
 export interface Replayed {
@@ -51,25 +51,47 @@ interface Part {
   replace: Map<number, HarEntry>;
 }
 
-/** the mutant of one statement as the report lists it, from the outcome of its parts */
-function resultOf(s: Statement, targets: SpecTarget[], parts: Part[], outcome: Outcome): MutantResult {
-  const first = outcome.outcome === 'killed' ? parts.at(-1)! : parts[0];
-  const e = first.scenario.entries[Math.min(...first.replace.keys())];
+/** where a statement's mutant changed answers: the scenario and file, its first changed entry, every scenario changed */
+export interface MutantPlace {
+  scenario: string;
+  file: string;
+  entry: HarEntry;
+  scenarios: string[];
+}
+
+/** the mutant of one statement as the report lists it */
+export function statementMutant(s: Statement, targets: SpecTarget[], at: MutantPlace, outcome: Outcome): MutantResult {
   return {
     id: `spec:${s.id}`,
-    scenario: first.scenario.loaded.scenario.id,
-    file: first.scenario.loaded.file,
-    step: e._step,
-    endpoint: endpointOf(e),
+    scenario: at.scenario,
+    file: at.file,
+    step: at.entry._step,
+    endpoint: endpointOf(at.entry),
     operator: targets[0].operator,
     target: targets.map(describeTarget).join('; '),
     ...(targets[0].at ? { pointer: targets[0].at } : {}),
     description: `breaks ${s.id} (spec line ${s.line}): ${s.note ?? s.quote}`,
     statement: s.id,
     specLine: s.line,
-    scenarios: parts.map((p) => p.scenario.loaded.scenario.id),
+    scenarios: at.scenarios,
     ...outcome,
   };
+}
+
+/** the mutant of one statement, from the outcome of its parts (the part that killed it, or the first) */
+function resultOf(s: Statement, targets: SpecTarget[], parts: Part[], outcome: Outcome): MutantResult {
+  const first = outcome.outcome === 'killed' ? parts.at(-1)! : parts[0];
+  return statementMutant(
+    s,
+    targets,
+    {
+      scenario: first.scenario.loaded.scenario.id,
+      file: first.scenario.loaded.file,
+      entry: first.scenario.entries[Math.min(...first.replace.keys())],
+      scenarios: parts.map((p) => p.scenario.loaded.scenario.id),
+    },
+    outcome,
+  );
 }
 
 /**
@@ -122,6 +144,19 @@ function missingMember(targets: SpecTarget[], scenarios: Replayed[]): string | u
   return undefined;
 }
 
+/** the targets that break a statement, or its entry in the statement score when none is to run */
+export function statementTargets(
+  s: Statement,
+  agentVersion: string | null,
+): { targets: SpecTarget[] } | { entry: Entry } {
+  const base = { id: s.id, kind: s.kind, line: s.line };
+  if (s.notCheckable) return { entry: { ...base, outcome: 'not checkable', reason: s.notCheckable } };
+  if (s.sameAs) return { entry: { ...base, outcome: 'restates', reason: `restates ${s.sameAs.join(', ')}` } };
+  const found = targetsOf(s, agentVersion);
+  if ('none' in found) return { entry: { ...base, outcome: 'no operator', reason: found.none } };
+  return found;
+}
+
 /** one statement: its entry in the statement score and, when an operator applies, its mutant */
 export async function mutateStatement(
   engine: MutationEngine,
@@ -130,10 +165,8 @@ export async function mutateStatement(
   agentVersion: string | null,
 ): Promise<{ entry: Entry; result?: MutantResult }> {
   const base = { id: s.id, kind: s.kind, line: s.line };
-  if (s.notCheckable) return { entry: { ...base, outcome: 'not checkable', reason: s.notCheckable } };
-  if (s.sameAs) return { entry: { ...base, outcome: 'restates', reason: `restates ${s.sameAs.join(', ')}` } };
-  const found = targetsOf(s, agentVersion);
-  if ('none' in found) return { entry: { ...base, outcome: 'no operator', reason: found.none } };
+  const found = statementTargets(s, agentVersion);
+  if ('entry' in found) return found;
   const { outcome, parts } = await runParts(engine, s, scenarios, found.targets);
   if (!parts.length) {
     const masked = missingMember(found.targets, scenarios);

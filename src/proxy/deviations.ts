@@ -5,7 +5,13 @@
 // (assertions of one scenario's values) say nothing of a client's exchange and are left out.
 import type { CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
-import { applyDeviations, type DeviationIndex, type LoadedExpectations } from '../runner/expectations.js';
+import {
+  applyDeviations,
+  expectationsFor,
+  type DeviationIndex,
+  type LoadedExpectations,
+} from '../runner/expectations.js';
+import { selectScenarios } from '../scenario/select.js';
 
 type Deviation = LoadedExpectations['data']['deviations'][number] & { file: string };
 
@@ -65,4 +71,14 @@ export function applyResourceDeviations(s: ScenarioResult, byResource: ResourceD
     if (list) index.set(c.id, merged(list));
   }
   if (index.size) applyDeviations(s, index);
+}
+
+/** the known deviations of the agent's version that say what it does to a resource, and the files they come from */
+export async function deviationsFor(
+  version: string | null,
+): Promise<{ files: string[]; byResource: ResourceDeviations }> {
+  if (!version) return { files: [], byResource: new Map() };
+  const expectations = expectationsFor(version);
+  const selection = await selectScenarios(undefined, undefined);
+  return { files: expectations.map((e) => e.file), byResource: resourceDeviations(expectations, selection.scenarios) };
 }

@@ -41,6 +41,8 @@ export interface SessionOptions {
   harFile: string;
   /** receives each exchange's HAR entry (redacted), in order */
   onEntry: (entry: HarEntry) => void;
+  /** receives every check as made (none folded), known deviations applied: `synconf mutate --proxy-session` */
+  onChecks?: (checks: CheckResult[]) => void;
 }
 
 /** a scenario id from an endpoint: "GET /rest/db/status" → "get-rest-db-status" */
@@ -148,6 +150,7 @@ export class ProxySession {
     }));
     const own: ScenarioResult = { ...s, checks: results };
     applyResourceDeviations(own, this.opts.deviations);
+    this.opts.onChecks?.(results);
     s.durationMs += Math.round(x.durationMs);
     for (const c of results) {
       const kind = `${c.id.split('/').pop()} ${c.verdict}`;

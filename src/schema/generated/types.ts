@@ -1610,11 +1610,11 @@ export interface MutationReport {
     [k: string]: unknown;
   };
   /**
-   * replay: every mutant applied to the recordings; live (--live): the mutants of some operators through a fault injector in front of a lab agent
+   * replay: every mutant applied to the recordings; live (--live): the mutants of some operators through a fault injector in front of a lab agent; proxy (--proxy-session): each statement broken in a client's session recorded by synconf proxy, judged by the proxy's checks
    */
-  mode: "replay" | "live";
+  mode: "replay" | "live" | "proxy";
   /**
-   * the folder of cassettes the mutants were derived from (and, in replay mode, applied to)
+   * the folder of cassettes the mutants were derived from (and, in replay mode, applied to); in proxy mode, the session's HAR file
    */
   recordings: string;
   /**
@@ -1636,6 +1636,10 @@ export interface MutationReport {
    * checks that already fail without any mutant (they cannot tell a mutant apart); mutation needs recordings that conform
    */
   baselineProblems?: string[];
+  /**
+   * proxy mode: what the proxy's checks report of the client's session as recorded (they stay; a mutant is caught by a check that fails anew)
+   */
+  sessionViolations?: string[];
   /**
    * where the mutants come from (--from): spec = at least one per statement of the spec's index, checks = from what the suite's checks and schemas read, both = the two
    */

@@ -1,0 +1,43 @@
+// `synconf mutate --proxy-session SESSION`: the proxy's checks scored like the suite's. The statements of the spec
+// are broken one at a time in a client's session (a report folder of `synconf proxy`, or its HAR), each mutated
+// session judged again by the proxy's own checks (proxy/judge-session.ts, handed to mutate/ as the judge).
+import { readClientSession } from '../proxy/client-session.js';
+import { judgeSession } from '../proxy/judge-session.js';
+import { deviationsFor, resourceDeviations } from '../proxy/deviations.js';
+import { loadExpectations } from '../runner/expectations.js';
+import { selectScenarios } from '../scenario/select.js';
+import { mutateSession } from '../mutate/mutate.js';
+import type { MutationReport } from '../schema/generated/types.js';
+
+export interface SessionOptions {
+  session: string;
+  /** an expectations file, false for none, undefined for those of the session's agent version */
+  expectations: string | false | undefined;
+  minScore?: number;
+  signal: AbortSignal;
+}
+
+/** the known deviations the proxy applies: those of the session's version, of a file, or none */
+async function deviationsOf(version: string | null, expectations: string | false | undefined) {
+  if (expectations === false) return new Map();
+  if (expectations === undefined) return (await deviationsFor(version)).byResource;
+  const selection = await selectScenarios(undefined, undefined);
+  return resourceDeviations([loadExpectations(expectations)], selection.scenarios);
+}
+
+export async function mutateProxySession(opts: SessionOptions): Promise<MutationReport> {
+  const session = await readClientSession(opts.session);
+  const deviations = await deviationsOf(session.agentVersion, opts.expectations);
+  const of = { agentVersion: session.agentVersion, deviations, harFile: session.har };
+  console.error(
+    `synconf mutate: the proxy's checks on ${session.entries.length} exchange(s) of ${session.har} (Syncthing ${session.agentVersion ?? 'version unknown'}): each statement of the spec broken in turn (Ctrl-C stops)`,
+  );
+  return mutateSession({
+    entries: session.entries,
+    file: session.har,
+    agentVersion: session.agentVersion,
+    judge: (entries) => judgeSession(entries, of),
+    minScore: opts.minScore,
+    signal: opts.signal,
+  });
+}

@@ -1,0 +1,100 @@
+// `synconf mutate --proxy-session`: how sensitive the proxy's checks are on one client's traffic. Each statement of
+// the spec's index is broken in the session's recorded answers by the same targets the suite's spec mutants use
+// (spec-targets.ts), and the whole session is judged again by the proxy's checks: the statement is caught when a
+// check fails that did not on the session as recorded. The judge is handed in (commands/ gives the proxy's own):
+// mutate/ and proxy/ are features that do not import each other.
+import type { CheckResult, HarEntry, MutantResult, StatementScore } from '../schema/generated/types.js';
+import { loadStatements, type Statement } from '../schema/statements.js';
+import { nextTurn } from '../runner/yield.js';
+import {
+  describeTarget,
+  replacementsIn,
+  statementMutant,
+  statementTargets,
+  statementTotals,
+  type Entry,
+} from './spec-mutants.js';
+import type { Outcome } from './engine.js';
+import { endpointOf } from './mutants.js';
+
+/** every check the proxy makes of a whole session (none folded), known deviations applied */
+export type SessionJudge = (entries: HarEntry[]) => CheckResult[];
+
+export interface ProxySessionInput {
+  /** the session's exchanges, as its HAR keeps them */
+  entries: HarEntry[];
+  /** the HAR file, as the report names it */
+  file: string;
+  agentVersion: string | null;
+  judge: SessionJudge;
+  signal?: AbortSignal;
+}
+
+export interface ProxyScore {
+  statements: StatementScore;
+  results: MutantResult[];
+  /** the proxy's violations on the session as recorded: they stay (a mutant is caught by a new one) */
+  violations: string[];
+}
+
+const FAILING = new Set<CheckResult['verdict']>(['fail', 'unexpected-pass']);
+
+/** caught by a check that fails anew; masked when one that already fails as a known deviation fails otherwise */
+function outcomeOf(before: Map<string, CheckResult>, after: CheckResult[]): Outcome {
+  const killedBy = after
+    .filter((c) => FAILING.has(c.verdict) && before.get(c.id)?.verdict !== c.verdict)
+    .map((c) => ({ check: c.id, message: c.message }));
+  if (killedBy.length) return { outcome: 'killed', killedBy };
+  const seen = after.find((c) => c.verdict === 'expected-fail' && before.get(c.id)?.message !== c.message);
+  if (seen)
+    return {
+      outcome: 'equivalent',
+      equivalentBecause: `masked: ${seen.id} sees the change but already fails on this agent, a known deviation (${seen.deviation?.file ?? 'expectations'})`,
+    };
+  return { outcome: 'survived' };
+}
+
+/** one statement broken in the whole session and judged again */
+function scoreStatement(
+  s: Statement,
+  input: ProxySessionInput,
+  before: Map<string, CheckResult>,
+): { entry: Entry; result?: MutantResult } {
+  const found = statementTargets(s, input.agentVersion);
+  if ('entry' in found) return found;
+  const base = { id: s.id, kind: s.kind, line: s.line };
+  const replace = replacementsIn(input.entries, found.targets);
+  if (!replace.size) {
+    const reason = `the session holds no answer it changes: ${found.targets.map(describeTarget).join('; ')}`;
+    return { entry: { ...base, outcome: 'no operator', reason } };
+  }
+  const outcome = outcomeOf(before, input.judge(input.entries.map((e, i) => replace.get(i) ?? e)));
+  const changed = [...replace.keys()].sort((a, b) => a - b).map((i) => input.entries[i]);
+  const place = {
+    scenario: '_run',
+    file: input.file,
+    entry: changed[0],
+    scenarios: [...new Set(changed.map(endpointOf))],
+  };
+  const result = statementMutant(s, found.targets, place, outcome);
+  const state = outcome.outcome === 'killed' ? 'caught' : outcome.outcome === 'equivalent' ? 'masked' : 'survived';
+  const reason = outcome.equivalentBecause ? { reason: outcome.equivalentBecause } : {};
+  return { entry: { ...base, outcome: state, mutants: [result.id], ...reason }, result };
+}
+
+/** every statement of the index broken in the session in turn, one turn of the event loop apart (Ctrl-C stops) */
+export async function scoreProxySession(input: ProxySessionInput): Promise<ProxyScore> {
+  const baseline = input.judge(input.entries);
+  const before = new Map(baseline.map((c) => [c.id, c]));
+  const entries: Entry[] = [];
+  const results: MutantResult[] = [];
+  for (const s of await loadStatements()) {
+    await nextTurn();
+    if (input.signal?.aborted) break;
+    const { entry, result } = scoreStatement(s, input, before);
+    entries.push(entry);
+    if (result) results.push(result);
+  }
+  const violations = baseline.filter((c) => FAILING.has(c.verdict)).map((c) => `${c.id}: ${c.message}`);
+  return { statements: { totals: statementTotals(entries), entries }, results, violations };
+}
