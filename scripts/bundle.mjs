@@ -10,7 +10,9 @@
 //                           commands), one CommonJS file that src/cli/load-engine.ts loads through V8's code cache;
 //   engine.cjs              src/engine.ts, what the commands run (runner, validators, reports, ...), one
 //                           CommonJS file that src/cli/load-engine.ts loads through V8's code cache, when a
-//                           command's handler imports it (--version and --help of a command do not):
+//                           command's handler imports it (--version and --help of a command do not);
+//   load-worker.cjs         src/scenario/load-worker.ts: a scenario file of a megabyte or more loads in a worker
+//                           thread, so that a signal is heard while it loads;
 //   cli.cjs.cache,          written here after a replay of the bundled recordings, so that a command does
 //   engine.cjs.cache        not compile again what that replay compiled.
 //   parsed-yaml/            the YAML files synconf ships (suites/, expectations/, spec/, bench/) and their values, one
@@ -154,6 +156,14 @@ await build({
   entryPoints: [ENGINE],
   outfile: ENGINE_FILE,
   plugins: [sharedErrors, bundledPicomatchForFdir, lazyJsYaml],
+});
+// A large scenario file loads in a worker thread (src/scenario/load-off-thread.ts), from this file beside the engine;
+// it has its own copy of src/errors.ts (its errors come back to the engine as data).
+await build({
+  ...commonJs,
+  entryPoints: [join(src, 'scenario', 'load-worker.ts')],
+  outfile: join(outdir, 'load-worker.cjs'),
+  plugins: [bundledPicomatchForFdir, lazyJsYaml],
 });
 await build({
   ...commonJs,

@@ -47,8 +47,10 @@ describe('the built command', () => {
     assert.doesNotMatch(entry, /^\s*import\b|\bexport\b/m, 'synconf.js is no ES module');
     assert.match(entry, /cli\.cjs/);
     assert.match(readFileSync(join(BIN_DIR, 'cli.cjs'), 'utf8'), /engine\.cjs/);
+    // load-worker.cjs runs only in the worker thread of a scenario file of a megabyte or more
     const code = readdirSync(BIN_DIR).filter((f) => /\.(c?js)$/.test(f));
-    assert.deepEqual(code.sort(), ['cli.cjs', 'engine.cjs', 'synconf.js']);
+    assert.deepEqual(code.sort(), ['cli.cjs', 'engine.cjs', 'load-worker.cjs', 'synconf.js']);
+    assert.match(readFileSync(join(BIN_DIR, 'engine.cjs'), 'utf8'), /load-worker\.cjs/);
     // --help alone: the entry, not yargs
     assert.ok(!entry.includes('yargs'), 'synconf.js holds no yargs');
   });

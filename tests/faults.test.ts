@@ -349,6 +349,37 @@ const ROWS: Record<string, Row> = {
     message: /^synconf: interrupted \(SIGTERM\)/,
     report: true,
   },
+  // a file of 600,000 steps loads for ~10 s; in a worker thread (src/scenario/load-off-thread.ts) a signal ends it at
+  // once, so the row's own bound (6 s, where a signal heard only after loading would be ~10 s) catches a regression
+  ...Object.fromEntries(
+    (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((name) => [
+      `${name} while a file of 600,000 steps loads`,
+      {
+        cause: '6 signals',
+        argv: LONG,
+        setup: (dir: string) => longScenario(dir, 600_000),
+        signal: { name, afterMs: 500 },
+        code: 128 + { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[name],
+        message: new RegExp(`^synconf: interrupted \\(${name}\\)`),
+        report: true,
+        harness: new RegExp(`^interrupted by ${name} before the run ended$`),
+        timeoutMs: 6_000,
+      } satisfies Row,
+    ]),
+  ),
+  "a file of 600,000 steps whose last step is wrong (loaded in a worker thread): its line, as any file's": {
+    cause: '3 exit 2, not 3',
+    argv: LONG,
+    setup: async (dir) => {
+      await longScenario(dir, 600_000);
+      const file = join(dir, 'suite', 'b-long.yaml');
+      await writeFile(file, (await readFile(file, 'utf8')).replace(/(name: pause-599999\n {4}sleep:) 1ms/, '$1 soon'));
+    },
+    code: 2,
+    message: /^synconf: suite\/b-long\.yaml:1200005: step "pause-599999": \/steps\/599999\/sleep: must match/,
+    report: true,
+    timeoutMs: 60_000,
+  },
   'SIGTERM while a live request hangs': {
     cause: '6 signals',
     argv: ['run', '--agent', '$FAKE', '--only', 'system-ping', '--report-dir', 'r', '--timeout', '60'],

@@ -2,7 +2,8 @@
 // --only picks. Every malformed file and every pattern that matches nothing is reported; none is run.
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { loadScenario, ScenarioError, type LoadedScenario } from './load.js';
+import { ScenarioError, type LoadedScenario } from './load.js';
+import { loadScenarioAbortably } from './load-off-thread.js';
 import { loadEndpoints } from '../schema/endpoints.js';
 import { SUITES_DIR } from '../paths.js';
 import { UsageError } from '../errors.js';
@@ -100,7 +101,9 @@ export async function selectScenarios(
     await nextTurn();
     if (signal?.aborted) break;
     try {
-      scenarios.push(await loadScenario(f, endpointIds));
+      const loaded = await loadScenarioAbortably(f, endpointIds, signal);
+      if (!loaded) break; // aborted while a large file loaded
+      scenarios.push(loaded);
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
       errors.push({
