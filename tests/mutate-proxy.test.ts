@@ -71,6 +71,36 @@ describe('synconf mutate --proxy-session', () => {
     assert.match(md, /judged again by the proxy's checks/);
   });
 
+  test("the session's HAR alone scores as its report folder (the HAR names the agent's version)", () => {
+    const folder = readMutation(join(work(), 'mut'));
+    const r = cli(['mutate', '--proxy-session', join('session', 'recordings', '_run.har'), '--report-dir', 'har'], {
+      cwd: work(),
+    });
+    assert.equal(r.code, 0, r.out);
+    const har = readMutation(join(work(), 'har'));
+    assert.equal(har.agentVersion, folder.agentVersion);
+    assert.deepEqual(har.statements, folder.statements);
+  });
+
+  test('without known deviations the proxy reports the session, and still catches a mutant at a check that fails', () => {
+    const r = cli(['mutate', '--proxy-session', 'session', '--report-dir', 'bare', '--no-expectations'], {
+      cwd: work(),
+    });
+    assert.equal(r.code, 0, r.out);
+    const m = readMutation(join(work(), 'bare'));
+    const failing = m.sessionViolations ?? [];
+    assert.ok(
+      failing.some((v) => v.startsWith('get-rest-system-status/#2/schema: ')),
+      failing.join('\n'),
+    );
+    // the schema check of the status fails already; a mutant of the status makes it say something else
+    const caughtThere = m.mutants.filter(
+      (x) => x.outcome === 'killed' && x.killedBy!.some((c) => c.check === 'get-rest-system-status/#2/schema'),
+    );
+    assert.ok(caughtThere.length > 0, 'a check that already fails still catches what it did not report');
+    assert.match(r.stdout, /the proxy reports \d+ violation\(s\) of the session as recorded/);
+  });
+
   test('the gate: a score below --min-score is exit 1', () => {
     const r = cli(['mutate', '--proxy-session', 'session', '--report-dir', 'gate', '--min-score', '100%'], {
       cwd: work(),

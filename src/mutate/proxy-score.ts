@@ -39,10 +39,17 @@ export interface ProxyScore {
 
 const FAILING = new Set<CheckResult['verdict']>(['fail', 'unexpected-pass']);
 
-/** caught by a check that fails anew; masked when one that already fails as a known deviation fails otherwise */
+/** what a check reports: a check that already failed on the session reports a mutant by saying something else */
+const said = (c: CheckResult | undefined) =>
+  c && JSON.stringify([c.verdict, c.message, c.schemaErrors?.map((e) => `${e.pointer} ${e.rule}`)]);
+
+/**
+ * Caught by a check that fails anew, or that failed already (the proxy reported the session as recorded) and now
+ * reports something else; masked when one that already fails as a known deviation of the agent fails otherwise.
+ */
 function outcomeOf(before: Map<string, CheckResult>, after: CheckResult[]): Outcome {
   const killedBy = after
-    .filter((c) => FAILING.has(c.verdict) && before.get(c.id)?.verdict !== c.verdict)
+    .filter((c) => FAILING.has(c.verdict) && said(before.get(c.id)) !== said(c))
     .map((c) => ({ check: c.id, message: c.message }));
   if (killedBy.length) return { outcome: 'killed', killedBy };
   const seen = after.find((c) => c.verdict === 'expected-fail' && before.get(c.id)?.message !== c.message);

@@ -16,7 +16,7 @@ export const SCORE_EXPLAINED = [
 /** proxy mode: the same statements, broken in a client's session and judged by the proxy's checks */
 const PROXY_EXPLAINED = [
   "Each statement of the spec (spec/statements.yaml) is broken in the answers of a client's session recorded by synconf proxy, the way a non-conforming agent would break it, and the whole session is judged again by the proxy's checks.",
-  "A statement is caught when a check of the proxy fails that did not on the session as recorded, masked when a check that already fails as a known deviation of the agent sees it, and without an operator when the client's traffic holds no answer it concerns.",
+  "A statement is caught when a check of the proxy fails that did not on the session as recorded (or, failing already, now reports something else), masked when a check that already fails as a known deviation of the agent sees it, and without an operator when the client's traffic holds no answer it concerns.",
   'The statement score is caught / (caught + survived): the violations the proxy would report to this client; each survivor is one it would let pass, named with its statement, spec line and the endpoint it was broken in.',
 ];
 const explained = (r: MutationReport) => (r.mode === 'proxy' ? PROXY_EXPLAINED : SCORE_EXPLAINED);
@@ -172,6 +172,11 @@ function htmlTable(rows: [string, Tally][], head: string): string {
   return `<table><thead><tr><th>${h(head)}</th><th class="num">mutants</th><th class="num">killed</th><th class="num">survived</th><th class="num">equivalent</th><th class="num">score</th></tr></thead><tbody>${rows.map(tr).join('')}</tbody></table>`;
 }
 
+const problemsHtml = (title: string, items: string[] | undefined) =>
+  items?.length
+    ? `<h2>${h(title)} (${items.length})</h2><ul class="problems">${items.map((p) => `<li>${h(cut(p, 500))}</li>`).join('')}</ul>`
+    : '';
+
 export function mutationHtml(r: MutationReport): string {
   const s = survivors(r);
   const cls = r.exitCode === 0 ? (s.length ? 'attention' : 'ok') : r.exitCode === 1 ? 'bad' : 'error';
@@ -184,7 +189,8 @@ export function mutationHtml(r: MutationReport): string {
 ${explained(r)
   .map((p) => `<p>${h(p)}</p>`)
   .join('\n')}
-${r.baselineProblems?.length ? `<h2>Checks that fail without a mutant</h2><ul class="problems">${r.baselineProblems.map((p) => `<li>${h(cut(p, 500))}</li>`).join('')}</ul>` : ''}
+${problemsHtml('Checks that fail without a mutant', r.baselineProblems)}
+${problemsHtml('What the proxy reports of the session as recorded', r.sessionViolations)}
 ${statementsHtml(r)}
 <h2>Survivors (${s.length})</h2>
 ${s.length ? `<table><thead><tr><th>mutant</th><th>outcome</th><th>step</th><th>operator</th><th>what</th><th>mutation</th><th>caught by / rule</th></tr></thead><tbody>${s.map(mutantRow).join('')}</tbody></table>` : '<p>None: every non-equivalent mutant was killed.</p>'}

@@ -21,16 +21,23 @@ export interface ClientSession {
 }
 
 /** a HAR's entries, each with the step and target synconf's comparison names exchanges by (`#n`, agent) */
-function harEntries(file: string): HarEntry[] {
-  const doc = parseJson(readTextFile(file, file), file) as { log?: { entries?: unknown } };
+function harEntries(file: string): { entries: HarEntry[]; agentVersion: string | null } {
+  const doc = parseJson(readTextFile(file, file), file) as {
+    log?: { entries?: unknown; _synconf?: { agent?: { version?: unknown } } };
+  };
   const entries = doc?.log?.entries;
   if (!Array.isArray(entries))
     throw new InputError(`${file}: not a HAR file (no log.entries); give a report folder of synconf proxy or its HAR`);
-  return entries.map((e: HarEntry, i) => {
-    if (!e?.request?.url || !e.request.method || !e.response)
-      throw new InputError(`${file}: entry ${i} has no request method and URL, or no response`);
-    return { ...e, _step: e._step ?? `#${i + 1}`, _target: e._target ?? 'agent' };
-  });
+  // the proxy's HAR says which agent answered (a browser's does not)
+  const version = doc.log?._synconf?.agent?.version;
+  return {
+    agentVersion: typeof version === 'string' ? version : null,
+    entries: entries.map((e: HarEntry, i) => {
+      if (!e?.request?.url || !e.request.method || !e.response)
+        throw new InputError(`${file}: entry ${i} has no request method and URL, or no response`);
+      return { ...e, _step: e._step ?? `#${i + 1}`, _target: e._target ?? 'agent' };
+    }),
+  };
 }
 
 /** the footprint of a session from its exchanges (a HAR without the proxy's report) */
@@ -55,8 +62,8 @@ export async function readClientSession(source: string): Promise<ClientSession> 
   if (!existsSync(source))
     throw new InputError(`${source} does not exist: give a report folder of synconf proxy or a HAR file`);
   if (statSync(source).isFile()) {
-    const entries = harEntries(source);
-    return { entries, footprint: footprintOf(entries), agentVersion: null, har: source };
+    const { entries, agentVersion } = harEntries(source);
+    return { entries, footprint: footprintOf(entries), agentVersion, har: source };
   }
   const reportFile = join(source, 'report.json');
   if (!existsSync(reportFile))
@@ -68,5 +75,10 @@ export async function readClientSession(source: string): Promise<ClientSession> 
     );
   const har = cassettePath(join(source, report.run.exchanges ?? 'recordings'), RUN_CASSETTE);
   if (!existsSync(har)) throw new InputError(`${source}: the session's HAR ${har} is gone`);
-  return { entries: harEntries(har), footprint: report.proxy.footprint, agentVersion: report.agent.version, har };
+  return {
+    entries: harEntries(har).entries,
+    footprint: report.proxy.footprint,
+    agentVersion: report.agent.version,
+    har,
+  };
 }
