@@ -158,43 +158,6 @@ test(
 );
 
 test(
-  'an agent synconf did not start (--agent), its serving process killed mid-run: a failing check says it restarted',
-  { timeout: 240_000 },
-  () =>
-    withTemp('faults-live', (dir) =>
-      withLab(
-        1,
-        async (lab) => {
-          const [agent] = lab.instances;
-          let killed = false;
-          // a quick scenario first, then one of seconds (db-status waits for a scan) for the kill to land in
-          const only = 'auth-wrong-key,db-status,system-status';
-          const args = ['run', '--agent', agent.url, '--api-key', agent.apiKey, '--only', only, '--report-dir', 'r'];
-          const r = await runWith(args, dir, (_child, out) => {
-            if (killed || !/\[1\/3\]/.test(out)) return;
-            // the lab's monitor leads its process group; the serving process is its child
-            const serving = runningProcesses().filter((p) => processesIn(lab.dir).includes(p.pid) && p.pgid !== p.pid);
-            for (const p of serving) process.kill(p.pid, 'SIGKILL');
-            killed = serving.length > 0;
-          });
-          assert.ok(killed, `the serving process was killed\n${r.out}`);
-          assert.equal(r.code, 1, r.out);
-          const restarted = report(dir)
-            .scenarios.flatMap((s) => s.checks)
-            .filter((c) => c.id.endsWith('/agent/restarted'));
-          assert.deepEqual(
-            restarted.map((c) => c.id),
-            ['db-status/agent/restarted'],
-            r.out,
-          );
-          assert.equal(restarted[0].verdict, 'fail');
-        },
-        { binary: agentBinary(VERSION) },
-      ),
-    ),
-);
-
-test(
   'synconf killed with SIGKILL mid-run: the next run stops its agents and removes its lab folder',
   { timeout: 240_000 },
   () =>

@@ -51,8 +51,8 @@ export function liveTarget(
   vars: Record<string, unknown>,
   labs: Lab[],
   wrap?: LiveOptions['wrap'],
-  /** watch the instances (their silence and restarts): the targets of run, drift and matrix; a test's fake has none */
-  watch?: boolean,
+  /** watch the instances (a lab's restarts too): the targets of run, drift and matrix; a test's fake has no watch */
+  watch?: { restarts: boolean },
 ): Target {
   const live = new LiveTransport(endpoints);
   const transport = wrap ? wrap(live) : live;
@@ -66,7 +66,7 @@ export function liveTarget(
     capabilities,
     vars,
     apiKeys: Object.fromEntries(Object.entries(endpoints).map(([k, v]) => [k, v.apiKey])),
-    watch: watch ? agentWatch(watched, endpoints) : undefined,
+    watch: watch && agentWatch(watched, endpoints, watch.restarts),
     async close() {
       await watched.close();
       await transport.close();
@@ -81,7 +81,7 @@ const SILENT_MS = 2000;
 const GONE_MS = 10_000;
 
 /** the watch on live instances: its own connections, past any recorder, so nothing it asks is recorded or judged */
-function agentWatch(watched: LiveTransport, endpoints: Record<string, Endpoint>): AgentWatch {
+function agentWatch(watched: LiveTransport, endpoints: Record<string, Endpoint>, restarts: boolean): AgentWatch {
   const get = (target: string, url: string, timeoutMs: number) =>
     watched.send({ target, method: 'GET', url, headers: { 'X-API-Key': endpoints[target].apiKey }, timeoutMs });
   return {
@@ -102,6 +102,8 @@ function agentWatch(watched: LiveTransport, endpoints: Record<string, Endpoint>)
       return `the ${target} at ${endpoints[target].url} stopped answering: a request got no response (${code}), and GET /rest/noauth/health ${how}`;
     },
     async startTime(target) {
+      // an agent someone else started may be restarted by them: only a lab's restarts are the run's business
+      if (!restarts) return undefined;
       const x = await get(target, '/rest/system/status', SILENT_MS);
       const doc = x.response?.status === 200 ? parseBody(x.response.body).json : undefined;
       const value = (doc as { startTime?: unknown } | undefined)?.startTime;
@@ -135,7 +137,7 @@ export async function labTarget(opts: LiveOptions): Promise<Target> {
     vars,
     [lab],
     opts.wrap,
-    true,
+    { restarts: true },
   );
 }
 
@@ -249,7 +251,5 @@ export async function agentTarget(url: string, apiKey: string, opts: LiveOptions
       } else capabilities.peer = reason!;
     }
   }
-  // its restarts are watched as a lab's: whoever restarted it, every check after a restart no step asked for judged a
-  // fresh agent, not the state the scenario built
-  return liveTarget('live', url, endpoints, capabilities, vars, labs, opts.wrap, true);
+  return liveTarget('live', url, endpoints, capabilities, vars, labs, opts.wrap, { restarts: false });
 }
