@@ -318,7 +318,7 @@ const rows: Row[] = [
     files: { 's.yaml': '# to do\n\n' },
     argv: ['validate', 'scenario', 's.yaml'],
     code: 2,
-    message: /s\.yaml: holds no document \(blank or comments only\)/,
+    message: /s\.yaml: holds no document \(blank, comments only, or null\)/,
   },
   {
     name: 'a scenario that is a list',

@@ -59,7 +59,7 @@ export function sniffKind(doc: unknown): FileKind | undefined {
 
 /** why `doc` is not a `want` in one line (empty, not a mapping, or recognisably another kind); undefined if it may be */
 export function kindProblem(doc: unknown, want: FileKind): string | undefined {
-  if (doc === null || doc === undefined) return 'holds no document (blank or comments only)';
+  if (doc === null || doc === undefined) return 'holds no document (blank, comments only, or null)';
   if (typeof doc !== 'object' || Array.isArray(doc))
     return `this is ${article(jsonType(doc))} ${jsonType(doc)}, not ${KIND_NAMES[want]}`;
   const format = (doc as { format?: unknown }).format;
