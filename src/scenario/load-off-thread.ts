@@ -36,14 +36,20 @@ export async function loadScenarioAbortably(
   if (!file) return loadScenario(path, endpointIds);
   const request: LoadRequest = { path, endpointIds: endpointIds && [...endpointIds] };
   const worker = new Worker(file, { workerData: request });
+  let stop = () => {};
   const aborted = new Promise<undefined>((resolve) => {
-    const stop = () => void worker.terminate().then(() => resolve(undefined));
+    stop = () => void worker.terminate().then(() => resolve(undefined));
     if (signal?.aborted) stop();
     else signal?.addEventListener('abort', stop, { once: true });
   });
   const answered = new Promise<LoadAnswer>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
+    // a worker that ends without a word (out of memory) is no answer to wait for; after an answer or an abort (the
+    // terminate above), its end says nothing
+    worker.once('exit', (code) => {
+      if (!signal?.aborted) reject(new Error(`the worker thread loading ${path} ended (${code}) unanswered`));
+    });
   });
   try {
     const answer = await Promise.race([answered, aborted]);
@@ -52,6 +58,7 @@ export async function loadScenarioAbortably(
     if ('error' in answer) throw new ScenarioError(...answer.error);
     throw new Error(`loading ${path} in a worker thread failed: ${answer.fault}`);
   } finally {
+    signal?.removeEventListener('abort', stop);
     void worker.terminate();
   }
 }
