@@ -125,6 +125,25 @@ for (const version of AGENT_VERSIONS) {
   );
 }
 
+/**
+ * Every failing check of each version's report, whole (the summary cuts its values): the evidence of a failure seen
+ * only now and then, e.g. the dial error a 2.1.2 lab listed in lastDialStatus when its peer's dial never came.
+ */
+function failingChecks(dir: string, versions: readonly string[]): string {
+  const lines: string[] = [];
+  for (const v of versions) {
+    let report: { scenarios: { checks: { id: string; verdict: string; message: string; actual?: unknown }[] }[] };
+    try {
+      report = JSON.parse(readFileSync(join(dir, v, 'report.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    for (const c of report.scenarios.flatMap((s) => s.checks))
+      if (c.verdict === 'fail') lines.push(`${v} ${c.id}: ${c.message} (actual: ${JSON.stringify(c.actual)})`);
+  }
+  return lines.join('\n');
+}
+
 // The done-when of issue 22: `synconf matrix` (the built command, every scenario) is green on every installed
 // version with the ports held, its labs generating at once (--jobs: all versions together, as `npm run conformance`
 // on a fresh machine). About 45 s on a loaded two-core machine.
@@ -149,7 +168,7 @@ test(
         ],
         { timeout: 540_000, env: { TMPDIR: tmp } },
       );
-      assert.equal(r.code, 0, r.out);
+      assert.equal(r.code, 0, `${r.out}\n${failingChecks(join(out, 'm'), AGENT_VERSIONS)}`);
       const m = JSON.parse(readFileSync(join(out, 'm', 'matrix.json'), 'utf8')) as {
         columns: { label: string; mode: string; exitCode: number }[];
       };
