@@ -92,6 +92,13 @@ const LONG = ['replay', 'rec', '--suite', 'suite', '--report-dir', 'r'];
 
 const ROWS: Record<string, Row> = {
   // 3. the user's environment, binaries and servers that are not Syncthing, broken cassettes: exit 2, one line
+  'run --agent with a password in its URL (it would be written in every report)': {
+    cause: '7 secrets',
+    argv: ['run', '--agent', 'http://user:secretpw@127.0.0.1:1', '--report-dir', 'r'],
+    code: 2,
+    message: /^synconf: --agent: a URL holding a user name or password \(http:\/\/…@127\.0\.0\.1:1\) would be written/,
+    report: false,
+  },
   'run --agent at an HTTP server answering text': {
     cause: '3 exit 2, not 3',
     argv: ['run', '--agent', '$TEXT', '--report-dir', 'r'],

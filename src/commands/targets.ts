@@ -31,6 +31,11 @@ export function checkLiveTarget(opts: TargetOptions): void {
     } catch {
       throw new UsageError(`--agent "${opts.agent}" is not a URL (expected e.g. http://127.0.0.1:8384)`);
     }
+    // credentials in the URL would be written in clear wherever the URL is (every report names the agent)
+    if (url.username || url.password)
+      throw new UsageError(
+        `--agent: a URL holding a user name or password (${url.protocol}//…@${url.host}) would be written in every report: give the API key with --api-key and the URL without credentials`,
+      );
     if (url.protocol !== 'http:')
       throw new UsageError(
         `--agent "${opts.agent}": synconf speaks http:// only, not ${url.protocol}// (give the agent's GUI an http address, e.g. http://127.0.0.1:8384)`,
