@@ -315,3 +315,22 @@ describe('drift causes', () => {
     });
   });
 });
+
+// A body of 99,000 members (under the bound of 100,000) differing in every one: as many differences, collected one
+// by one (a spread of them as arguments overflowed the stack: `drift` ended in exit 3).
+test('two answers differing in 99,000 members: every difference, no overflow', async () => {
+  const { differencesOf } = await import('../src/changes/compare.js');
+  const text = await readFile(join(RECORDINGS_DIR, 'syncthing-1.19.2', 'system-ping.har'), 'utf8');
+  const members = (prefix: string) =>
+    JSON.stringify(Object.fromEntries(Array.from({ length: 99_000 }, (_, i) => [`${prefix}${i}`, i])));
+  const withBody = (body: string) => {
+    const c = JSON.parse(text) as import('../src/schema/generated/types.js').Cassette;
+    for (const e of c.log.entries) if (e.response.status === 200) e.response.content.text = body;
+    return c;
+  };
+  const before = withBody(members('m'));
+  const answers = before.log.entries.filter((e) => e.response.status === 200).length;
+  const found = differencesOf(before, withBody(members('n')));
+  assert.equal(found.filter((d) => d.kind === 'removed').length, 99_000 * answers);
+  assert.equal(found.filter((d) => d.kind === 'added').length, 99_000 * answers);
+});
