@@ -3,9 +3,7 @@
 // session judged again by the proxy's own checks (proxy/judge-session.ts, handed to mutate/ as the judge).
 import { readClientSession } from '../proxy/client-session.js';
 import { judgeSession } from '../proxy/judge-session.js';
-import { deviationsFor, resourceDeviations } from '../proxy/deviations.js';
-import { loadExpectations } from '../runner/expectations.js';
-import { selectScenarios } from '../scenario/select.js';
+import { deviationsFor } from '../proxy/deviations.js';
 import { mutateSession } from '../mutate/mutate.js';
 import type { MutationReport } from '../schema/generated/types.js';
 
@@ -17,17 +15,9 @@ export interface SessionOptions {
   signal: AbortSignal;
 }
 
-/** the known deviations the proxy applies: those of the session's version, of a file, or none */
-async function deviationsOf(version: string | null, expectations: string | false | undefined) {
-  if (expectations === false) return new Map();
-  if (expectations === undefined) return (await deviationsFor(version)).byResource;
-  const selection = await selectScenarios(undefined, undefined);
-  return resourceDeviations([loadExpectations(expectations)], selection.scenarios);
-}
-
 export async function mutateProxySession(opts: SessionOptions): Promise<MutationReport> {
   const session = await readClientSession(opts.session);
-  const deviations = await deviationsOf(session.agentVersion, opts.expectations);
+  const { byResource: deviations } = await deviationsFor(session.agentVersion, opts.expectations);
   const of = { agentVersion: session.agentVersion, deviations, harFile: session.har };
   console.error(
     `synconf mutate: the proxy's checks on ${session.entries.length} exchange(s) of ${session.har} (Syncthing ${session.agentVersion ?? 'version unknown'}): each statement of the spec broken in turn (Ctrl-C stops)`,

@@ -8,6 +8,7 @@ import type { LoadedScenario } from '../scenario/load.js';
 import {
   applyDeviations,
   expectationsFor,
+  loadExpectations,
   type DeviationIndex,
   type LoadedExpectations,
 } from '../runner/expectations.js';
@@ -73,12 +74,16 @@ export function applyResourceDeviations(s: ScenarioResult, byResource: ResourceD
   if (index.size) applyDeviations(s, index);
 }
 
-/** the known deviations of the agent's version that say what it does to a resource, and the files they come from */
+/**
+ * The known deviations that say what the agent does to a resource, and the files they come from: those of its
+ * version, or of the `file` given (false: none, as --no-expectations).
+ */
 export async function deviationsFor(
   version: string | null,
+  file?: string | false,
 ): Promise<{ files: string[]; byResource: ResourceDeviations }> {
-  if (!version) return { files: [], byResource: new Map() };
-  const expectations = expectationsFor(version);
+  const expectations = file ? [loadExpectations(file)] : file === undefined && version ? expectationsFor(version) : [];
+  if (!expectations.length) return { files: [], byResource: new Map() };
   const selection = await selectScenarios(undefined, undefined);
   return { files: expectations.map((e) => e.file), byResource: resourceDeviations(expectations, selection.scenarios) };
 }
