@@ -95,13 +95,23 @@ test('the rule catches each fault it exists for, and lets a value through (check
     [['--out', '  '], /^--out: needs a value \(got " {2}"\)$/],
     [['--out='], /^--out: needs a value \(got ""\)$/],
     [['--out', '--strict'], /^--out: needs a value \(got none: --strict follows it\)$/],
+    // a word that is no option of the command is most likely a value starting with "-": say how to give it
+    [['--out', '-Dd-key'], /^--out: needs a value \(got none: -Dd-key follows it; .* is written --out=-Dd-key\)$/],
     [['-n'], /^--count: needs a value/],
     [['--count', ''], /^--count: needs a value/],
     [['--ignore', 'a', ''], /^--ignore: needs a value \(got ""\)$/],
     [['--strict', ''], /^an argument: needs a value \(got ""\)$/],
   ];
   for (const [words, message] of refused) assert.throws(() => check(words), { message }, words.join(' '));
-  for (const words of [['--out', 'r'], ['--out=r'], ['-n', '-1'], ['--ignore', 'a', 'b'], ['--strict'], ['--', 'x']])
+  for (const words of [
+    ['--out', 'r'],
+    ['--out=r'],
+    ['--out=-Dd-key'],
+    ['-n', '-1'],
+    ['--ignore', 'a', 'b'],
+    ['--strict'],
+    ['--', 'x'],
+  ])
     assert.doesNotThrow(() => check(words), words.join(' '));
 });
 

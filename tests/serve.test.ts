@@ -12,6 +12,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ROOT } from '../src/paths.js';
 import { newestRecordings } from '../src/serve/recordings.js';
+import { generateApiKey } from '../src/commands/serve.js';
 import type { Cassette, Report } from '../src/schema/generated/types.js';
 import { agentBinary, GENERATION_2X } from './support/agents.js';
 import { cli, spawnCli } from './support/cli.js';
@@ -383,4 +384,11 @@ describe('synconf serve', () => {
     assert.equal(newestRecordings(root), join(root, 'syncthing-1.19.2'));
     assert.throws(() => newestRecordings(join(work, 'nowhere')), /no recordings/);
   });
+});
+
+test('a generated key can be passed on as `--api-key KEY`: 32 hex digits, never a leading "-" (base64url made one, and CI failed)', () => {
+  const keys = Array.from({ length: 2000 }, generateApiKey);
+  const unfit = keys.filter((key) => !/^[0-9a-f]{32}$/.test(key));
+  assert.deepEqual(unfit, []);
+  assert.equal(new Set(keys).size, keys.length);
 });

@@ -59,11 +59,14 @@ function valueOptions(declared: Declared, flags = false): Map<string, string> {
 const flag = (name: string) => `${name.length === 1 ? '-' : '--'}${name}`;
 /** yargs-parser takes a word as an option's value unless it looks like an option (a negative number does not) */
 const isOption = (word: string) => /^-/.test(word) && !/^-+(\d+|\d*\.\d+)(e[-+]?\d+)?$/.test(word);
+const optionName = (word: string) => word.replace(/^-+(no-)?/, '').split('=')[0];
 const blank = (value: string) => value.trim() === '';
 const shown = (value: string | undefined) => (value === undefined ? 'none' : JSON.stringify(value));
 
-function needsValue(name: string, got: string | undefined, next?: string): UsageError {
-  const follows = got === undefined && next !== undefined ? `: ${next} follows it` : '';
+function needsValue(name: string, got: string | undefined, next?: string, nextIsOption = true): UsageError {
+  // a value that starts with "-" (a key, say) can still be given: joined to its option by "="
+  const joined = nextIsOption ? '' : `; a value that starts with "-" is written ${flag(name)}=${next}`;
+  const follows = got === undefined && next !== undefined ? `: ${next} follows it${joined}` : '';
   return new UsageError(`${flag(name)}: needs a value (got ${shown(got)}${follows})`);
 }
 
@@ -112,6 +115,8 @@ export function checkValues(words: string[], argv: Record<string, unknown>, yarg
 function checkBlanks(words: string[], argv: Record<string, unknown>, yi: Introspect): void {
   const declared = yi.getOptions();
   const options = valueOptions(declared);
+  const known = valueOptions(declared, true);
+  const isKnown = (word: string) => ['help', 'version'].includes(optionName(word)) || known.has(optionName(word));
   let blankPositional = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
@@ -131,7 +136,8 @@ function checkBlanks(words: string[], argv: Record<string, unknown>, yi: Introsp
       continue;
     }
     const next = words[i + 1];
-    if (next === undefined || isOption(next)) throw needsValue(name, undefined, next);
+    if (next === undefined || isOption(next))
+      throw needsValue(name, undefined, next, next === undefined || isKnown(next));
     // a list option (array: true) takes every word up to the next option
     const many = declared.array.includes(name) || (declared.alias[name] ?? []).some((a) => declared.array.includes(a));
     do {

@@ -39,8 +39,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
 /** the shortest --api-key serve takes: redaction replaces the key wherever it stands */
 const MIN_KEY_LENGTH = 8;
 
-/** a key shaped like the agent's own (32 characters) */
-export const generateApiKey = () => randomBytes(24).toString('base64url');
+/** a key shaped like the agent's own (32 characters), in hex: a base64url key may start with "-", which a user
+ * could not then pass as `--api-key KEY` (a CI run failed on it) */
+export const generateApiKey = () => randomBytes(16).toString('hex');
 
 export async function runServe(opts: ServeRun): Promise<number> {
   if (opts.port > 65535) throw new UsageError(`--port ${opts.port}: a TCP port is at most 65535`);
