@@ -11,10 +11,11 @@ import { loadRules, rulesDoc, RULES_FILE } from '../src/changes/rules.js';
 import { FINDERS, finderProblems } from '../src/changes/finders.js';
 import { RECORDINGS_DIR, ROOT, SCHEMAS_DIR } from '../src/paths.js';
 import { RULE_PAIRS, cassetteOf, type Step } from './fixtures/drift-rules/pairs.js';
-import { cli } from './support/cli.js';
+import { cli, cliAsync } from './support/cli.js';
 import { loadDocumentValidators, validate } from '../src/schema/registry.js';
 import type { DriftCauses } from '../src/schema/generated/types.js';
 import { tempFolder } from './support/temp.js';
+import { REPORT_FILE_BOUND } from '../src/report/bound.js';
 
 const UNCHANGED: Step[] = [{ step: 'get-version', path: '/rest/system/version', body: { version: 'v1.0.0' } }];
 
@@ -116,6 +117,66 @@ describe('drift causes', () => {
     await writeFile(bad, `${text}  - id: endpoint-added\n    level: compatible\n    summary: again\n    doc: again\n`);
     assert.throws(() => loadRules(bad), /bad-rules\.yaml:\d+: rule endpoint-added listed twice/);
   });
+
+  // [what, members, the older and the newer value of each member, the causes expected: how many, rule, level, pointer,
+  // change]. Up to FOLD_MEMBERS_OVER (20) causes of one rule under one object stay a line each, as the bundled
+  // recordings' (at most 17); past it they are one cause naming the members, of the same rule and level.
+  const FOLDS: [string, number, unknown, unknown, number, string, string, string, string][] = [
+    [
+      '20 members removed: 20 causes',
+      20,
+      1,
+      undefined,
+      20,
+      'response-member-removed',
+      'breaking',
+      '/foo/m0',
+      'removed',
+    ],
+    [
+      '21 members removed: one',
+      21,
+      1,
+      undefined,
+      1,
+      'response-member-removed',
+      'breaking',
+      '/foo',
+      'removed (21 members)',
+    ],
+    [
+      '21 types changed: one',
+      21,
+      'a',
+      1,
+      1,
+      'response-member-type-changed',
+      'breaking',
+      '/foo',
+      'type string → number (21 members)',
+    ],
+  ];
+  for (const [what, n, older, newer, count, rule, level, pointer, change] of FOLDS)
+    test(`many members of one object: ${what}`, async () => {
+      const body = (value: unknown) => ({
+        foo: Object.fromEntries(value === undefined ? [] : Array.from({ length: n }, (_, i) => [`m${i}`, value])),
+      });
+      const steps = (value: unknown): Step[] => [{ step: 'get-x', path: '/rest/x', body: body(value) }];
+      const a = await folder(join(work(), `fold-${what}`, 'a'), 'v1.0.0', steps(older));
+      const b = await folder(join(work(), `fold-${what}`, 'b'), 'v1.1.0', steps(newer));
+      const causes = causesOf(driftBetween(a, b).scenarios);
+      assert.equal(causes.length, count);
+      assert.deepEqual(
+        [causes[0].rule, causes[0].level, causes[0].pointer, causes[0].change],
+        [rule, level, pointer, change],
+      );
+      assert.equal(
+        causes.reduce((k, c) => k + c.occurrences, 0),
+        n,
+        'every difference in one cause',
+      );
+      if (count === 1) assert.equal(causes[0].members?.length, n);
+    });
 
   const real = (older: string, newer: string) =>
     causesOf(
@@ -318,19 +379,75 @@ describe('drift causes', () => {
 
 // A body of 99,000 members (under the bound of 100,000) differing in every one: as many differences, collected one
 // by one (a spread of them as arguments overflowed the stack: `drift` ended in exit 3).
+const pingText = () => readFile(join(RECORDINGS_DIR, 'syncthing-1.19.2', 'system-ping.har'), 'utf8');
+const members = (prefix: string) => Object.fromEntries(Array.from({ length: 99_000 }, (_, i) => [`${prefix}${i}`, i]));
+/** the ping cassette with `body` as each answer of 200 (a GET and a POST) */
+const pingWith = (text: string, body: string) => {
+  const c = JSON.parse(text) as import('../src/schema/generated/types.js').Cassette;
+  for (const e of c.log.entries) if (e.response.status === 200) e.response.content.text = body;
+  return c;
+};
+
 test('two answers differing in 99,000 members: every difference, no overflow', async () => {
   const { differencesOf } = await import('../src/changes/compare.js');
-  const text = await readFile(join(RECORDINGS_DIR, 'syncthing-1.19.2', 'system-ping.har'), 'utf8');
-  const members = (prefix: string) =>
-    JSON.stringify(Object.fromEntries(Array.from({ length: 99_000 }, (_, i) => [`${prefix}${i}`, i])));
-  const withBody = (body: string) => {
-    const c = JSON.parse(text) as import('../src/schema/generated/types.js').Cassette;
-    for (const e of c.log.entries) if (e.response.status === 200) e.response.content.text = body;
-    return c;
-  };
-  const before = withBody(members('m'));
+  const text = await pingText();
+  const withBody = (body: string) => pingWith(text, body);
+  const members99k = (prefix: string) => JSON.stringify(members(prefix));
+  const before = withBody(members99k('m'));
   const answers = before.log.entries.filter((e) => e.response.status === 200).length;
-  const found = differencesOf(before, withBody(members('n')));
+  const found = differencesOf(before, withBody(members99k('n')));
   assert.equal(found.filter((d) => d.kind === 'removed').length, 99_000 * answers);
   assert.equal(found.filter((d) => d.kind === 'added').length, 99_000 * answers);
+});
+
+// The same 99,000 members removed from an object of the answer (and not replaced): one cause naming the first of them
+// and counting them all, where drift printed a line per member (99,004 lines) and a --json of 75 MB.
+describe('drift of 99,000 members removed: bounded output, the count kept', () => {
+  const work = tempFolder('drift-99k');
+  const folders = async () => {
+    const text = await pingText();
+    for (const [side, foo] of [
+      ['a', members('m')],
+      ['b', {}],
+    ] as const) {
+      await mkdir(join(work(), side), { recursive: true });
+      const body = JSON.stringify({ ping: 'pong', foo });
+      await writeFile(join(work(), side, 'system-ping.har'), JSON.stringify(pingWith(text, body)));
+    }
+    return [join(work(), 'a'), join(work(), 'b')];
+  };
+  const CAUSE = 'response-member-removed@GET /rest/system/ping /foo';
+
+  test('text: a few lines, one breaking cause naming the first members and counting all, the gate unchanged', async () => {
+    const r = await cliAsync(['drift', ...(await folders()), '--fail-on', 'breaking']);
+    assert.equal(r.code, 1, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.ok(lines.length < 20, `${lines.length} lines`);
+    assert.match(
+      r.stdout,
+      /^breaking +response-member-removed +GET \/rest\/system\/ping, POST \/rest\/system\/ping \/foo: removed \(99,000 members\): m0, m1, m10, .* and 98,980 more — .* \(198000 occurrences in 1 scenario\)$/m,
+    );
+    assert.match(r.stdout, /^198000 differences in 1 scenario$/m);
+    assert.match(r.stdout, /^1 cause: 1 breaking, 0 risky, 0 compatible, 0 accepted$/m);
+    assert.match(
+      r.stdout,
+      new RegExp(`^--fail-on breaking: 1 cause at or above breaking, not accepted: ${CAUSE} \\(\\+1 endpoint\\)$`, 'm'),
+    );
+  });
+
+  test('--json: within 10 MB, valid, every member and occurrence counted', async () => {
+    const r = await cliAsync(['drift', ...(await folders()), '--json', '--ignore', CAUSE]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(Buffer.byteLength(r.stdout) <= REPORT_FILE_BOUND, `${Buffer.byteLength(r.stdout)} bytes`);
+    const doc = JSON.parse(r.stdout) as DriftCauses;
+    await loadDocumentValidators();
+    assert.deepEqual(validate('drift-causes', doc), []);
+    assert.equal(doc.causes.length, 1);
+    const [cause] = doc.causes;
+    assert.deepEqual([cause.level, cause.pointer, cause.change], ['breaking', '/foo', 'removed (99,000 members)']);
+    assert.equal(cause.accepted?.by, `--ignore ${CAUSE}`, 'accepted by its object');
+    assert.equal(cause.occurrences, 198_000);
+    assert.equal(cause.members?.length, 99_000);
+    assert.ok(cause.evidence.length > 0 && cause.evidence.length < cause.occurrences, `${cause.evidence.length}`);
+  });
 });

@@ -3,7 +3,8 @@
 // version (A → B). A cause is an endpoint (or the schema a member is
 // defined in, for a member several endpoints return) + a JSON pointer with array items and map keys as `*` + a kind
 // of change; an endpoint absent on one side; a status change. Every difference is folded into exactly one cause,
-// and the cause keeps them as its evidence.
+// and the cause keeps them as its evidence. Many causes of one rule about members of one object are one cause that
+// names them (foldMembers): an answer that lost 99,000 members is one line, not 99,000.
 import type { ChangeCause, ChangeEvidence } from '../schema/generated/types.js';
 import { describeDifference, type Difference } from './compare.js';
 import type { ScenarioDrift } from './compare-dirs.js';
@@ -105,6 +106,59 @@ export function byUrgency(x: ChangeCause, y: ChangeCause): number {
   );
 }
 
+/**
+ * More causes than this of one rule about the members of one object fold into one. The bundled recordings have at
+ * most 17 (the usage report's members removed in 2.1.0), which stay a line each: each can be accepted on its own.
+ */
+export const FOLD_MEMBERS_OVER = 20;
+
+/** the pointer of the object a member's pointer is in ("/a/b": "/a"; "/a": "", the whole answer) */
+const parentOf = (pointer: string) => pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));
+
+const sortedUnion = (lists: string[][]) => [...new Set(lists.flat())].sort();
+
+/** causes of one rule about members of one object as one cause about that object, naming the members */
+function folded(group: ChangeCause[]): ChangeCause {
+  const [{ rule, level, summary, schema }] = group;
+  const pointer = parentOf(group[0].pointer);
+  const at = sortedUnion(group.map((c) => (c.at ?? [c.pointer]).map(parentOf)));
+  const members = sortedUnion(group.map((c) => [c.pointer.slice(pointer.length + 1)]));
+  const changes = sortedUnion(group.map((c) => [c.change]));
+  const evidence = group.flatMap((c) => c.evidence);
+  return {
+    rule,
+    level,
+    summary,
+    endpoints: sortedUnion(group.map((c) => c.endpoints)) as ChangeCause['endpoints'],
+    ...(schema ? { schema } : {}),
+    pointer,
+    ...(at.length > 1 || at[0] !== pointer ? { at } : {}),
+    members,
+    change: `${changes.slice(0, 3).join('; ')}${changes.length > 3 ? '; …' : ''} (${members.length.toLocaleString('en-US')} members)`,
+    occurrences: evidence.length,
+    scenarios: sortedUnion(group.map((c) => c.scenarios)),
+    evidence,
+  };
+}
+
+/** the causes, those of one rule about more than FOLD_MEMBERS_OVER members of one object folded, in their order */
+function foldMembers(causes: ChangeCause[]): ChangeCause[] {
+  const groupOf = new Map<ChangeCause, ChangeCause[]>();
+  const groups = new Map<string, ChangeCause[]>();
+  for (const c of causes) {
+    if (!c.pointer) continue; // a cause of a whole answer or endpoint is about no member
+    const key = [c.rule, c.schema ? `schema ${c.schema}` : c.endpoints.join(', '), parentOf(c.pointer)].join('\n');
+    const group = groups.get(key) ?? groups.set(key, []).get(key)!;
+    group.push(c);
+    groupOf.set(c, group);
+  }
+  return causes.flatMap((c) => {
+    const group = groupOf.get(c);
+    if (!group || group.length <= FOLD_MEMBERS_OVER) return [c];
+    return group[0] === c ? [folded(group)] : [];
+  });
+}
+
 /** the causes of a drift from folder A (older) to folder B (newer), most urgent first */
 export function causesOf(scenarios: ScenarioDrift[]): ChangeCause[] {
   const seen = scenarios.flatMap((s) => s.differences.map((d) => ({ scenario: s.scenario, d })));
@@ -126,7 +180,10 @@ export function causesOf(scenarios: ScenarioDrift[]): ChangeCause[] {
       continue;
     }
     const findings = scenarioFindings(s.differences, absent);
-    s.differences.forEach((d, i) => fold(findings[i], { scenario: s.scenario, difference: describeDifference(d) }));
+    // the lines already written for the differences, where they are theirs: not written twice
+    const line = (d: Difference, i: number) =>
+      s.lines.length === s.differences.length ? s.lines[i] : describeDifference(d);
+    s.differences.forEach((d, i) => fold(findings[i], { scenario: s.scenario, difference: line(d, i) }));
   }
-  return [...groups.values()].map(toCause).sort(byUrgency);
+  return foldMembers([...groups.values()].map(toCause)).sort(byUrgency);
 }

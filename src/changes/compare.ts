@@ -286,25 +286,25 @@ export function differencesOf(before: Cassette, after: Cassette): Difference[] {
 
 const inside = (n: number | undefined) => (n ? ` (with ${n} field${n === 1 ? '' : 's'} inside)` : '');
 
+/** what a difference of each kind says: a table of functions of it, not closures made anew for each difference */
+const WHAT: Record<DifferenceKind, (d: Difference) => string> = {
+  'only-before': () => 'only in the old recording',
+  'only-after': () => 'only in the new recording',
+  status: (d) => `status ${d.before} → ${d.after}`,
+  'media-type': (d) => `media type ${d.before} → ${d.after}`,
+  type: (d) => `field ${d.path || '/'} type ${d.before} → ${d.after}`,
+  removed: (d) => `field ${d.path} removed${inside(d.inside)}`,
+  added: (d) => `field ${d.path} added${inside(d.inside)}`,
+  'value-broken': (d) => `values at ${d.path} no longer match the spec's schema (${d.after})`,
+  'value-conforms': (d) => `values at ${d.path} match the spec's schema now (${d.before})`,
+  value: (d) => `value at ${d.path} ${d.before} → ${d.after}`,
+  'body-json': (d) => `body ${d.before} → ${d.after}`,
+  'event-gone': (d) => `event ${d.before} no longer seen`,
+  'event-new': (d) => `event ${d.after} newly seen`,
+};
+
 /** a difference as one line */
-export function describeDifference(d: Difference): string {
-  const what: Record<DifferenceKind, () => string> = {
-    'only-before': () => 'only in the old recording',
-    'only-after': () => 'only in the new recording',
-    status: () => `status ${d.before} → ${d.after}`,
-    'media-type': () => `media type ${d.before} → ${d.after}`,
-    type: () => `field ${d.path || '/'} type ${d.before} → ${d.after}`,
-    removed: () => `field ${d.path} removed${inside(d.inside)}`,
-    added: () => `field ${d.path} added${inside(d.inside)}`,
-    'value-broken': () => `values at ${d.path} no longer match the spec's schema (${d.after})`,
-    'value-conforms': () => `values at ${d.path} match the spec's schema now (${d.before})`,
-    value: () => `value at ${d.path} ${d.before} → ${d.after}`,
-    'body-json': () => `body ${d.before} → ${d.after}`,
-    'event-gone': () => `event ${d.before} no longer seen`,
-    'event-new': () => `event ${d.after} newly seen`,
-  };
-  return `${d.exchange}: ${what[d.kind]()}`;
-}
+export const describeDifference = (d: Difference): string => `${d.exchange}: ${WHAT[d.kind](d)}`;
 
 /** the differences between two cassettes of one scenario, one line each */
 export function driftOf(before: Cassette, after: Cassette): string[] {

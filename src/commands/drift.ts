@@ -14,7 +14,7 @@ import { RUN_CASSETTE } from '../transport/cassette.js';
 import { compareRecordings, type Comparison } from '../changes/compare-recordings.js';
 import { EXCHANGES_DIR } from '../changes/exchanges.js';
 import { accept, loadIgnoreFile, parseIgnore, type Acceptance } from '../changes/accept.js';
-import { causeLine, countLine, countsOf, failing, gateLine } from '../report/causes-text.js';
+import { causeLine, causesJson, countLine, countsOf, failing, gateLine } from '../report/causes-text.js';
 import type { ChangeFailOn } from '../verdict/change-levels.js';
 import type { DriftCauses } from '../schema/generated/types.js';
 import { idPattern } from '../scenario/select.js';
@@ -129,7 +129,7 @@ export function printCauses(
     counts: countsOf(causes),
     ...(found.problems.length ? { problems: found.problems } : {}),
   };
-  if (opts.json) console.log(JSON.stringify(doc, null, 2));
+  if (opts.json) process.stdout.write(causesJson(doc));
   else {
     if (opts.differences) for (const s of found.scenarios) console.log(scenarioDrift(s.scenario, s.lines));
     for (const c of causes) console.log(causeLine(c));

@@ -2,6 +2,7 @@
 // Pure: causes in, text or data out; src/commands/drift.ts prints and sets the exit code.
 import type { ChangeCause, DriftCauses } from '../schema/generated/types.js';
 import { tripsGate, type ChangeFailOn } from '../verdict/change-levels.js';
+import { Budget, REPORT_FILE_BOUND, boundedJson } from './bound.js';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
@@ -63,4 +64,34 @@ export function gateLine(failOn: ChangeFailOn, tripped: ChangeCause[]): string {
   const what = failOn === 'any' ? 'not accepted' : `at or above ${failOn}, not accepted`;
   if (!tripped.length) return `--fail-on ${failOn}: no cause ${what}`;
   return `--fail-on ${failOn}: ${plural(tripped.length, 'cause')} ${what}: ${tripped.map(causeId).join('; ')}`;
+}
+
+/** the first of `items` that fit in `bytes` as JSON */
+function prefixWithin<T>(items: T[], bytes: number): T[] {
+  const budget = new Budget(bytes);
+  const out: T[] = [];
+  for (const item of items) {
+    // an item of an indented list takes its indentation too: about 10 bytes a line
+    const text = JSON.stringify(item, null, 2);
+    if (!budget.take(Buffer.byteLength(text) + 10 * text.split('\n').length)) break;
+    out.push(item);
+  }
+  return out;
+}
+
+/**
+ * The --json document's text within the bound of a report file (10 MB): as it is when it fits; otherwise each cause
+ * keeps the first of its evidence and member names that fit in its share of the bound. `occurrences`, the change
+ * (which counts the members of a folded cause) and the counts still count every one.
+ */
+export function causesJson(doc: DriftCauses, limit = REPORT_FILE_BOUND): string {
+  return boundedJson(doc, limit, (share) => {
+    const each = (share * limit) / Math.max(1, doc.causes.length) / 2;
+    const causes = doc.causes.map((c) => ({
+      ...c,
+      ...(c.members ? { members: prefixWithin(c.members, each) } : {}),
+      evidence: prefixWithin(c.evidence, each),
+    }));
+    return { ...doc, causes };
+  });
 }
