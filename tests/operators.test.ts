@@ -67,3 +67,29 @@ test('every operator of the table is among the cases', () => {
     [],
   );
 });
+
+/** notBefore bounds with templates, judged when the file loads: whether some value of the templates makes a timestamp */
+const TEMPLATED_BOUNDS: [string, boolean][] = [
+  ['{{t}}', true],
+  ['{{d}}T{{t}}', true],
+  ['{{d}}T00:00:00Z', true],
+  ['{{d}}t00:00:00.123456789-05:30', true],
+  ['2024-01-01T{{t}}', true],
+  ['2024-01-01T00:00:00Z{{empty}}', true],
+  ['{{t}}.{{fraction}}', true],
+  ['yesterday {{t}}', false],
+  ['{{t}} ago', false],
+  ['{{d}}T00:00:00+0200', false],
+  ['{{d}}T{{t}}T', false],
+  ['2024-01-01 {{t}}', false],
+  ['{{t}}Z+02:00', false],
+];
+
+for (const [bound, can] of TEMPLATED_BOUNDS)
+  test(`notBefore "${bound}" is ${can ? 'kept' : 'refused'} when the file loads`, () => {
+    const problem = OPERATORS.find((r) => r.name === 'notBefore')!.operand!({ notBefore: bound });
+    assert.equal(
+      problem,
+      can ? undefined : `notBefore: "${bound}" is not an RFC 3339 timestamp, whatever its templates hold`,
+    );
+  });

@@ -12,6 +12,7 @@ import { readTextFile, TextFileError } from '../text-file.js';
 import { listItemLines, rowLines } from './list-lines.js';
 import { checkTemplateNames } from './template-names.js';
 import { checkOperands } from './operands.js';
+import { checkHeaders } from './headers.js';
 import { loadLocated, YamlTooLargeError, type LocatedYaml } from './located-yaml.js';
 import { expandTables } from './each.js';
 import { loadStatements, unknownStatement, type Statement } from '../schema/statements.js';
@@ -293,6 +294,7 @@ function checkConsistency(
         throw fail(`${at}/agent`, 'a step on the peer needs `needs: [peer]`', step.name);
       if (step.file && !s.needs?.includes('files'))
         throw fail(`${at}/file`, 'a file step needs `needs: [files]`', step.name);
+      checkHeaders(step, at, (pointer, message) => fail(pointer, message, step.name));
       for (const [pointer, resource] of [
         [`${at}/expect/schema`, step.expect?.schema],
         [`${at}/expectEvent/schema`, step.expectEvent?.schema],

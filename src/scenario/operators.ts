@@ -7,7 +7,8 @@ import type { Assertion, Operators } from '../schema/generated/types.js';
 import { short } from '../schema/registry.js';
 import { MISSING, escapePointer, jsonType, unescapePointer } from '../json.js';
 import { patternProblem } from '../regex-safety.js';
-import { instant } from './instant.js';
+import { canBeInstant, instant } from './instant.js';
+import { literalParts } from './template.js';
 
 /** what a row may ask of the assertion being judged: the failures of nested operators, whether one holds */
 export interface Judge {
@@ -68,6 +69,16 @@ function notBeforeFailure(v: unknown, bound: unknown): string | undefined {
   if (!from) return `notBefore: ${short(bound)} is not an RFC 3339 timestamp`;
   if (!at) return `${short(v)} is not an RFC 3339 timestamp`;
   if (at[0] < from[0] || (at[0] === from[0] && at[1] < from[1])) return `${short(v)} is before ${short(bound)}`;
+  return undefined;
+}
+
+/** why a `notBefore:` bound can be no timestamp: a {{template}} is known only when the step runs, but the text around
+ * it must fit the form of one ("yesterday {{x}}" never does) */
+function notBeforeOperand(bound: string): string | undefined {
+  if (!bound.includes('{{'))
+    return instant(bound) ? undefined : `notBefore: ${short(bound)} is not an RFC 3339 timestamp`;
+  if (!canBeInstant(literalParts(bound)))
+    return `notBefore: ${short(bound)} is not an RFC 3339 timestamp, whatever its templates hold`;
   return undefined;
 }
 
@@ -239,11 +250,7 @@ export const OPERATORS: OperatorRow[] = [
   },
   {
     ...one('notBefore', (v, ops) => notBeforeFailure(v, ops.notBefore)),
-    // a {{template}} is known only when the step runs
-    operand: (ops) =>
-      ops.notBefore!.includes('{{') || instant(ops.notBefore)
-        ? undefined
-        : `notBefore: ${short(ops.notBefore)} is not an RFC 3339 timestamp`,
+    operand: (ops) => notBeforeOperand(ops.notBefore!),
   },
   one('unchangedFrom', unchangedFailure),
   {

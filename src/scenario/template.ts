@@ -29,6 +29,9 @@ export const ANY_TEMPLATE = ANY;
 /** the variable names of the {{templates}} in a string */
 export const templateNames = (text: string): string[] => [...text.matchAll(ANY)].map((m) => m[1]);
 
+/** the literal texts of a string around its {{templates}} (split keeps each template's name: every other item) */
+export const literalParts = (text: string): string[] => text.split(ANY).filter((_, i) => i % 2 === 0);
+
 export function render<T>(value: T, vars: Vars): T {
   if (typeof value === 'string') {
     if (!value.includes('{{')) return value; // no template (most strings of a step)
