@@ -102,7 +102,7 @@ async function assertNoSecrets(dir: string, keys: string[]): Promise<void> {
 const report = (dir: string) =>
   JSON.parse(readFileSync(join(dir, 'r', 'report.json'), 'utf8')) as {
     harnessErrors: { message: string }[];
-    scenarios: { id: string; checks: { id: string; verdict: string }[] }[];
+    scenarios: { id: string; verdict: string; checks: { id: string; verdict: string }[] }[];
   };
 
 test(
@@ -122,6 +122,14 @@ test(
       assert.equal(r.code, 2, r.out);
       assert.match(r.stderr, /the agent at http:\/\/127\.0\.0\.1:\d+ stopped answering/);
       assert.ok(report(dir).harnessErrors.some((h) => /stopped answering/.test(h.message)));
+      // the scenario it stopped in is no pass: what it did not reach stands as one skipped check (a stopped
+      // `serve` once showed PASS with 3 of its 36 checks)
+      const cut = report(dir).scenarios.filter((s) => s.checks.some((c) => c.id === `${s.id}/scenario/stopped`));
+      assert.deepEqual(
+        cut.map((s) => s.verdict),
+        ['skip'],
+        r.out,
+      );
       for (const l of labs) {
         assert.deepEqual(processesIn(l.dir), [], 'no process of the lab left');
         assert.ok(!existsSync(l.dir), `the lab folder ${l.dir} is removed`);

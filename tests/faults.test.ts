@@ -44,6 +44,8 @@ interface Row {
   unchanged?: string[];
   /** report.json keeps the checks of every scenario it lists */
   checksKept?: boolean;
+  /** report.json gives no scenario a verdict (pass or fail): the input was broken, not the agent */
+  verdictless?: boolean;
 }
 
 /** a shell script as a --syncthing binary */
@@ -301,6 +303,94 @@ const ROWS: Record<string, Row> = {
     }),
     code: 2,
     message: /request\.url "::" is not a URL/,
+  },
+  // a broken entry is the file's fault, said in one line naming the file and the entry, never a verdict on the agent
+  ...Object.fromEntries(
+    (
+      [
+        [
+          'a response body marked base64 that is not base64',
+          (e) => Object.assign(e.response.content, { encoding: 'base64', text: 'not base64!' }),
+          /entry 0: response\.content\.text is marked "encoding": "base64" but is not base64 \(" " at character 4\)/,
+        ],
+        [
+          'a response body marked base64 of a wrong length',
+          (e) => Object.assign(e.response.content, { encoding: 'base64', text: 'eyJwaW5nIjoicG9uZyJ9Cg' }),
+          /entry 0: response\.content\.text is marked "encoding": "base64" but is not base64 \(wrong padding/,
+        ],
+        [
+          'a response body in base64 of bytes that are not UTF-8',
+          (e) => Object.assign(e.response.content, { encoding: 'base64', text: '/w==' }),
+          /entry 0: .* but decodes to bytes that are not UTF-8 text/,
+        ],
+        [
+          'a response body in an encoding synconf does not read',
+          (e) => Object.assign(e.response.content, { encoding: 'gzip' }),
+          /\/log\/entries\/0\/response\/content\/encoding: must be "base64", got "gzip"/,
+        ],
+        ...[999, 600, 0, 42, 99].map((status): [string, (e: Record<string, any>) => void, RegExp] => [
+          `a response status of ${status}`,
+          (e) => (e.response.status = status),
+          new RegExp(`/log/entries/0/response/status: must be [<>]= (599|100) \\(got ${status}\\)`),
+        ]),
+        [
+          'a response header value holding a NUL',
+          (e) => (e.response.headers[0].value = 'a\u0000b'),
+          /\/log\/entries\/0\/response\/headers\/0\/value: must match .*, got "a\\u0000b"$/,
+        ],
+        [
+          'a response header value holding CR LF',
+          (e) => (e.response.headers[0].value = 'a\r\nSet-Cookie: x=1'),
+          /\/log\/entries\/0\/response\/headers\/0\/value: must match .*, got "a\\r\\nSet-Cookie: x=1"$/,
+        ],
+        [
+          'a request header value holding CR LF',
+          (e) => (e.request.headers[0].value = '<API_KEY>\r\nX: y'),
+          /\/log\/entries\/0\/request\/headers\/0\/value: must match .*, got "<API_KEY>\\r\\nX: y"$/,
+        ],
+        [
+          'a response header name that is not a token',
+          (e) => (e.response.headers[0].name = 'x y:'),
+          /\/log\/entries\/0\/response\/headers\/0\/name: must match .*, got "x y:"$/,
+        ],
+      ] satisfies [string, (e: Record<string, any>) => void, RegExp][]
+    ).map(([what, edit, cause]) => [
+      `a cassette entry with ${what}`,
+      {
+        cause: '3 exit 2, not 3',
+        argv: ['replay', 'rec', '--only', 'system-ping', '--report-dir', 'r'],
+        setup: brokenCassette((c) => edit(c.log.entries[0])),
+        code: 2,
+        message: new RegExp(`^synconf: .*cassette rec/system-ping\\.har: .*${cause.source}`),
+        report: true,
+        harness: cause,
+        verdictless: true,
+      } satisfies Row,
+    ]),
+  ),
+  'serve of recordings with a response status of 999': {
+    cause: '3 exit 2, not 3',
+    argv: ['serve', 'rec', '--port', '0', '--log', 'l.har'],
+    setup: brokenCassette((c) => {
+      c.log.entries[0].response.status = 999;
+    }),
+    code: 2,
+    message:
+      /^synconf: cassette rec\/system-ping\.har: .*\/log\/entries\/0\/response\/status: must be <= 599 \(got 999\)$/,
+  },
+  'a response body in base64 is read as the body it encodes (HAR 1.2)': {
+    cause: '3 exit 2, not 3',
+    argv: ['replay', 'rec', '--only', 'system-ping', '--report-dir', 'r'],
+    setup: brokenCassette((c) => {
+      for (const e of c.log.entries)
+        Object.assign(e.response.content, {
+          encoding: 'base64',
+          text: Buffer.from(e.response.content.text).toString('base64'),
+        });
+    }),
+    code: 0,
+    message: /^synconf: CONFORMS: 1 scenario/,
+    report: true,
   },
 
   // 6. signals inside a scenario and while loading: one "interrupted" line, the report of what ran, 128 + n
@@ -678,6 +768,13 @@ describe('faults against the built command, each from a scratch folder', () => {
         const kept = JSON.parse(readFileSync(report, 'utf8')) as { scenarios: { checks?: unknown[] }[] };
         assert.ok(kept.scenarios.length > 0 && kept.scenarios.every((sc) => Array.isArray(sc.checks)), 'checks kept');
       }
+      if (row.verdictless) {
+        const { scenarios } = JSON.parse(readFileSync(report, 'utf8')) as {
+          scenarios: { id: string; verdict: string }[];
+        };
+        const judged = scenarios.filter((sc) => sc.verdict === 'pass' || sc.verdict === 'fail');
+        assert.deepEqual(judged, [], 'no verdict on the agent');
+      }
       if (row.harness) {
         const errors = (JSON.parse(readFileSync(report, 'utf8')) as { harnessErrors: { message: string }[] })
           .harnessErrors;
@@ -845,6 +942,9 @@ test('a report folder on a full disk keeps its old report whole (issue 30, 8)', 
       second.stderr,
       /cannot write .*\(ENOSPC\); no report file was replaced: the folder holds what it held before/,
     );
+    // the verdict line gives the exit the process ends with, not the run's "exit 0" above the error
+    assert.doesNotMatch(second.stdout, /exit 0\)/);
+    assert.match(second.stdout, /exit 2: its report could not be written, see below\)\nreports: none written/);
     assert.equal(await readFile(join(disk, 'r', 'report.json'), 'utf8'), old, 'the old report.json is whole');
     assert.deepEqual(
       (await readdir(join(disk, 'r'))).filter((f) => f.includes('.partial')),

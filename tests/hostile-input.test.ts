@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { BIN, cliAsync, cliEnv } from './support/cli.js';
+import { totalsOf } from '../src/verdict/totals.js';
 import { makeTemp, removeTemp } from './support/temp.js';
 
 const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
@@ -24,6 +25,18 @@ const HEAD = 'id: system-ping\ntitle: t\nspec: [GET /rest/system/ping]\n';
 const PING = '    request: { method: GET, path: /rest/system/ping }\n';
 /** a scenario whose one step pings, with `expect` (a YAML flow mapping) and more members of the step */
 const pinging = (expect: string, more = '') => `${HEAD}steps:\n  - name: ping\n${PING}    expect: ${expect}\n${more}`;
+/** a scenario whose one step pings with more members of its request (a YAML flow mapping's members) */
+const requesting = (members: string) =>
+  `${HEAD}steps:\n  - name: ping\n    request: { method: GET, path: /rest/system/ping, ${members} }\n`;
+/** the scenarios of the bundled suite: one a file */
+const SUITE_SIZE = readdirSync(join(ROOT, 'suites'), { recursive: true }).filter((f) =>
+  String(f).endsWith('.yaml'),
+).length;
+/** the report fixture with its first `n` scenarios only, its totals left as they were (a file cut by hand) */
+const cutReport = (n: number) => {
+  const r = JSON.parse(REPORT) as { scenarios: unknown[] };
+  return JSON.stringify({ ...r, scenarios: r.scenarios.slice(0, n) });
+};
 const FOREIGN_HAR = '{"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "120"}, "entries": []}}';
 
 /** no row may take longer, or hold more memory (bytes of resident memory, polled) */
@@ -45,6 +58,8 @@ interface Row {
   /** how many lines stderr may have (default 1), and stdout (default: any) */
   lines?: number;
   stdoutLines?: number;
+  /** a line of stdout matches it */
+  stdoutMatch?: RegExp;
   /** paths that must exist afterwards, and paths that must not */
   writes?: string[];
   writesNot?: string[];
@@ -220,7 +235,9 @@ const gates: Row[] = [
     cause: C1,
     files: {
       'emptied.json': () =>
-        edited('$SHARD2', (r) => Object.assign(r, { scenarios: [] }, { shard: { ...r.shard, scenarios: [] } })),
+        edited('$SHARD2', (r) =>
+          Object.assign(r, { scenarios: [], totals: totalsOf([]) }, { shard: { ...r.shard, scenarios: [] } }),
+        ),
     },
     argv: ['report', 'merge', '$SHARD1', 'emptied.json', '--out', 'm'],
     code: 2,
@@ -231,7 +248,9 @@ const gates: Row[] = [
   {
     name: 'report merge of a shard whose results were emptied: the shard did not finish',
     cause: C1,
-    files: { 'results.json': () => edited('$SHARD2', (r) => Object.assign(r, { scenarios: [] })) },
+    files: {
+      'results.json': () => edited('$SHARD2', (r) => Object.assign(r, { scenarios: [], totals: totalsOf([]) })),
+    },
     argv: ['report', 'merge', '$SHARD1', 'results.json', '--out', 'm'],
     code: 2,
     message:
@@ -249,6 +268,114 @@ const gates: Row[] = [
     message: /^synconf: the shards of plan [0-9a-f]{12} for 1\.19\.2 hold \d+ distinct/,
     writesNot: ['m/matrix.json'],
   },
+  {
+    name: 'report merge of a whole run whose scenarios were emptied, totals left: cannot tell',
+    cause: C1,
+    files: { 'emptied.json': () => JSON.stringify({ ...JSON.parse(REPORT), scenarios: [] }) },
+    argv: ['report', 'merge', 'emptied.json', '--out', 'm'],
+    code: 2,
+    message:
+      /^synconf: emptied\.json: cannot tell what this run found: its totals count 6 scenarios and 15 checks, its scenarios list 0 and 0; missing: 6 scenarios, 15 checks, 14 pass, 1 expected-fail; /,
+    writesNot: ['m/matrix.json'],
+  },
+  {
+    name: 'report merge of a whole run whose scenarios were cut, totals left: cannot tell',
+    cause: C1,
+    files: { 'cut.json': () => cutReport(2) },
+    argv: ['report', 'merge', 'cut.json', '--out', 'm'],
+    code: 2,
+    message:
+      /^synconf: cut\.json: cannot tell what this run found: its totals count 6 scenarios and \d+ checks, its scenarios list 2 and \d+; missing: 4 scenarios, /,
+    writesNot: ['m/matrix.json'],
+  },
+  {
+    name: 'validate report of a run whose scenarios were cut, totals left: cannot tell',
+    cause: C1,
+    files: { 'cut.json': () => cutReport(2) },
+    argv: ['validate', 'report', 'cut.json'],
+    code: 2,
+    message: /^synconf: cut\.json: cannot tell what this run found: .*; missing: 4 scenarios, /,
+  },
+  {
+    name: 'report merge of a shard whose scenarios were cut, totals left: cannot tell, naming them',
+    cause: C1,
+    files: { 'cut.json': () => edited('$SHARD2', (r) => Object.assign(r, { scenarios: r.scenarios.slice(0, 1) })) },
+    argv: ['report', 'merge', '$SHARD1', 'cut.json', '--out', 'm'],
+    code: 2,
+    message:
+      /^synconf: cut\.json: cannot tell what this run found: .*; missing: \d+ scenarios \(of its shard: [\w-]+, [\w-]+, [\w-]+ and \d+ more\), /,
+    writesNot: ['m/matrix.json'],
+  },
+  ...(
+    [
+      ['another synconf version', (r) => Object.assign(r, { synconf: { version: '9.9.9' } }), 'synconf version \\S+'],
+      [
+        'another suite',
+        (r) => Object.assign(r, { shard: { ...r.shard, suite: '0123456789ab' } }),
+        'suite [0-9a-f]{12}',
+      ],
+      [
+        'another statement index',
+        (r) => Object.assign(r, { shard: { ...r.shard, statementIndex: '0123456789ab' } }),
+        'statement index [0-9a-f]{12}',
+      ],
+    ] as [string, (r: ShardReport) => unknown, string][]
+  ).map(([what, edit, differs]): Row => ({
+    name: `report merge of a shard made by ${what}: refused, naming both files and the difference`,
+    cause: C1,
+    files: { 'other.json': () => edited('$SHARD2', edit) },
+    argv: ['report', 'merge', '$SHARD1', 'other.json', '--out', 'm'],
+    code: 2,
+    message: new RegExp(
+      `^synconf: the shards of 1\\.19\\.2 were not made alike: ${differs} \\(\\S+shard-1/report\\.json\\) vs \\S+ \\(other\\.json\\): merge the shards of one run`,
+    ),
+    writesNot: ['m/matrix.json'],
+  })),
+  {
+    name: 'report merge of a shard of an older synconf (no suite, no index) beside a newer one: cannot tell',
+    cause: C1,
+    files: {
+      'older.json': () =>
+        edited('$SHARD2', (r) =>
+          Object.assign(r, { shard: { ...r.shard, suite: undefined, statementIndex: undefined } }),
+        ),
+    },
+    argv: ['report', 'merge', '$SHARD1', 'older.json', '--out', 'm'],
+    code: 2,
+    message:
+      /^synconf: the shards of 1\.19\.2 were not made alike: suite [0-9a-f]{12} \(\S+\) vs none recorded \(older\.json\); statement index .* \(a shard that records none was written by an older synconf: cannot tell\)/,
+    writesNot: ['m/matrix.json'],
+  },
+  {
+    name: 'report merge of 60 copies of a shard: one line, the first few named',
+    cause: C4,
+    files: Object.fromEntries(
+      Array.from({ length: 60 }, (_, i) => [`s${i}.json`, () => readFileSync(fill('$SHARD1'), 'utf8')]),
+    ),
+    argv: ['report', 'merge', ...Array.from({ length: 60 }, (_, i) => `s${i}.json`), '$SHARD2', '--out', 'm'],
+    code: 2,
+    message:
+      /^synconf: shard 1\/2 of plan [0-9a-f]{12} for 1\.19\.2 is given 60 times: s0\.json, s1\.json, s2\.json and 57 more$/,
+    writesNot: ['m/matrix.json'],
+  },
+  ...(
+    [
+      ['replay --shard 27/27', ['replay', '--shard', '27/27', '--report-dir', 'out']],
+      [
+        'matrix --replay --shard 30/30',
+        ['matrix', '--replay', '--syncthing', '1.19.2', '--shard', '30/30', '--report-dir', 'out'],
+      ],
+    ] as [string, string[]][]
+  ).map(([what, argv]): Row => ({
+    name: `${what} of the ${SUITE_SIZE} scenarios: a shard of nothing is refused, not a green run of 0 checks`,
+    cause: C1,
+    argv,
+    code: 2,
+    message: new RegExp(
+      `^synconf: --shard (27/27|30/30): shard \\d+ holds no scenario: the selection has ${SUITE_SIZE} scenarios, so only shards 1 to ${SUITE_SIZE} of \\d+ hold one`,
+    ),
+    writesNot: ['out/report.json', 'out/matrix.json'],
+  })),
   {
     name: "report merge of a shard listing another shard's scenarios",
     cause: C1,
@@ -346,6 +473,46 @@ const OPERANDS: [string, string, RegExp][] = [
     /\/request\/headers\/X-A: must match/,
   ],
   [
+    'a header value with NUL',
+    requesting('headers: { X-A: "a\\0b" }'),
+    /s\.yaml:6: step "ping": header X-A: "a\\u0000b" holds U\+0000: a header value is Latin-1 text without control/,
+  ],
+  ['a header value with DEL', requesting('headers: { X-A: "a\\x7Fb" }'), /header X-A: "a\x7fb" holds U\+007F/],
+  ['a header value beyond Latin-1', requesting('headers: { X-A: "5 €" }'), /header X-A: "5 €" holds U\+20AC/],
+  [
+    'a header value with NUL beside a template',
+    requesting('headers: { X-A: "{{tmp}}\\0" }'),
+    /header X-A: "\{\{tmp\}\}\\u0000" holds U\+0000/,
+  ],
+  [
+    'a header name with a space',
+    requesting('headers: { "X A": v }'),
+    /s\.yaml:6: step "ping": header name "X A" is not an HTTP token/,
+  ],
+  ['a header name with a colon', requesting('headers: { "X:A": v }'), /header name "X:A" is not an HTTP token/],
+  ['a header name beyond ASCII', requesting('headers: { "é": v }'), /header name "é" is not an HTTP token/],
+  ['an empty header name', requesting('headers: { "": v }'), /header name "" is not an HTTP token/],
+  [
+    'a header name with a space beside a template',
+    requesting('headers: { "X {{tmp}}": v }'),
+    /header name "X \{\{tmp\}\}" is not an HTTP token/,
+  ],
+  [
+    'notBefore "yesterday {{tmp}}"',
+    pinging('{ assert: [{ path: /ping, notBefore: "yesterday {{tmp}}" }] }'),
+    /s\.yaml:7: step "ping": notBefore: "yesterday \{\{tmp\}\}" is not an RFC 3339 timestamp, whatever its templates hold$/,
+  ],
+  [
+    'notBefore "{{tmp}} ago"',
+    pinging('{ assert: [{ path: /ping, notBefore: "{{tmp}} ago" }] }'),
+    /notBefore: "\{\{tmp\}\} ago" is not an RFC 3339 timestamp, whatever/,
+  ],
+  [
+    'notBefore with an offset without its colon',
+    pinging('{ assert: [{ path: /ping, notBefore: "{{tmp}}T00:00:00+0200" }] }'),
+    /notBefore: "\{\{tmp\}\}T00:00:00\+0200" is not an RFC 3339 timestamp, whatever/,
+  ],
+  [
     'an unclosed {{ in a path',
     `${HEAD}steps:\n  - name: ping\n    request: { method: GET, path: "/rest/system/ping?x={{tmp" }\n`,
     /"\/rest\/system\/ping\?x=\{\{tmp": "\{\{" opens no template/,
@@ -426,6 +593,16 @@ const OPERANDS: [string, string, RegExp][] = [
     /a pattern of 2000 characters is too long \(at most 1000\)$/,
   ],
 ];
+/** `replay --suite` of one scenario file: exit 2, its line, and the verdict line of the run */
+const replaySuiteRow = (name: string, scenario: string, message: RegExp): Row => ({
+  name: `replay --suite: ${name}`,
+  cause: C2,
+  files: { 's.yaml': scenario },
+  argv: ['replay', '--suite', 's.yaml', '--report-dir', 'out'],
+  code: 2,
+  message,
+  lines: 2,
+});
 const operands: Row[] = OPERANDS.flatMap(([name, scenario, message]) => [
   {
     name: `validate scenario: ${name}`,
@@ -435,15 +612,7 @@ const operands: Row[] = OPERANDS.flatMap(([name, scenario, message]) => [
     code: 2,
     message,
   },
-  {
-    name: `replay --suite: ${name}`,
-    cause: C2,
-    files: { 's.yaml': scenario },
-    argv: ['replay', '--suite', 's.yaml', '--report-dir', 'out'],
-    code: 2,
-    message,
-    lines: 2, // and the verdict line of a run that loaded nothing
-  },
+  replaySuiteRow(name, scenario, message),
 ]);
 const operandsValid: Row[] = [
   [
@@ -462,6 +631,13 @@ const operandsValid: Row[] = [
     'an IPv4 address pattern (a group repeated 3 times)',
     pinging(`{ assert: [{ path: /ping, matches: '^(\\d+\\.){3}\\d+$' }] }`),
   ],
+  ['a header value in Latin-1, with a tab', requesting('headers: { X-A: "café\\tau lait" }')],
+  ['a header name and value that are templates', requesting('headers: { "{{tmp}}": "{{tmp}}", "X-{{tmp}}": v }')],
+  [
+    'notBefore a template for the date',
+    pinging('{ assert: [{ path: /ping, notBefore: "{{tmp}}T00:00:00.5+02:00" }] }'),
+  ],
+  ['notBefore a template for the time', pinging('{ assert: [{ path: /ping, notBefore: "2024-01-01T{{tmp}}" }] }')],
   [
     'where with isCountOf, except with unchangedFrom',
     pinging(
@@ -476,6 +652,32 @@ const operandsValid: Row[] = [
   code: 0,
   valid: true as const,
   message: /^$/,
+}));
+
+// (2) a header that is a template, known when its step runs: filled in with what no HTTP client sends, the scenario
+// stops there, the scenario's fault (exit 2) in replay as live (where Node's http would throw), never a green run
+const headerAtRun = (vars: string, headers: string) =>
+  `vars: { ${vars} }\n${requesting(`headers: { ${headers} }`)}    expect: { status: 200 }\n`;
+const AT_RUN: [string, string, RegExp][] = [
+  [
+    'a header value whose template gives NUL',
+    headerAtRun('v: "a\\0b"', 'X-A: "{{v}}"'),
+    /^synconf: s\.yaml: system-ping: step "ping": once its templates are filled in, header X-A: "a\\u0000b" holds U\+0000/,
+  ],
+  [
+    'a header value whose template gives €',
+    headerAtRun('v: "5 €"', 'X-A: "x{{v}}"'),
+    /step "ping": once its templates are filled in, header X-A: "x5 €" holds U\+20AC/,
+  ],
+  [
+    'a header name whose template gives a space',
+    headerAtRun('h: "X A"', '"{{h}}": v'),
+    /step "ping": once its templates are filled in, header name "X A" is not an HTTP token/,
+  ],
+];
+const operandsAtRun: Row[] = AT_RUN.map(([name, scenario, message]) => ({
+  ...replaySuiteRow(name, scenario, message),
+  writes: ['out/report.json'],
 }));
 
 // (4/5) bounds, refused in one line before the work starts
@@ -661,6 +863,19 @@ const bounds: Row[] = [
     message:
       /^synconf: warning: r1\.json, r2\.json, r3\.json and 56 more \(59 files\) are the same run as r0\.json \(given twice\?\)$/,
     writes: ['m/matrix.json'],
+  },
+  {
+    name: 'report merge of 60 copies of a run: the 59 pairs that cannot tell alike are one line',
+    cause: C4,
+    valid: true,
+    files: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`r${i}.json`, REPORT])),
+    argv: ['report', 'merge', ...Array.from({ length: 60 }, (_, i) => `r${i}.json`), '--out', 'm'],
+    code: 0,
+    message: /^synconf: warning: .* are the same run as r0\.json/,
+    // the matrix line, one pair line, the boundaries, 60 versions, where, the exit line (59 pair lines before)
+    stdoutLines: 68,
+    stdoutMatch:
+      /^r0\.json → r1\.json: CANNOT TELL: .* \(and alike for 58 more pairs: r1\.json → r2\.json, r2\.json → r3\.json, r3\.json → r4\.json and 55 more; matrix\.md lists each\)$/m,
   },
 ];
 
@@ -872,7 +1087,7 @@ const files: Row[] = [
   },
 ];
 
-const rows: Row[] = [...repeated, ...gates, ...operands, ...operandsValid, ...bounds, ...files];
+const rows: Row[] = [...repeated, ...gates, ...operands, ...operandsValid, ...operandsAtRun, ...bounds, ...files];
 
 test('no broken input may end 0 or 1, none 3: only a row of valid input expects 0 or 1', () => {
   for (const row of rows) {
@@ -962,6 +1177,8 @@ function judge(row: Row, r: Ended, scratch: string): { kind: 'wrong' | 'muddled'
   if (lines.length > (row.lines ?? 1)) return muddled(`${lines.length} lines on stderr`);
   if (row.stdoutLines !== undefined && r.stdout.split('\n').length > row.stdoutLines)
     return muddled(`${r.stdout.split('\n').length} lines on stdout`);
+  if (row.stdoutMatch && !row.stdoutMatch.test(r.stdout))
+    return muddled(`no line of stdout matches ${row.stdoutMatch}`);
   if (/\n\s+at .*[:(]\d+|internal error \(a bug/.test(r.stdout + r.stderr))
     return muddled('a stack or an internal error');
   return undefined;

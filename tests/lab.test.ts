@@ -235,35 +235,43 @@ test('the socket check sees a socket bound to all interfaces (what the loopback 
   }
 });
 
-test(
-  'an instance whose API never answers fails within its bound, naming it, and is killed',
-  { timeout: 30_000 },
-  async () => {
-    const fake = await fakeSyncthing('while :; do sleep 1; done');
-    const dir = makeTemp('labtest');
-    try {
-      const t0 = performance.now();
-      await assert.rejects(startLab({ dir, binary: fake.binary, readyTimeoutMs: 1500 }), (err: Error) => {
-        assert.ok(err instanceof LabError, err.stack);
-        assert.match(err.message, /^agent: /);
-        assert.match(err.message, /within 1500 ms/);
-        assert.match(err.message, /http:\/\/127\.0\.0\.1:\d+/);
-        assert.match(err.message, /agent\.log/);
-        return true;
-      });
-      const elapsed = performance.now() - t0;
-      assert.ok(elapsed >= 1500 && elapsed < 1500 + 3000, `failed after ${elapsed.toFixed(0)} ms`);
-      assert.deepEqual(processesMentioning(dir), []);
-      assert.deepEqual(processesMentioning(fake.dir), []);
-      assert.equal(existsSync(join(dir, 'lab.json')), false, 'no state for a lab that did not start');
-      assert.equal(existsSync(join(dir, 'agent')), false, 'the home it made in the user dir is removed');
-      assert.ok(existsSync(join(dir, 'agent.log')), 'the log is kept');
-    } finally {
-      removeTemp(dir);
-      await rm(fake.dir, { recursive: true, force: true });
-    }
-  },
-);
+// serve bodies that never answer: a loop (its processes still carry --home), and a program exec'd in its place (no
+// --home left to know it by: once left running when start-up gave up)
+const NEVER_ANSWERS: [string, string][] = [
+  ['a loop', 'while :; do sleep 1; done'],
+  ['an exec of another program', 'exec sleep 3017'],
+];
+for (const [what, serveBody] of NEVER_ANSWERS)
+  test(
+    `an instance whose API never answers (${what}) fails within its bound, naming it, and is killed`,
+    { timeout: 30_000 },
+    async () => {
+      const fake = await fakeSyncthing(serveBody);
+      const dir = makeTemp('labtest');
+      try {
+        const t0 = performance.now();
+        await assert.rejects(startLab({ dir, binary: fake.binary, readyTimeoutMs: 1500 }), (err: Error) => {
+          assert.ok(err instanceof LabError, err.stack);
+          assert.match(err.message, /^agent: /);
+          assert.match(err.message, /within 1500 ms/);
+          assert.match(err.message, /http:\/\/127\.0\.0\.1:\d+/);
+          assert.match(err.message, /agent\.log/);
+          return true;
+        });
+        const elapsed = performance.now() - t0;
+        assert.ok(elapsed >= 1500 && elapsed < 1500 + 3000, `failed after ${elapsed.toFixed(0)} ms`);
+        assert.deepEqual(processesMentioning(dir), []);
+        assert.deepEqual(processesMentioning(fake.dir), []);
+        assert.deepEqual(processesMentioning('sleep 3017'), [], "nothing it exec'd runs on");
+        assert.equal(existsSync(join(dir, 'lab.json')), false, 'no state for a lab that did not start');
+        assert.equal(existsSync(join(dir, 'agent')), false, 'the home it made in the user dir is removed');
+        assert.ok(existsSync(join(dir, 'agent.log')), 'the log is kept');
+      } finally {
+        removeTemp(dir);
+        await rm(fake.dir, { recursive: true, force: true });
+      }
+    },
+  );
 
 test('an instance that exits at once is reported with its exit code and log tail', { timeout: 30_000 }, async () => {
   const fake = await fakeSyncthing('echo "fake: cannot bind" >&2; exit 7');

@@ -13,7 +13,18 @@ import { combineShards } from '../src/matrix/combine-shards.js';
 import { mergeShardSets, type ReportFile } from '../src/matrix/shard-set.js';
 import { readFixture } from './fixtures/reports/hostile.js';
 import { shard as parseShard } from '../src/cli/options.js';
-import { bundledRecordings, planShards, recordedDurations, weightsOf, type Weighted } from '../src/scenario/shard.js';
+import {
+  bundledRecordings,
+  madeOver,
+  planShards,
+  recordedDurations,
+  shardSelection,
+  weightsOf,
+  type Weighted,
+} from '../src/scenario/shard.js';
+import type { Selection } from '../src/scenario/select.js';
+import type { LoadedScenario } from '../src/scenario/load.js';
+import { totalsOf } from '../src/verdict/totals.js';
 import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
 import { cliAsync, spawnCli } from './support/cli.js';
 import { tempFolder } from './support/temp.js';
@@ -153,6 +164,57 @@ describe('the plan', () => {
     const dealt = [0, 1, 2].map((i) => byWeight.slice(i * third, (i + 1) * third).reduce((a, s) => a + s.weight, 0));
     assert.ok(spread(dealt) >= 1.1, `the heaviest third together: loads ${dealt}`);
   });
+});
+
+describe('what a shard records beside its plan, and a shard of nothing', () => {
+  const loaded = (id: string, title = 't'): LoadedScenario =>
+    ({
+      scenario: { id, title, spec: [], steps: [] },
+      file: `${id}.yaml`,
+      path: `/x/${id}.yaml`,
+      stepLines: {},
+    }) as never;
+  const selection = (...scenarios: LoadedScenario[]): Selection => ({ scenarios, errors: [] });
+  const index = join(ROOT, 'spec', 'statements.yaml');
+
+  test('suite and statement index: the same for the same scenarios in any order; another for any change', () => {
+    const base = madeOver(selection(loaded('a'), loaded('b')), index);
+    assert.match(base.suite!, /^[0-9a-f]{12}$/);
+    assert.match(base.statementIndex!, /^[0-9a-f]{12}$/);
+    assert.deepEqual(madeOver(selection(loaded('b'), loaded('a')), index), base, 'order of the selection');
+    assert.notEqual(
+      madeOver(selection(loaded('a'), loaded('b', 'edited')), index).suite,
+      base.suite,
+      'a scenario edited',
+    );
+    const other = madeOver(selection(loaded('a'), loaded('b')), join(ROOT, 'spec', 'rest-api-subset.md'));
+    assert.notEqual(other.statementIndex, base.statementIndex, 'another index');
+    assert.deepEqual(Object.keys(madeOver(selection(loaded('a')), '/nonexistent')), ['suite'], 'no index: none said');
+  });
+
+  const rows: [string, string, number, RegExp | undefined][] = [
+    ['2 scenarios, shard 2/2', 'a b', 2, undefined],
+    [
+      '2 scenarios, shard 3/3',
+      'a b',
+      3,
+      /^--shard 3\/3: shard 3 holds no scenario: the selection has 2 scenarios, so only shards 1 to 2 of 3 hold one/,
+    ],
+    [
+      '1 scenario, shard 2/5',
+      'a',
+      2,
+      /^--shard 2\/5: shard 2 holds no scenario: the selection has 1 scenario, so only shard 1 of 5 holds one/,
+    ],
+  ];
+  for (const [name, ids, index_, message] of rows)
+    test(`a shard of nothing is refused, not a green run of 0 checks: ${name}`, () => {
+      const count = Number(/(\d+)$/.exec(name)![1]);
+      const run = () =>
+        shardSelection(selection(...ids.split(' ').map((id) => loaded(id))), { index: index_, count }, new Map());
+      if (message) assert.throws(run, { name: 'UsageError', message });
+      else assert.equal(run().shard.scenarios.length, 1);
+    });
 });
 
 const VERSIONS = ['1.12.1', '1.19.2', '1.29.5'];
@@ -388,6 +450,9 @@ describe('3 versions × 3 shards as 9 parallel processes of the built command, m
     test(`a crashed shard (${name}): its version fails (never green), one line, exit ${exit}`, async () => {
       const report = await readJson(shardFile('1.19.2', 2));
       crash(report);
+      // as a shard that stopped writes it: the totals of the scenarios it lists (totals left as they were would be a
+      // file cut by hand, refused on reading: tests/hostile-input.test.ts)
+      report.totals = totalsOf(report.scenarios);
       const file = join(work(), `crashed-${merges}.json`);
       await writeFile(file, JSON.stringify(report));
       const r = await merge(shardFile('1.19.2', 1), file, shardFile('1.19.2', 3));
@@ -402,14 +467,28 @@ describe('3 versions × 3 shards as 9 parallel processes of the built command, m
 });
 
 describe('sets of shards refused in-process (every problem in one line)', () => {
-  const shard = (version: string, index: number, count = 3, plan = 'aaaaaaaaaaaa'): ReportFile => ({
-    file: `${version}-${index}-of-${count}.json`,
-    report: {
-      ...structuredClone(readFixture('pass')),
-      agent: { version, versionSource: 'recording' },
-      shard: { index, count, plan, scenarios: [] },
-    },
-  });
+  const shard = (
+    version: string,
+    index: number,
+    count = 3,
+    plan = 'aaaaaaaaaaaa',
+    more: Partial<NonNullable<Report['shard']>> & { synconf?: string; file?: string } = {},
+  ): ReportFile => {
+    const { synconf, file, ...header } = more;
+    const report = structuredClone(readFixture('pass'));
+    if (synconf) report.synconf.version = synconf;
+    return {
+      file: file ?? `${version}-${index}-of-${count}.json`,
+      report: {
+        ...report,
+        agent: { version, versionSource: 'recording' },
+        shard: { index, count, plan, scenarios: [], ...header },
+      },
+    };
+  };
+  const made = { suite: '111111111111', statementIndex: '222222222222' };
+  const copies = (n: number) =>
+    Array.from({ length: n }, (_, i) => shard('1.19.2', 1, 2, undefined, { ...made, file: `c${i}.json` }));
   const whole = (version: string): ReportFile => ({
     file: `${version}-whole.json`,
     report: { ...structuredClone(readFixture('pass')), agent: { version, versionSource: 'recording' } },
@@ -429,10 +508,85 @@ describe('sets of shards refused in-process (every problem in one line)', () => 
       [shard('1.19.2', 1, 2), shard('1.29.5', 1, 2), shard('1.29.5', 1, 2), shard('1.29.5', 2, 2)],
       'shard 2/2 of plan aaaaaaaaaaaa for 1.19.2 is missing; shard 1/2 of plan aaaaaaaaaaaa for 1.29.5 is given twice: 1.29.5-1-of-2.json, 1.29.5-1-of-2.json',
     ],
+    [
+      "shards past the plan's scenario count hold none: not needed",
+      [
+        shard('1.19.2', 1, 4, undefined, { planScenarios: 2, scenarios: ['a'] }),
+        shard('1.19.2', 2, 4, undefined, { planScenarios: 2, scenarios: ['b'] }),
+      ],
+      undefined,
+    ],
+    [
+      "a shard within the plan's scenario count is still missing",
+      [shard('1.19.2', 1, 4, undefined, { planScenarios: 2, scenarios: ['a'] })],
+      'shard 2/4 of plan aaaaaaaaaaaa for 1.19.2 is missing',
+    ],
+    [
+      'shards of another synconf version',
+      [shard('1.19.2', 1, 2, undefined, made), shard('1.19.2', 2, 2, undefined, { ...made, synconf: '9.9.9' })],
+      `the shards of 1.19.2 were not made alike: synconf version ${readFixture('pass').synconf.version} (1.19.2-1-of-2.json) vs 9.9.9 (1.19.2-2-of-2.json): merge the shards of one run (one synconf over one suite and statement index)`,
+    ],
+    [
+      'shards over another suite and statement index',
+      [
+        shard('1.19.2', 1, 2, undefined, made),
+        shard('1.19.2', 2, 2, undefined, { suite: '333333333333', statementIndex: '444444444444' }),
+      ],
+      'the shards of 1.19.2 were not made alike: suite 111111111111 (1.19.2-1-of-2.json) vs 333333333333 (1.19.2-2-of-2.json); statement index 222222222222 (1.19.2-1-of-2.json) vs 444444444444 (1.19.2-2-of-2.json): merge the shards of one run (one synconf over one suite and statement index)',
+    ],
+    [
+      'a shard of an older synconf beside a newer one: cannot tell',
+      [shard('1.19.2', 1, 2, undefined, { suite: made.suite }), shard('1.19.2', 2, 2)],
+      'the shards of 1.19.2 were not made alike: suite 111111111111 (1.19.2-1-of-2.json) vs none recorded (1.19.2-2-of-2.json) (a shard that records none was written by an older synconf: cannot tell): merge the shards of one run (one synconf over one suite and statement index)',
+    ],
+    ['shards of an older synconf only: as before', [shard('1.19.2', 1, 2), shard('1.19.2', 2, 2)], undefined],
+    [
+      'a shard given 60 times: one short line, the first few named',
+      [...copies(60), shard('1.19.2', 2, 2, undefined, made)],
+      'shard 1/2 of plan aaaaaaaaaaaa for 1.19.2 is given 60 times: c0.json, c1.json, c2.json and 57 more',
+    ],
   ];
   for (const [name, set, message] of rows)
     test(name, () => {
       if (message === undefined) assert.doesNotThrow(() => mergeShardSets(set));
       else assert.throws(() => mergeShardSets(set), { name: 'InputError', message });
     });
+});
+
+// A report bounded for size folds checks into a kept one (`more`) or leaves them out (`omitted`): its totals, and those
+// a merge recomputes from its scenarios, count them as the run did (a merge of bounded shards counted fewer)
+test('totals count the checks a size-bounded report folded or left out', () => {
+  const check = (verdict: 'pass' | 'fail', more?: number) => ({
+    id: `s/x/${verdict}`,
+    step: 'x',
+    kind: 'status' as const,
+    verdict,
+    message: 'm',
+    ...(more ? { more } : {}),
+  });
+  const scenario = (checks: ReturnType<typeof check>[], omitted?: Record<string, number>) =>
+    ({
+      id: 's',
+      title: 's',
+      file: 's.yaml',
+      spec: [],
+      mode: 'normal',
+      verdict: 'fail',
+      durationMs: 1,
+      checks,
+      omitted,
+    }) as unknown as Report['scenarios'][number];
+  const rows: [string, Report['scenarios'], Partial<Report['totals']>][] = [
+    ['plain', [scenario([check('pass'), check('fail')])], { checks: 2, pass: 1, fail: 1 }],
+    ['a check standing for 4 more', [scenario([check('fail', 4)])], { checks: 5, fail: 5 }],
+    [
+      'checks left out',
+      [scenario([check('pass')], { pass: 0, fail: 7, 'expected-fail': 0, 'unexpected-pass': 0, skip: 2 })],
+      { checks: 10, pass: 1, fail: 7, skip: 2 },
+    ],
+  ];
+  for (const [name, scenarios, expected] of rows) {
+    const t = totalsOf(scenarios);
+    for (const [k, v] of Object.entries(expected)) assert.equal(t[k as keyof typeof t], v, `${name}: ${k}`);
+  }
 });

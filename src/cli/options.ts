@@ -51,7 +51,7 @@ export const SHARD = {
   type: 'string',
   coerce: shard,
   describe:
-    "run shard i of n (e.g. 2/3): the selected scenarios split into n by their recorded durations, the same split on every machine; merge the shards' report.json with `synconf report merge`",
+    "run shard i of n (e.g. 2/3): the selected scenarios split into n by their recorded durations, the same split on every machine; merge the shards' report.json with `synconf report merge`. A shard that holds no scenario (i greater than the number selected) is refused, exit 2: nothing run is not a pass; the merge does not need it",
 } as const;
 
 /** an option that takes one value: given twice is a mistake, not "the last one wins" nor the two joined */

@@ -4,7 +4,7 @@ import type { MutantResult } from '../schema/generated/types.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
 import { mutate, type DerivedFrom } from '../mutate/mutate.js';
 import { mutationText } from '../mutate/render.js';
-import { writeMutationReports, settled } from './write-reports.js';
+import { writeMutationReports, settled, reportsLine } from './write-reports.js';
 import { DEFAULT_OPERATORS } from '../mutate/operators.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { reapLeftovers } from './targets.js';
@@ -83,7 +83,7 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
     // a file that cannot be written leaves the others and the verdict, then the error (exit 2)
     const { paths, unwritable } = await settled(writeMutationReports(report, opts.reportDir));
     console.log(mutationText(report));
-    console.log(`reports: ${paths.join(', ')}`);
+    console.log(reportsLine(paths));
     if (unwritable) throw unwritable;
     process.exitCode = interrupt.signal ? exitCodeOfSignal(interrupt.signal) : report.exitCode;
   } finally {

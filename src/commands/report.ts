@@ -75,7 +75,7 @@ export async function reportMerge(files: string[], opts: MergeCommandOptions): P
   const gate = releaseGateOf(opts);
   makeOutputDir(opts.out, '--out');
   const given = [];
-  for (const file of files) given.push({ report: await readReport(file), file });
+  for (const file of files) given.push({ report: await readReport(file, { whole: true }), file });
   for (const line of sameRuns(given)) console.error(line);
   // the suite as it is here: its version gates tell a version change from a regression, its order the shards'
   const suite = (await selectScenarios(undefined, undefined)).scenarios;
@@ -107,7 +107,7 @@ export async function reportMerge(files: string[], opts: MergeCommandOptions): P
 }
 
 export async function reportRender(file: string, out?: string): Promise<void> {
-  const loaded = await readReport(file);
+  const loaded = await readReport(file, { whole: true });
   makeOutputDir(out ?? dirname(file), out ? '--out' : 'the folder of the report');
   for (const path of await writeReports(loaded, out ?? dirname(file), true)) console.log(`wrote ${path}`);
 }

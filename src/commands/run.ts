@@ -12,7 +12,7 @@ import { DEFAULT_RECORDINGS } from '../paths.js';
 import { selectScenarios, type Selection } from '../scenario/select.js';
 import { bundledRecordings, recordedDurations, shardLine, shardSelection, type ShardSpec } from '../scenario/shard.js';
 import { verdictLine, finalize, emptyReport } from '../verdict/totals.js';
-import { writeReports, settled, UnwritableReport } from './write-reports.js';
+import { writeReports, settled, UnwritableReport, verdictAsPrinted, reportsLine } from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
 import { progress } from './run-progress.js';
 import { harnessLines } from './harness-lines.js';
@@ -107,9 +107,9 @@ async function endRun(report: Report, end: Ending): Promise<number> {
     console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
   // repeated identical harness errors (a step missing from a recording, many times over): the first few, then a count
   for (const line of harnessLines(report.harnessErrors)) console.error(line);
-  out.verdict(report.verdict, report.exitCode);
+  out.verdict(verdictAsPrinted(report.verdict, unwritable), unwritable ? EXIT.usage : report.exitCode);
   console.log(
-    `reports: ${paths.map((p) => p.replace(process.cwd() + '/', '')).join(', ')}${replayed ? `; replayed from ${relative(process.cwd(), replayed).startsWith('..') ? resolve(replayed) : relative(process.cwd(), replayed) || '.'}` : ''}`,
+    `${reportsLine(paths)}${replayed ? `; replayed from ${relative(process.cwd(), replayed).startsWith('..') ? resolve(replayed) : relative(process.cwd(), replayed) || '.'}` : ''}`,
   );
   if (report.repeat) console.log(stabilityLine(report)); // the last line: what a CI log shows first
   if (unwritable) throw unwritable;

@@ -60,7 +60,7 @@ async function load(kind: Linted, file: string): Promise<string> {
       return `${cassette.log._synconf.scenario}, ${cassette.log.entries.length} exchange${cassette.log.entries.length === 1 ? '' : 's'} (${file})`;
     }
     case 'report': {
-      const report = await readReport(file);
+      const report = await readReport(file, { whole: true });
       return `${report.run.mode} run of ${report.totals.scenarios} scenario${report.totals.scenarios === 1 ? '' : 's'}, exit ${report.exitCode} (${file})`;
     }
   }

@@ -47,6 +47,18 @@ export async function settled(writing: Promise<string[]>): Promise<{ paths: stri
   }
 }
 
+/** the verdict line as printed: when its report could not be written, the exit is 2 and the line says so (it said
+ * "exit 0" above the error line once) */
+export function verdictAsPrinted(line: string, unwritable?: UnwritableReport): string {
+  return unwritable ? line.replace(/exit \d+\)$/, 'exit 2: its report could not be written, see below)') : line;
+}
+
+/** the "reports:" line: the files written, or that none was */
+export function reportsLine(paths: string[]): string {
+  const shown = paths.map((p) => p.replace(process.cwd() + '/', ''));
+  return `reports: ${shown.length ? shown.join(', ') : 'none written'}`;
+}
+
 // Written synchronously: a few small files, and nothing else left to do meanwhile (each asynchronous
 // write waited a turn of the thread pool: ~3 ms of every run, bench/). Each file goes to a temporary name beside its
 // place first; only when every one of them is complete are they renamed into place (a rename takes no space). A full

@@ -9,7 +9,7 @@ import { runBounded } from '../bounded-exec.js';
 import { editMismatches, loopbackConfig, loopbackViolations } from './config.js';
 import { cliArgsOf, type CliArgs } from './generation.js';
 import { LabError, LabFault } from './errors.js';
-import { isAlive, ownedProcesses, signalOwned, track, untrack, waitGone } from './procs.js';
+import { isAlive, ownedProcesses, signalOwned, track, trySignalGroup, untrack, waitGone } from './procs.js';
 
 export interface LabInstance {
   name: string; // "agent", "peer", "peer2", ...
@@ -142,6 +142,9 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
     inst.version = await checkRunning(inst, spec);
     await clearStartUpErrors(inst);
   } catch (err) {
+    // Our child not yet exited holds its pid, so the process group it leads is ours: killed whole, even when what
+    // runs there no longer carries --home (a binary that exec'd another program was left running)
+    if (!exited()) trySignalGroup(pid, 'SIGKILL');
     signalOwned(inst, 'SIGKILL');
     await waitGone(inst, 2000);
     untrack(pid);

@@ -74,6 +74,11 @@ export function signalOwned(o: Owned, sig: NodeJS.Signals): void {
   for (const p of procs) trySignal(p.pid, sig);
 }
 
+/** Sends sig to the process group `pgid` leads; never throws */
+export function trySignalGroup(pgid: number, sig: NodeJS.Signals): void {
+  trySignal(-pgid, sig);
+}
+
 function trySignal(pid: number, sig: NodeJS.Signals): void {
   try {
     process.kill(pid, sig);

@@ -24,6 +24,40 @@ export function versionOf(report: Report): string {
 const name = (f: ReportFile) => f.file ?? 'a report';
 const shardName = (index: number, count: number, plan: string) => `${index}/${count} of plan ${plan}`;
 
+/** the first few of a list and how many more: 60 copies of a shard are one short line, not 60 names */
+const firstFew = (items: string[], few = 3) =>
+  items.length > few + 1 ? `${items.slice(0, few).join(', ')} and ${items.length - few} more` : items.join(', ');
+
+/** what a shard was made with beside its plan: the synconf that wrote it, the suite and statement index it ran over */
+const ORIGIN: [string, (r: Report) => string | undefined][] = [
+  ['synconf version', (r) => r.synconf.version],
+  ['suite', (r) => r.shard!.suite],
+  ['statement index', (r) => r.shard!.statementIndex],
+];
+
+/**
+ * Shards of one version made by different synconf versions, or over another suite or statement index, would merge
+ * into a run no synconf made. A shard that does not record one (an older synconf) beside shards that do cannot be
+ * told apart from another: refused too. Shards none of which record it merge as before. One line for all.
+ */
+function originProblems(version: string, shards: ReportFile[]): string[] {
+  let unrecorded = false;
+  const differ = ORIGIN.flatMap(([what, of]) => {
+    const values = [...new Set(shards.map((r) => of(r.report)))];
+    if (values.length < 2) return [];
+    unrecorded ||= values.includes(undefined);
+    const each = values.map(
+      (v) => `${v ?? 'none recorded'} (${firstFew(shards.filter((r) => of(r.report) === v).map(name))})`,
+    );
+    return [`${what} ${each.join(' vs ')}`];
+  });
+  if (!differ.length) return [];
+  const older = unrecorded ? ' (a shard that records none was written by an older synconf: cannot tell)' : '';
+  return [
+    `the shards of ${version} were not made alike: ${differ.join('; ')}${older}: merge the shards of one run (one synconf over one suite and statement index)`,
+  ];
+}
+
 /** what is wrong with the shards of one version (none: an empty list) */
 function problemsOf(version: string, runs: ReportFile[]): string[] {
   const shards = runs.filter((r) => r.report.shard);
@@ -33,6 +67,8 @@ function problemsOf(version: string, runs: ReportFile[]): string[] {
     return [
       `${version}: ${whole.map(name).join(', ')} ${whole.length === 1 ? 'is a whole run' : 'are whole runs'} beside shards (${shards.map(name).join(', ')}): merge either the whole run or its shards`,
     ];
+  const origin = originProblems(version, shards);
+  if (origin.length) return origin;
   const plans = [...new Set(shards.map((r) => r.report.shard!.plan))];
   if (plans.length > 1)
     return [
@@ -48,18 +84,28 @@ function problemsOf(version: string, runs: ReportFile[]): string[] {
   const missing: number[] = [];
   for (let index = 1; index <= count; index++) {
     const given = shards.filter((r) => r.report.shard!.index === index);
-    if (given.length === 0) missing.push(index);
+    if (given.length === 0 && !emptyByPlan(index, shards)) missing.push(index);
     if (given.length > 1)
       problems.push(
-        `shard ${shardName(index, count, plan)} for ${version} is given twice: ${given.map(name).join(', ')}`,
+        `shard ${shardName(index, count, plan)} for ${version} is given ${given.length === 2 ? 'twice' : `${given.length} times`}: ${firstFew(given.map(name))}`,
       );
   }
   if (!missing.length && !problems.length) problems.push(...heldProblem(version, shards));
   if (missing.length)
     problems.unshift(
-      `${missing.length === 1 ? 'shard' : 'shards'} ${missing.map((i) => `${i}/${count}`).join(', ')} of plan ${plan} for ${version} ${missing.length === 1 ? 'is' : 'are'} missing`,
+      `${missing.length === 1 ? 'shard' : 'shards'} ${firstFew(missing.map((i) => `${i}/${count}`))} of plan ${plan} for ${version} ${missing.length === 1 ? 'is' : 'are'} missing`,
     );
   return problems;
+}
+
+/**
+ * A shard past the plan's scenario count holds none (the plan gives each of the first shards one first), and
+ * `--shard` refuses to run it: the merge does not need it. The count is the one every shard given says.
+ */
+function emptyByPlan(index: number, shards: ReportFile[]): boolean {
+  const planned = new Set(shards.map((r) => r.report.shard!.planScenarios));
+  const [n] = planned;
+  return planned.size === 1 && n !== undefined && index > n;
 }
 
 /**

@@ -4,9 +4,18 @@ import type { Report } from '../schema/generated/types.js';
 import { InputError } from '../errors.js';
 import { kindOfYaml, kindProblem, KIND_NAMES } from '../schema/file-kind.js';
 import { parseJson, readTextFile } from '../text-file.js';
+import { totalsOf } from '../verdict/totals.js';
 import { formatError, loadDocumentValidators, validate } from '../schema/registry.js';
 
-export async function readReport(file: string): Promise<Report> {
+export interface ReadOptions {
+  /**
+   * refuse a report whose scenarios disagree with its own totals (emptied, cut or edited by hand): what merges,
+   * renders or validates a report judges the run by it. A --baseline reads check verdicts only: not asked there.
+   */
+  whole?: boolean;
+}
+
+export async function readReport(file: string, opts: ReadOptions = {}): Promise<Report> {
   const text = readTextFile(file, file);
   let doc: unknown;
   try {
@@ -26,5 +35,37 @@ export async function readReport(file: string): Promise<Report> {
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     throw new InputError(`"${file}" is not a valid synconf report: ${formatError(errors[0])}${more}`);
   }
+  const disagrees = opts.whole ? totalsDisagreement(doc as Report) : undefined;
+  if (disagrees) throw new InputError(`${file}: cannot tell what this run found: ${disagrees}`);
   return doc as Report;
+}
+
+const COUNTED = ['scenarios', 'checks', 'pass', 'fail', 'expected-fail', 'unexpected-pass', 'skip'] as const;
+
+/**
+ * Why the report disagrees with itself, or undefined. A run writes its totals from the very scenarios it lists, so a
+ * list that holds fewer (or more) is a file emptied, cut or edited by hand: merged or gated as it is, it would read as
+ * a green run of part of the suite.
+ */
+export function totalsDisagreement(report: Report): string | undefined {
+  // the totals its scenarios hold, folded and omitted checks included
+  const listed = totalsOf(report.scenarios);
+  const off = COUNTED.filter((k) => listed[k] !== report.totals[k]);
+  if (!off.length) return undefined;
+  // a shard names the scenarios it ran: those its list lacks can be named
+  const listedIds = new Set(report.scenarios.map((s) => s.id));
+  const lost = (report.shard?.scenarios ?? []).filter((id) => !listedIds.has(id));
+  const named = lost.length > 4 ? `${lost.slice(0, 3).join(', ')} and ${lost.length - 3} more` : lost.join(', ');
+  const missing = off
+    .filter((k) => listed[k] < report.totals[k])
+    .map((k) => `${report.totals[k] - listed[k]} ${k}${k === 'scenarios' && named ? ` (of its shard: ${named})` : ''}`);
+  const extra = off.filter((k) => listed[k] > report.totals[k]).map((k) => `${listed[k] - report.totals[k]} ${k}`);
+  return [
+    `its totals count ${report.totals.scenarios} scenarios and ${report.totals.checks} checks, its scenarios list ${listed.scenarios} and ${listed.checks}`,
+    missing.length ? `missing: ${missing.join(', ')}` : undefined,
+    extra.length ? `not in its totals: ${extra.join(', ')}` : undefined,
+    'the file was cut or edited by hand; use the report.json the run wrote',
+  ]
+    .filter(Boolean)
+    .join('; ');
 }

@@ -107,16 +107,41 @@ function topCauseLine(m: Matrix, p: MatrixPair, c: MatrixCause): string {
   return `  ${c.cause.level} ${causeId(c.cause)}: ${change}; ${checksLine(c)}${listed ? `; ${listed}` : ''}`;
 }
 
-/** the answer per pair, its top breaking causes one line each */
+/** pairs that read alike but for their versions' names fold into the first line when there are this many */
+const FOLD_PAIRS_AT = 3;
+
+/** a pair's lines with its two columns' labels taken out (longest first: one label may hold the other) */
+function pairKind(m: Matrix, p: MatrixPair, lines: string[]): string {
+  const labels = [m.columns[p.from].label, m.columns[p.to].label].sort((a, b) => b.length - a.length);
+  return labels.reduce((text, label) => text.split(label).join('\u0000'), lines.join('\n'));
+}
+
+/**
+ * the answer per pair, its top breaking causes one line each. Pairs alike (60 copies of one run: 59 pairs that
+ * cannot tell for the same reason) are one line: the first pair's, then how many more and the first few of them.
+ */
 export function pairAnswerLines(m: Matrix): string[] {
-  return (m.pairs ?? []).flatMap((p) => {
+  const blocks = (m.pairs ?? []).map((p) => {
     const top = topCauses(p, TOP_BREAKING).filter((c) => c.cause.level === 'breaking');
     const more = p.counts.breaking - top.length;
-    return [
+    const lines = [
       pairAnswerLine(m, p),
       ...top.map((c) => topCauseLine(m, p, c)),
       ...(more > 0 ? [`  …and ${plural(more, 'more breaking cause')} (matrix.md)`] : []),
     ];
+    return { p, lines, kind: pairKind(m, p, lines) };
+  });
+  const byKind = new Map<string, typeof blocks>();
+  for (const b of blocks) byKind.set(b.kind, [...(byKind.get(b.kind) ?? []), b]);
+  return blocks.flatMap((b) => {
+    const alike = byKind.get(b.kind)!;
+    if (alike.length < FOLD_PAIRS_AT) return b.lines;
+    if (alike[0] !== b) return [];
+    const others = alike.slice(1).map((x) => pairName(m, x.p));
+    const named =
+      others.length > 3 ? `${others.slice(0, 3).join(', ')} and ${others.length - 3} more` : others.join(', ');
+    const [first, ...rest] = b.lines;
+    return [`${first} (and alike for ${plural(others.length, 'more pair')}: ${named}; matrix.md lists each)`, ...rest];
   });
 }
 

@@ -105,6 +105,7 @@ export function applyDeviations(s: ScenarioResult, byCheck: DeviationIndex): voi
 export function staleDeviations(scenarios: ScenarioResult[], byCheck: DeviationIndex): string[] {
   const seen = new Set(scenarios.flatMap((s) => s.checks.filter((c) => c.verdict !== 'skip').map((c) => c.id)));
   return [...byCheck.keys()].filter(
-    (id) => !seen.has(id) && scenarios.some((s) => id.startsWith(`${s.id}/`) && s.mode === 'normal'),
+    // a scenario stopped part-way (skipReason) never reached some of its checks: their deviations are not stale
+    (id) => !seen.has(id) && scenarios.some((s) => id.startsWith(`${s.id}/`) && s.mode === 'normal' && !s.skipReason),
   );
 }

@@ -4,6 +4,7 @@ import type { Exchange, OutgoingRequest } from '../transport/types.js';
 import type { RunContext, Capability } from './context.js';
 import { EXPENSIVE } from './context.js';
 import { render, renderPointer, MissingVariableError, type Vars } from '../scenario/template.js';
+import { headerProblem } from '../scenario/headers.js';
 import { checkExchange, bodyOf, type Check, type UndocumentedHook } from './exchange-checks.js';
 import { noteUndocumented } from './undocumented.js';
 import { evaluate } from './assertions.js';
@@ -103,6 +104,12 @@ class ScenarioRun {
     const headers: Record<string, string> = Object.fromEntries(
       Object.entries(spec.headers ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
     );
+    // a template filled in with what no HTTP client sends: the scenario's fault (exit 2), not the agent's; the scenario
+    // stops here, as a replay would not notice it and a live run would fail to send the request
+    for (const [name, value] of Object.entries(headers)) {
+      const problem = headerProblem(name, value);
+      if (problem) throw new Stopped(`step "${step.name}": once its templates are filled in, ${problem}`);
+    }
     const auth = spec.auth ?? 'key';
     if (auth === 'key') headers['X-API-Key'] = this.ctx.apiKeys[target];
     if (auth === 'wrong') headers['X-API-Key'] = WRONG_KEY;
@@ -709,10 +716,25 @@ export async function runScenario(loaded: LoadedScenario, ctx: RunContext): Prom
   }
   await ctx.transport.endScenario?.(s.id);
   if (notes.length) result.notes = notes;
+  if (stopped) noteStopped(result, stopped.message);
   result.verdict = scenarioVerdict(result.checks);
   result.durationMs = Math.round(monotonicMs() - wall0);
   if (stopped) throw new ScenarioStopped(result, stopped);
   return result;
+}
+
+/** a scenario stopped part-way stands as a skip, never a pass: the checks it did not reach are one skipped check */
+function noteStopped(result: ScenarioResult, why: string): void {
+  result.skipReason = `stopped part-way: ${why}`;
+  result.checks.push({
+    id: `${result.id}/scenario/stopped`,
+    step: 'scenario',
+    phase: 'steps',
+    kind: 'stopped',
+    verdict: 'skip',
+    message: `not run to its end: ${why}`,
+    skipReason: result.skipReason,
+  });
 }
 
 /** a scenario stopped part-way (ScenarioRun's Stopped): its result so far, and why it stopped */

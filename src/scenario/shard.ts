@@ -8,6 +8,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Shard } from '../schema/generated/types.js';
 import { RECORDINGS_DIR } from '../paths.js';
+import { UsageError } from '../errors.js';
+import { STATEMENTS_FILE } from '../schema/statements.js';
 import type { Selection } from './select.js';
 
 export type { Shard };
@@ -29,6 +31,28 @@ export interface ShardPlan {
   hash: string;
   /** each shard's scenario ids (heaviest first, as assigned) and total weight, shard 1 first */
   shards: { ids: string[]; weightMs: number }[];
+}
+
+/** 12 hex digits of a sha256 */
+const hash12 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex').slice(0, 12);
+
+/**
+ * What a shard was made over beside its plan, so that a merge can tell shards of another suite or statement index
+ * whose ids and weights (the plan) are the same: a scenario edited between the jobs, the index of another synconf.
+ * The suite is every scenario of the plan as loaded, in id order; the index, the text of the file.
+ */
+export function madeOver(
+  selection: Selection,
+  statementsFile = STATEMENTS_FILE,
+): Pick<Shard, 'suite' | 'statementIndex'> {
+  const byId = selection.scenarios.map((s) => s.scenario).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  let index: Buffer | undefined;
+  try {
+    index = readFileSync(statementsFile);
+  } catch {
+    index = undefined; // no index to cite: the shard says nothing of it (as an older synconf's)
+  }
+  return { suite: hash12(JSON.stringify(byId)), ...(index ? { statementIndex: hash12(index) } : {}) };
 }
 
 /** the recordings folders bundled with synconf (recordings/syncthing-*) */
@@ -78,10 +102,7 @@ export function weightsOf(ids: string[], durations: Map<string, number>): Weight
  */
 export function planShards(scenarios: Weighted[], count: number): ShardPlan {
   const byId = [...scenarios].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const hash = createHash('sha256')
-    .update(JSON.stringify({ count, scenarios: byId.map((s) => [s.id, s.weight]) }))
-    .digest('hex')
-    .slice(0, 12);
+  const hash = hash12(JSON.stringify({ count, scenarios: byId.map((s) => [s.id, s.weight]) }));
   const shards = Array.from({ length: count }, () => ({ ids: [] as string[], weightMs: 0 }));
   const heaviestFirst = [...byId].sort((a, b) => b.weight - a.weight);
   for (const s of heaviestFirst) {
@@ -104,6 +125,13 @@ export function shardSelection(
   const ids = selection.scenarios.map((s) => s.scenario.id);
   const plan = planShards(weightsOf(ids, durations), spec.count);
   const mine = new Set(plan.shards[spec.index - 1].ids);
+  // A shard of nothing would be a green run of 0 checks: not a pass. Only shards past the scenario count are empty
+  // (each of the first ones gets a scenario first), and a merge needs none of them. Scenarios that did not
+  // load are the run's to report.
+  if (!mine.size && !selection.errors.length)
+    throw new UsageError(
+      `--shard ${spec.index}/${spec.count}: shard ${spec.index} holds no scenario: the selection has ${ids.length} scenario${ids.length === 1 ? '' : 's'}, so only ${ids.length === 1 ? 'shard 1' : `shards 1 to ${ids.length}`} of ${spec.count} ${ids.length === 1 ? 'holds' : 'hold'} one (nothing run is not a pass; report merge of ${ids.length === 1 ? 'it' : 'those'} gives the whole run)`,
+    );
   const scenarios = selection.scenarios.filter((s) => mine.has(s.scenario.id));
   const others = selection.scenarios.filter((s) => !mine.has(s.scenario.id));
   return {
@@ -115,6 +143,7 @@ export function shardSelection(
       scenarios: scenarios.map((s) => s.scenario.id),
       weightMs: plan.shards[spec.index - 1].weightMs,
       planScenarios: ids.length,
+      ...madeOver(selection),
     },
   };
 }

@@ -236,16 +236,51 @@ export function readCassette(dir: string, scenario: string): Cassette | undefine
     );
   }
   const cassette = doc as Cassette;
+  cassette.log.entries.forEach((e, i) => checkEntry(file, e, i));
   const tooLarge = bodiesTooLarge(cassette);
   if (tooLarge) throw new CassetteError(file, tooLarge);
   if (cassette.log._synconf.scenario !== scenario)
     throw new CassetteError(file, `it records scenario "${cassette.log._synconf.scenario}", not "${scenario}"`);
-  cassette.log.entries.forEach((e, i) => checkEntry(file, e, i));
   return cassette;
 }
 
-/** what the schema cannot say of an entry, said before it is used: a URL that parses (bodies: bodiesTooLarge) */
+/**
+ * what the schema cannot say of an entry, said before it is used: a URL that parses, a base64 body that decodes
+ * (bodies: bodiesTooLarge). A base64 body is decoded in place: every reader of a cassette (replay, serve, drift,
+ * mutate) takes the body as text, as synconf records it, and would otherwise judge the agent by the base64.
+ */
 function checkEntry(file: string, e: HarEntry, i: number): void {
   if (!URL.canParse(e.request.url))
     throw new CassetteError(file, `entry ${i}: request.url ${JSON.stringify(e.request.url.slice(0, 80))} is not a URL`);
+  const content = e.response.content;
+  if (content.encoding !== 'base64') return;
+  const text = fromBase64(content.text);
+  if (typeof text !== 'string')
+    throw new CassetteError(
+      file,
+      `entry ${i}: response.content.text is marked "encoding": "base64" but ${text.problem}`,
+    );
+  content.text = text;
+  delete content.encoding;
+}
+
+// Strict base64 (RFC 4648, padded, no line breaks): Buffer.from(text, 'base64') skips what it cannot read.
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** the text a base64 body stands for, or why there is none */
+function fromBase64(base64: string): string | { problem: string } {
+  if (!BASE64.test(base64)) {
+    const bad = /[^A-Za-z0-9+/=]/.exec(base64);
+    return {
+      problem: bad
+        ? `is not base64 (${JSON.stringify(bad[0])} at character ${bad.index + 1})`
+        : `is not base64 (wrong padding or length: ${base64.length} characters)`,
+    };
+  }
+  try {
+    return UTF8.decode(Buffer.from(base64, 'base64'));
+  } catch {
+    return { problem: 'decodes to bytes that are not UTF-8 text (synconf compares bodies as text)' };
+  }
 }

@@ -4,6 +4,8 @@ import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.j
 import { failsRun, isSignalExit } from './verdicts.js';
 import { SYNCONF_VERSION } from '../paths.js';
 
+const VERDICT_KEYS = ['pass', 'fail', 'expected-fail', 'unexpected-pass', 'skip'] as const;
+
 export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
   const t: Report['totals'] = {
     scenarios: scenarios.length,
@@ -14,12 +16,13 @@ export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
     'unexpected-pass': 0,
     skip: 0,
   };
+  // a report bounded for size (report-json.ts) folded checks into a kept one (`more`) or left them out (`omitted`):
+  // they count as they did in the run, so a merge of bounded shards counts what the whole run would
   for (const s of scenarios) {
-    for (const c of s.checks) {
-      t.checks++;
-      t[c.verdict]++;
-    }
+    for (const c of s.checks) t[c.verdict] += 1 + (c.more ?? 0);
+    for (const v of VERDICT_KEYS) t[v] += s.omitted?.[v] ?? 0;
   }
+  t.checks = VERDICT_KEYS.reduce((n, v) => n + t[v], 0);
   return t;
 }
 

@@ -367,7 +367,7 @@ export interface HarRequest {
    */
   url: string;
   httpVersion: string;
-  headers: HarNameValue[];
+  headers: HarHeader[];
   queryString: HarNameValue[];
   postData?: {
     mimeType: string;
@@ -378,6 +378,14 @@ export interface HarRequest {
   bodySize?: number;
   [k: string]: unknown;
 }
+/**
+ * an HTTP header as it can go on the wire: a token for a name, a value without control characters (NUL, CR, LF; a tab is allowed), Latin-1 as Node sends it
+ */
+export interface HarHeader {
+  name: string;
+  value: string;
+  [k: string]: unknown;
+}
 export interface HarNameValue {
   name: string;
   value: string;
@@ -385,16 +393,20 @@ export interface HarNameValue {
 }
 export interface HarResponse {
   /**
-   * 0 when the agent gave no HTTP response (see _error)
+   * 0 when the agent gave no HTTP response (see _error), else 100–599
    */
   status: number;
   statusText?: string;
   httpVersion?: string;
-  headers: HarNameValue[];
+  headers: HarHeader[];
   content: {
     size: number;
     mimeType: string;
     text: string;
+    /**
+     * HAR 1.2: text is the body's bytes in base64 (synconf writes text as is; a base64 body is decoded, as UTF-8, when read)
+     */
+    encoding?: "base64";
     [k: string]: unknown;
   };
   redirectURL?: string;
@@ -2315,6 +2327,14 @@ export interface Shard {
    * how many scenarios the whole plan has
    */
   planScenarios?: number;
+  /**
+   * the scenarios of the whole plan as loaded (their content, not only their ids): 12 hex digits of a sha256; report merge refuses shards of one plan whose suite differs (a scenario edited between the jobs). Absent: written by an older synconf
+   */
+  suite?: string;
+  /**
+   * the statement index the checks cite (spec/statements.yaml): 12 hex digits of a sha256 of its text; report merge refuses shards of one plan made over different indexes. Absent: written by an older synconf
+   */
+  statementIndex?: string;
 }
 /**
  * which statements of the spec (spec/statements.yaml) the run's checks prove: passed (every citing check passed), deviating (a citing check failed as a listed known deviation), failing (a citing check failed otherwise), not checked (no check ran that cites it), not checkable (the index says why); a statement that restates others takes the worst state of those
@@ -2410,6 +2430,9 @@ export interface CheckResult {
    * line of the step in the scenario file
    */
   line?: number;
+  /**
+   * stopped: the scenario stopped part-way (Ctrl-C, a time bound, an agent that stopped answering); a skip that stands for the checks it did not reach
+   */
   kind:
     | "request"
     | "status"
@@ -2422,7 +2445,8 @@ export interface CheckResult {
     | "wait"
     | "version-gate"
     | "capability"
-    | "file";
+    | "file"
+    | "stopped";
   verdict: Verdict;
   /**
    * one line: what was checked and what was found
