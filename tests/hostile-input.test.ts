@@ -297,6 +297,15 @@ const gates: Row[] = [
     message: /^synconf: cut\.json: cannot tell what this run found: .*; missing: 4 scenarios, /,
   },
   {
+    // a cut baseline turned the checks it lost into "new checks" and gated on what was left
+    name: 'replay --baseline of a run whose scenarios were cut, totals left: cannot tell',
+    cause: C1,
+    files: { 'cut.json': () => cutReport(2) },
+    argv: ['replay', '--only', 'system-ping', '--baseline', 'cut.json', '--report-dir', 'out'],
+    code: 2,
+    message: /^synconf: cut\.json: cannot tell what this run found: .*; missing: 4 scenarios, /,
+  },
+  {
     name: 'report merge of a shard whose scenarios were cut, totals left: cannot tell, naming them',
     cause: C1,
     files: { 'cut.json': () => edited('$SHARD2', (r) => Object.assign(r, { scenarios: r.scenarios.slice(0, 1) })) },

@@ -119,7 +119,8 @@ async function endRun(report: Report, end: Ending): Promise<number> {
 /** the options that do not go together, and the baseline: the user's input errors, said before anything runs */
 async function baselineOf(args: CommonRunOptions, record: RecordOptions | undefined): Promise<Report | undefined> {
   // A baseline that cannot be read is the user's input error: said before anything runs.
-  const baseline = args.baseline ? await readReport(args.baseline) : undefined;
+  // one cut by hand would turn the checks it lost into "new checks": the same refusal as a merge's
+  const baseline = args.baseline ? await readReport(args.baseline, { whole: true }) : undefined;
   if ((args.repeat ?? 1) > 1 && record)
     throw new UsageError('--repeat and --record do not go together: record once, then repeat the run');
   if ((args.failOn as FailOn[]).includes('new-failure') && !baseline)

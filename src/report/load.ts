@@ -10,7 +10,7 @@ import { formatError, loadDocumentValidators, validate } from '../schema/registr
 export interface ReadOptions {
   /**
    * refuse a report whose scenarios disagree with its own totals (emptied, cut or edited by hand): what merges,
-   * renders or validates a report judges the run by it. A --baseline reads check verdicts only: not asked there.
+   * renders, validates or compares with a report (--baseline) judges the run by it.
    */
   whole?: boolean;
 }
