@@ -1,7 +1,7 @@
 // Reading a file the user gave: its bytes decoded as strict UTF-8 (a bad byte is an input error naming the file,
 // line and column, never a silent U+FFFD that a check would then blame on the agent), and JSON parsed with an error
 // that names line and column without quoting the file's text back (V8's messages embed it).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { InputError } from './errors.js';
 
 /** 1-based line and column of a character offset in `text` */
@@ -73,12 +73,22 @@ export function decodeUtf8(bytes: Uint8Array, label: string): string {
   }
 }
 
+/** a regular file or folder (the read says what a folder is), or a path that is not there (the read says so too) */
+function isReadableKind(path: string): boolean {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return !stat || stat.isFile() || stat.isDirectory();
+}
+
 /** the text of a file the user gave (or standard input, `-`); unreadable or empty is an InputError naming it */
 export function readTextFile(path: string | 0, label: string): string {
   let bytes: Buffer;
   try {
+    // a FIFO with no writer (or a device) blocks the read for ever, and a blocked read hears no Ctrl-C
+    if (typeof path === 'string' && !isReadableKind(path))
+      throw new TextFileError(label, 'cannot read: not a regular file (a FIFO, device or socket)');
     bytes = readFileSync(path);
   } catch (e) {
+    if (e instanceof TextFileError) throw e;
     const err = e as NodeJS.ErrnoException;
     throw new TextFileError(
       label,

@@ -196,6 +196,13 @@ const ROWS: Record<string, Row> = {
     code: 2,
     message: /^synconf: TMPDIR .*: it does not exist/,
   },
+  'drift --against with TMPDIR missing': {
+    cause: '3 exit 2, not 3',
+    argv: ['drift', join(REC, 'system-ping.har'), '--against', join(ROOT, 'recordings', 'syncthing-1.29.5')],
+    env: { TMPDIR: '/nonexistent/synconf-tmp' },
+    code: 2,
+    message: /^synconf: TMPDIR .*: it does not exist/,
+  },
   'a --syncthing whose generate writes no config.xml': {
     cause: '3 exit 2, not 3',
     argv: ['run', '--syncthing', '$DIR/fake-st', '--only', 'system-ping', '--report-dir', 'r'],

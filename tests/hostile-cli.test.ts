@@ -83,6 +83,20 @@ const ROWS: Record<string, Row> = {
     message: need('--expectations', 'none: --only follows it'),
     nothing: true,
   },
+  // a list of commas is no list: it was taken as no filter, and every scenario ran (exit 0)
+  'replay --only ",,"': { argv: ['replay', '--only', ',,'], code: 2, message: need('--only', '",,"'), nothing: true },
+  'replay --suite ", "': {
+    argv: ['replay', '--suite', ', '],
+    code: 2,
+    message: need('--suite', '", "'),
+    nothing: true,
+  },
+  'drift --ignore ","': {
+    argv: ['drift', 'a', 'b', '--ignore', ','],
+    code: 2,
+    message: need('--ignore', '","'),
+    nothing: true,
+  },
   'replay --baseline ""': { argv: ['replay', '--baseline', ''], code: 2, message: need('--baseline'), nothing: true },
   'replay --fail-on ""': { argv: ['replay', '--fail-on', ''], code: 2, message: need('--fail-on'), nothing: true },
   'replay --agent-version ""': {

@@ -5,6 +5,7 @@
 // is killed 5 s after it starts: HANG_MS). Each row is classed good, muddled or wrong (as the issue counts them; the
 // counts are printed at the end). SYNCONF_TEST_BIN runs the table against another build (to count an older one's).
 import { test, describe, after } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -51,6 +52,8 @@ interface Row {
   writesNot?: string[];
   /** the input is not broken (a byte order mark, a warning): only such a row may expect exit 0 or 1 */
   valid?: true;
+  /** paths made FIFOs with no writer (a read of one blocks for ever, deaf to Ctrl-C) */
+  fifos?: string[];
 }
 
 /** no row may take longer: a command still running 5 s after it started hangs (it is killed, and the row fails) */
@@ -130,6 +133,32 @@ const notReplayable: Row[] = RECORDINGS_TAKERS.filter(([command]) => !['serve', 
       /^synconf: recordings folder \S*norun holds no recorded run \(_run\.har; record one with `synconf run --record \S*norun`\)$/,
   }),
 );
+
+// A file that is a FIFO nobody writes to (or a device): refused in one line, never a read that blocks for ever
+const NOT_REGULAR: [string, string[], string][] = [
+  ['validate scenario', ['validate', 'scenario', 'f.yaml'], 'f.yaml'],
+  ['validate report', ['validate', 'report', 'f.json'], 'f.json'],
+  ['report render', ['report', 'render', 'f.json', '--out', 'out'], 'f.json'],
+  ['report merge', ['report', 'merge', 'f.json', '--out', 'out'], 'f.json'],
+  ['replay --suite', ['replay', '--suite', 'f.yaml', '--report-dir', 'out'], 'f.yaml'],
+  [
+    'replay --expectations',
+    ['replay', '--only', 'system-ping', '--expectations', 'f.yaml', '--report-dir', 'out'],
+    'f.yaml',
+  ],
+  ['replay --baseline', ['replay', '--only', 'system-ping', '--baseline', 'f.json', '--report-dir', 'out'], 'f.json'],
+  ['drift --ignore-file', ['drift', 'rec', 'rec', '--ignore-file', 'f.yaml'], 'f.yaml'],
+  ['replay of a cassette', ['replay', 'rec', '--only', 'system-ping', '--report-dir', 'out'], 'rec/system-ping.har'],
+];
+const notRegular: Row[] = NOT_REGULAR.map(([command, argv, fifo]) => ({
+  name: `${command}: a FIFO nobody writes to`,
+  files: { 'rec/_run.har': RUN_HAR, ...(fifo.startsWith('rec/') ? {} : { 'rec/system-ping.har': HAR }) },
+  fifos: [fifo],
+  argv,
+  code: 2,
+  // validate says "not a file" before it reads; every reader, "not a regular file"
+  message: new RegExp(`${fifo.replace('.', '\\.')}"?: (cannot read: )?not a (regular )?file`),
+}));
 
 const rows: Row[] = [
   // templates that name nothing (issue 22, 2)
@@ -471,6 +500,7 @@ const rows: Row[] = [
     stdout: /^synconf completion\n[^]*Exit codes/,
   },
   ...wrongKinds,
+  ...notRegular,
   ...badRecordings,
   ...notReplayable,
 ];
@@ -512,6 +542,7 @@ describe('hostile files against the built command', () => {
           mkdirSync(dirname(join(scratch, name)), { recursive: true });
           writeFileSync(join(scratch, name), bytes);
         }
+        for (const fifo of row.fifos ?? []) execFileSync('mkfifo', [join(scratch, fifo)]);
         const r = cli(row.argv, { cwd: scratch, timeout: HANG_MS });
         const fault = judge(row, r, scratch);
         classes[fault?.kind ?? 'good']++;

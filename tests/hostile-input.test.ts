@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { BIN, cliAsync, cliEnv } from './support/cli.js';
 import { totalsOf } from '../src/verdict/totals.js';
+import type { HarEntry, Report } from '../src/schema/generated/types.js';
 import { makeTemp, removeTemp } from './support/temp.js';
 
 const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
@@ -27,7 +28,7 @@ const PING = '    request: { method: GET, path: /rest/system/ping }\n';
 const pinging = (expect: string, more = '') => `${HEAD}steps:\n  - name: ping\n${PING}    expect: ${expect}\n${more}`;
 /** a scenario whose one step pings with more members of its request (a YAML flow mapping's members) */
 const requesting = (members: string) =>
-  `${HEAD}steps:\n  - name: ping\n    request: { method: GET, path: /rest/system/ping, ${members} }\n`;
+  `${HEAD}steps:\n  - name: ping\n    request: { method: GET, path: /rest/system/ping, ${members} }\n    expect: { status: 200 }\n`;
 /** the scenarios of the bundled suite: one a file */
 const SUITE_SIZE = readdirSync(join(ROOT, 'suites'), { recursive: true }).filter((f) =>
   String(f).endsWith('.yaml'),
@@ -36,6 +37,23 @@ const SUITE_SIZE = readdirSync(join(ROOT, 'suites'), { recursive: true }).filter
 const cutReport = (n: number) => {
   const r = JSON.parse(REPORT) as { scenarios: unknown[] };
   return JSON.stringify({ ...r, scenarios: r.scenarios.slice(0, n) });
+};
+/** the report fixture with one passing check made a failure, its totals made to agree, its exit code and verdict
+ * left saying it conforms (a file edited by hand) */
+const flippedReport = () => {
+  const r = JSON.parse(REPORT) as Report;
+  const check = r.scenarios.flatMap((s) => s.checks).find((c) => c.verdict === 'pass')!;
+  check.verdict = 'fail';
+  r.totals = totalsOf(r.scenarios);
+  return JSON.stringify(r);
+};
+/** a session of one ping with a query no recording holds (as a client adding ?x=1 sends it) */
+const queriedPing = () => {
+  const har = JSON.parse(HAR) as { log: { entries: HarEntry[] } };
+  const ping = har.log.entries.find((e) => e.response.status === 200)!;
+  ping.request.url += '?x=1';
+  ping.request.queryString = [{ name: 'x', value: '1' }];
+  return JSON.stringify({ ...har, log: { ...har.log, entries: [ping] } });
 };
 const FOREIGN_HAR = '{"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "120"}, "entries": []}}';
 
@@ -230,6 +248,29 @@ const gates: Row[] = [
     message: /^synconf drift: cassette mixed\/saved\.har: this is a HAR file not recorded by synconf/,
     lines: 2,
   },
+  // a session of no exchange the spec describes answered "0 causes" / "score n/a", exit 0
+  ...(
+    [
+      ['drift --against', ['drift', '--against', '$REC_NEW', 'browser.har', '--fail-on', 'breaking']],
+      ['mutate --proxy-session', ['mutate', '--proxy-session', 'browser.har', '--report-dir', 'm']],
+    ] as const
+  ).map(([command, argv]): Row => ({
+    name: `${command} of a session with no exchange of the spec`,
+    cause: C1,
+    files: { 'browser.har': FOREIGN_HAR },
+    argv: [...argv],
+    code: 2,
+    message: /^synconf: browser\.har: the session holds no exchange the spec describes \(0 in all\)/,
+  })),
+  {
+    // a call the recordings hold no answer to was "breaking: endpoint-removed GET /rest/system/ping (404)"
+    name: "drift --against recordings that hold no answer to the client's call: cannot tell",
+    cause: C1,
+    files: { 'q.har': queriedPing },
+    argv: ['drift', '--against', '$REC_NEW', 'q.har', '--fail-on', 'breaking'],
+    code: 2,
+    message: /^synconf: cannot tell: \S+ holds no recorded answer to any of the client's 1 exchange\(s\)/,
+  },
   {
     name: 'report merge of a shard whose scenario list was emptied',
     cause: C1,
@@ -296,6 +337,22 @@ const gates: Row[] = [
     code: 2,
     message: /^synconf: cut\.json: cannot tell what this run found: .*; missing: 4 scenarios, /,
   },
+  ...(
+    [
+      ['validate report', ['validate', 'report', 'flipped.json']],
+      ['report merge', ['report', 'merge', 'flipped.json', '--out', 'm']],
+      ['report render', ['report', 'render', 'flipped.json', '--out', 'm']],
+    ] as const
+  ).map(([command, argv]): Row => ({
+    // it merged as "conforms (exit 0): … 1 fail", and rendered a summary headed "conforms" listing the failure
+    name: `${command} of a run with a check flipped to fail, its exit code left 0: cannot tell`,
+    cause: C1,
+    files: { 'flipped.json': flippedReport },
+    argv: [...argv],
+    code: 2,
+    message:
+      /^synconf: flipped\.json: cannot tell what this run found: its exit code 0 says it conforms, yet check \S+ is fail \(failing on: /,
+  })),
   {
     // a cut baseline turned the checks it lost into "new checks" and gated on what was left
     name: 'replay --baseline of a run whose scenarios were cut, totals left: cannot tell',
@@ -408,6 +465,26 @@ const gates: Row[] = [
 
 // (2) every operand of a check, judged when the file loads: validate and replay refuse it in the same words, exit 2
 const OPERANDS: [string, string, RegExp][] = [
+  // a scenario that checks nothing ran green: "CONFORMS: 1 scenario, 0 checks"
+  ['no step at all', `${HEAD}steps: []\n`, /s\.yaml:4: no step checks anything/],
+  ['a request expecting nothing', `${HEAD}steps:\n  - name: ping\n${PING}`, /s\.yaml:5: no step checks anything/],
+  // replay said "not a version" without a line, after validate had called the file valid
+  [
+    'a scenario since that is no version',
+    `id: system-ping\ntitle: t\nspec: [GET /rest/system/ping]\nsince: banana\nsteps:\n  - name: ping\n${PING}    expect: { status: 200 }\n`,
+    /s\.yaml:4: \/since: must match .*, got "banana"$/,
+  ],
+  [
+    'a step since that is no version',
+    pinging('{ status: 200 }', '    since: banana\n'),
+    /s\.yaml:8: step "ping": .*since: must match/,
+  ],
+  // the agent was blamed: "media type application/json, expected not a media type"
+  [
+    'a mediaType that is none',
+    pinging('{ status: 200, mediaType: "not a media type" }'),
+    /s\.yaml:7: step "ping": .*mediaType: must match .*, got "not a media type"$/,
+  ],
   [
     'notBefore "yesterday"',
     pinging('{ assert: [{ path: /ping, notBefore: yesterday }] }'),
@@ -665,8 +742,7 @@ const operandsValid: Row[] = [
 
 // (2) a header that is a template, known when its step runs: filled in with what no HTTP client sends, the scenario
 // stops there, the scenario's fault (exit 2) in replay as live (where Node's http would throw), never a green run
-const headerAtRun = (vars: string, headers: string) =>
-  `vars: { ${vars} }\n${requesting(`headers: { ${headers} }`)}    expect: { status: 200 }\n`;
+const headerAtRun = (vars: string, headers: string) => `vars: { ${vars} }\n${requesting(`headers: { ${headers} }`)}`;
 const AT_RUN: [string, string, RegExp][] = [
   [
     'a header value whose template gives NUL',
@@ -798,6 +874,23 @@ const bounds: Row[] = [
     lines: 5,
     stdoutLines: 10,
     message: /^synconf: … and 29\d more like it$/,
+    writes: ['out/report.json'],
+  },
+  {
+    // each failing check had its own line on the terminal: 20,000 assertions printed 20,000 lines
+    name: 'a step of 500 failing assertions: 20 lines on the terminal, the rest counted',
+    cause: C4,
+    files: {
+      's.yaml': pinging(
+        `{ status: 200, assert: [${Array.from({ length: 500 }, (_, i) => `{ path: /ping, equals: nope${i} }`).join(', ')}] }`,
+      ),
+    },
+    argv: ['replay', '--suite', 's.yaml', '--report-dir', 'out'],
+    code: 1,
+    valid: true,
+    message: /^$/, // nothing on stderr
+    stdoutLines: 26,
+    stdoutMatch: /^ {6}… and 480 more failing checks of system-ping \(the report lists them\)$/m,
     writes: ['out/report.json'],
   },
   {

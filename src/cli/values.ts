@@ -110,6 +110,23 @@ export function checkValues(words: string[], argv: Record<string, unknown>, yarg
   checkBlanks(words, argv, yi);
   const twice = givenTwice(words, argv, yi);
   if (twice) throw twice;
+  const empty = emptyList(words, argv, yi);
+  if (empty) throw empty;
+}
+
+/** a list option given only commas and spaces (`--only ",,"`): no value, though not blank (it ran every scenario) */
+function emptyList(words: string[], argv: Record<string, unknown>, yi: Introspect): UsageError | undefined {
+  const names = valueOptions(yi.getOptions());
+  const descriptions = yi.getInternalMethods().getUsageInstance().getDescriptions();
+  for (const word of words) {
+    if (word === '--') break;
+    const name = isOption(word) ? names.get(optionName(word)) : undefined;
+    // the raw values: this runs before the coerce that splits them
+    const values = [argv[name ?? '']].flat().filter((v) => typeof v === 'string');
+    if (name && REPEATABLE.test(descriptions[name] ?? '') && values.length && values.every((v) => /^[\s,]*$/.test(v)))
+      return new UsageError(`${flag(name)}: needs a value (got ${shown(values.join(','))}: only commas and spaces)`);
+  }
+  return undefined;
 }
 
 function checkBlanks(words: string[], argv: Record<string, unknown>, yi: Introspect): void {

@@ -4,7 +4,6 @@
 // the client's footprint: a member the client never received, or an endpoint it never called, is no change for it.
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import type { CassetteMeta, HarEntry } from '../schema/generated/types.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { cassettePath, newCassette, RUN_CASSETTE } from '../transport/cassette.js';
@@ -12,11 +11,13 @@ import { Redactor } from '../transport/redact.js';
 import { compareRecordings } from '../changes/compare-recordings.js';
 import { touchesFootprint } from '../changes/footprint.js';
 import type { Acceptance } from '../changes/accept.js';
-import { makeOutputDir } from '../output-dir.js';
+import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { readClientSession } from '../proxy/client-session.js';
 import { replaySession } from '../proxy/replay-client.js';
 import { startUpstream, type UpstreamOptions } from './proxy-upstream.js';
 import { printCauses, type CauseOptions } from './drift.js';
+import { MISS_PREFIX } from '../serve/miss.js';
+import { InputError } from '../errors.js';
 
 export interface AgainstOptions extends CauseOptions {
   against: string;
@@ -44,9 +45,20 @@ function writeSide(dir: string, entries: HarEntry[], version: string | null): st
   return dir;
 }
 
+/** the exchanges a recordings stand-in answered from its recordings, and a line for each it had no answer to */
+function splitUnrecorded(entries: HarEntry[]): { answered: HarEntry[]; unrecorded: string[] } {
+  const missed = (e: HarEntry) => e.response.status === 404 && e.response.content.text.startsWith(MISS_PREFIX);
+  return {
+    answered: entries.filter((e) => !missed(e)),
+    unrecorded: entries
+      .filter(missed)
+      .map((e) => `${e.request.method} ${new URL(e.request.url).pathname}: no recorded answer in the recordings`),
+  };
+}
+
 export async function driftAgainst(source: string, opts: AgainstOptions, accepted: Acceptance[]): Promise<number> {
   const session = await readClientSession(source);
-  const scratch = mkdtempSync(join(tmpdir(), 'synconf-drift-against-'));
+  const scratch = mkdtempSync(join(usableTempDir(), 'synconf-drift-against-'));
   try {
     const upstream = await startUpstream(upstreamOf(opts.against, opts.apiKey, scratch));
     let replayed;
@@ -55,15 +67,23 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
     } finally {
       await upstream.close();
     }
+    // recordings that hold no answer to a request tell nothing of the version: such a call is not compared (it read
+    // as the endpoint removed, a breaking change)
+    const { answered, unrecorded } = splitUnrecorded(replayed.entries);
+    replayed.skipped.push(...unrecorded);
+    if (!answered.length)
+      throw new InputError(
+        `cannot tell: ${opts.against} holds no recorded answer to any of the client's ${replayed.entries.length} exchange(s); record that version with the client's calls, or give --against a version or URL`,
+      );
     // the exchanges asked of both agents, by their steps: what was not asked again is not compared
     // (each as it was asked again: a long poll's timeout shortened, so that both sides name the exchange alike)
-    const asked = new Map(replayed.entries.map((e) => [e._step, e.request.url]));
+    const asked = new Map(answered.map((e) => [e._step, e.request.url]));
     const sent = session.entries.flatMap((e) => {
       const url = asked.get(e._step);
       return url === undefined ? [] : [{ ...e, request: { ...e.request, url } }];
     });
     const before = writeSide(join(scratch, 'before'), sent, session.agentVersion);
-    const after = writeSide(join(scratch, 'after'), replayed.entries, upstream.version);
+    const after = writeSide(join(scratch, 'after'), answered, upstream.version);
     const comparison = compareRecordings(before, after, undefined, (d) => touchesFootprint(session.footprint, d));
     if (!opts.json) {
       const members = session.footprint.reduce((n, f) => n + f.members.length, 0);

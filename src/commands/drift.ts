@@ -4,7 +4,6 @@
 // difference per scenario), the counts, and the --fail-on gate; or the causes as JSON (--json).
 import { existsSync, mkdtempSync, realpathSync, rmSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { EXIT } from '../errors.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
 import { executeRun, type CommonRunOptions } from './run.js';
@@ -18,6 +17,7 @@ import { causeLine, causesJson, countLine, countsOf, failing, gateLine } from '.
 import type { ChangeFailOn } from '../verdict/change-levels.js';
 import type { DriftCauses } from '../schema/generated/types.js';
 import { idPattern } from '../scenario/select.js';
+import { usableTempDir } from '../output-dir.js';
 
 /** how the causes are shown and gated */
 export interface CauseOptions {
@@ -67,7 +67,7 @@ export async function driftRun(dir: string, opts: DriftOptions, accepted: Accept
   checkLiveTarget(opts);
   await checkSyncthing(opts.syncthing, !opts.agent);
   await checkAgentVersion(opts.agentVersion);
-  const fresh = mkdtempSync(join(tmpdir(), 'synconf-drift-'));
+  const fresh = mkdtempSync(join(usableTempDir(), 'synconf-drift-'));
   try {
     const reportDir = join(fresh, 'report');
     const code = await executeRun({ ...opts, reportDir, failOn: ['fail'] }, liveTargetMaker(opts));

@@ -18,6 +18,9 @@ const VERDICT_COLOUR: Record<string, number> = {
   skip: 90,
 };
 
+/** the failing checks a scenario prints at most: one step of 20,000 failing assertions printed 20,000 lines */
+const MAX_FAILURES_SHOWN = 20;
+
 export function progress() {
   let timer: NodeJS.Timeout | undefined;
   let started = 0;
@@ -56,10 +59,14 @@ export function progress() {
       const line = `[${String(i + 1).padStart(width(total))}/${total}] ${label} ${r.id}${r.mode === 'absent' ? ' (absent)' : ''} (${(r.durationMs / 1000).toFixed(1)}s) ${detail}`;
       process.stdout.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
       const failing = r.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass');
-      for (const { item, more } of problems.next(failing.map((check) => ({ check, scenario: r.id })))) {
+      const shown = [...problems.next(failing.map((check) => ({ check, scenario: r.id })))];
+      for (const { item, more } of shown.slice(0, MAX_FAILURES_SHOWN)) {
         process.stdout.write(`      ${paint(31, '✗')} ${item.check.id}: ${item.check.message}\n`);
         if (more) process.stdout.write(`      ${moreLine(more)}\n`);
       }
+      const hidden = shown.slice(MAX_FAILURES_SHOWN).reduce((n, { more }) => n + 1 + (more ?? 0), 0);
+      if (hidden)
+        process.stdout.write(`      … and ${hidden} more failing checks of ${r.id} (the report lists them)\n`);
     },
     verdict(line: string, exitCode: number) {
       for (const { first, more } of problems.rest())

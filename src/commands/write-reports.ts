@@ -1,7 +1,7 @@
 // Writes every format of a run's report, of a version matrix or of a mutation run into one folder (and the
 // Markdown to the GitHub job summary when there is one). The writers are pure; only this module touches the file
 // system.
-import { appendFileSync, copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cassettePath, RUN_CASSETTE } from '../transport/cassette.js';
 import { EXCHANGES_DIR, liveExchangesDir } from '../changes/exchanges.js';
@@ -147,7 +147,8 @@ function keepExchanges(report: Report, dir: string): void {
     makeOutputDir(staged, 'the report folder');
     try {
       for (const id of [RUN_CASSETTE, ...report.scenarios.map((s) => s.id)])
-        if (existsSync(cassettePath(from, id))) copyFileSync(cassettePath(from, id), cassettePath(staged, id));
+        // a cassette that is no file (a folder of its name) is the replayed folder's fault, said as a harness error
+        if (isFile(cassettePath(from, id))) copyFileSync(cassettePath(from, id), cassettePath(staged, id));
     } catch (e) {
       rmSync(staged, { recursive: true, force: true });
       const err = e as NodeJS.ErrnoException;
@@ -159,6 +160,8 @@ function keepExchanges(report: Report, dir: string): void {
   if (existsSync(cassettePath(evidence, RUN_CASSETTE))) report.run.exchanges = EXCHANGES_DIR;
   else delete report.run.exchanges;
 }
+
+const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
 
 /** matrix.json, matrix.html and matrix.md in `dir`; the paths written, in that order */
 export async function writeMatrix(matrix: Matrix, dir: string): Promise<string[]> {

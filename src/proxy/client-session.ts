@@ -59,6 +59,16 @@ function footprintOf(entries: HarEntry[]): FootprintEntry[] {
 
 /** the session in `source`: a proxy report folder, or a HAR file */
 export async function readClientSession(source: string): Promise<ClientSession> {
+  const session = await sessionIn(source);
+  // a session of no exchange the spec describes gave "0 causes" and a score of n/a, exit 0: no answer read as one
+  if (!session.footprint.some((e) => e.scope === 'spec'))
+    throw new InputError(
+      `${source}: the session holds no exchange the spec describes (${session.entries.length} in all): nothing to compare or score`,
+    );
+  return session;
+}
+
+async function sessionIn(source: string): Promise<ClientSession> {
   if (!existsSync(source))
     throw new InputError(`${source} does not exist: give a report folder of synconf proxy or a HAR file`);
   if (statSync(source).isFile()) {

@@ -1,10 +1,11 @@
 // Reads a report.json given on the command line. Any problem is an InputError naming the file,
 // because it is the user's input that is wrong, not synconf.
-import type { Report } from '../schema/generated/types.js';
+import type { FailOn, Report } from '../schema/generated/types.js';
 import { InputError } from '../errors.js';
 import { kindOfYaml, kindProblem, KIND_NAMES } from '../schema/file-kind.js';
 import { parseJson, readTextFile } from '../text-file.js';
 import { totalsOf } from '../verdict/totals.js';
+import { DEFAULT_FAIL_ON, failsRun } from '../verdict/verdicts.js';
 import { formatError, loadDocumentValidators, validate } from '../schema/registry.js';
 
 export interface ReadOptions {
@@ -42,6 +43,23 @@ export async function readReport(file: string, opts: ReadOptions = {}): Promise<
 
 const COUNTED = ['scenarios', 'checks', 'pass', 'fail', 'expected-fail', 'unexpected-pass', 'skip'] as const;
 
+/** why its exit code (0 or 1: what the checks make of it) is not what its checks make under its own --fail-on */
+function exitDisagreement(report: Report): string | undefined {
+  const failOn = (report.run.failOn ?? DEFAULT_FAIL_ON) as FailOn[];
+  const failing = report.scenarios.flatMap((s) => s.checks).filter((c) => failsRun(c, failOn));
+  const errors = report.harnessErrors.length;
+  const on = `(failing on: ${failOn.join(', ')})`;
+  if (report.exitCode === 0 && (failing.length || errors))
+    return `its exit code 0 says it conforms, yet ${failing.length ? `check ${failing[0].id} is ${failing[0].verdict} ${on}` : `it holds ${errors} harness error(s)`}; the file was edited by hand; use the report.json the run wrote`;
+  // a report bounded for size may have left failing checks out, counted by verdict
+  const omittedFailing = report.scenarios.some((s) =>
+    failOn.some((v) => (s.omitted?.[v as keyof typeof s.omitted] ?? 0) > 0),
+  );
+  if (report.exitCode === 1 && !failing.length && !omittedFailing)
+    return `its exit code 1 says it does not conform, yet no check fails ${on}; the file was edited by hand; use the report.json the run wrote`;
+  return undefined;
+}
+
 /**
  * Why the report disagrees with itself, or undefined. A run writes its totals from the very scenarios it lists, so a
  * list that holds fewer (or more) is a file emptied, cut or edited by hand: merged or gated as it is, it would read as
@@ -51,7 +69,7 @@ export function totalsDisagreement(report: Report): string | undefined {
   // the totals its scenarios hold, folded and omitted checks included
   const listed = totalsOf(report.scenarios);
   const off = COUNTED.filter((k) => listed[k] !== report.totals[k]);
-  if (!off.length) return undefined;
+  if (!off.length) return exitDisagreement(report);
   // a shard names the scenarios it ran: those its list lacks can be named
   const listedIds = new Set(report.scenarios.map((s) => s.id));
   const lost = (report.shard?.scenarios ?? []).filter((id) => !listedIds.has(id));

@@ -264,6 +264,12 @@ function checkSpecIds(
     });
 }
 
+/** a scenario none of whose steps expects anything ran as a green scenario of 0 checks: nothing checked is no pass */
+function checkChecksSomething(s: Scenario, fail: (pointer: string, message: string) => Error): void {
+  if (!(s.steps ?? []).some((step) => step.expect || step.expectEvent))
+    throw fail('/steps', 'no step checks anything (none has expect or expectEvent): a scenario must check something');
+}
+
 /** Rules the schema cannot say: unique step names, cursors opened before use, known endpoints. */
 function checkConsistency(
   s: Scenario,
@@ -310,4 +316,5 @@ function checkConsistency(
   }
   checkTemplateNames(s, (pointer, message) => fail(pointer, message));
   checkOperands(s, fail);
+  checkChecksSomething(s, fail); // last: what a step says wrong is said first
 }

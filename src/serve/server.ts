@@ -2,6 +2,7 @@
 // matched by the cassette matcher replay uses (recorded-agent.ts chooses among scenarios), the API
 // key is enforced as the agent enforces it (its recorded 403), events are served from the recorded
 // ones with a real long poll, and a request nothing answers is a 404 naming the closest recorded one.
+import { MISS_PREFIX } from './miss.js';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HarEntry } from '../schema/generated/types.js';
@@ -123,7 +124,7 @@ class Answers {
   private missText(req: OutgoingRequest): string {
     const closest = this.agent.closest(req);
     return (
-      `synconf serve: no recorded answer to ${req.method} ${req.url} in ${this.opts.dir}\n` +
+      `${MISS_PREFIX}${req.method} ${req.url} in ${this.opts.dir}\n` +
       (closest
         ? `closest recorded: ${describeEntry(closest.entry).replace(/ on agent$/, '')} (${this.agent.originOf(closest.entry)})\ndiffers in: ${closest.differs}\n`
         : 'the recordings hold no request of the agent\n')

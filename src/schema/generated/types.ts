@@ -2652,7 +2652,7 @@ export interface RequestSpec {
 export interface StepExpectations {
   status?: number | [number, ...number[]];
   /**
-   * media type without parameters; null: no Content-Type header
+   * media type without parameters (type/subtype, RFC 9110 tokens); null: no Content-Type header
    */
   mediaType?: string | null;
   /**
