@@ -1,7 +1,8 @@
 // The gate of a run, through the built command (dist/bin/synconf.js): --baseline compares every
 // check with a previous report.json and every format shows it; --fail-on new-failure gates on
 // regressions only; --repeat N reports a check whose verdict varied as flaky.
-import { totalsOf } from '../src/verdict/totals.js';
+import { finalize } from '../src/verdict/totals.js';
+import { DEFAULT_FAIL_ON } from '../src/verdict/verdicts.js';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -53,7 +54,8 @@ describe('--baseline', () => {
     const flipped = baseline.scenarios[2].checks[1];
     assert.equal(flipped.verdict, 'pass');
     flipped.verdict = 'fail';
-    baseline.totals = totalsOf(baseline.scenarios); // as a run with that failure writes them (else: cannot tell)
+    // totals, exit code and verdict as a run with that failure writes them (else: cannot tell)
+    finalize(baseline, baseline.run.failOn ?? DEFAULT_FAIL_ON);
     const file = join(work(), 'flipped.json');
     await writeFile(file, JSON.stringify(baseline));
     const out = join(work(), 'fixed');
