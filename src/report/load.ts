@@ -4,7 +4,7 @@ import type { FailOn, Report } from '../schema/generated/types.js';
 import { InputError } from '../errors.js';
 import { kindOfYaml, kindProblem, KIND_NAMES } from '../schema/file-kind.js';
 import { parseJson, readTextFile } from '../text-file.js';
-import { totalsOf } from '../verdict/totals.js';
+import { failingUnder, totalsOf } from '../verdict/totals.js';
 import { DEFAULT_FAIL_ON, failsRun } from '../verdict/verdicts.js';
 import { formatError, loadDocumentValidators, validate } from '../schema/registry.js';
 
@@ -41,22 +41,27 @@ export async function readReport(file: string, opts: ReadOptions = {}): Promise<
   return doc as Report;
 }
 
+// the order the totals are written in
 const COUNTED = ['scenarios', 'checks', 'pass', 'fail', 'expected-fail', 'unexpected-pass', 'skip'] as const;
 
 /** why its exit code (0 or 1: what the checks make of it) is not what its checks make under its own --fail-on */
 function exitDisagreement(report: Report): string | undefined {
   const failOn = (report.run.failOn ?? DEFAULT_FAIL_ON) as FailOn[];
-  const failing = report.scenarios.flatMap((s) => s.checks).filter((c) => failsRun(c, failOn));
+  const failing = failingUnder(report.scenarios, failOn);
   const errors = report.harnessErrors.length;
   const on = `(failing on: ${failOn.join(', ')})`;
-  if (report.exitCode === 0 && (failing.length || errors))
-    return `its exit code 0 says it conforms, yet ${failing.length ? `check ${failing[0].id} is ${failing[0].verdict} ${on}` : `it holds ${errors} harness error(s)`}; the file was edited by hand; use the report.json the run wrote`;
-  // a report bounded for size may have left failing checks out, counted by verdict
-  const omittedFailing = report.scenarios.some((s) =>
-    failOn.some((v) => (s.omitted?.[v as keyof typeof s.omitted] ?? 0) > 0),
-  );
-  if (report.exitCode === 1 && !failing.length && !omittedFailing)
-    return `its exit code 1 says it does not conform, yet no check fails ${on}; the file was edited by hand; use the report.json the run wrote`;
+  const hand = 'the file was edited by hand; use the report.json the run wrote';
+  if (report.exitCode === 0 && (failing || errors)) {
+    const first = report.scenarios.flatMap((s) => s.checks).find((c) => failsRun(c, failOn));
+    const why = first
+      ? `check ${first.id} is ${first.verdict} ${on}`
+      : failing
+        ? `a check it left out fails ${on}`
+        : `it holds ${errors} harness error(s)`;
+    return `its exit code 0 says it conforms, yet ${why}; ${hand}`;
+  }
+  if (report.exitCode === 1 && !failing)
+    return `its exit code 1 says it does not conform, yet no check fails ${on}; ${hand}`;
   return undefined;
 }
 

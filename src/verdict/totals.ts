@@ -1,10 +1,8 @@
 // The outcome of a run as numbers and one line: totals by verdict, the exit code (what --fail-on makes of the
 // checks) and the verdict line every report and the console end with.
 import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
-import { failsRun, isSignalExit } from './verdicts.js';
+import { failsRun, isSignalExit, VERDICTS } from './verdicts.js';
 import { SYNCONF_VERSION } from '../paths.js';
-
-const VERDICT_KEYS = ['pass', 'fail', 'expected-fail', 'unexpected-pass', 'skip'] as const;
 
 export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
   const t: Report['totals'] = {
@@ -20,9 +18,9 @@ export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
   // they count as they did in the run, so a merge of bounded shards counts what the whole run would
   for (const s of scenarios) {
     for (const c of s.checks) t[c.verdict] += 1 + (c.more ?? 0);
-    for (const v of VERDICT_KEYS) t[v] += s.omitted?.[v] ?? 0;
+    for (const v of VERDICTS) t[v] += s.omitted?.[v] ?? 0;
   }
-  t.checks = VERDICT_KEYS.reduce((n, v) => n + t[v], 0);
+  t.checks = VERDICTS.reduce((n, v) => n + t[v], 0);
   return t;
 }
 
@@ -65,11 +63,23 @@ export function verdictLine(
   return `synconf: ${head}: ${plural(t.scenarios, 'scenario')}${notRun ? ` (${notRun} not run: harness error)` : ''}, ${plural(t.checks, 'check')}: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
 }
 
+/**
+ * whether a check of these scenarios fails the run under `failOn`: one listed, or one a report bounded for size left
+ * out (counted by verdict in `omitted`)
+ */
+export function failingUnder(scenarios: ScenarioResult[], failOn: readonly FailOn[]): boolean {
+  return scenarios.some(
+    (s) =>
+      s.checks.some((c) => failsRun(c, failOn)) ||
+      failOn.some((v) => (s.omitted?.[v as keyof NonNullable<typeof s.omitted>] ?? 0) > 0),
+  );
+}
+
 /** totals, exit code and verdict line of a report, from its scenarios and harness errors */
 export function finalize(report: Report, failOn: readonly FailOn[]): Report {
   report.totals = totalsOf(report.scenarios);
   report.run.failOn = [...failOn];
-  const nonConforming = report.scenarios.some((s) => s.checks.some((c) => failsRun(c, failOn)));
+  const nonConforming = failingUnder(report.scenarios, failOn);
   report.exitCode = report.harnessErrors.length ? 2 : nonConforming ? 1 : 0;
   report.verdict = verdictLine(report, failOn);
   return report;
