@@ -60,8 +60,19 @@ class ScenarioRun {
     return evidenceOf(x, this.ctx.redactor);
   }
 
-  private expectsAway(): boolean {
-    return (this.s.needs ?? []).some((n) => n === 'restart' || n === 'shutdown');
+  /**
+   * whether `target` may be away for a while: the agent in a scenario that needs a restart or a shutdown, any
+   * instance a step of the scenario asks to restart (a peer restarted so that it dials afresh)
+   */
+  private expectsAway(target: string): boolean {
+    if (target === 'agent' && (this.s.needs ?? []).some((n) => n === 'restart' || n === 'shutdown')) return true;
+    const steps = [...(this.s.setup ?? []), ...this.s.steps, ...(this.s.cleanup ?? [])];
+    return steps.some(
+      (st) =>
+        (st.agent ?? 'agent') === target &&
+        st.request?.method === 'POST' &&
+        ['/rest/system/restart', '/rest/system/shutdown'].includes(st.request.path),
+    );
   }
 
   /** a pause of the scenario's clock that ends early, as Stopped, when the scenario must stop */
@@ -85,7 +96,7 @@ class ScenarioRun {
     // No answer: a slow endpoint is the step's finding, an agent that answers nothing at all ends the run. A scenario
     // that asks for a restart or a shutdown expects the agent away for a while (or for good).
     const code = x.error?.code;
-    const watched = code === 'timeout' || (agentGone(x.error) && !this.expectsAway());
+    const watched = code === 'timeout' || (agentGone(x.error) && !this.expectsAway(req.target));
     const silent = watched && code ? await this.ctx.watch?.silent(req.target, code) : undefined;
     if (silent) throw new Stopped(silent, true);
     const res = x.response;
