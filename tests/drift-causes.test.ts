@@ -448,6 +448,8 @@ describe('drift of 99,000 members removed: bounded output, the count kept', () =
     assert.equal(cause.accepted?.by, `--ignore ${CAUSE}`, 'accepted by its object');
     assert.equal(cause.occurrences, 198_000);
     assert.equal(cause.members?.length, 99_000);
+    assert.equal(cause.moreMembers, undefined, 'every member fits');
     assert.ok(cause.evidence.length > 0 && cause.evidence.length < cause.occurrences, `${cause.evidence.length}`);
+    assert.equal(cause.evidence.length + cause.moreEvidence!, cause.occurrences, 'the evidence left out is counted');
   });
 });

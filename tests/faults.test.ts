@@ -24,7 +24,8 @@ type Cause = '3 exit 2, not 3' | '6 signals' | '7 secrets' | '8 nothing destroye
 
 interface Row {
   cause: Cause;
-  /** argv; $FAKE a fake agent, $SILENT one whose every answer hangs, $TEXT/$JSON/$HTML/$NOTFOUND servers that are not Syncthing */
+  /** argv; $FAKE a fake agent, $SILENT one whose every answer hangs, $TEXT/$JSON/$HTML/$NOTFOUND servers that are not
+   * Syncthing, $MUTE a server that never answers at all */
   argv: string[];
   env?: Record<string, string>;
   /** files the row needs in its scratch folder */
@@ -150,6 +151,77 @@ const ROWS: Record<string, Row> = {
     code: 2,
     message: /^synconf: --agent "127\.0\.0\.1 8384" is not a URL/,
     report: false,
+  },
+  // the agent's URL, as --agent and drift --against name it (transport/agent-url.ts): new URL() read an empty port and
+  // port 0 as port 80, dropped a path and query, and took "localhost:8384" for the scheme "localhost:"
+  'run --agent with an empty port': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', 'http://127.0.0.1:', '--report-dir', 'r'],
+    code: 2,
+    message:
+      /^synconf: --agent "http:\/\/127\.0\.0\.1:": the port after ":" is empty \(e\.g\. http:\/\/127\.0\.0\.1:8384\)$/,
+    report: false,
+  },
+  'run --agent with port 0': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', 'http://127.0.0.1:0', '--report-dir', 'r'],
+    code: 2,
+    message: /^synconf: --agent "http:\/\/127\.0\.0\.1:0": port 0 is no agent's port/,
+    report: false,
+  },
+  'run --agent with a port out of range': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', 'http://127.0.0.1:70000', '--report-dir', 'r'],
+    code: 2,
+    message: /^synconf: --agent "http:\/\/127\.0\.0\.1:70000": port 70000 is out of range \(1 to 65535\)$/,
+    report: false,
+  },
+  'run --agent 127.0.0.1:8384 (no scheme)': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', '127.0.0.1:8384', '--report-dir', 'r'],
+    code: 2,
+    message: /^synconf: --agent "127\.0\.0\.1:8384" has no scheme: write it http:\/\/127\.0\.0\.1:8384$/,
+    report: false,
+  },
+  'run --agent localhost:8384 (no scheme; not the scheme "localhost:")': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', 'localhost:8384', '--report-dir', 'r'],
+    code: 2,
+    message: /^synconf: --agent "localhost:8384" has no scheme: write it http:\/\/localhost:8384$/,
+    report: false,
+  },
+  'run --agent with a path and a query (they would be dropped)': {
+    cause: '3 exit 2, not 3',
+    argv: ['run', '--agent', 'http://127.0.0.1:1/some/path?x', '--report-dir', 'r'],
+    code: 2,
+    message:
+      /^synconf: --agent "http:\/\/127\.0\.0\.1:1\/some\/path\?x": .*a path, query or fragment would be dropped: give http:\/\/127\.0\.0\.1:1$/,
+    report: false,
+  },
+  'proxy --agent with an empty port': {
+    cause: '3 exit 2, not 3',
+    argv: ['proxy', '--agent', 'http://127.0.0.1:', '--count', '1'],
+    code: 2,
+    message: /^synconf: --agent "http:\/\/127\.0\.0\.1:": the port after ":" is empty/,
+  },
+  'drift --against with an empty port (named --against)': {
+    cause: '3 exit 2, not 3',
+    argv: ['drift', join(REC, 'system-ping.har'), '--against', 'http://127.0.0.1:'],
+    code: 2,
+    message: /^synconf: --against "http:\/\/127\.0\.0\.1:": the port after ":" is empty/,
+  },
+  'drift --against 127.0.0.1:8384 (no scheme; not a Syncthing version)': {
+    cause: '3 exit 2, not 3',
+    argv: ['drift', join(REC, 'system-ping.har'), '--against', '127.0.0.1:8384'],
+    code: 2,
+    message: /^synconf: --against "127\.0\.0\.1:8384" has no scheme: write it http:\/\/127\.0\.0\.1:8384$/,
+  },
+  'drift --against with a password in its URL': {
+    cause: '7 secrets',
+    argv: ['drift', join(REC, 'system-ping.har'), '--against', 'http://user:secretpw@127.0.0.1:1'],
+    code: 2,
+    message:
+      /^synconf: --against: a URL holding a user name or password \(http:\/\/…@127\.0\.0\.1:1\) would be written/,
   },
   'drift --agent https://': {
     cause: '3 exit 2, not 3',
@@ -609,6 +681,19 @@ const ROWS: Record<string, Row> = {
     code: 2,
     message: /^synconf: --run-timeout/,
   },
+  'drift --agent that never answers, --timeout 1: the line says 1 s, not the default 10': {
+    cause: '9 bounded agent faults',
+    argv: ['drift', '--agent', '$MUTE', '--only', 'system-ping', '--timeout', '1'],
+    code: 2,
+    message:
+      /^synconf: the agent at http:\/\/127\.0\.0\.1:\d+ does not answer \(timeout: no complete response within 1000 ms\)$/,
+  },
+  'drift --against an agent that never answers, --timeout 1: the line says 1 s': {
+    cause: '9 bounded agent faults',
+    argv: ['drift', join(REC, 'system-ping.har'), '--against', '$MUTE', '--timeout', '1'],
+    code: 2,
+    message: /^synconf: --against http:\/\/127\.0\.0\.1:\d+: cannot reach the agent \(no answer within 1 s\)$/,
+  },
   'an agent that answers nothing (every request hangs)': {
     cause: '9 bounded agent faults',
     argv: ['run', '--agent', '$SILENT', '--only', 'system-ping', '--timeout', '1', '--report-dir', 'r'],
@@ -643,7 +728,7 @@ const fill = (word: string, dir: string) =>
     .replaceAll('$SILENT', silent.url)
     .replaceAll('$QUICK', quick.url)
     .replaceAll('$ODD', odd.url)
-    .replace(/\$(TEXT|JSON|HTML|NOTFOUND)/, (_, k: string) => urls[k]);
+    .replace(/\$(TEXT|JSON|HTML|NOTFOUND|MUTE)/, (_, k: string) => urls[k]);
 
 /** the row's command to its end (killed past its bound), with its signal sent when asked */
 function runRow(row: Row, dir: string): Promise<CliResult> {
@@ -736,6 +821,7 @@ describe('faults against the built command, each from a scratch folder', () => {
       res.statusCode = 404;
       res.end('not found');
     });
+    urls.MUTE = await notSyncthing(() => {}); // the request is read, never answered
   });
   after(async () => {
     await fake.close();

@@ -44,6 +44,11 @@ const HANG_MS = 5_000;
 
 const need = (option: string, got = '(none|"")') => new RegExp(`^synconf: ${option}: needs a value \\(got ${got}`);
 const bad = (option: string) => new RegExp(`^synconf: ${option} .*(not a|too large|is not one of|only works with)`);
+/** the one line of a number option given other than in decimal digits */
+const digitsOnly = (option: string, value: string) =>
+  new RegExp(
+    `^synconf: ${option} ${JSON.stringify(value).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a whole number ≥ \\d+ in decimal digits$`,
+  );
 
 const ROWS: Record<string, Row> = {
   // 1. an option without a value, or "" (the CI shape: --report-dir "$OUT" with OUT unset)
@@ -489,6 +494,91 @@ const ROWS: Record<string, Row> = {
     argv: ['lab', 'up', '--ready-timeout', '0'],
     code: 2,
     message: bad('--ready-timeout "0"'),
+    nothing: true,
+  },
+  // a number option takes decimal digits only: JavaScript's other spellings were numbers (0x50 served on port 80)
+  'serve --port 0x50 (hex)': {
+    argv: ['serve', '--port', '0x50', '--log', 'l.har'],
+    code: 2,
+    message: digitsOnly('--port', '0x50'),
+    nothing: true,
+  },
+  'replay --timeout 0x10 (hex)': {
+    argv: ['replay', '--only', 'system-ping', '--timeout', '0x10'],
+    code: 2,
+    message: digitsOnly('--timeout', '0x10'),
+    nothing: true,
+  },
+  'replay --scenario-timeout 1e3 (an exponent)': {
+    argv: ['replay', '--only', 'system-ping', '--scenario-timeout', '1e3'],
+    code: 2,
+    message: digitsOnly('--scenario-timeout', '1e3'),
+    nothing: true,
+  },
+  'replay --run-timeout " 5" (a blank before it)': {
+    argv: ['replay', '--only', 'system-ping', '--run-timeout', ' 5'],
+    code: 2,
+    message: digitsOnly('--run-timeout', ' 5'),
+    nothing: true,
+  },
+  'run --repeat +2 (a sign)': {
+    argv: ['run', '--agent', '$FAKE', '--repeat', '+2'],
+    code: 2,
+    message: digitsOnly('--repeat', '+2'),
+    nothing: true,
+  },
+  'proxy --count 5. (a point without a fraction)': {
+    argv: ['proxy', '--recordings', '$REC', '--count', '5.'],
+    code: 2,
+    message: digitsOnly('--count', '5.'),
+    nothing: true,
+  },
+  'proxy --until-idle 0x1 (hex)': {
+    argv: ['proxy', '--recordings', '$REC', '--until-idle', '0x1'],
+    code: 2,
+    message: digitsOnly('--until-idle', '0x1'),
+    nothing: true,
+  },
+  'lab up -n 0b1 (binary)': {
+    argv: ['lab', 'up', '-n', '0b1', '--syncthing', '1.29'],
+    code: 2,
+    message: digitsOnly('--instances', '0b1'),
+    nothing: true,
+  },
+  'lab up --ready-timeout 1e4 (an exponent)': {
+    argv: ['lab', 'up', '--ready-timeout', '1e4', '--syncthing', '1.29'],
+    code: 2,
+    message: digitsOnly('--ready-timeout', '1e4'),
+    nothing: true,
+  },
+  'lab up --reconnect-interval 5.0 (a fraction of a whole-number option)': {
+    argv: ['lab', 'up', '--reconnect-interval', '5.0', '--syncthing', '1.29'],
+    code: 2,
+    message: digitsOnly('--reconnect-interval', '5.0'),
+    nothing: true,
+  },
+  'matrix --jobs 0x2 (hex)': {
+    argv: ['matrix', '--replay', '--only', 'system-ping', '--syncthing', '1.19.2', '--jobs', '0x2'],
+    code: 2,
+    message: digitsOnly('--jobs', '0x2'),
+    nothing: true,
+  },
+  'mutate --min-score 0x1 (hex)': {
+    argv: ['mutate', '--only', 'system-ping', '--min-score', '0x1'],
+    code: 2,
+    message: bad('--min-score "0x1"'),
+    nothing: true,
+  },
+  'mutate --min-score 1e-1 (an exponent)': {
+    argv: ['mutate', '--only', 'system-ping', '--min-score', '1e-1'],
+    code: 2,
+    message: bad('--min-score "1e-1"'),
+    nothing: true,
+  },
+  'mutate --min-score " 0.95" (a blank before it)': {
+    argv: ['mutate', '--only', 'system-ping', '--min-score', ' 0.95'],
+    code: 2,
+    message: bad('--min-score " 0\\.95"'),
     nothing: true,
   },
   'mutate --operators without --live': {

@@ -7,7 +7,7 @@
 import { test, describe, after } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { cli, type CliResult } from './support/cli.js';
@@ -54,6 +54,8 @@ interface Row {
   valid?: true;
   /** paths made FIFOs with no writer (a read of one blocks for ever, deaf to Ctrl-C) */
   fifos?: string[];
+  /** symbolic links made after the files: path → what it points at (relative to the link's folder) */
+  links?: Record<string, string>;
 }
 
 /** no row may take longer: a command still running 5 s after it started hangs (it is killed, and the row fails) */
@@ -159,6 +161,88 @@ const notRegular: Row[] = NOT_REGULAR.map(([command, argv, fifo]) => ({
   // validate says "not a file" before it reads; every reader, "not a regular file"
   message: new RegExp(`${fifo.replace('.', '\\.')}"?: (cannot read: )?not a (regular )?file`),
 }));
+
+// A known-deviations file whose versions range does not hold the agent's version: applying it would pass this
+// version's own failures as another's known ones. Refused in one line, wherever the version is known (a run's report
+// still written); a file whose range holds any version applies.
+const REC_1_29 = join(ROOT, 'recordings', 'syncthing-1.29.5');
+const OF_1_12 = join(ROOT, 'expectations', 'syncthing-1.12.yaml');
+const NOT_FOR_1_29 =
+  /^(\[1\.29\.5\] )?synconf: expectations file expectations\/syncthing-1\.12\.yaml is for versions ">=1\.12\.0 <1\.13\.0", not the agent's v1\.29\.5: give the file for 1\.29\.5 \(without --expectations, expectations\/syncthing-1\.29\.yaml applies\), or --no-expectations to apply none$/;
+const otherVersion: Row[] = [
+  ...(
+    [
+      ['replay', ['replay', REC_1_29], ['out/report.json']],
+      ['matrix --recordings', ['matrix', '--recordings', REC_1_29], ['out/1.29.5/report.json']],
+      ['mutate', ['mutate', REC_1_29], []],
+    ] as const
+  ).map(([command, argv, writes]) => ({
+    name: `${command} --expectations of 1.12.x for recordings of 1.29.5`,
+    files: { 's.yaml': SCENARIO },
+    argv: [...argv, '--suite', 's.yaml', '--expectations', OF_1_12, '--report-dir', 'out'],
+    code: 2,
+    message: NOT_FOR_1_29,
+    writes: [...writes],
+  })),
+  {
+    name: 'replay --expectations of versions "*" applies to any version',
+    files: { 's.yaml': SCENARIO, 'e.yaml': EXPECTATIONS.replace('">=1.0.0"', '"*"') },
+    argv: ['replay', '--suite', 's.yaml', '--expectations', 'e.yaml', '--report-dir', 'out'],
+    code: 0,
+    valid: true,
+    message: /^$/,
+    stdout: /CONFORMS: 1 scenario/,
+  },
+];
+
+// A suite folder reached again through a symbolic link holds the same files: each loads once (under the path through
+// the fewest links), never "duplicate scenario id", and a link back up (a loop) is walked once, not for ever.
+const once = { code: 0, valid: true as const, message: /^$/, stdout: /CONFORMS: 1 scenario,/ };
+const suiteLinks: Row[] = [
+  {
+    name: 'replay --suite: a link back up to the suite (a loop)',
+    files: { 's/ping.yaml': SCENARIO },
+    links: { 's/a/loop': '..' },
+    argv: ['replay', '--suite', 's', '--report-dir', 'out'],
+    ...once,
+  },
+  {
+    name: "replay --suite: a link two folders up (a loop through the suite's parent)",
+    files: { 's/a/b/ping.yaml': SCENARIO },
+    links: { 's/a/b/up': '../..' },
+    argv: ['replay', '--suite', 's', '--report-dir', 'out'],
+    ...once,
+  },
+  {
+    name: 'replay --suite: a folder linked under another name',
+    files: { 's/x/ping.yaml': SCENARIO },
+    links: { 's/y': 'x' },
+    argv: ['replay', '--suite', 's', '--report-dir', 'out'],
+    ...once,
+  },
+  {
+    name: 'replay --suite: a scenario file linked under another name',
+    files: { 's/ping.yaml': SCENARIO },
+    links: { 's/alias.yaml': 'ping.yaml' },
+    argv: ['replay', '--suite', 's', '--report-dir', 'out'],
+    ...once,
+  },
+  {
+    name: 'replay --suite: a suite given twice, once through a link',
+    files: { 's/ping.yaml': SCENARIO },
+    links: { t: 's' },
+    argv: ['replay', '--suite', 's', '--suite', 't', '--report-dir', 'out'],
+    ...once,
+  },
+  {
+    name: 'replay --suite: two real files of one id are still two',
+    files: { 's/ping.yaml': SCENARIO, 's/x/copy.yaml': SCENARIO },
+    links: { 's/y': 'x' },
+    argv: ['replay', '--suite', 's', '--report-dir', 'out'],
+    code: 2,
+    message: /^synconf: s\/x\/copy\.yaml: scenario id "system-ping" is also used by s\/ping\.yaml$/,
+  },
+];
 
 const rows: Row[] = [
   // templates that name nothing (issue 22, 2)
@@ -499,6 +583,8 @@ const rows: Row[] = [
     message: /^$/,
     stdout: /^synconf completion\n[^]*Exit codes/,
   },
+  ...otherVersion,
+  ...suiteLinks,
   ...wrongKinds,
   ...notRegular,
   ...badRecordings,
@@ -543,6 +629,10 @@ describe('hostile files against the built command', () => {
           writeFileSync(join(scratch, name), bytes);
         }
         for (const fifo of row.fifos ?? []) execFileSync('mkfifo', [join(scratch, fifo)]);
+        for (const [link, to] of Object.entries(row.links ?? {})) {
+          mkdirSync(dirname(join(scratch, link)), { recursive: true });
+          symlinkSync(to, join(scratch, link));
+        }
         const r = cli(row.argv, { cwd: scratch, timeout: HANG_MS });
         const fault = judge(row, r, scratch);
         classes[fault?.kind ?? 'good']++;

@@ -385,6 +385,22 @@ const gates: Row[] = [
         (r) => Object.assign(r, { shard: { ...r.shard, statementIndex: '0123456789ab' } }),
         'statement index [0-9a-f]{12}',
       ],
+      // the merged report takes its verdict settings from one shard: shards judged otherwise are not one run
+      [
+        'another --fail-on',
+        (r) => Object.assign(r, { run: { ...r.run, failOn: ['fail', 'skip'] } }),
+        '--fail-on [a-z,-]+',
+      ],
+      [
+        'another --strict',
+        (r) => Object.assign(r, { run: { ...r.run, strict: !r.run.strict } }),
+        '--strict (true|false)',
+      ],
+      [
+        'other known deviations',
+        (r) => Object.assign(r, { run: { ...r.run, expectations: 'mine.yaml', expectationsHash: '0123456789ab' } }),
+        'known deviations \\S+ \\([0-9a-f]{12}\\)',
+      ],
     ] as [string, (r: ShardReport) => unknown, string][]
   ).map(([what, edit, differs]): Row => ({
     name: `report merge of a shard made by ${what}: refused, naming both files and the difference`,
@@ -393,7 +409,7 @@ const gates: Row[] = [
     argv: ['report', 'merge', '$SHARD1', 'other.json', '--out', 'm'],
     code: 2,
     message: new RegExp(
-      `^synconf: the shards of 1\\.19\\.2 were not made alike: ${differs} \\(\\S+shard-1/report\\.json\\) vs \\S+ \\(other\\.json\\): merge the shards of one run`,
+      `^synconf: the shards of 1\\.19\\.2 were not made alike: ${differs} \\(\\S+shard-1/report\\.json\\) vs .+? \\(other\\.json\\): merge the shards of one run`,
     ),
     writesNot: ['m/matrix.json'],
   })),
@@ -409,7 +425,7 @@ const gates: Row[] = [
     argv: ['report', 'merge', '$SHARD1', 'older.json', '--out', 'm'],
     code: 2,
     message:
-      /^synconf: the shards of 1\.19\.2 were not made alike: suite [0-9a-f]{12} \(\S+\) vs none recorded \(older\.json\); statement index .* \(a shard that records none was written by an older synconf: cannot tell\)/,
+      /^synconf: the shards of 1\.19\.2 were not made alike: suite [0-9a-f]{12} \(\S+\) vs none recorded \(older\.json\); statement index .* \(a shard that records none was written by an older synconf, or stopped before it applied any: cannot tell\)/,
     writesNot: ['m/matrix.json'],
   },
   {
@@ -1205,6 +1221,7 @@ const shards: Record<string, string> = {};
 interface ShardReport {
   scenarios: unknown[];
   shard: { scenarios: string[] };
+  run: { strict?: boolean };
 }
 
 const fill = (word: string) =>

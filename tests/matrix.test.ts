@@ -18,6 +18,10 @@ import { causesOf } from '../src/changes/causes.js';
 import { cliAsync } from './support/cli.js';
 import { cassetteOf, type Step } from './fixtures/drift-rules/pairs.js';
 import { simulatedNewerRecording } from './support/recordings.js';
+import { writeMatrix } from '../src/commands/write-reports.js';
+import { pairAnswerLines } from '../src/report/matrix-answer.js';
+import { matrixToHtml } from '../src/report/matrix-html.js';
+import { matrixToMarkdown } from '../src/report/matrix-markdown.js';
 import { AGENT_VERSIONS, agentBinary } from './support/agents.js';
 import { makeTemp, removeTemp, tempFolder } from './support/temp.js';
 
@@ -287,6 +291,71 @@ describe('the answer of a pair of versions', () => {
       pair.causes.map((c) => [c.cause.rule, c.checks.map((x) => x.id)]),
       [['response-member-removed', ['ping/post/status']]],
     );
+  });
+
+  // An answer that lost 99,000 members (the drift of two recordings): one folded cause of 99,000 differences. Each
+  // cause of matrix.json kept all its evidence and members: 18 MB here, over the 10 MB bound, which left out every row
+  // and still did not fit.
+  describe('an answer that lost 99,000 members: the files keep 20 of the cause and count the rest', () => {
+    const lost = Object.fromEntries(Array.from({ length: 99_000 }, (_, i) => [`m${i}`, i]));
+    let m: Matrix;
+    const files = new Map<string, string>();
+    before(async () => {
+      const a = await exchanges('lost-a', { ping: 'pong', lost });
+      const b = await exchanges('lost-b', { ping: 'pong', lost: {} });
+      m = mergeReports(changed(), { exchanges: [{ dir: a }, { dir: b }] });
+      const out = join(work(), 'lost-matrix');
+      await writeMatrix(m, out);
+      for (const f of ['matrix.json', 'matrix.html', 'matrix.md']) files.set(f, await readFile(join(out, f), 'utf8'));
+    });
+
+    // bounded by a constant, whatever the count of differences: a few kB beside the page's own
+    for (const [file, most] of [
+      ['matrix.json', 16 * 1024],
+      ['matrix.html', 128 * 1024],
+      ['matrix.md', 16 * 1024],
+    ] as const)
+      test(`${file}: under ${most / 1024} KiB`, () => {
+        const bytes = Buffer.byteLength(files.get(file)!);
+        assert.ok(bytes <= most, `${bytes} bytes`);
+      });
+
+    test('matrix.json: valid, every row kept, the cause with 20 differences and 20 members, the rest counted', () => {
+      const doc = JSON.parse(files.get('matrix.json')!) as Matrix;
+      assert.deepEqual(validate('matrix', doc).map(formatError), []);
+      assert.equal(doc.rowsLeftOut, undefined);
+      assert.equal(doc.rows.length, m.rows.length);
+      const [pair] = doc.pairs!;
+      assert.deepEqual([pair.answer, pair.counts], ['breaks', m.pairs![0].counts]);
+      const [{ cause, checks }] = pair.causes;
+      assert.deepEqual(
+        [cause.rule, cause.pointer, cause.change, cause.occurrences],
+        ['response-member-removed', '/lost', 'removed (99,000 members)', 99_000],
+      );
+      assert.deepEqual(
+        [cause.evidence.length, cause.moreEvidence, cause.members?.length, cause.moreMembers],
+        [20, 98_980, 20, 98_980],
+      );
+      assert.deepEqual(cause.evidence, m.pairs![0].causes[0].cause.evidence.slice(0, 20), 'the first 20');
+      assert.deepEqual(
+        checks.map((x) => x.id),
+        ['ping/post/status'],
+      );
+    });
+
+    test('read back, matrix.json renders the counts in matrix.html and matrix.md', () => {
+      const doc = JSON.parse(files.get('matrix.json')!) as Matrix;
+      const html = matrixToHtml(doc);
+      assert.match(html, /— 99000 differences in 1 scenario;/);
+      assert.match(html, /…and 98980 more \(<code>synconf drift --differences<\/code>\)<\/li>/);
+      assert.match(matrixToMarkdown(doc), /removed \(99,000 members\): m0, m1, m10, m100, …/);
+    });
+
+    test('the terminal names the first 20 members and counts the rest', () => {
+      const line = pairAnswerLines(m).find((l) => l.includes('response-member-removed'))!;
+      assert.ok(line.length < 1000, `${line.length} characters`);
+      assert.match(line, /: removed \(99,000 members\): m0, m1, .* and 98,980 more; explains 1 changed check/);
+    });
   });
 });
 

@@ -148,6 +148,12 @@ describe('synconf mutate --proxy-session', () => {
     ['a recordings folder too', [REC], /^synconf: \[dir\] with --proxy-session: /],
     ['--live', ['--live'], /^synconf: --live with --proxy-session: /],
     ['check-derived mutants', ['--from', 'checks'], /^synconf: --from checks with --proxy-session: /],
+    // the session is of 1.19.2: another version's known deviations would hide its own
+    [
+      'known deviations of another version',
+      ['--expectations', join(ROOT, 'expectations', 'syncthing-1.12.yaml')],
+      /^synconf: expectations file expectations\/syncthing-1\.12\.yaml is for versions ">=1\.12\.0 <1\.13\.0", not the agent's v?1\.19\.2\S*: give the file for 1\.19\.2 \(without --expectations, expectations\/syncthing-1\.19\.yaml applies\), or --no-expectations to apply none$/,
+    ],
   ];
   for (const [what, args, line] of refused)
     test(`exit 2: ${what} with --proxy-session`, () => {

@@ -106,6 +106,44 @@ describe('synconf drift SESSION --against', () => {
     assert.match(r.stdout, /^\d+ causes?: \d+ breaking, \d+ risky, \d+ compatible, \d+ accepted$/m);
   });
 
+  // PUT /rest/config is not asked again (it would put the old agent's configuration on the other): the answers after it
+  // may differ for the state it left on the old agent alone, so their causes cannot tell of the version
+  test('after a state change not asked again: the causes found only later cannot tell, and do not gate', async () => {
+    const p = await startProxy(work(), 'parted', ['--recordings', REC('1.19.2')]);
+    for (const [method, path, body] of [
+      ['GET', '/rest/system/version'],
+      ['PUT', '/rest/config', '{}'],
+      ['GET', '/rest/system/config'],
+      ['GET', '/rest/system/debug'],
+    ])
+      await (
+        await call(p, path, { method, ...(body ? { body, headers: { 'Content-Type': 'application/json' } } : {}) })
+      ).text();
+    await stopProxy(p);
+    const whole = causes(session, REC('1.29.5')).doc;
+    const later = (c: { endpoints: string[] }) => c.endpoints.some((e) => /system\/(config|debug)/.test(e));
+    assert.ok(whole.causes.some(later), 'asked with no state change between, config and debug have causes');
+
+    const r = cli(['drift', p.dir, '--against', REC('1.29.5'), '--fail-on', 'breaking', '--json'], { cwd: work() });
+    const doc = JSON.parse(r.stdout) as DriftCauses;
+    assert.match(doc.uncertain?.after ?? '', /^PUT \/rest\/config \(#\d+\)$/, r.out);
+    assert.deepEqual(doc.causes.filter(later), [], "no cause after the PUT is told as the version's");
+    assert.deepEqual(
+      doc.uncertain!.causes.map((c) => c.rule + c.endpoints.join()),
+      whole.causes.filter(later).map((c) => c.rule + c.endpoints.join()),
+    );
+    const told = doc.causes.some((c) => c.level === 'breaking');
+    const untold = doc.uncertain!.causes.some((c) => c.level === 'breaking');
+    assert.equal(r.code, told ? 1 : untold ? 2 : 0, r.out);
+
+    const text = cli(['drift', p.dir, '--against', REC('1.29.5'), '--fail-on', 'breaking'], { cwd: work() });
+    assert.match(
+      text.stdout,
+      /^cannot tell: \d+ causes?: .*; found only after PUT \/rest\/config \(#\d+\), which was not asked again/m,
+    );
+    if (!told && untold) assert.match(text.stdout, /^cannot tell whether the gate trips: /m);
+  });
+
   // [arguments, what the one line says]
   const usage: [string[], RegExp][] = [
     [['drift', 'a', 'b', '--against', '1.29.5'], /drift --against compares one client session/],

@@ -5,7 +5,7 @@
 // through the CLI. Scenario files: tests/fixtures/scenarios/ (see its README).
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckResult, Report } from '../src/schema/generated/types.js';
 import { runScenarios, type RunOptions } from '../src/runner/run.js';
@@ -963,6 +963,39 @@ describe('known deviations', () => {
     );
     assert.equal(r.exitCode, 1);
   });
+
+  // The fake agent is v9.9.9; the file given (--expectations) lists its failing ping. Only a file whose range holds
+  // the agent's version applies: another version's deviations would hide this version's own failures.
+  const byRange: [string, { exitCode: number; verdict?: CheckResult['verdict']; error?: RegExp }][] = [
+    ['>=9.0.0 <10.0.0', { exitCode: 0, verdict: 'expected-fail' }],
+    ['*', { exitCode: 0, verdict: 'expected-fail' }],
+    [
+      '>=1.12.0 <1.13.0',
+      {
+        exitCode: 2,
+        error:
+          /^expectations file \S*e\.yaml is for versions ">=1\.12\.0 <1\.13\.0", not the agent's v9\.9\.9: give the file for 9\.9\.9, or --no-expectations to apply none$/,
+      },
+    ],
+    ['>=10.0.0', { exitCode: 2, error: /is for versions ">=10\.0\.0", not the agent's v9\.9\.9/ }],
+  ];
+  for (const [range, want] of byRange)
+    test(`--expectations of versions "${range}" for the agent v9.9.9: ${want.error ? 'refused, exit 2' : 'applied'}`, () =>
+      withTemp('expectations-range', async (dir) => {
+        fake.route('GET /rest/system/ping', json({ ping: 'pong' }, { status: 500 }));
+        const file = join(dir, 'e.yaml');
+        const listed = '  - { check: check-status/ping/status, observed: answers 500, reason: test }\n';
+        await writeFile(file, `agent: fake\nversions: "${range}"\ndescription: d\ndeviations:\n${listed}`);
+        const r = await run('checks/status.yaml', { expectations: file });
+        assert.equal(r.exitCode, want.exitCode, JSON.stringify(r.harnessErrors));
+        if (want.verdict) assert.equal(check(r, 'check-status/ping/status').verdict, want.verdict);
+        if (!want.error) return;
+        // nothing ran, and the report says why
+        assert.equal(r.scenarios.length, 0);
+        assert.equal(r.run.expectations, null);
+        assert.equal(r.harnessErrors.length, 1);
+        assert.match(r.harnessErrors[0].message, want.error);
+      }));
 
   test('a schema deviation that lists every error is an expected failure', async () => {
     const { myID: _a, uptime: _b, ...broken } = systemStatus();

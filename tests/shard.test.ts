@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Matrix, Report } from '../src/schema/generated/types.js';
+import type { FailOn, Matrix, Report } from '../src/schema/generated/types.js';
 import { RECORDINGS_DIR, ROOT } from '../src/paths.js';
 import { combineShards } from '../src/matrix/combine-shards.js';
 import { mergeShardSets, type ReportFile } from '../src/matrix/shard-set.js';
@@ -472,11 +472,22 @@ describe('sets of shards refused in-process (every problem in one line)', () => 
     index: number,
     count = 3,
     plan = 'aaaaaaaaaaaa',
-    more: Partial<NonNullable<Report['shard']>> & { synconf?: string; file?: string } = {},
+    more: Partial<NonNullable<Report['shard']>> & {
+      synconf?: string;
+      file?: string;
+      run?: { failOn: FailOn[]; strict: boolean; hash: string };
+    } = {},
   ): ReportFile => {
-    const { synconf, file, ...header } = more;
+    const { synconf, file, run, ...header } = more;
     const report = structuredClone(readFixture('pass'));
     if (synconf) report.synconf.version = synconf;
+    if (run)
+      Object.assign(report.run, {
+        failOn: run.failOn,
+        strict: run.strict,
+        expectations: null,
+        expectationsHash: run.hash,
+      });
     return {
       file: file ?? `${version}-${index}-of-${count}.json`,
       report: {
@@ -524,7 +535,7 @@ describe('sets of shards refused in-process (every problem in one line)', () => 
     [
       'shards of another synconf version',
       [shard('1.19.2', 1, 2, undefined, made), shard('1.19.2', 2, 2, undefined, { ...made, synconf: '9.9.9' })],
-      `the shards of 1.19.2 were not made alike: synconf version ${readFixture('pass').synconf.version} (1.19.2-1-of-2.json) vs 9.9.9 (1.19.2-2-of-2.json): merge the shards of one run (one synconf over one suite and statement index)`,
+      `the shards of 1.19.2 were not made alike: synconf version ${readFixture('pass').synconf.version} (1.19.2-1-of-2.json) vs 9.9.9 (1.19.2-2-of-2.json): merge the shards of one run (one synconf over one suite and statement index, with the same --fail-on, --strict and --expectations)`,
     ],
     [
       'shards over another suite and statement index',
@@ -532,14 +543,39 @@ describe('sets of shards refused in-process (every problem in one line)', () => 
         shard('1.19.2', 1, 2, undefined, made),
         shard('1.19.2', 2, 2, undefined, { suite: '333333333333', statementIndex: '444444444444' }),
       ],
-      'the shards of 1.19.2 were not made alike: suite 111111111111 (1.19.2-1-of-2.json) vs 333333333333 (1.19.2-2-of-2.json); statement index 222222222222 (1.19.2-1-of-2.json) vs 444444444444 (1.19.2-2-of-2.json): merge the shards of one run (one synconf over one suite and statement index)',
+      'the shards of 1.19.2 were not made alike: suite 111111111111 (1.19.2-1-of-2.json) vs 333333333333 (1.19.2-2-of-2.json); statement index 222222222222 (1.19.2-1-of-2.json) vs 444444444444 (1.19.2-2-of-2.json): merge the shards of one run (one synconf over one suite and statement index, with the same --fail-on, --strict and --expectations)',
     ],
     [
       'a shard of an older synconf beside a newer one: cannot tell',
       [shard('1.19.2', 1, 2, undefined, { suite: made.suite }), shard('1.19.2', 2, 2)],
-      'the shards of 1.19.2 were not made alike: suite 111111111111 (1.19.2-1-of-2.json) vs none recorded (1.19.2-2-of-2.json) (a shard that records none was written by an older synconf: cannot tell): merge the shards of one run (one synconf over one suite and statement index)',
+      'the shards of 1.19.2 were not made alike: suite 111111111111 (1.19.2-1-of-2.json) vs none recorded (1.19.2-2-of-2.json) (a shard that records none was written by an older synconf, or stopped before it applied any: cannot tell): merge the shards of one run (one synconf over one suite and statement index, with the same --fail-on, --strict and --expectations)',
     ],
     ['shards of an older synconf only: as before', [shard('1.19.2', 1, 2), shard('1.19.2', 2, 2)], undefined],
+    [
+      'shards judged with another --fail-on, --strict and known deviations',
+      [
+        shard('1.19.2', 1, 2, undefined, { ...made, run: { failOn: ['fail'], strict: false, hash: 'aaaaaaaaaaaa' } }),
+        shard('1.19.2', 2, 2, undefined, {
+          ...made,
+          run: { failOn: ['skip', 'fail'], strict: true, hash: 'bbbbbbbbbbbb' },
+        }),
+      ],
+      'the shards of 1.19.2 were not made alike: --fail-on fail (1.19.2-1-of-2.json) vs fail,skip (1.19.2-2-of-2.json); --strict false (1.19.2-1-of-2.json) vs true (1.19.2-2-of-2.json); known deviations none (aaaaaaaaaaaa) (1.19.2-1-of-2.json) vs none (bbbbbbbbbbbb) (1.19.2-2-of-2.json): merge the shards of one run (one synconf over one suite and statement index, with the same --fail-on, --strict and --expectations)',
+    ],
+    [
+      'the same --fail-on in another order: alike',
+      [
+        shard('1.19.2', 1, 2, undefined, {
+          ...made,
+          run: { failOn: ['skip', 'fail'], strict: false, hash: 'aaaaaaaaaaaa' },
+        }),
+        shard('1.19.2', 2, 2, undefined, {
+          ...made,
+          run: { failOn: ['fail', 'skip'], strict: false, hash: 'aaaaaaaaaaaa' },
+        }),
+      ],
+      undefined,
+    ],
     [
       'a shard given 60 times: one short line, the first few named',
       [...copies(60), shard('1.19.2', 2, 2, undefined, made)],

@@ -106,7 +106,7 @@ export const driftCommand: CommandModule = {
         'does 2.1.2 break the client of this proxy session (only what its footprint touches)',
       )
       .epilogue(
-        "drift writes no report and judges no verdicts: it compares shapes (so it has no --report-dir or --expectations). Each cause is one line: level, rule id, endpoints, pointer, what changed, the rule's summary, how many differences it folds (docs/change-rules.md).\nExit codes: 0 no cause at or above --fail-on that is not accepted (without --fail-on: no cause, or all accepted), 1 such a cause (listed), 2 usage or input error (an unreadable cassette or ignore file, an unknown rule, an agent that cannot be reached), 3 a fault of synconf itself.",
+        "drift writes no report and judges no verdicts: it compares shapes (so it has no --report-dir or --expectations). Each cause is one line: level, rule id, endpoints, pointer, what changed, the rule's summary, how many differences it folds (docs/change-rules.md).\nExit codes: 0 no cause at or above --fail-on that is not accepted (without --fail-on: no cause, or all accepted), 1 such a cause (listed), 2 usage or input error (an unreadable cassette or ignore file, an unknown rule, an agent that cannot be reached), or --against cannot tell whether the gate trips (the causes that would trip it came only after a request that changes the agent's state and was not asked again), 3 a fault of synconf itself.",
       ),
   handler: async (argv) => {
     const { drift } = await import('../engine.js');

@@ -69,7 +69,7 @@ export const matrixCommand: CommandModule = {
       .option('expectations', {
         type: 'string',
         describe:
-          'one known-deviations file for every version (default: each version its own expectations/*.yaml); --no-expectations applies none',
+          'one known-deviations file for every version, whose versions range must hold each (default: each version its own expectations/*.yaml); --no-expectations applies none',
       })
       .option('timeout', TIMEOUT)
       .option('strict', { type: 'boolean', describe: STRICT })

@@ -1,6 +1,6 @@
 // `synconf mutate [DIR]`: how sensitive the suite is, by mutants of recorded answers (src/mutate/).
 import type { CommandModule } from 'yargs';
-import { scenarioOptions, list } from './options.js';
+import { scenarioOptions, list, decimal } from './options.js';
 import { UsageError } from '../errors.js';
 import type { MutateCommandOptions } from '../commands/mutate.js';
 import { operators, DEFAULT_OPERATORS, SPEC_OPERATORS } from '../mutate/operators.js';
@@ -14,10 +14,10 @@ const specOperatorLines = () =>
 /** "0.9" or "90%" → 0.9; "90" is neither (a fraction above 1, or a percentage without its %): a usage error */
 function score(value: unknown): number | undefined {
   if (value === undefined) return undefined;
-  const text = String(value).trim();
-  const n = Number(text.replace(/%$/, ''));
-  const s = text.endsWith('%') ? n / 100 : n;
-  if (text === '' || text === '%' || !Number.isFinite(n) || s < 0 || s > 1)
+  const text = String(value);
+  const n = decimal(text.replace(/%$/, ''), true);
+  const s = n !== undefined && text.endsWith('%') ? n / 100 : n;
+  if (s === undefined || s > 1)
     throw new UsageError(
       `--min-score "${value}" is not a score: a fraction from 0 to 1 (e.g. 0.95) or a percentage with % (e.g. 95%)`,
     );

@@ -16,12 +16,22 @@ export function list(value: unknown): string[] {
     .filter(Boolean);
 }
 
+/**
+ * The number an option's value writes in decimal digits (with a fraction after a point where `fraction`), else
+ * undefined: every number option is read here. Number() takes JavaScript's other spellings too, each a typo or a
+ * surprise on a command line: `--port 0x50` served on port 80, and 1e3, " 5", "5.", "+5" and 0b1 were numbers.
+ */
+export function decimal(value: unknown, fraction = false): number | undefined {
+  const text = typeof value === 'string' ? value : '';
+  return (fraction ? /^\d+(\.\d+)?$/ : /^\d+$/).test(text) ? Number(text) : undefined;
+}
+
 /** a whole number from `min` to `max`, named by its option in the error */
 export function wholeNumber(option: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: unknown): number => {
-    const n = Number(value);
-    if (typeof value === 'boolean' || !Number.isInteger(n) || n < min)
-      throw new UsageError(`--${option} "${value}" is not a whole number ≥ ${min}`);
+    const n = decimal(value);
+    if (n === undefined || n < min)
+      throw new UsageError(`--${option} "${value}" is not a whole number ≥ ${min} in decimal digits`);
     if (n > max) throw new UsageError(`--${option} "${value}" is too large: at most ${max}`);
     return n;
   };

@@ -8,7 +8,7 @@ const REPORT_EXIT_CODES =
   'Exit codes: 0 written, 2 usage or input error (a report that is missing, not JSON or not a synconf report), 3 a fault of synconf itself.';
 
 const MERGE_EXIT_CODES =
-  'Exit codes: the worst of the runs merged and of the gate, as synconf matrix: 0 every run conforms (or deviates only as listed) and the gate asked for passes, 1 a check of some run does not conform or the gate trips, 2 usage or input error (a report that is missing, not JSON or not a synconf report; a report whose scenarios disagree with its totals, emptied or cut: "cannot tell"; shards of a version missing, given twice, of different plans, or made by another synconf version or over another suite or statement index; a shard that did not finish), or the gate asked for a classification the reports cannot give (a run without recorded exchanges: "cannot tell"), 3 a fault of synconf itself. The last line says which.';
+  'Exit codes: the worst of the runs merged and of the gate, as synconf matrix: 0 every run conforms (or deviates only as listed) and the gate asked for passes, 1 a check of some run does not conform or the gate trips, 2 usage or input error (a report that is missing, not JSON or not a synconf report; a report whose scenarios disagree with its totals, emptied or cut: "cannot tell"; shards of a version missing, given twice, of different plans, or made by another synconf version, over another suite or statement index, or judged with another --fail-on, --strict or known deviations; a shard that did not finish), or the gate asked for a classification the reports cannot give (a run without recorded exchanges: "cannot tell"), 3 a fault of synconf itself. The last line says which.';
 
 const merge: CommandModule = {
   command: 'merge <reports..>',

@@ -22,13 +22,18 @@ import { InputError } from '../errors.js';
 export interface AgainstOptions extends CauseOptions {
   against: string;
   apiKey?: string;
+  /** --timeout: seconds each request to the agent may take */
+  timeout?: number;
 }
 
-/** --against: a recordings folder, an agent's URL, or else a version for a lab */
-function upstreamOf(against: string, apiKey: string | undefined, scratch: string): UpstreamOptions {
-  if (/^https?:\/\//i.test(against)) return { agent: against, apiKey, reportDir: scratch };
+/** --against: a recordings folder, an agent's URL (host:port too, which agent-url.ts refuses for its missing scheme),
+ * or else a version for a lab */
+function upstreamOf(against: string, apiKey: string | undefined, scratch: string, timeoutMs?: number): UpstreamOptions {
+  const agent = { agent: against, apiKey, reportDir: scratch, agentOption: '--against', timeoutMs };
+  if (/^[a-z][a-z\d+.-]*:\/\//i.test(against)) return agent;
   if (existsSync(against) && statSync(against).isDirectory())
     return { recordings: against, apiKey, reportDir: scratch };
+  if (/^[^/\\:]+:\d*\/?$/.test(against)) return agent;
   return { lab: against, reportDir: scratch };
 }
 
@@ -56,14 +61,31 @@ function splitUnrecorded(entries: HarEntry[]): { answered: HarEntry[]; unrecorde
   };
 }
 
+/** a request that changes the agent's state (asked or not, what it leaves behind is there for the next answers) */
+const changesState = (e: HarEntry) =>
+  !['GET', 'HEAD', 'OPTIONS'].includes(e.request.method) && new URL(e.request.url).pathname.startsWith('/rest/');
+
+/**
+ * Where the two agents' states part: the first request of the session that changes the agent's state and was not
+ * asked again (PUT /rest/config would replace the other agent's configuration). An answer after it may differ
+ * because of what that request left on the older agent alone, not because of the version.
+ */
+function partingOf(entries: HarEntry[], asked: Map<string, string>): { index: number; label: string } | undefined {
+  const index = entries.findIndex((e) => changesState(e) && !asked.has(e._step));
+  if (index < 0) return undefined;
+  const e = entries[index];
+  return { index, label: `${e.request.method} ${new URL(e.request.url).pathname} (${e._step})` };
+}
+
 export async function driftAgainst(source: string, opts: AgainstOptions, accepted: Acceptance[]): Promise<number> {
   const session = await readClientSession(source);
   const scratch = mkdtempSync(join(usableTempDir(), 'synconf-drift-against-'));
   try {
-    const upstream = await startUpstream(upstreamOf(opts.against, opts.apiKey, scratch));
+    const timeoutMs = opts.timeout === undefined ? undefined : opts.timeout * 1000;
+    const upstream = await startUpstream(upstreamOf(opts.against, opts.apiKey, scratch, timeoutMs));
     let replayed;
     try {
-      replayed = await replaySession(session.entries, upstream, new Redactor([upstream.apiKey]));
+      replayed = await replaySession(session.entries, upstream, new Redactor([upstream.apiKey]), timeoutMs);
     } finally {
       await upstream.close();
     }
@@ -82,9 +104,19 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
       const url = asked.get(e._step);
       return url === undefined ? [] : [{ ...e, request: { ...e.request, url } }];
     });
-    const before = writeSide(join(scratch, 'before'), sent, session.agentVersion);
-    const after = writeSide(join(scratch, 'after'), answered, upstream.version);
-    const comparison = compareRecordings(before, after, undefined, (d) => touchesFootprint(session.footprint, d));
+    // the answers up to the first state change not asked again are compared; those after it cannot tell
+    const order = new Map(session.entries.map((e, i) => [e._step, i]));
+    const parting = partingOf(session.entries, asked);
+    const early = (e: HarEntry) => (order.get(e._step) ?? Infinity) < (parting?.index ?? Infinity);
+    const compare = (name: string, keep: (e: HarEntry) => boolean) =>
+      compareRecordings(
+        writeSide(join(scratch, `${name}-before`), sent.filter(keep), session.agentVersion),
+        writeSide(join(scratch, `${name}-after`), answered.filter(keep), upstream.version),
+        undefined,
+        (d) => touchesFootprint(session.footprint, d),
+      );
+    const comparison = compare('early', early);
+    const later = parting && { after: parting.label, comparison: compare('later', (e) => !early(e)) };
     if (!opts.json) {
       const members = session.footprint.reduce((n, f) => n + f.members.length, 0);
       console.log(
@@ -94,7 +126,7 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
       for (const s of replayed.skipped) skipped.set(s, (skipped.get(s) ?? 0) + 1);
       for (const [s, n] of skipped) console.log(`  not asked again${n > 1 ? ` (×${n})` : ''}: ${s}`);
     }
-    return printCauses(comparison, session.har, upstream.description, opts, accepted);
+    return printCauses(comparison, session.har, upstream.description, opts, accepted, later);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -15,7 +15,7 @@ import { EXCHANGES_DIR } from '../changes/exchanges.js';
 import { accept, loadIgnoreFile, parseIgnore, type Acceptance } from '../changes/accept.js';
 import { causeLine, causesJson, countLine, countsOf, failing, gateLine } from '../report/causes-text.js';
 import type { ChangeFailOn } from '../verdict/change-levels.js';
-import type { DriftCauses } from '../schema/generated/types.js';
+import type { ChangeCause, DriftCauses } from '../schema/generated/types.js';
 import { idPattern } from '../scenario/select.js';
 import { usableTempDir } from '../output-dir.js';
 
@@ -104,6 +104,32 @@ export async function printFolderDrift(
   return printCauses(comparison, a, b, opts, accepted);
 }
 
+/** the causes of the answers after a state change not asked again (drift --against): "cannot tell" */
+export interface LaterCauses {
+  /** the request not asked again: METHOD /path (#step) */
+  after: string;
+  comparison: Comparison;
+}
+
+/** what a cause is of, one key per endpoint and place: a cause of several endpoints is known by each of them */
+const placesOf = (c: ChangeCause) =>
+  c.endpoints.flatMap((e) => (c.at?.length ? c.at : [c.pointer ?? '']).map((p) => `${c.rule} ${e} ${p}`));
+
+/** the causes found only after the parting request: each may follow from it, not from the version */
+function uncertainOf(later: LaterCauses, known: ChangeCause[], accepted: Acceptance[]): DriftCauses['uncertain'] {
+  const seen = new Set(known.flatMap(placesOf));
+  const causes = accept(later.comparison.causes, accepted).causes.filter((c) => !placesOf(c).some((k) => seen.has(k)));
+  return { after: later.after, causes, counts: countsOf(causes) };
+}
+
+function printUncertain(u: NonNullable<DriftCauses['uncertain']>): void {
+  if (!u.causes.length) return;
+  console.log(
+    `cannot tell: ${countLine(u.counts)}; found only after ${u.after}, which was not asked again: each may follow from the state that request left on the older agent alone, not from the version`,
+  );
+  for (const c of u.causes) console.log(`  ${causeLine(c)}`);
+}
+
 /** prints the causes of a drift (or its JSON), the counts and the gate; returns the exit code */
 export function printCauses(
   { drift: found, causes: all }: Comparison,
@@ -111,10 +137,14 @@ export function printCauses(
   to: string,
   opts: CauseOptions,
   accepted: Acceptance[],
+  later?: LaterCauses,
 ): number {
   const { causes, unused } = accept(all, accepted);
   const failOn = opts.failOn ?? 'any';
   const tripped = failing(causes, failOn);
+  const uncertain = later && uncertainOf(later, causes, accepted);
+  // the gate is not tripped by what is known, but would be by what cannot be told: no answer (exit 2)
+  const untold = !tripped.length && uncertain ? failing(uncertain.causes, failOn) : [];
   for (const p of found.problems) console.error(`synconf drift: ${p}`);
   // An entry that accepts nothing is stale (the change is gone, or it was mistyped): said, not an error.
   for (const u of unused)
@@ -128,6 +158,7 @@ export function printCauses(
     causes,
     counts: countsOf(causes),
     ...(found.problems.length ? { problems: found.problems } : {}),
+    ...(uncertain ? { uncertain } : {}),
   };
   if (opts.json) process.stdout.write(causesJson(doc));
   else {
@@ -138,7 +169,13 @@ export function printCauses(
       `${plural(found.differences, 'difference')} in ${plural(changed, 'scenario')}${found.problems.length ? `, ${plural(found.problems.length, 'unreadable cassette')}` : ''}`,
     );
     console.log(countLine(doc.counts));
+    if (uncertain) printUncertain(uncertain);
     if (opts.failOn) console.log(gateLine(failOn, tripped));
+    if (untold.length)
+      console.log(
+        `cannot tell whether the gate trips: ${plural(untold.length, 'cause')} it would count came only after ${uncertain!.after} (exit 2)`,
+      );
   }
-  return found.problems.length ? EXIT.usage : tripped.length ? EXIT.nonConforming : EXIT.ok;
+  if (found.problems.length || untold.length) return EXIT.usage;
+  return tripped.length ? EXIT.nonConforming : EXIT.ok;
 }

@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { checkRecordingsFolder } from '../transport/cassette.js';
+import { agentUrl } from '../transport/agent-url.js';
 import { generateApiKey } from './serve.js';
 
 export interface Upstream {
@@ -23,6 +24,10 @@ export interface UpstreamOptions {
   apiKey?: string;
   /** where a recordings server keeps its own request log */
   reportDir: string;
+  /** the option that named the agent's URL, for its messages (default --agent; drift's is --against) */
+  agentOption?: string;
+  /** how long asking the agent its version may take (default 10 s; drift's --timeout) */
+  timeoutMs?: number;
 }
 
 /** the one upstream the options name; a usage error when they name none or several */
@@ -36,7 +41,7 @@ export async function startUpstream(opts: UpstreamOptions): Promise<Upstream> {
     );
   if (opts.lab !== undefined) return labUpstream(opts.lab);
   if (opts.recordings !== undefined) return recordingsUpstream(opts.recordings, opts.apiKey, opts.reportDir);
-  return agentUpstream(opts.agent!, opts.apiKey);
+  return agentUpstream(opts.agent!, opts.apiKey, opts.agentOption ?? '--agent', opts.timeoutMs ?? 10_000);
 }
 
 async function labUpstream(version: string): Promise<Upstream> {
@@ -72,29 +77,29 @@ async function recordingsUpstream(dir: string, apiKey: string | undefined, repor
   };
 }
 
-async function agentUpstream(url: string, apiKey: string | undefined): Promise<Upstream> {
+async function agentUpstream(
+  url: string,
+  apiKey: string | undefined,
+  option: string,
+  timeoutMs: number,
+): Promise<Upstream> {
+  const base = agentUrl(url, option);
   if (!apiKey)
-    throw new UsageError('--agent needs --api-key (or SYNCONF_API_KEY): the proxy asks the agent its version');
-  let base: URL;
-  try {
-    base = new URL(url);
-  } catch {
-    throw new UsageError(`--agent "${url}" is not a URL (e.g. http://127.0.0.1:8384)`);
-  }
-  if (base.protocol !== 'http:') throw new UsageError(`--agent ${url}: the proxy forwards to http:// agents only`);
+    throw new UsageError(`${option} needs --api-key (or SYNCONF_API_KEY): synconf asks the agent its version`);
   let version: string | null = null;
   try {
     const res = await fetch(new URL('/rest/system/version', base), {
       headers: { 'X-API-Key': apiKey },
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     if (res.status === 401 || res.status === 403)
-      throw new InputError(`--agent ${url}: the agent refuses --api-key (status ${res.status})`);
+      throw new InputError(`${option} ${url}: the agent refuses --api-key (status ${res.status})`);
     const body = (await res.json().catch(() => ({}))) as { version?: unknown };
     version = typeof body.version === 'string' ? body.version : null;
   } catch (e) {
     if (e instanceof InputError) throw e;
-    throw new InputError(`--agent ${url}: cannot reach the agent (${(e as Error).message})`);
+    const why = (e as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (e as Error).message;
+    throw new InputError(`${option} ${url}: cannot reach the agent (${why})`);
   }
   return { url: base.origin, apiKey, version, description: base.origin, close: async () => {} };
 }

@@ -4,6 +4,7 @@ import { usableTempDir } from '../output-dir.js';
 import { reapOrphanedLabs } from '../lab/reaper.js';
 import type { MakeTarget } from '../runner/run.js';
 import { labTarget, agentTarget } from '../runner/targets.js';
+import { agentUrl } from '../transport/agent-url.js';
 
 /** how to reach a live agent: --agent/--api-key, or the lab */
 export interface TargetOptions {
@@ -20,27 +21,10 @@ export const noAgent = (why: string) =>
 
 /**
  * What a live run needs from its command line and environment, checked before any work (exit 2, one line): an --agent
- * that is an http:// URL (Syncthing's GUI speaks TLS only when configured to, with a certificate synconf would have to
- * trust blindly: it is not spoken) and a temporary folder for lab homes and scenario folders.
+ * that is an agent's http:// URL (transport/agent-url.ts) and a temporary folder for lab homes and scenario folders.
  */
 export function checkLiveTarget(opts: TargetOptions): void {
-  if (opts.agent !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(opts.agent);
-    } catch {
-      throw new UsageError(`--agent "${opts.agent}" is not a URL (expected e.g. http://127.0.0.1:8384)`);
-    }
-    // credentials in the URL would be written in clear wherever the URL is (every report names the agent)
-    if (url.username || url.password)
-      throw new UsageError(
-        `--agent: a URL holding a user name or password (${url.protocol}//…@${url.host}) would be written in every report: give the API key with --api-key and the URL without credentials`,
-      );
-    if (url.protocol !== 'http:')
-      throw new UsageError(
-        `--agent "${opts.agent}": synconf speaks http:// only, not ${url.protocol}// (give the agent's GUI an http address, e.g. http://127.0.0.1:8384)`,
-      );
-  }
+  if (opts.agent !== undefined) agentUrl(opts.agent);
   usableTempDir();
   reapLeftovers();
 }
@@ -57,14 +41,15 @@ export function reapLeftovers(): void {
     );
 }
 
-/** the MakeTarget of a live run, from the target options */
-export function liveTargetMaker(opts: TargetOptions): MakeTarget {
+/** the MakeTarget of a live run, from the target options and --timeout (seconds a request may take, the set-up's too) */
+export function liveTargetMaker(opts: TargetOptions & { timeout?: number }): MakeTarget {
   return async (needsPeer, wrap) => {
     const allowDestructive = opts.allowDestructive ?? false;
     const syncthing = opts.syncthing;
     if (opts.agent) {
       if (!opts.apiKey) throw new UsageError('--agent needs --api-key (or SYNCONF_API_KEY)');
-      return agentTarget(opts.agent, opts.apiKey, { needsPeer, allowDestructive, wrap, binary: syncthing });
+      const timeoutMs = opts.timeout === undefined ? undefined : opts.timeout * 1000;
+      return agentTarget(opts.agent, opts.apiKey, { needsPeer, allowDestructive, wrap, binary: syncthing, timeoutMs });
     }
     if (!opts.lab && !syncthing) {
       // No agent named and none to start: a usage error that says how to get one, never a replay of old evidence.

@@ -28,11 +28,17 @@ const shardName = (index: number, count: number, plan: string) => `${index}/${co
 const firstFew = (items: string[], few = 3) =>
   items.length > few + 1 ? `${items.slice(0, few).join(', ')} and ${items.length - few} more` : items.join(', ');
 
-/** what a shard was made with beside its plan: the synconf that wrote it, the suite and statement index it ran over */
+/**
+ * what a shard was made with beside its plan: the synconf that wrote it, the suite and statement index it ran over,
+ * and the settings that decide its verdicts and exit code (the merged report takes them from one shard)
+ */
 const ORIGIN: [string, (r: Report) => string | undefined][] = [
   ['synconf version', (r) => r.synconf.version],
   ['suite', (r) => r.shard!.suite],
   ['statement index', (r) => r.shard!.statementIndex],
+  ['--fail-on', (r) => r.run.failOn && [...r.run.failOn].sort().join(',')],
+  ['--strict', (r) => (r.run.strict === undefined ? undefined : String(r.run.strict))],
+  ['known deviations', (r) => r.run.expectationsHash && `${r.run.expectations ?? 'none'} (${r.run.expectationsHash})`],
 ];
 
 /**
@@ -52,9 +58,11 @@ function originProblems(version: string, shards: ReportFile[]): string[] {
     return [`${what} ${each.join(' vs ')}`];
   });
   if (!differ.length) return [];
-  const older = unrecorded ? ' (a shard that records none was written by an older synconf: cannot tell)' : '';
+  const older = unrecorded
+    ? ' (a shard that records none was written by an older synconf, or stopped before it applied any: cannot tell)'
+    : '';
   return [
-    `the shards of ${version} were not made alike: ${differ.join('; ')}${older}: merge the shards of one run (one synconf over one suite and statement index)`,
+    `the shards of ${version} were not made alike: ${differ.join('; ')}${older}: merge the shards of one run (one synconf over one suite and statement index, with the same --fail-on, --strict and --expectations)`,
   ];
 }
 

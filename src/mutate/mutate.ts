@@ -5,7 +5,7 @@ import type { MutantResult, MutationReport, ScenarioResult, StatementScore } fro
 import type { LoadedScenario } from '../scenario/load.js';
 import { selectScenarios } from '../scenario/select.js';
 import { replayTarget } from '../runner/replay-target.js';
-import { expectationsFor, indexDeviations, loadExpectations, type LoadedExpectations } from '../runner/expectations.js';
+import { expectationsToApply, indexDeviations, type LoadedExpectations } from '../runner/expectations.js';
 import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';
 import { InputError, EXIT } from '../errors.js';
 import { SYNCONF_VERSION } from '../paths.js';
@@ -176,9 +176,7 @@ async function prepare(opts: MutateOptions) {
     );
   const target = replayTarget(opts.dir);
   const agentVersion = readCassette(opts.dir, RUN_CASSETTE)?.log._synconf.agent?.version ?? null;
-  let expectations: LoadedExpectations[] = [];
-  if (opts.expectations) expectations = [loadExpectations(opts.expectations)];
-  else if (opts.expectations === undefined && agentVersion) expectations = expectationsFor(agentVersion);
+  const expectations = expectationsToApply(opts.expectations, agentVersion);
   const engine = new MutationEngine(opts.dir, target, agentVersion, indexDeviations(expectations));
   return { selection, target, agentVersion, expectations, engine };
 }

@@ -7,8 +7,7 @@ import type { CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
 import {
   applyDeviations,
-  expectationsFor,
-  loadExpectations,
+  expectationsToApply,
   type DeviationIndex,
   type LoadedExpectations,
 } from '../runner/expectations.js';
@@ -82,7 +81,7 @@ export async function deviationsFor(
   version: string | null,
   file?: string | false,
 ): Promise<{ files: string[]; byResource: ResourceDeviations }> {
-  const expectations = file ? [loadExpectations(file)] : file === undefined && version ? expectationsFor(version) : [];
+  const expectations = expectationsToApply(file, version);
   if (!expectations.length) return { files: [], byResource: new Map() };
   const selection = await selectScenarios(undefined, undefined);
   return { files: expectations.map((e) => e.file), byResource: resourceDeviations(expectations, selection.scenarios) };

@@ -16,6 +16,7 @@ const REPLACES_CONFIG = /^\/rest\/(system\/)?config$/;
 const PLACEHOLDER = /<(API_KEY|PASSWORD_HASH|PASSWORD|REDACTED)>/;
 /** the headers a client's request keeps: what it says of its body and what it accepts, no credential or host */
 const KEPT_HEADERS = new Set(['content-type', 'accept', 'accept-encoding']);
+/** how long each request may take when the caller names no time (drift gives its --timeout) */
 const TIMEOUT_MS = 30_000;
 
 export interface ReplayedSession {
@@ -25,7 +26,7 @@ export interface ReplayedSession {
 }
 
 /** the request of an entry as it is asked again: path and query, the body, and the other agent's key */
-function requestOf(e: HarEntry, apiKey: string): OutgoingRequest | string {
+function requestOf(e: HarEntry, apiKey: string, timeoutMs: number): OutgoingRequest | string {
   const url = new URL(e.request.url);
   if (!url.pathname.startsWith('/rest/')) return 'not the REST API (pages and assets of a web GUI)';
   if (e.request.method === 'POST' && ENDS_AGENT.test(url.pathname)) return 'it would stop or reset the agent';
@@ -43,7 +44,7 @@ function requestOf(e: HarEntry, apiKey: string): OutgoingRequest | string {
     url: url.pathname + url.search,
     headers,
     ...(e.request.postData ? { body: e.request.postData.text } : {}),
-    timeoutMs: TIMEOUT_MS,
+    timeoutMs,
   };
 }
 
@@ -52,12 +53,13 @@ export async function replaySession(
   entries: HarEntry[],
   agent: { url: string; apiKey: string },
   redactor: Redactor,
+  timeoutMs = TIMEOUT_MS,
 ): Promise<ReplayedSession> {
   const live = new LiveTransport({ agent });
   const out: ReplayedSession = { entries: [], skipped: [] };
   try {
     for (const e of entries) {
-      const request = requestOf(e, agent.apiKey);
+      const request = requestOf(e, agent.apiKey, timeoutMs);
       if (typeof request === 'string') {
         const path = new URL(e.request.url).pathname;
         out.skipped.push(`${e.request.method} ${path.startsWith('/rest/') ? path : '(outside /rest/)'}: ${request}`);

@@ -23,15 +23,43 @@ export function causeId(c: ChangeCause): string {
 /** how many member names a cause's line shows: an answer with 20,000 new members is one line, not 200 kB of names */
 const MEMBERS_SHOWN = 20;
 
-const namedMembers = (members: string[]) =>
-  members.length > MEMBERS_SHOWN
-    ? `${members.slice(0, MEMBERS_SHOWN).join(', ')} and ${(members.length - MEMBERS_SHOWN).toLocaleString('en-US')} more`
-    : members.join(', ');
+/** the members, the first MEMBERS_SHOWN named and the rest (those a file left out, `moreMembers`, too) counted */
+export function namedMembers(members: string[], left = 0): string {
+  const more = Math.max(0, members.length - MEMBERS_SHOWN) + left;
+  const named = members.slice(0, MEMBERS_SHOWN).join(', ');
+  return more ? `${named} and ${more.toLocaleString('en-US')} more` : named;
+}
+
+/**
+ * How many evidence entries (and member names) a cause keeps in matrix.json, which holds the causes of every pair of
+ * versions: a pair whose answer lost 99,000 members is 20 of them and a count, not 99,000 differences. The bundled
+ * recordings' causes have up to 162; 20 show what a cause is, and `synconf drift --differences` lists them all.
+ */
+export const EVIDENCE_KEPT = MEMBERS_SHOWN;
+
+/**
+ * The cause with only the first `evidence` evidence entries and `members` member names, those left out counted in
+ * `moreEvidence` and `moreMembers` (added to what an earlier cut left out): nothing is dropped without its count.
+ */
+export function keptOf(c: ChangeCause, evidence = EVIDENCE_KEPT, members = EVIDENCE_KEPT): ChangeCause {
+  const cutEvidence = c.evidence.length > evidence;
+  const cutMembers = (c.members?.length ?? 0) > members;
+  if (!cutEvidence && !cutMembers) return c;
+  return {
+    ...c,
+    ...(cutEvidence
+      ? { evidence: c.evidence.slice(0, evidence), moreEvidence: (c.moreEvidence ?? 0) + c.evidence.length - evidence }
+      : {}),
+    ...(cutMembers
+      ? { members: c.members!.slice(0, members), moreMembers: (c.moreMembers ?? 0) + c.members!.length - members }
+      : {}),
+  };
+}
 
 /** one line: level, rule id, endpoints, pointer, what changed, the rule's summary, the folded count */
 export function causeLine(c: ChangeCause): string {
   const where = whereOf(c).join(', ');
-  const change = c.members ? `${c.change}: ${namedMembers(c.members)}` : c.change;
+  const change = c.members ? `${c.change}: ${namedMembers(c.members, c.moreMembers)}` : c.change;
   const level = c.accepted ? 'accepted' : c.level;
   const folded = `(${plural(c.occurrences, 'occurrence')} in ${plural(c.scenarios.length, 'scenario')})`;
   const accepted = c.accepted ? ` [${c.level}, accepted by ${c.accepted.by}: ${c.accepted.reason}]` : '';
@@ -66,32 +94,32 @@ export function gateLine(failOn: ChangeFailOn, tripped: ChangeCause[]): string {
   return `--fail-on ${failOn}: ${plural(tripped.length, 'cause')} ${what}: ${tripped.map(causeId).join('; ')}`;
 }
 
-/** the first of `items` that fit in `bytes` as JSON */
-function prefixWithin<T>(items: T[], bytes: number): T[] {
+/** how many of the first of `items` fit in `bytes` as JSON */
+function prefixWithin(items: unknown[], bytes: number): number {
   const budget = new Budget(bytes);
-  const out: T[] = [];
+  let n = 0;
   for (const item of items) {
     // an item of an indented list takes its indentation too: about 10 bytes a line
     const text = JSON.stringify(item, null, 2);
     if (!budget.take(Buffer.byteLength(text) + 10 * text.split('\n').length)) break;
-    out.push(item);
+    n++;
   }
-  return out;
+  return n;
 }
 
 /**
  * The --json document's text within the bound of a report file (10 MB): as it is when it fits; otherwise each cause
- * keeps the first of its evidence and member names that fit in its share of the bound. `occurrences`, the change
- * (which counts the members of a folded cause) and the counts still count every one.
+ * keeps the first of its evidence and member names that fit in its share of the bound, and counts the rest
+ * (`moreEvidence`, `moreMembers`). `occurrences`, the change and the counts still count every one.
  */
 export function causesJson(doc: DriftCauses, limit = REPORT_FILE_BOUND): string {
+  // the causes that cannot tell (drift --against) share the bound with the others
+  const all = doc.causes.length + (doc.uncertain?.causes.length ?? 0);
   return boundedJson(doc, limit, (share) => {
-    const each = (share * limit) / Math.max(1, doc.causes.length) / 2;
-    const causes = doc.causes.map((c) => ({
-      ...c,
-      ...(c.members ? { members: prefixWithin(c.members, each) } : {}),
-      evidence: prefixWithin(c.evidence, each),
-    }));
-    return { ...doc, causes };
+    const each = (share * limit) / Math.max(1, all) / 2;
+    const cut = (causes: ChangeCause[]) =>
+      causes.map((c) => keptOf(c, prefixWithin(c.evidence, each), c.members ? prefixWithin(c.members, each) : 0));
+    const uncertain = doc.uncertain && { ...doc.uncertain, causes: cut(doc.uncertain.causes) };
+    return { ...doc, causes: cut(doc.causes), ...(uncertain ? { uncertain } : {}) };
   });
 }

@@ -5,7 +5,7 @@
 import type { Matrix, MatrixPair } from '../schema/generated/types.js';
 import { EXIT } from '../errors.js';
 import type { ChangeFailOn } from '../verdict/change-levels.js';
-import { causeId, failing, gateLine } from './causes-text.js';
+import { causeId, failing, gateLine, namedMembers } from './causes-text.js';
 import { checksLine, listedNote, pairChecksLine, pairName, topCauses } from './matrix-causes-text.js';
 import type { MatrixCause } from '../schema/generated/types.js';
 import { boundaryGate, boundaryLines } from './matrix-boundaries.js';
@@ -102,7 +102,8 @@ const TOP_BREAKING = 4;
 
 /** a cause in one short line: its level, RULE@ENDPOINT where, what changed, the checks it explains, listed or not */
 function topCauseLine(m: Matrix, p: MatrixPair, c: MatrixCause): string {
-  const change = c.cause.members ? `${c.cause.change}: ${c.cause.members.join(', ')}` : c.cause.change;
+  const { members, moreMembers } = c.cause;
+  const change = members ? `${c.cause.change}: ${namedMembers(members, moreMembers)}` : c.cause.change;
   const listed = listedNote(m, p, c);
   return `  ${c.cause.level} ${causeId(c.cause)}: ${change}; ${checksLine(c)}${listed ? `; ${listed}` : ''}`;
 }

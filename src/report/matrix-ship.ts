@@ -26,7 +26,7 @@ export const TOP_CAUSES = 3;
  * with an ellipsis, whole in its title and once its toggle is opened: so nine versions still fit in 800 px.
  */
 export const WHOLE_CAUSES = 5;
-/** checks and differences listed inside one cause; the rest counted (matrix.json has them all) */
+/** checks and differences listed inside one cause; the rest counted (matrix.json has every check) */
 const LISTED = 25;
 
 /** the level's colour: the verdict badges' (breaking red, risky amber, compatible green) */
@@ -141,10 +141,15 @@ function causeDetails(m: Matrix, p: MatrixPair, c: MatrixCause): string {
     .slice(0, LISTED)
     .map((x) => `<li>${e(x.scenario, 100)}: ${e(x.difference, 300)}</li>`)
     .join('');
-  const rest = (n: number) => (n > LISTED ? `<li class="muted">…and ${n - LISTED} more (matrix.json)</li>` : '');
+  const rest = (have: number, n: number, where: string) =>
+    n > Math.min(have, LISTED) ? `<li class="muted">…and ${n - Math.min(have, LISTED)} more (${where})</li>` : '';
+  const moreChecks = rest(c.checks.length, c.checks.length, 'matrix.json');
+  // matrix.json keeps the first few differences of a cause and counts the rest (keptOf): drift lists them all
+  const total = k.evidence.length + (k.moreEvidence ?? 0);
+  const differences = rest(k.evidence.length, total, '<code>synconf drift --differences</code>');
   return `<details class="cause"><summary>${levelBadge(c)} ${causeText(c)} <span class="muted">— ${k.occurrences} difference${k.occurrences === 1 ? '' : 's'} in ${k.scenarios.length} scenario${k.scenarios.length === 1 ? '' : 's'}; ${e(checksLine(c))}</span>${listed(m, p, c)}</summary>
 <p class="muted">${e(k.summary)}${k.endpoints.length > 1 ? `. Endpoints: ${e(k.endpoints.join(', '))}` : ''}${k.accepted ? `. Accepted by ${e(k.accepted.by)}: ${e(k.accepted.reason)}` : ''}</p>
-${checks ? `<p>Checks it explains:</p><ul>${checks}${rest(c.checks.length)}</ul>` : ''}<p>Differences:</p><ul>${evidence}${rest(k.evidence.length)}</ul></details>`;
+${checks ? `<p>Checks it explains:</p><ul>${checks}${moreChecks}</ul>` : ''}<p>Differences:</p><ul>${evidence}${differences}</ul></details>`;
 }
 
 /** each pair's causes: breaking and risky listed (each expandable), compatible and accepted collapsed */

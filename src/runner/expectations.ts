@@ -8,7 +8,7 @@ import satisfies from 'semver/functions/satisfies.js';
 import type { KnownDeviations, CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import { validate } from '../schema/registry.js';
 import { kindProblem } from '../schema/file-kind.js';
-import { releaseOf } from '../schema/version.js';
+import { isVersion, releaseOf } from '../schema/version.js';
 import { EXPECTATIONS_DIR, ROOT } from '../paths.js';
 import { InputError } from '../errors.js';
 import { readTextFile } from '../text-file.js';
@@ -63,6 +63,27 @@ export function expectationsFor(agentVersion: string, dir = EXPECTATIONS_DIR): L
     .sort()
     .map((f) => loadExpectations(join(dir, f)))
     .filter((e) => satisfies(release, e.data.versions));
+}
+
+/**
+ * The known deviations a run applies: the file given (--expectations), none (false, or ""), or the files of
+ * expectations/ whose range holds the agent's version. A file given whose range does not hold the agent's version is
+ * refused: another version's deviations would pass this version's own failures as expected ones. An agent of no
+ * known version cannot be told apart, so the file given applies (the run says the version is unknown).
+ */
+export function expectationsToApply(
+  file: string | false | undefined,
+  agentVersion: string | null,
+): LoadedExpectations[] {
+  if (!file) return file === undefined && agentVersion ? expectationsFor(agentVersion) : [];
+  const given = loadExpectations(file);
+  if (!agentVersion || !isVersion(agentVersion)) return [given];
+  const release = releaseOf(agentVersion);
+  if (satisfies(release, given.data.versions)) return [given];
+  const own = expectationsFor(agentVersion).map((e) => e.file);
+  throw new InputError(
+    `expectations file ${given.file} is for versions "${given.data.versions}", not the agent's ${agentVersion}: give the file for ${release}${own.length ? ` (without --expectations, ${own.join(' and ')} ${own.length > 1 ? 'apply' : 'applies'})` : ''}, or --no-expectations to apply none`,
+  );
 }
 
 /** "<pointer> <rule>" with `*` standing for any one pointer segment (a port or an id that changes per run) */

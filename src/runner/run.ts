@@ -6,6 +6,7 @@ import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
 import { finalize, totalsOf } from '../verdict/totals.js';
 import type { LoadedScenario } from '../scenario/load.js';
 import type { Selection } from '../scenario/select.js';
+import { hash12 } from '../scenario/shard.js';
 import { runScenario, ScenarioStopped } from './scenario-runner.js';
 import { runBounds, restartWatch } from './bounds.js';
 import { reasonOf } from './stop.js';
@@ -14,8 +15,7 @@ import {
   applyDeviations,
   indexDeviations,
   staleDeviations,
-  expectationsFor,
-  loadExpectations,
+  expectationsToApply,
   type LoadedExpectations,
 } from './expectations.js';
 import type { Transport } from '../transport/types.js';
@@ -196,13 +196,6 @@ async function identifyForRun(target: Target, opts: RunOptions, report: Report, 
   return true;
 }
 
-/** the known deviations that apply: the file given, none (false), or those for the agent's version */
-function runExpectations(opts: RunOptions, version: string | null): LoadedExpectations[] {
-  if (opts.expectations) return [loadExpectations(opts.expectations)];
-  if (opts.expectations === undefined && version) return expectationsFor(version);
-  return [];
-}
-
 /** one scenario; a throw (a defect of synconf or a broken recording) is a harness error and a skipped scenario */
 async function runOne(
   loaded: LoadedScenario,
@@ -306,12 +299,14 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   if (!(await identifyForRun(target, opts, report, timeoutMs))) return finish(); // recordings of another version
   let expectations: LoadedExpectations[];
   try {
-    expectations = runExpectations(opts, report.agent.version);
+    // decided here: the agent's version is known once the agent (or its recordings) said it
+    expectations = expectationsToApply(opts.expectations, report.agent.version);
   } catch (e) {
     harnessErrors.push({ message: (e as Error).message });
     return finish();
   }
   report.run.expectations = expectations.map((e) => e.file).join(', ') || null;
+  report.run.expectationsHash = hash12(JSON.stringify(expectations.map((e) => e.data)));
 
   const ctx = contextFor(target, report.agent.version, {
     redactor,

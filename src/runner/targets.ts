@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Target } from './run.js';
 import type { AgentWatch, Capability } from './context.js';
 import { LiveTransport } from '../transport/live.js';
+import { agentUrl } from '../transport/agent-url.js';
 import { wallClock } from './clock.js';
 import { fileActions } from './local-actions.js';
 import { parseBody } from './exchange-checks.js';
@@ -20,6 +21,8 @@ export interface LiveOptions {
   wrap?: (t: LiveTransport) => Transport;
   /** the syncthing the lab starts: VERSION (agents cache) or PATH; default see LabOptions.binary */
   binary?: string;
+  /** how long each request of the set-up may take (--timeout; default SETUP_TIMEOUT_MS) */
+  timeoutMs?: number;
 }
 
 // home: the HOME the lab gives the instance's process; pathSeparator: its host's, which is this machine (loopback)
@@ -141,6 +144,9 @@ export async function labTarget(opts: LiveOptions): Promise<Target> {
   );
 }
 
+/** how long a request of the set-up may take without --timeout (its default) */
+const SETUP_TIMEOUT_MS = 10_000;
+
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 /**
@@ -148,13 +154,13 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
  * address); judging the answers is the scenarios' job. A wrong answer leaves a value unknown (`problem`); only no
  * answer at all, or a refused API key, stops the run.
  */
-async function setupGet(probe: LiveTransport, url: string, apiKey: string, path: string) {
+async function setupGet(probe: LiveTransport, url: string, apiKey: string, path: string, timeoutMs: number) {
   const x = await probe.send({
     target: 'agent',
     method: 'GET',
     url: path,
     headers: { 'X-API-Key': apiKey },
-    timeoutMs: 10_000,
+    timeoutMs,
   });
   if (!x.response) throw new UsageError(`the agent at ${url} does not answer (${x.error?.code}: ${x.error?.message})`);
   if (x.response.status === 403)
@@ -175,14 +181,9 @@ async function setupGet(probe: LiveTransport, url: string, apiKey: string, path:
  * A status that names no device may be a broken answer of a real agent (the scenarios judge it): Syncthing it is when
  * another answer names it, by its headers or its version document.
  */
-async function namesItself(probe: LiveTransport, apiKey: string): Promise<boolean> {
-  const x = await probe.send({
-    target: 'agent',
-    method: 'GET',
-    url: '/rest/system/version',
-    headers: { 'X-API-Key': apiKey },
-    timeoutMs: 10_000,
-  });
+async function namesItself(probe: LiveTransport, apiKey: string, timeoutMs: number): Promise<boolean> {
+  const url = '/rest/system/version';
+  const x = await probe.send({ target: 'agent', method: 'GET', url, headers: { 'X-API-Key': apiKey }, timeoutMs });
   const headers = x.response?.headers ?? {};
   if (headers['x-syncthing-id'] || headers['x-syncthing-version']) return true;
   const doc = x.response?.status === 200 ? parseBody(x.response.body).json : undefined;
@@ -191,20 +192,20 @@ async function namesItself(probe: LiveTransport, apiKey: string): Promise<boolea
 }
 
 /** the given agent's device ID and, when a peer is needed, its configured listen addresses, from its own API */
-async function learnAgent(url: string, apiKey: string, needsPeer: boolean) {
+async function learnAgent(url: string, apiKey: string, needsPeer: boolean, timeoutMs: number) {
   const probe = new LiveTransport({ agent: { url, apiKey } });
-  const status = await setupGet(probe, url, apiKey, '/rest/system/status');
+  const status = await setupGet(probe, url, apiKey, '/rest/system/status', timeoutMs);
   const deviceId = typeof status.doc.myID === 'string' ? status.doc.myID : (status.headerId ?? null);
   // Every answer of Syncthing's API names its device (X-Syncthing-Id); a server that names none is something else, and
   // running the suite against it would blame "the agent" for hundreds of checks (or minutes of waits on 404s).
-  if (!deviceId && !(await namesItself(probe, apiKey))) {
+  if (!deviceId && !(await namesItself(probe, apiKey, timeoutMs))) {
     await probe.close();
     throw new UsageError(
       `the server at ${url} is not Syncthing: GET /rest/system/status answered without an X-Syncthing-Id header or a device ID (${status.problem ?? 'a document without myID'})`,
     );
   }
   // The sync address only matters to a peer; a run without one saves the request.
-  const config = needsPeer ? await setupGet(probe, url, apiKey, '/rest/config') : undefined;
+  const config = needsPeer ? await setupGet(probe, url, apiKey, '/rest/config', timeoutMs) : undefined;
   const configured = (config?.doc.options as { listenAddresses?: unknown } | undefined)?.listenAddresses;
   const listenAddresses = Array.isArray(configured) ? configured.filter((a): a is string => typeof a === 'string') : [];
   await probe.close();
@@ -213,14 +214,9 @@ async function learnAgent(url: string, apiKey: string, needsPeer: boolean) {
 
 /** an agent someone else started; its URL and API key are given */
 export async function agentTarget(url: string, apiKey: string, opts: LiveOptions): Promise<Target> {
-  let base: URL;
-  try {
-    base = new URL(url);
-  } catch {
-    throw new UsageError(`--agent "${url}" is not a URL (expected e.g. http://127.0.0.1:8384)`);
-  }
-  const local = LOOPBACK.has(base.hostname);
-  const { deviceId, configProblem, listenAddresses } = await learnAgent(url, apiKey, opts.needsPeer);
+  const local = LOOPBACK.has(agentUrl(url).hostname);
+  const timeoutMs = opts.timeoutMs ?? SETUP_TIMEOUT_MS;
+  const { deviceId, configProblem, listenAddresses } = await learnAgent(url, apiKey, opts.needsPeer, timeoutMs);
   const listen = listenAddresses.find((a) => /^tcp4?:\/\/(127\.0\.0\.1|localhost):\d+$/.test(a));
   const capabilities: Record<Capability, true | string> = {
     files: local ? true : `the agent at ${url} is not on this machine, so synconf cannot create files in its folders`,

@@ -1,7 +1,7 @@
 // Which scenarios a run runs: the files of --suite (folders, files or globs), loaded and checked, and the ids
 // --only picks. Every malformed file and every pattern that matches nothing is reported; none is run.
 import { resolve } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { ScenarioError, type LoadedScenario } from './load.js';
 import { loadScenarioAbortably } from './load-off-thread.js';
 import { loadEndpoints } from '../schema/endpoints.js';
@@ -59,7 +59,29 @@ async function suiteFiles(suites: string[] | undefined, errors: Selection['error
       });
     for (const f of files) found.add(f);
   }
-  return [...found].sort();
+  return oncePerFile(found);
+}
+
+/**
+ * Each real file once. A folder reached again through a link (a linked folder, or a link back up that makes a
+ * loop, which the walk follows once) gives the same files under other paths: they are the same scenarios, not
+ * two with one id. The path kept is the one through the fewest links: not itself a link, then the shortest.
+ */
+function oncePerFile(paths: Iterable<string>): string[] {
+  const isLink = (p: string) => (lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ? 1 : 0);
+  const before = (a: string, b: string) => isLink(a) - isLink(b) || a.length - b.length || (a < b ? -1 : 1);
+  const byReal = new Map<string, string>();
+  for (const p of paths) {
+    let real = p;
+    try {
+      real = realpathSync(p);
+    } catch {
+      // a link that leads nowhere: kept as it is, its load says why it cannot be read
+    }
+    const kept = byReal.get(real);
+    if (kept === undefined || before(p, kept) < 0) byReal.set(real, p);
+  }
+  return [...byReal.values()].sort();
 }
 
 /** the ids --only picks (every pattern must match some id); the rest is not selected */

@@ -34,7 +34,7 @@ export interface ShardPlan {
 }
 
 /** 12 hex digits of a sha256 */
-const hash12 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex').slice(0, 12);
+export const hash12 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
 /**
  * What a shard was made over beside its plan, so that a merge can tell shards of another suite or statement index

@@ -904,6 +904,17 @@ export interface DriftCauses {
    * cassettes that could not be read
    */
   problems?: string[];
+  /**
+   * drift SESSION --against: the causes found only in the answers after a request of the session that changes the agent's state and was not asked again (PUT /rest/config). Each may follow from the state that request left on the older agent alone, not from the version: cannot tell. Not in `counts`; a --fail-on gate they alone would trip cannot be answered (exit 2)
+   */
+  uncertain?: {
+    /**
+     * the request not asked again: METHOD /path (#step)
+     */
+    after: string;
+    causes: ChangeCause[];
+    counts: Counts;
+  };
 }
 export interface ChangeCause {
   rule: ChangeRuleId;
@@ -944,6 +955,14 @@ export interface ChangeCause {
   occurrences: number;
   scenarios: string[];
   evidence: ChangeEvidence[];
+  /**
+   * present only when the file left evidence out: this many differences of the cause follow those listed in `evidence` (matrix.json keeps the first 20 of each cause; drift --json, past its 10 MB bound, the first that fit); `occurrences` counts every one, and `synconf drift --differences` lists them
+   */
+  moreEvidence?: number;
+  /**
+   * present only when the file left member names out: this many members follow those listed in `members` (matrix.json keeps the first 20; drift --json, past its 10 MB bound, the first that fit); the change counts every one
+   */
+  moreMembers?: number;
   /**
    * set when an --ignore or --ignore-file entry accepts the cause
    */
@@ -2101,6 +2120,10 @@ export interface Report {
      * the known-deviations file applied
      */
     expectations?: string | null;
+    /**
+     * the known deviations applied (none too), as loaded: 12 hex digits of a sha256; report merge refuses shards that applied different ones. Absent: written by an older synconf, or a run that stopped before it knew its agent
+     */
+    expectationsHash?: string;
     /**
      * the folder --record wrote (record mode)
      */
