@@ -106,6 +106,12 @@ const ROWS: Record<string, Step | Step[]> = {
     code: 0,
     stdout: /system-ping/,
   },
+  // stdout holds the document alone (the run's progress and verdict lines go to stderr): a CI step parses it
+  'drift DIR --json against a lab: stdout is the JSON document alone': {
+    argv: ['drift', 'rec2', '--syncthing', LIVE, '--suite', 's.yaml', '--json'],
+    code: 0,
+    stdout: /^\{\n {2}"from": [\s\S]*\n\}\n$/,
+  },
   'validate scenario': { argv: ['validate', 'scenario', 's.yaml'], code: 0, stdout: /valid/ },
   'validate expectations': { argv: ['validate', 'expectations', 'e.yaml'], code: 0, stdout: /valid/ },
   'validate cassette': { argv: ['validate', 'cassette', 'rec/system-ping.har'], code: 0, stdout: /valid/ },

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { cliAsync, spawnCli, type CliResult } from './support/cli.js';
 import { makeTemp, removeTemp } from './support/temp.js';
@@ -47,6 +47,8 @@ interface Row {
   checksKept?: boolean;
   /** report.json gives no scenario a verdict (pass or fail): the input was broken, not the agent */
   verdictless?: boolean;
+  /** the output names a path, and every path it names is on disk (none removed behind the line naming it) */
+  pathsExist?: boolean;
 }
 
 /** a shell script as a --syncthing binary */
@@ -684,9 +686,23 @@ const ROWS: Record<string, Row> = {
   'drift --agent that never answers, --timeout 1: the line says 1 s, not the default 10': {
     cause: '9 bounded agent faults',
     argv: ['drift', '--agent', '$MUTE', '--only', 'system-ping', '--timeout', '1'],
+    // the temp folder drift keeps (below) lands in the scratch folder
+    env: { TMPDIR: '$DIR/tmp' },
+    setup: async (dir) => mkdir(join(dir, 'tmp')),
     code: 2,
     message:
       /^synconf: the agent at http:\/\/127\.0\.0\.1:\d+ does not answer \(timeout: no complete response within 1000 ms\)$/,
+    pathsExist: true,
+  },
+  'drift --agent where nothing listens: the report it names is kept, and it says how to remove it': {
+    cause: '8 nothing destroyed',
+    argv: ['drift', '--agent', 'http://127.0.0.1:9', '--only', 'system-ping'],
+    env: { TMPDIR: '$DIR/tmp' },
+    setup: async (dir) => mkdir(join(dir, 'tmp')),
+    code: 2,
+    message:
+      /^the run's report is kept in \/.*\/report: nothing was compared \(remove it with rm -r \/.*\/synconf-drift-\w+\)$/,
+    pathsExist: true,
   },
   'drift --against an agent that never answers, --timeout 1: the line says 1 s': {
     cause: '9 bounded agent faults',
@@ -867,6 +883,17 @@ describe('faults against the built command, each from a scratch folder', () => {
         };
         const judged = scenarios.filter((sc) => sc.verdict === 'pass' || sc.verdict === 'fail');
         assert.deepEqual(judged, [], 'no verdict on the agent');
+      }
+      if (row.pathsExist) {
+        // a word holding a "/" that is no URL (as the command's cwd sees it), without the punctuation ending a phrase
+        const words = [...r.out.matchAll(/(?<=^|\s)([^\s,;()]*\/[^\s,;()]+?)[:.]?(?=$|[\s,;()])/gm)].map((m) => m[1]);
+        const named = words.filter((w) => !w.includes('://'));
+        assert.ok(named.length > 0, `the output names a path\n${shown}`);
+        assert.deepEqual(
+          named.filter((p) => !existsSync(resolve(dir, p))),
+          [],
+          `paths named that are not on disk\n${shown}`,
+        );
       }
       if (row.harness) {
         const errors = (JSON.parse(readFileSync(report, 'utf8')) as { harnessErrors: { message: string }[] })

@@ -346,6 +346,26 @@ describe('synconf serve', () => {
     assert.match(readFileSync(join(work, 'ctrlc.har'), 'utf8'), /"_served": "events"|"entries": \[\]/);
   });
 
+  // [signal, a request without a recorded answer (under --strict), exit code]: SIGTERM is the orderly stop (0, or 1
+  // after a miss); Ctrl-C and SIGHUP interrupt it (128 + n: 130, 129, as every command), the request log written
+  const signals: [NodeJS.Signals, boolean, number][] = [
+    ['SIGTERM', false, 0],
+    ['SIGTERM', true, 1],
+    ['SIGINT', true, 130],
+    ['SIGHUP', false, 129],
+    ['SIGHUP', true, 129],
+  ];
+  for (const [signal, missed, want] of signals)
+    test(`--strict, ${missed ? 'a request missed' : 'nothing missed'}, then ${signal}: exit ${want}`, async () => {
+      const log = join(work, `signal-${signal}-${missed}.har`);
+      const s = await serve([REC, '--log', log, '--strict']);
+      assert.equal((await get(s, missed ? '/rest/system/statsu' : '/rest/system/ping')).status, missed ? 404 : 200);
+      const { code } = await stop(s, signal);
+      assert.equal(code, want, s.stderr());
+      assert.match(s.stderr(), new RegExp(`synconf serve: ${want > 128 ? 'interrupted' : 'stopped'} \\(${signal}\\)`));
+      assert.equal(readLog(log).log.entries.length, 1, 'the request log is written');
+    });
+
   test('a key too short to redact safely, or the placeholder itself, is refused: one line, exit 2', () => {
     for (const [key, why] of [
       ['rest', /too short to redact safely \(at least 8 characters/],

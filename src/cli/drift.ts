@@ -36,6 +36,13 @@ function checkDriftArgs(argv: Record<string, unknown>): true {
   return true;
 }
 
+/** --keep: a live drift's temporary folder, which a run that does not reach the comparison keeps anyway */
+const KEEP = {
+  type: 'boolean',
+  describe:
+    'keep the fresh recording (its folder is printed); the report of a run that does not reach the comparison is kept without it',
+} as const;
+
 /** --against: the client's session asked again of another agent (commands/drift-against.ts) */
 const AGAINST = {
   type: 'string',
@@ -55,7 +62,7 @@ export const driftCommand: CommandModule = {
         describe:
           'DIR-A DIR-B: two recordings folders, compared offline (A the older); or one folder to compare a fresh live recording with (default: the bundled recordings)',
       })
-      .option('keep', { type: 'boolean', describe: 'keep the fresh recording (its folder is printed)' })
+      .option('keep', KEEP)
       .option('against', AGAINST)
       .option('fail-on', {
         type: 'string',

@@ -5,7 +5,7 @@ import { once, wholeNumber } from './options.js';
 import type { ProxyOptions } from '../commands/proxy.js';
 
 const PROXY_EXIT_CODES =
-  'Exit codes: 0 every exchange judged conforms (or is a known deviation of the agent version), 1 a request or an answer is against the spec (each listed with its exchange, and whose fault it is), 2 usage or input error (no agent named, port in use, an agent that cannot be started or reached), or no exchange the spec describes passed (no verdict to give), 3 a fault of synconf itself, 130 interrupted (Ctrl-C or SIGHUP; the report is written all the same). SIGTERM, --count and --until-idle are the orderly stop: the exit code is the verdict.';
+  "Exit codes: 0 every exchange judged conforms (or is a known deviation of the agent version), 1 a request or an answer is against the spec (each listed with its exchange, and whose fault it is), 2 usage or input error (no agent named, port in use, an agent that cannot be started or reached), or no exchange the spec describes passed (no verdict to give), 3 a fault of synconf itself, 130 interrupted by Ctrl-C (SIGINT), 129 by SIGHUP (128 + the signal's number, as every command; the report is written all the same). SIGTERM, --count and --until-idle are the orderly stop: the exit code is the verdict.";
 
 export const proxyCommand: CommandModule = {
   command: 'proxy',

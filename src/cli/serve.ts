@@ -5,7 +5,7 @@ import { wholeNumber } from './options.js';
 import type { ServeOptions } from '../commands/serve.js';
 
 const SERVE_EXIT_CODES =
-  'Exit codes (when stopped with SIGTERM, as `kill` sends it): 0 stopped, 1 with --strict: a request had no recorded answer, 2 usage or input error (port in use, no recordings), 3 a fault of synconf itself; stopped with Ctrl-C (SIGINT): 130, interrupted.';
+  "Exit codes (when stopped with SIGTERM, as `kill` sends it): 0 stopped, 1 with --strict: a request had no recorded answer, 2 usage or input error (port in use, no recordings), 3 a fault of synconf itself; interrupted by Ctrl-C (SIGINT): 130, by SIGHUP: 129 (128 + the signal's number, as every command), the request log written all the same.";
 
 export const serveCommand: CommandModule = {
   command: 'serve [dir]',

@@ -68,10 +68,16 @@ export async function driftRun(dir: string, opts: DriftOptions, accepted: Accept
   await checkSyncthing(opts.syncthing, !opts.agent);
   await checkAgentVersion(opts.agentVersion);
   const fresh = mkdtempSync(join(usableTempDir(), 'synconf-drift-'));
+  const reportDir = join(fresh, 'report');
+  let compared = false;
+  // the interrupt ends the process once a signalled run's report is written, before `finally`: settled then too
+  const settle = () => keepOrRemove(fresh, reportDir, compared, opts.keep);
+  process.once('exit', settle);
   try {
-    const reportDir = join(fresh, 'report');
-    const code = await executeRun({ ...opts, reportDir, failOn: ['fail'] }, liveTargetMaker(opts));
-    if (code === EXIT.usage) return EXIT.usage;
+    const run = { ...opts, reportDir, failOn: ['fail'], temporaryReport: !opts.keep, linesToStderr: opts.json };
+    const code = await executeRun(run, liveTargetMaker(opts));
+    // a run that did not end (the agent not reached, a signal) has nothing to compare: its code, its report kept
+    if (code !== EXIT.ok && code !== EXIT.nonConforming) return code;
     // the run's own exchanges, as every report folder keeps them; the agent's identification is not compared
     const recorded = join(reportDir, EXCHANGES_DIR);
     const ran = new Set(
@@ -80,12 +86,25 @@ export async function driftRun(dir: string, opts: DriftOptions, accepted: Accept
         .map((f) => f.slice(0, -4)),
     );
     const comparison = compareRecordings(dir, recorded, (id) => ran.has(id));
+    compared = true;
     if (!opts.json) console.log(`\ndrift of ${plural(ran.size, 'scenario')} against ${dir}:`);
     return printCauses(comparison, dir, 'the fresh recording', opts, accepted);
   } finally {
-    if (opts.keep) console.log(`fresh recording kept in ${join(fresh, 'report', EXCHANGES_DIR)}`);
-    else rmSync(fresh, { recursive: true, force: true });
+    process.off('exit', settle);
+    settle();
   }
+}
+
+/**
+ * After a drift run: the fresh recording is kept with --keep; the report of a run that did not reach the comparison
+ * is kept too, as its evidence (its files were named); otherwise the temp folder goes. Says what is kept, and where.
+ */
+function keepOrRemove(fresh: string, reportDir: string, compared: boolean, keep?: boolean): void {
+  const written = existsSync(reportDir) && readdirSync(reportDir).length > 0;
+  if (compared && keep) console.log(`fresh recording kept in ${join(reportDir, EXCHANGES_DIR)}`);
+  else if (!compared && written)
+    console.log(`the run's report is kept in ${reportDir}: nothing was compared (remove it with rm -r ${fresh})`);
+  else rmSync(fresh, { recursive: true, force: true });
 }
 
 /** prints the drift between two folders and returns the exit code: 0 none, 1 the gate trips, 2 unreadable cassettes */

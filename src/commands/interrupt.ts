@@ -6,6 +6,13 @@ import { constants } from 'node:os';
 /** the exit code of a process a signal stopped, as shells report it: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) */
 export const exitCodeOfSignal = (signal: NodeJS.Signals): number => 128 + (constants.signals[signal] ?? 2);
 
+/**
+ * The exit code of a server (serve, proxy) that a signal stopped: SIGTERM, what `kill` and CI send, is its orderly
+ * stop (undefined: the command's own code, its verdict); Ctrl-C and SIGHUP interrupt it, 128 + n as every command.
+ */
+export const serverInterruptCode = (signal: NodeJS.Signals): number | undefined =>
+  signal === 'SIGTERM' ? undefined : exitCodeOfSignal(signal);
+
 /** how long a run may take to stop after a signal (at its next step) before the interrupt writes its report for it */
 export const STOP_WITHIN_MS = 800;
 

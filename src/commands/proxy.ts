@@ -5,7 +5,7 @@
 // the session and the client's footprint), junit.xml, report.html, summary.md and the redacted HAR (recordings/).
 import { join } from 'node:path';
 import type { Report } from '../schema/generated/types.js';
-import { EXIT, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { makeOutputDir } from '../output-dir.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { Redactor } from '../transport/redact.js';
@@ -16,7 +16,7 @@ import { deviationsFor } from '../proxy/deviations.js';
 import { startForwarder, type ErrorsMode } from '../proxy/forward.js';
 import { finalize, totalsOf, verdictLine } from '../verdict/totals.js';
 import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
-import { onInterrupt } from './interrupt.js';
+import { onInterrupt, serverInterruptCode } from './interrupt.js';
 import { writeReports } from './write-reports.js';
 import { startUpstream, type Upstream } from './proxy-upstream.js';
 import { HarSink } from './har-sink.js';
@@ -107,12 +107,12 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
   const report = proxyReport(s, upstream, opts, startedAt);
   report.run.expectations = deviations.files.join(', ') || null;
   await writeReports(report, opts.reportDir);
-  // Ctrl-C and a closed terminal are interrupts (130), as in every command; SIGTERM (what `kill` and CI send), a count
+  // Ctrl-C and a closed terminal interrupt it (130, 129), as every command; SIGTERM (what `kill` and CI send), a count
   // reached or the idle time are the orderly stop: the verdict's exit code
-  const interrupted = why === 'SIGINT' || why === 'SIGHUP';
-  console.error(stopLine(why, interrupted, opts, report));
+  const interrupted = why === 'count' || why === 'idle' ? undefined : serverInterruptCode(why);
+  console.error(stopLine(why, interrupted !== undefined, opts, report));
   console.error(`report: ${join(opts.reportDir, 'report.json')}; exchanges: ${har.file}`);
-  return interrupted ? EXIT.interrupted : report.exitCode;
+  return interrupted ?? report.exitCode;
 }
 
 /** how the session ended and its verdict, or what kept it from one */

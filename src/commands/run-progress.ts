@@ -5,11 +5,9 @@ import type { CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import { checkKind, moreLine, streamFold } from '../report/fold.js';
 import type { LoadedScenario } from '../scenario/load.js';
 
-const tty = process.stdout.isTTY === true;
 const force = process.env.FORCE_COLOR;
-const colour =
+const colourOn = (tty: boolean) =>
   !process.env.NO_COLOR && (force === undefined || force === '' ? tty : force !== '0' && force !== 'false');
-const paint = (code: number, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
 const VERDICT_COLOUR: Record<string, number> = {
   pass: 32,
   fail: 31,
@@ -21,7 +19,11 @@ const VERDICT_COLOUR: Record<string, number> = {
 /** the failing checks a scenario prints at most: one step of 20,000 failing assertions printed 20,000 lines */
 const MAX_FAILURES_SHOWN = 20;
 
-export function progress() {
+/** the progress lines on `stream`: stdout, or stderr where stdout holds a document (drift --json) */
+export function progress(stream: NodeJS.WriteStream = process.stdout) {
+  const tty = stream.isTTY === true;
+  const colour = colourOn(tty);
+  const paint = (code: number, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
   let timer: NodeJS.Timeout | undefined;
   let started = 0;
   // repeated identical problems: the first few printed, the rest counted (fold.ts), across the scenarios
@@ -32,7 +34,7 @@ export function progress() {
       if (!tty) return;
       started = performance.now();
       const draw = () =>
-        process.stdout.write(
+        stream.write(
           `\r\x1b[K[${String(i + 1).padStart(width(total))}/${total}] ${s.scenario.id} … ${((performance.now() - started) / 1000).toFixed(1)}s`,
         );
       draw();
@@ -57,21 +59,20 @@ export function progress() {
         ? paint(31, 'ERROR'.padEnd(15))
         : paint(VERDICT_COLOUR[r.verdict] ?? 0, r.verdict.toUpperCase().padEnd(15));
       const line = `[${String(i + 1).padStart(width(total))}/${total}] ${label} ${r.id}${r.mode === 'absent' ? ' (absent)' : ''} (${(r.durationMs / 1000).toFixed(1)}s) ${detail}`;
-      process.stdout.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
+      stream.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
       const failing = r.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass');
       const shown = [...problems.next(failing.map((check) => ({ check, scenario: r.id })))];
       for (const { item, more } of shown.slice(0, MAX_FAILURES_SHOWN)) {
-        process.stdout.write(`      ${paint(31, '✗')} ${item.check.id}: ${item.check.message}\n`);
-        if (more) process.stdout.write(`      ${moreLine(more)}\n`);
+        stream.write(`      ${paint(31, '✗')} ${item.check.id}: ${item.check.message}\n`);
+        if (more) stream.write(`      ${moreLine(more)}\n`);
       }
       const hidden = shown.slice(MAX_FAILURES_SHOWN).reduce((n, { more }) => n + 1 + (more ?? 0), 0);
-      if (hidden)
-        process.stdout.write(`      … and ${hidden} more failing checks of ${r.id} (the report lists them)\n`);
+      if (hidden) stream.write(`      … and ${hidden} more failing checks of ${r.id} (the report lists them)\n`);
     },
     verdict(line: string, exitCode: number) {
       for (const { first, more } of problems.rest())
-        process.stdout.write(`      ${moreLine(more, `${first.check.id} (in later scenarios)`)}\n`);
-      process.stdout.write(`${paint(exitCode === 0 ? 32 : 31, line)}\n`);
+        stream.write(`      ${moreLine(more, `${first.check.id} (in later scenarios)`)}\n`);
+      stream.write(`${paint(exitCode === 0 ? 32 : 31, line)}\n`);
     },
   };
 }

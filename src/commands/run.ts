@@ -49,6 +49,10 @@ export interface CommonRunOptions {
   runTimeout?: number;
   /** --scenario-timeout: seconds each scenario may take */
   scenarioTimeout?: number;
+  /** drift: the report folder is a temporary one, removed when the run ends (0 or 1) */
+  temporaryReport?: boolean;
+  /** drift --json: the run's lines go to stderr, stdout holds the JSON document alone */
+  linesToStderr?: boolean;
 }
 
 export type RecordOptions = RecorderOptions;
@@ -108,10 +112,14 @@ async function endRun(report: Report, end: Ending): Promise<number> {
   // repeated identical harness errors (a step missing from a recording, many times over): the first few, then a count
   for (const line of harnessLines(report.harnessErrors)) console.error(line);
   out.verdict(verdictAsPrinted(report.verdict, unwritable), unwritable ? EXIT.usage : report.exitCode);
-  console.log(
-    `${reportsLine(paths)}${replayed ? `; replayed from ${relative(process.cwd(), replayed).startsWith('..') ? resolve(replayed) : relative(process.cwd(), replayed) || '.'}` : ''}`,
-  );
-  if (report.repeat) console.log(stabilityLine(report)); // the last line: what a CI log shows first
+  // a temporary report is named only when it is kept, as the evidence of a run that did not end (drift says so)
+  const removed = args.temporaryReport && !unwritable && report.exitCode <= EXIT.nonConforming;
+  const say = args.linesToStderr ? console.error : console.log;
+  if (!removed)
+    say(
+      `${reportsLine(paths)}${replayed ? `; replayed from ${relative(process.cwd(), replayed).startsWith('..') ? resolve(replayed) : relative(process.cwd(), replayed) || '.'}` : ''}`,
+    );
+  if (report.repeat) say(stabilityLine(report)); // the last line: what a CI log shows first
   if (unwritable) throw unwritable;
   return report.exitCode;
 }
@@ -173,7 +181,7 @@ async function runRepeats(s: Session): Promise<Report[] | { notSetUp: string }> 
   const repeat = args.repeat ?? 1;
   const reports: Report[] = [];
   for (let run = 1; run <= repeat; run++) {
-    if (repeat > 1) console.log(`run ${run} of ${repeat}`);
+    if (repeat > 1) (args.linesToStderr ? console.error : console.log)(`run ${run} of ${repeat}`);
     const plan: RunPlan = {
       selection: s.selection,
       makeTarget: s.makeTarget,
@@ -258,7 +266,11 @@ export async function executeRun(
   const baseline = await baselineOf(args, record);
   // A report folder that cannot be written is one line now (after the usage errors), not a lost report at the end.
   makeOutputDir(args.reportDir, '--report-dir');
-  const end: Ending = { args, reportDir: resolve(args.reportDir), out: progress() };
+  const end: Ending = {
+    args,
+    reportDir: resolve(args.reportDir),
+    out: progress(args.linesToStderr ? process.stderr : process.stdout),
+  };
   // One writer of the report folder: the run's own end, or (a run that does not stop in time after a signal) the
   // interrupt's, never both.
   let written = false;

@@ -1,12 +1,12 @@
 // The `synconf serve` process: start the server, say where it is and which key to use, run until
-// SIGINT/SIGTERM, then close every connection, write the request log and tell what was missed.
+// SIGTERM, SIGINT or SIGHUP, then close every connection, write the request log and tell what was missed.
 import { randomBytes } from 'node:crypto';
 import { startServer } from '../serve/server.js';
 import { newestRecordings } from '../serve/recordings.js';
 import { EXIT, UsageError } from '../errors.js';
 import { API_KEY } from '../transport/redact.js';
 import { RECORDINGS_DIR } from '../paths.js';
-import { onInterrupt } from './interrupt.js';
+import { onInterrupt, serverInterruptCode } from './interrupt.js';
 
 export interface ServeRun {
   dir: string;
@@ -78,8 +78,8 @@ export async function runServe(opts: ServeRun): Promise<number> {
   const signal = await interrupt.stopped;
   await server.close();
   interrupt.off();
-  // Ctrl-C is an interrupt, as in every command (130); SIGTERM, what `kill` and CI send, is the orderly stop (0, or 1)
-  const ended = signal === 'SIGINT' ? EXIT.interrupted : undefined;
+  // SIGTERM is the orderly stop (0, or 1); Ctrl-C (130) and SIGHUP (129) interrupt it, as in every command
+  const ended = serverInterruptCode(signal);
   const { served, missed } = server.counts;
   console.error(
     `synconf serve: ${ended ? 'interrupted' : 'stopped'} (${signal}); ${served} request(s) answered, ${missed} missed; request log ${opts.log}`,
