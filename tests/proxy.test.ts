@@ -209,6 +209,7 @@ describe('synconf proxy --recordings', () => {
       assert.equal(await stopProxy(p, signal), code, p.stderr());
       const report = readReport(p.dir);
       assert.equal(report.proxy!.exchanges.total, paths.length);
+      assert.equal(report.exitCode, code, 'report.json holds the code the process exits with');
       assert.match(p.stderr(), code > 128 ? new RegExp(`interrupted \\(${signal}\\)`) : /stopped \(SIGTERM\)/);
       if (paths.length === 0) assert.match(p.stderr(), /no exchange the spec describes passed through the proxy/);
     });

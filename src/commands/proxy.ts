@@ -106,13 +106,22 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
   s.finish();
   const report = proxyReport(s, upstream, opts, startedAt);
   report.run.expectations = deviations.files.join(', ') || null;
-  await writeReports(report, opts.reportDir);
   // Ctrl-C and a closed terminal interrupt it (130, 129), as every command; SIGTERM (what `kill` and CI send), a count
-  // reached or the idle time are the orderly stop: the verdict's exit code
+  // reached or the idle time are the orderly stop: the verdict's exit code. report.json holds the code the process
+  // exits with, as a run's does.
   const interrupted = why === 'count' || why === 'idle' ? undefined : serverInterruptCode(why);
+  await writeReports(exitingWith(report, interrupted), opts.reportDir);
   console.error(stopLine(why, interrupted !== undefined, opts, report));
   console.error(`report: ${join(opts.reportDir, 'report.json')}; exchanges: ${har.file}`);
   return interrupted ?? report.exitCode;
+}
+
+/** the report as the process exits: an interrupted session's code is the signal's (128 + n) */
+function exitingWith(report: Report, interrupted: number | undefined): Report {
+  if (interrupted === undefined) return report;
+  report.exitCode = interrupted as Report['exitCode'];
+  report.verdict = verdictLine(report, DEFAULT_FAIL_ON);
+  return report;
 }
 
 /** how the session ended and its verdict, or what kept it from one */
