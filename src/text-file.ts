@@ -1,7 +1,8 @@
 // Reading a file the user gave: its bytes decoded as strict UTF-8 (a bad byte is an input error naming the file,
 // line and column, never a silent U+FFFD that a check would then blame on the agent), and JSON parsed with an error
 // that names line and column without quoting the file's text back (V8's messages embed it).
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { InputError } from './errors.js';
 
 /** 1-based line and column of a character offset in `text` */
@@ -79,6 +80,25 @@ function isReadableKind(path: string): boolean {
   return !stat || stat.isFile() || stat.isDirectory();
 }
 
+/** why `path` cannot be read when it is a symbolic link to nothing or a loop (ENOENT, ELOOP), else undefined */
+function brokenLink(path: string, code: string | undefined): string | undefined {
+  const isLink = (p: string) => lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink();
+  try {
+    if ((code !== 'ENOENT' && code !== 'ELOOP') || !isLink(path)) return undefined;
+    if (code === 'ELOOP') return 'a symbolic link loop';
+    // "ENOENT" alone would say the link itself is not there: what is missing is at the end of its chain
+    const to = readlinkSync(path);
+    let [link, end] = [path, to];
+    for (let hops = 0; hops < 40 && isLink(resolve(dirname(link), end)); hops++) {
+      link = resolve(dirname(link), end);
+      end = readlinkSync(link);
+    }
+    return `a symbolic link to ${to}${link === path ? '' : `, which leads to ${end}`}, which does not exist`;
+  } catch {
+    return undefined; // changed while looked at: the read's own error says enough
+  }
+}
+
 /** the text of a file the user gave (or standard input, `-`); unreadable or empty is an InputError naming it */
 export function readTextFile(path: string | 0, label: string): string {
   let bytes: Buffer;
@@ -90,9 +110,10 @@ export function readTextFile(path: string | 0, label: string): string {
   } catch (e) {
     if (e instanceof TextFileError) throw e;
     const err = e as NodeJS.ErrnoException;
+    const why = typeof path === 'string' ? brokenLink(path, err.code) : undefined;
     throw new TextFileError(
       label,
-      `cannot read: ${err.code === 'EISDIR' ? 'a folder, not a file' : (err.code ?? err.message)}`,
+      `cannot read: ${why ?? (err.code === 'EISDIR' ? 'a folder, not a file' : (err.code ?? err.message))}`,
     );
   }
   if (bytes.length === 0) throw new TextFileError(label, 'the file is empty (0 bytes)');

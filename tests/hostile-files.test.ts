@@ -234,6 +234,50 @@ const suiteLinks: Row[] = [
     argv: ['replay', '--suite', 's', '--suite', 't', '--report-dir', 'out'],
     ...once,
   },
+  // a *.yaml entry that cannot be read as a file is reported as any unreadable scenario file, never dropped unsaid
+  ...(
+    [
+      [
+        'a link to a file that does not exist',
+        's',
+        { 's/gone.yaml': 'nowhere.yaml' },
+        /gone\.yaml: cannot read: a symbolic link to nowhere\.yaml, which does not exist/,
+      ],
+      [
+        'two links to each other (a loop)',
+        's',
+        { 's/a.yaml': 'b.yaml', 's/b.yaml': 'a.yaml' },
+        /a\.yaml: cannot read: a symbolic link loop/,
+      ],
+      [
+        'a link to a link to nothing',
+        's',
+        { 's/c.yaml': 'd.yaml', 's/d.yaml': 'no/where.yaml' },
+        /c\.yaml: cannot read: a symbolic link to d\.yaml, which leads to no\/where\.yaml, which does not exist/,
+      ],
+      [
+        'a glob matching a link to nothing',
+        's/*.yaml',
+        { 's/gone.yaml': 'nowhere.yaml' },
+        /gone\.yaml: cannot read: a symbolic link to nowhere\.yaml, which does not exist/,
+      ],
+    ] as const
+  ).map(([what, suite, links, message]) => ({
+    name: `replay --suite: ${what}`,
+    files: { 's/ping.yaml': SCENARIO },
+    links,
+    argv: ['replay', '--suite', suite, '--report-dir', 'out'],
+    code: 2,
+    message: new RegExp(`^synconf: s/${message.source}$`),
+    writes: ['out/report.json'],
+  })),
+  {
+    name: 'replay --suite: a link to nothing not named *.yaml is no scenario file',
+    files: { 's/ping.yaml': SCENARIO },
+    links: { 's/notes.txt': 'nowhere.txt', 's/gone': 'nowhere' },
+    argv: ['replay', '--suite', 's', '--report-dir', 'out'],
+    ...once,
+  },
   {
     name: 'replay --suite: two real files of one id are still two',
     files: { 's/ping.yaml': SCENARIO, 's/x/copy.yaml': SCENARIO },
@@ -394,6 +438,34 @@ const rows: Row[] = [
     message: /cassette rec\/system-ping\.har:\d+:\d+: not JSON \(.*truncated\?\)/,
     writes: ['out/report.json'],
   },
+  // a versions range the matching cannot parse would hold no version: the file would apply to nothing, unsaid
+  ...(
+    [
+      [
+        'validate expectations',
+        'banana',
+        /e\.yaml:2: \/versions: "banana" is not a version range \(Invalid comparator: banana;/,
+      ],
+      [
+        'validate expectations',
+        '">=1.2.3 <"',
+        /e\.yaml:2: \/versions: ">=1\.2\.3 <" is not a version range \(Invalid comparator: <;/,
+      ],
+      [
+        'replay --expectations',
+        'banana',
+        /e\.yaml:2: \/versions: "banana" is not a version range \(Invalid comparator: banana;/,
+      ],
+    ] as const
+  ).map(([command, versions, message]) => ({
+    name: `${command}: versions ${versions}, not a version range`,
+    files: { 'e.yaml': EXPECTATIONS.replace('">=1.0.0"', versions) },
+    argv: command.startsWith('validate')
+      ? ['validate', 'expectations', 'e.yaml']
+      : ['replay', '--expectations', 'e.yaml', '--only', 'system-ping', '--report-dir', 'out'],
+    code: 2,
+    message: new RegExp(`^synconf: expectations file ${message.source}`),
+  })),
   {
     name: 'validate expectations: an unknown key, with the closest',
     files: { 'e.yaml': EXPECTATIONS.replace('versions:', 'version:') },

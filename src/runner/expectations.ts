@@ -3,8 +3,9 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CORE_SCHEMA } from 'js-yaml';
-import { loadBounded } from '../scenario/located-yaml.js';
+import { loadBounded, loadLocated } from '../scenario/located-yaml.js';
 import satisfies from 'semver/functions/satisfies.js';
+import Range from 'semver/classes/range.js';
 import type { KnownDeviations, CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import { validate } from '../schema/registry.js';
 import { kindProblem } from '../schema/file-kind.js';
@@ -46,6 +47,16 @@ export function loadExpectations(path: string): LoadedExpectations {
     );
   }
   const exp = data as KnownDeviations;
+  // Matching (satisfies) takes a range it cannot parse as holding no version: a typo in it would make the file apply
+  // to nothing, silently (or be refused as another version's). Parsed here by the same parser, to say so at once.
+  try {
+    new Range(exp.versions);
+  } catch (e) {
+    const line = loadLocated(text, file, data).lineAt('/versions');
+    throw new InputError(
+      `expectations file ${file}${line ? `:${line}` : ''}: /versions: "${exp.versions}" is not a version range (${(e as Error).message}; e.g. ">=1.19.0 <1.20.0")`,
+    );
+  }
   const seen = new Set<string>();
   exp.deviations.forEach((d, i) => {
     if (seen.has(d.check)) throw new InputError(`expectations file ${at(i)}listed twice`);

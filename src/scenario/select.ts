@@ -1,7 +1,8 @@
 // Which scenarios a run runs: the files of --suite (folders, files or globs), loaded and checked, and the ids
 // --only picks. Every malformed file and every pattern that matches nothing is reported; none is run.
 import { resolve } from 'node:path';
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstat, lstatSync, realpath, realpathSync, stat, type Stats } from 'node:fs';
+import type { FileSystemAdapter } from 'tinyglobby';
 import { ScenarioError, type LoadedScenario } from './load.js';
 import { loadScenarioAbortably } from './load-off-thread.js';
 import { loadEndpoints } from '../schema/endpoints.js';
@@ -50,7 +51,8 @@ async function suiteFiles(suites: string[] | undefined, errors: Selection['error
     if (/\.ya?ml$/.test(abs) && !/[*?{[]/.test(abs) && existsSync(abs)) files = [abs];
     else {
       const { glob } = await import('tinyglobby');
-      files = folder ? await glob('**/*.yaml', { cwd: abs, absolute: true }) : await glob(abs, { absolute: true });
+      const options = { absolute: true, fs: keepBrokenLinks };
+      files = folder ? await glob('**/*.yaml', { cwd: abs, ...options }) : await glob(abs, options);
     }
     if (files.length === 0)
       errors.push({
@@ -61,6 +63,18 @@ async function suiteFiles(suites: string[] | undefined, errors: Selection['error
   }
   return oncePerFile(found);
 }
+
+/**
+ * The file system as the glob sees it, but for a link it cannot follow (to nothing, or a loop): the glob would drop it
+ * without a word, and the suite would run as if the file were not there. Such a link is given back as itself, not a
+ * folder, so that the glob's own pattern decides whether it is a scenario file, and its load says why it is unreadable.
+ */
+const keepBrokenLinks: FileSystemAdapter = {
+  realpath: ((path: string, done: (e: null, real: string) => void) =>
+    realpath(path, (e, real) => done(null, e ? path : real))) as FileSystemAdapter['realpath'],
+  stat: ((path: string, done: (e: NodeJS.ErrnoException | null, s: Stats) => void) =>
+    stat(path, (e, s) => (e ? lstat(path, done) : done(null, s)))) as unknown as FileSystemAdapter['stat'],
+};
 
 /**
  * Each real file once. A folder reached again through a link (a linked folder, or a link back up that makes a
