@@ -25,6 +25,20 @@ export interface ReplayedSession {
   skipped: string[];
 }
 
+/**
+ * The framing of the client's body, as the client framed it: chunked, or its length (counted again from the body
+ * kept). Without it node sends a GET's body bare, and the agent reads those bytes as the next request (a 400 that
+ * came from the replaying, not from the version: node-syncthing sends `""` on every GET).
+ */
+function framingOf(e: HarEntry): Record<string, string> {
+  const sent = (name: string) => e.request.headers.find((h) => h.name.toLowerCase() === name)?.value;
+  if (/\bchunked\b/i.test(sent('transfer-encoding') ?? '')) return { 'Transfer-Encoding': 'chunked' };
+  const body = e.request.postData?.text;
+  if (body !== undefined || sent('content-length') !== undefined)
+    return { 'Content-Length': String(Buffer.byteLength(body ?? '')) };
+  return {};
+}
+
 /** the request of an entry as it is asked again: path and query, the body, and the other agent's key */
 function requestOf(e: HarEntry, apiKey: string, timeoutMs: number): OutgoingRequest | string {
   const url = new URL(e.request.url);
@@ -36,7 +50,7 @@ function requestOf(e: HarEntry, apiKey: string, timeoutMs: number): OutgoingRequ
   // a long poll waits for the old agent's next event id, which the other agent may never reach (and without a
   // timeout, the agent's default minute): a second is enough to see what it has
   if (url.pathname.startsWith('/rest/events')) url.searchParams.set('timeout', '1');
-  const headers: Record<string, string> = { 'X-API-Key': apiKey };
+  const headers: Record<string, string> = { 'X-API-Key': apiKey, ...framingOf(e) };
   for (const h of e.request.headers) if (KEPT_HEADERS.has(h.name.toLowerCase())) headers[h.name] = h.value;
   return {
     target: 'agent',
@@ -46,6 +60,19 @@ function requestOf(e: HarEntry, apiKey: string, timeoutMs: number): OutgoingRequ
     ...(e.request.postData ? { body: e.request.postData.text } : {}),
     timeoutMs,
   };
+}
+
+/**
+ * The agent's HTTP server refused the request as it was framed, before any handler read it (Go's bare "400 Bad
+ * Request", the connection closed), where the client had an answer: synconf did not ask what the client asked. That
+ * is synconf's fault, never a change of the version (an Error: exit 3).
+ */
+function refusedUnread(e: HarEntry, x: Exchange): void {
+  const r = x.response;
+  if (!r || r.status !== 400 || r.body.trim() !== '400 Bad Request' || e.response.status === 400) return;
+  throw new Error(
+    `${e.request.method} ${new URL(e.request.url).pathname} (${e._step}) asked again was refused by the agent's HTTP server before any handler (400 Bad Request), where the client had ${e.response.status}: synconf did not ask it as the client did`,
+  );
 }
 
 /** the session's requests asked of the agent at `url`, in order; the answers as HAR entries (redacted) */
@@ -66,6 +93,7 @@ export async function replaySession(
         continue;
       }
       const x: Exchange = await live.send(request);
+      refusedUnread(e, x);
       out.entries.push(toEntry(x, e._step, redactor));
     }
   } finally {
