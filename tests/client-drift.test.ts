@@ -10,7 +10,10 @@ import { replaySession } from '../src/proxy/replay-client.js';
 import { Redactor } from '../src/transport/redact.js';
 import { cli } from './support/cli.js';
 import { tempFolder } from './support/temp.js';
-import { startProxy, stopProxy, type Proxying } from './support/proxy.js';
+import { call, checksOf, readReport, startProxy, stopProxy, type Proxying } from './support/proxy.js';
+import { judgeSession } from '../src/proxy/judge-session.js';
+import { ROOT } from '../src/paths.js';
+import { join } from 'node:path';
 
 const VERSION = '1.29.5';
 const work = tempFolder('client-drift');
@@ -75,4 +78,52 @@ test("an agent's HTTP server refusing the request asked again (Go's bare 400) is
   } finally {
     server.close();
   }
+});
+
+// GET /rest/system/debug is gone on 2.1.x (its router's 404): `synconf run` lists that as 2.1's known deviation, and
+// the proxy gives the same exchange the same verdict; on a version whose deviations do not list it, a violation
+describe('an endpoint of the spec the agent version lacks', () => {
+  test('2.1.2 (recordings): the known deviation `run` lists, never a pass; exit 0', async () => {
+    const p = await startProxy(work(), 'debug-2.1.2', ['--recordings', join(ROOT, 'recordings', 'syncthing-2.1.2')]);
+    const r = await call(p, '/rest/system/debug');
+    assert.equal(r.status, 404);
+    await r.text();
+    assert.equal(await stopProxy(p), 0, p.stderr());
+    const [check] = checksOf(readReport(p.dir)).filter((c) => c.step === '#1' && c.kind !== 'request');
+    assert.equal(check?.verdict, 'expected-fail', JSON.stringify(check));
+    assert.equal(check.kind, 'version-gate', 'the answer checked (a 4xx was not judged)');
+    assert.match(check.message, /GET \/rest\/system\/debug is absent on agent v2\.1\.2/);
+    assert.match(check.deviation!.reason, /syncthing#10220/);
+  });
+
+  test('a version without that deviation: the 404 is the agent violation, citing what the spec says of the path', () => {
+    const entry = {
+      startedDateTime: new Date().toISOString(),
+      time: 1,
+      request: { method: 'GET', url: 'http://agent/rest/system/debug', headers: [] },
+      response: {
+        status: 404,
+        headers: [],
+        content: { size: 19, mimeType: 'text/plain', text: '404 page not found\n' },
+      },
+      _step: '#1',
+      _target: 'agent',
+    } as unknown as HarEntry;
+    const checks = judgeSession([entry], { agentVersion: 'v1.29.5', deviations: new Map(), harFile: 'x.har' });
+    const failing = checks.filter((c) => c.verdict === 'fail');
+    assert.deepEqual(
+      failing.map((c) => `${c.blame} ${c.kind} ${(c.statements ?? []).join(' ')}`),
+      ['agent version-gate debug.response'],
+    );
+    // a handler's own 404 (no such folder) says nothing of the endpoint's existence: not judged, as before
+    const own = {
+      ...entry,
+      response: { ...entry.response, content: { ...entry.response.content, text: 'no such folder' } },
+    };
+    const ownChecks = judgeSession([own], { agentVersion: 'v1.29.5', deviations: new Map(), harFile: 'x.har' });
+    assert.deepEqual(
+      ownChecks.filter((c) => c.verdict === 'fail'),
+      [],
+    );
+  });
 });

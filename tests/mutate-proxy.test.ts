@@ -52,7 +52,8 @@ describe('synconf mutate --proxy-session', () => {
     assert.ok(t.caught > 50 && t.survived > 0 && t.noOperator > 0, JSON.stringify(t));
     // what catches a mutant is a check of the proxy: its endpoint, the exchange (#n) and the check's name
     for (const k of m.mutants.filter((x) => x.outcome === 'killed'))
-      for (const c of k.killedBy!) assert.match(c.check, /^(get|post)-rest-[a-z-]+\/#[1-6]\/[\w:-]+$/, k.id);
+      for (const c of k.killedBy!)
+        assert.match(c.check, /^(get|post)-rest-[a-z-]+\/#[1-6]\/([\w:-]+|(GET|POST) \/rest\/[\w/]+ exists)$/, k.id);
     const pong = m.mutants.find((x) => x.statement === 'ping.post.pong')!;
     assert.equal(pong.outcome, 'killed');
     assert.deepEqual(

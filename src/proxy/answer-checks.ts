@@ -5,6 +5,8 @@ import type { StepExpectations } from '../schema/generated/types.js';
 import { checkExchange, type Check } from '../runner/exchange-checks.js';
 import type { EndpointEntry } from '../schema/endpoints.js';
 import type { Exchange } from '../transport/types.js';
+import { missingSince } from '../runner/endpoint-gates.js';
+import { absenceCheckName } from './deviations.js';
 
 /**
  * What the spec expects of an answer with this status, or undefined when it says nothing: the spec shows no error
@@ -40,9 +42,36 @@ export function expectationsFor(endpoint: EndpointEntry, status: number): StepEx
   return undefined;
 }
 
+/** Go's router's answer to a path it has no handler for (a handler's own 404, "no such folder", says otherwise) */
+const ROUTER_404 = '404 page not found';
+
+/**
+ * An endpoint of the spec the agent answered with its router's 404: the agent's version lacks it. Against the spec
+ * (which describes the path) unless the version gate says the agent predates it and the spec names no statement of
+ * the path's existence, as `synconf run` judges the same answer (its status check, or its "exists" check).
+ */
+function absentCheck(endpoint: EndpointEntry, agentVersion: string | null): Check {
+  const since = missingSince(agentVersion, endpoint.id);
+  const cites = endpoint.existsStatements ?? (since ? [] : (endpoint.answers?.['200']?.statements ?? []));
+  const agent = agentVersion ?? 'of unknown version';
+  const gated = since ? ` (added in ${since}; the agent predates it)` : '';
+  const absent = `${endpoint.id} is absent on agent ${agent} (its router's "${ROUTER_404}")`;
+  const expected = since && !cites.length;
+  return blameAgent({
+    name: absenceCheckName(endpoint.id),
+    kind: 'version-gate',
+    verdict: expected ? 'pass' : 'fail',
+    message: expected ? `${absent}, as expected before ${since}` : `${absent}${gated}: the spec describes the path`,
+    expected: expected ? 404 : 'not 404',
+    actual: 404,
+    ...(cites.length ? { statements: cites } : {}),
+  });
+}
+
 /** the answer's checks (none when the spec says nothing of its status); each failing one is the agent's */
 export function checkAnswer(x: Exchange, endpoint: EndpointEntry, agentVersion: string | null): Check[] {
   if (!x.response) return checkExchange(x, undefined, undefined, {}, agentVersion).map(blameAgent);
+  if (x.response.status === 404 && x.response.body.trim() === ROUTER_404) return [absentCheck(endpoint, agentVersion)];
   const expect = expectationsFor(endpoint, x.response.status);
   if (!expect) return [];
   return checkExchange(x, expect, undefined, {}, agentVersion).map(blameAgent);

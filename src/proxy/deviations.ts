@@ -1,8 +1,10 @@
 // Known deviations for the proxy. expectations/ lists them by check id of the suite ("db-localchanged/listed/schema");
 // the proxy's checks have ids of their own (one per endpoint and exchange). A schema deviation that lists its errors
 // ("/files/*/flags required") says what the agent does to a resource, whoever asks: the proxy applies it to every
-// answer validated against that resource, by the errors it lists (any other error still fails). Other deviations
-// (assertions of one scenario's values) say nothing of a client's exchange and are left out.
+// answer validated against that resource, by the errors it lists (any other error still fails). A deviation of the
+// status of a step asking an endpoint for its success answer (or of the suite's "<endpoint> exists" check) says the
+// version lacks the endpoint: the proxy applies it to its own check of that endpoint answered by the router's 404.
+// Other deviations (assertions of one scenario's values) say nothing of a client's exchange and are left out.
 import type { CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
 import {
@@ -32,20 +34,51 @@ function schemaChecks(scenarios: LoadedScenario[]): Map<string, string> {
   return out;
 }
 
+/**
+ * check id → the endpoint the suite found absent: the status check of a step that asks the endpoint for its success
+ * answer ("system-debug/get-debug/status" → "GET /rest/system/debug exists"), and the suite's own "<endpoint> exists"
+ * check of an agent that predates the endpoint. A deviation of either says the agent's version lacks the endpoint.
+ */
+function absenceChecks(scenarios: LoadedScenario[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (node: unknown, scenario: string) => {
+    if (Array.isArray(node)) return node.forEach((n) => walk(n, scenario));
+    if (!node || typeof node !== 'object') return;
+    const o = node as { name?: unknown; request?: { method?: unknown; path?: unknown }; expect?: { status?: unknown } };
+    const { method, path } = o.request ?? {};
+    const success = o.expect?.status === undefined || o.expect.status === 200;
+    if (typeof o.name === 'string' && typeof method === 'string' && typeof path === 'string' && success)
+      out.set(`${scenario}/${o.name}/status`, absenceCheckName(`${method.toUpperCase()} ${path.split('?')[0]}`));
+    for (const value of Object.values(o)) if (value && typeof value === 'object') walk(value, scenario);
+  };
+  for (const s of scenarios) walk([s.scenario.setup, s.scenario.steps, s.scenario.cleanup], s.scenario.id);
+  return out;
+}
+
+/** the name of the proxy's check of an endpoint the agent answered with its router's 404 */
+export const absenceCheckName = (endpoint: string) => `${endpoint} exists`;
+
+/**
+ * The deviations the proxy applies, keyed by what its check names: a resource (schema deviations that list their
+ * errors) or an absent endpoint's check name ("GET /rest/system/debug exists").
+ */
 export type ResourceDeviations = Map<string, Deviation[]>;
 
-/** the schema deviations of the agent's version that list their errors, by resource */
+/** the deviations of the agent's version the proxy can apply: schema ones by resource, absent endpoints by name */
 export function resourceDeviations(
   expectations: LoadedExpectations[],
   scenarios: LoadedScenario[],
 ): ResourceDeviations {
   const resources = schemaChecks(scenarios);
+  const absences = absenceChecks(scenarios);
   const out: ResourceDeviations = new Map();
+  const add = (key: string, d: Deviation) => out.set(key, [...(out.get(key) ?? []), d]);
   for (const f of expectations)
     for (const d of f.data.deviations) {
       const resource = resources.get(d.check);
-      if (!resource || !d.errors?.length) continue;
-      out.set(resource, [...(out.get(resource) ?? []), { ...d, file: f.file }]);
+      if (resource && d.errors?.length) add(resource, { ...d, file: f.file });
+      const gate = / exists$/.test(d.check) ? d.check.split('/').slice(2).join('/') : absences.get(d.check);
+      if (gate) add(gate, { ...d, file: f.file });
     }
   return out;
 }
@@ -62,12 +95,19 @@ function merged(list: Deviation[]): Deviation {
   };
 }
 
-/** marks the proxy's failing schema checks of a scenario by the deviations of the resource each validated */
+/** the key of a failing check among the deviations: the resource a schema check validated, an absence's name */
+function deviationKey(c: CheckResult): string | undefined {
+  if (c.verdict !== 'fail') return undefined;
+  if (c.kind === 'schema') return c.schemaErrors ? String(c.expected) : undefined;
+  return c.kind === 'version-gate' ? c.id.split('/').slice(2).join('/') : undefined;
+}
+
+/** marks the proxy's failing checks of a scenario by the deviations of the resource or absent endpoint each names */
 export function applyResourceDeviations(s: ScenarioResult, byResource: ResourceDeviations): void {
   const index: DeviationIndex = new Map();
   for (const c of s.checks) {
-    if (c.kind !== 'schema' || c.verdict !== 'fail' || !c.schemaErrors) continue;
-    const list = byResource.get(String((c as CheckResult).expected));
+    const key = deviationKey(c);
+    const list = key === undefined ? undefined : byResource.get(key);
     if (list) index.set(c.id, merged(list));
   }
   if (index.size) applyDeviations(s, index);
