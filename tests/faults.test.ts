@@ -20,7 +20,13 @@ const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
 const PING = join(ROOT, 'suites', 'system', 'ping.yaml');
 
 /** the issue's causes these rows belong to */
-type Cause = '3 exit 2, not 3' | '6 signals' | '7 secrets' | '8 nothing destroyed' | '9 bounded agent faults';
+type Cause =
+  | '3 exit 2, not 3'
+  | '6 signals'
+  | '7 secrets'
+  | '8 nothing destroyed'
+  | '9 bounded agent faults'
+  | '40 never harm the agent';
 
 interface Row {
   cause: Cause;
@@ -1128,6 +1134,120 @@ test(
     }
   },
 );
+
+// Issue 40: `drift SESSION --against URL` asks the session's requests again of an agent the user points at. What would
+// stop, reset or reconfigure it is never asked, however the HAR spells it: Syncthing decodes the path, cleans it and
+// compares the method in capitals as Node sends it. Each row is one dangerous endpoint, its HAR holding it written
+// every way the agent would still route (or redirect) to it, and ways whose route cannot be told; the fake agent
+// must receive none of them. The control row's encoded ping is asked: the rows can tell asked from not.
+/** a path written the ways Go's server and router still lead to it (or redirect to it) */
+const SPELLINGS = (path: string): string[] => {
+  const cut = path.lastIndexOf('/');
+  const [dir, last] = [path.slice(0, cut), path.slice(cut + 1)];
+  const hex = (c: string) => '%' + c.charCodeAt(0).toString(16);
+  return [
+    path,
+    `${dir}/${hex(last[0])}${last.slice(1)}`, // /rest/system/%73hutdown
+    `${dir}/${hex(last[0]).toUpperCase()}${last.slice(1)}`,
+    '/' + path, // //rest/system/shutdown
+    path.replace('/rest/', '/rest//'),
+    path.replace('/rest/', '/rest/./'),
+    path.replace('/rest/', '/rest/%2e/'),
+    path.replace('/rest/', '/rest/x/../'),
+    path.replace('/rest/', '/rest/x/%2E%2E/'),
+    `${dir}%2F${last}`, // /rest/system%2Fshutdown
+    path.replace('/rest', '/%72est'),
+    path.toUpperCase(),
+    path + '/',
+  ];
+};
+/** spellings of the path whose route cannot be told: not asked either */
+const UNDECIDABLE = (path: string): string[] => [path + '%00', path + '%zz', path + '%C3', path + '%1b%5b2J'];
+const NEVER_ASKED: [name: string, method: string, path: string][] = [
+  ['POST /rest/system/shutdown', 'POST', '/rest/system/shutdown'],
+  ['POST /rest/system/restart', 'POST', '/rest/system/restart'],
+  ['POST /rest/system/reset', 'POST', '/rest/system/reset'],
+  ['POST /rest/system/upgrade', 'POST', '/rest/system/upgrade'],
+  ['PUT /rest/config', 'PUT', '/rest/config'],
+  ['POST /rest/config', 'POST', '/rest/config'],
+  ['POST /rest/system/config', 'POST', '/rest/system/config'],
+  ['PUT /rest/config/gui', 'PUT', '/rest/config/gui'],
+  ['PATCH /rest/config/gui', 'PATCH', '/rest/config/gui'],
+  ['PUT /rest/config/devices', 'PUT', '/rest/config/devices'],
+  ['PUT /rest/config/folders', 'PUT', '/rest/config/folders'],
+];
+
+describe('drift --against never asks again what would stop, reset or reconfigure the agent (issue 40)', () => {
+  let dir: string;
+  let agent: FakeAgent;
+  let ping: Record<string, unknown>;
+  before(async () => {
+    dir = makeTemp('faults-never-asked');
+    agent = await startFakeAgent();
+    const har = JSON.parse(await readFile(join(REC, 'system-ping.har'), 'utf8')) as {
+      log: { entries: { request: { method: string; url: string } }[] };
+    };
+    ping = har.log.entries.find((e) => e.request.method === 'GET')!;
+  });
+  after(async () => {
+    await agent.close();
+    removeTemp(dir);
+  });
+  /** a HAR of the recorded ping, then each request written (method, path) */
+  const session = (requests: [string, string][]) => ({
+    log: {
+      version: '1.2',
+      creator: { name: 'a browser', version: '1' },
+      entries: [
+        ping,
+        ...requests.map(([method, path]) => ({
+          ...ping,
+          request: { ...(ping.request as object), method, url: `http://agent${path}` },
+        })),
+      ].map((e, i) => ({ ...e, _step: `#${i + 1}` })),
+    },
+  });
+  const drift = async (name: string, requests: [string, string][]) => {
+    agent.reset();
+    const file = join(dir, `${name.replace(/\W+/g, '-')}.har`);
+    await writeFile(file, JSON.stringify(session(requests)));
+    return cliAsync(['drift', file, '--against', agent.url, '--api-key', FAKE_API_KEY], { cwd: dir, timeout: 60_000 });
+  };
+
+  for (const [name, method, path] of NEVER_ASKED)
+    test(name, { timeout: 90_000 }, async () => {
+      counts.set('40 never harm the agent', (counts.get('40 never harm the agent') ?? 0) + 1);
+      const methods = [method, method.toLowerCase(), method[0] + method.slice(1).toLowerCase()];
+      const written = [
+        ...methods.flatMap((m) => SPELLINGS(path).map((p): [string, string] => [m, p])),
+        ...UNDECIDABLE(path).map((p): [string, string] => [method, p]),
+      ];
+      const r = await drift(name, written);
+      const shown = `exit ${r.code}\n${r.out.slice(-3000)}`;
+      assert.equal(r.code, 0, shown);
+      assert.deepEqual(
+        agent.received().filter((q) => q.method !== 'GET'),
+        [],
+        `no request but GETs reached the agent\n${shown}`,
+      );
+      const notAsked = r.stdout.split('\n').filter((l) => /^  not asked again/.test(l));
+      assert.ok(notAsked.length > 0, shown);
+      // every spelling is listed as not asked, undecidable ones too
+      assert.match(r.stdout, /cannot be told/, shown);
+      assert.doesNotMatch(r.out, /\x1b/, 'no raw escape on the terminal');
+    });
+
+  test('control: an encoded GET is asked, a POST of another endpoint too (the rows can tell asked from not)', async () => {
+    const r = await drift('control', [
+      ['GET', '/rest/system/%70ing'],
+      ['post', '/rest/system/ping'],
+    ]);
+    // the fake routes the path as written: its 404 to the encoded ping is a breaking cause (exit 1)
+    assert.equal(r.code, 1, r.out);
+    assert.equal(agent.received('GET /rest/system/%70ing').length, 1, r.out);
+    assert.equal(agent.received('POST /rest/system/ping').length, 1, r.out);
+  });
+});
 
 // Ctrl-C inside a long scenario: the run stops at its next step, and the report of the version keeps that scenario,
 // in a replay and in each version of a matrix alike (issue 30, 6).

@@ -100,12 +100,21 @@ const CONFIG_FOLDER = /^(\/rest\/config\/folders\/)[^/]+/;
 /** "METHOD /path" of an entry, device and folder IDs in the path as placeholders */
 const endpointOf = (e: HarEntry): string => endpointName(e.request.method, e.request.url);
 
+/** a path segment decoded, or as it is when it holds an invalid escape (a client's HAR may: it names no ID then) */
+function decodedSegment(seg: string): string {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return seg;
+  }
+}
+
 /** "METHOD /path" of a request (a URL or a path and query), device and folder IDs in the path as placeholders */
 export function endpointName(method: string, url: string): string {
   const path = new URL(url, 'http://agent').pathname
     .replace(CONFIG_FOLDER, '$1<folderId>')
     .split('/')
-    .map((seg) => (DEVICE_ID.test(decodeURIComponent(seg)) ? '<deviceId>' : seg))
+    .map((seg) => (DEVICE_ID.test(decodedSegment(seg)) ? '<deviceId>' : seg))
     .join('/');
   return `${method.toUpperCase()} ${path}`;
 }

@@ -13,7 +13,8 @@ import { touchesFootprint } from '../changes/footprint.js';
 import type { Acceptance } from '../changes/accept.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { readClientSession } from '../proxy/client-session.js';
-import { replaySession } from '../proxy/replay-client.js';
+import { replaySession, requestLabel } from '../proxy/replay-client.js';
+import { agentRoute } from '../proxy/agent-route.js';
 import { startUpstream, type UpstreamOptions } from './proxy-upstream.js';
 import { printCauses, type CauseOptions } from './drift.js';
 import { MISS_PREFIX } from '../serve/miss.js';
@@ -55,15 +56,17 @@ function splitUnrecorded(entries: HarEntry[]): { answered: HarEntry[]; unrecorde
   const missed = (e: HarEntry) => e.response.status === 404 && e.response.content.text.startsWith(MISS_PREFIX);
   return {
     answered: entries.filter((e) => !missed(e)),
-    unrecorded: entries
-      .filter(missed)
-      .map((e) => `${e.request.method} ${new URL(e.request.url).pathname}: no recorded answer in the recordings`),
+    unrecorded: entries.filter(missed).map((e) => `${requestLabel(e)}: no recorded answer in the recordings`),
   };
 }
 
-/** a request that changes the agent's state (asked or not, what it leaves behind is there for the next answers) */
-const changesState = (e: HarEntry) =>
-  !['GET', 'HEAD', 'OPTIONS'].includes(e.request.method) && new URL(e.request.url).pathname.startsWith('/rest/');
+/** a request that changes the agent's state (asked or not, what it leaves behind is there for the next answers); one
+ * whose route cannot be told may */
+function changesState(e: HarEntry): boolean {
+  const route = agentRoute(e.request.method, new URL(e.request.url).pathname);
+  if ('undecidable' in route) return true;
+  return !['GET', 'HEAD', 'OPTIONS'].includes(route.method) && /^\/rest\//i.test(route.path);
+}
 
 /**
  * Where the two agents' states part: the first request of the session that changes the agent's state and was not
@@ -74,7 +77,7 @@ function partingOf(entries: HarEntry[], asked: Map<string, string>): { index: nu
   const index = entries.findIndex((e) => changesState(e) && !asked.has(e._step));
   if (index < 0) return undefined;
   const e = entries[index];
-  return { index, label: `${e.request.method} ${new URL(e.request.url).pathname} (${e._step})` };
+  return { index, label: `${requestLabel(e)} (${e._step})` };
 }
 
 export async function driftAgainst(source: string, opts: AgainstOptions, accepted: Acceptance[]): Promise<number> {

@@ -1,17 +1,15 @@
 // A client's session, asked again of another agent: each request of the session's HAR sent in its order, with the
 // other agent's key instead of the credentials the client had (cookies and CSRF tokens of a web GUI belong to the old
 // agent), so that `synconf drift --against` compares the two agents' answers to the same client, exchange by exchange
-// (each keeps its step, "#12"). Requests that would end or reset the agent are not asked; long polls wait a second.
+// (each keeps its step, "#12"). Requests that would end, reset or reconfigure the agent are not asked, judged on the
+// path as the agent routes it (agent-route.ts); long polls wait a second.
 import type { HarEntry } from '../schema/generated/types.js';
 import type { Exchange, OutgoingRequest } from '../transport/types.js';
 import { LiveTransport } from '../transport/live.js';
 import { toEntry } from '../transport/cassette.js';
 import type { Redactor } from '../transport/redact.js';
+import { agentRoute, neverAsked } from './agent-route.js';
 
-/** what would stop the agent the session is replayed against (its answers to the rest would be refusals) */
-const ENDS_AGENT = /^\/rest\/system\/(shutdown|restart|reset|upgrade)$/;
-/** what would replace the agent's whole configuration with the old agent's (its device ID, its key, its folders) */
-const REPLACES_CONFIG = /^\/rest\/(system\/)?config$/;
 /** what redaction left in a body: asked again, the placeholder would be stored as a key or a password */
 const PLACEHOLDER = /<(API_KEY|PASSWORD_HASH|PASSWORD|REDACTED)>/;
 /** the headers a client's request keeps: what it says of its body and what it accepts, no credential or host */
@@ -42,19 +40,20 @@ function framingOf(e: HarEntry): Record<string, string> {
 /** the request of an entry as it is asked again: path and query, the body, and the other agent's key */
 function requestOf(e: HarEntry, apiKey: string, timeoutMs: number): OutgoingRequest | string {
   const url = new URL(e.request.url);
-  if (!url.pathname.startsWith('/rest/')) return 'not the REST API (pages and assets of a web GUI)';
-  if (e.request.method === 'POST' && ENDS_AGENT.test(url.pathname)) return 'it would stop or reset the agent';
-  if (e.request.method !== 'GET' && REPLACES_CONFIG.test(url.pathname))
-    return "it would replace the agent's whole configuration with the old agent's";
+  const route = agentRoute(e.request.method, url.pathname);
+  if ('undecidable' in route) return `${route.undecidable}: where the agent would route it cannot be told`;
+  const harm = neverAsked(route);
+  if (harm) return harm;
+  if (!/^\/rest\//i.test(route.path)) return 'not the REST API (pages and assets of a web GUI)';
   if (e.request.postData && PLACEHOLDER.test(e.request.postData.text)) return 'its body holds a redacted secret';
   // a long poll waits for the old agent's next event id, which the other agent may never reach (and without a
   // timeout, the agent's default minute): a second is enough to see what it has
-  if (url.pathname.startsWith('/rest/events')) url.searchParams.set('timeout', '1');
+  if (route.path.startsWith('/rest/events')) url.searchParams.set('timeout', '1');
   const headers: Record<string, string> = { 'X-API-Key': apiKey, ...framingOf(e) };
   for (const h of e.request.headers) if (KEPT_HEADERS.has(h.name.toLowerCase())) headers[h.name] = h.value;
   return {
     target: 'agent',
-    method: e.request.method,
+    method: route.method,
     url: url.pathname + url.search,
     headers,
     ...(e.request.postData ? { body: e.request.postData.text } : {}),
@@ -75,6 +74,15 @@ function refusedUnread(e: HarEntry, x: Exchange): void {
   );
 }
 
+/** a request not asked, as the agent would route it (and as it was written, when that differs) */
+export function requestLabel(e: HarEntry): string {
+  const path = new URL(e.request.url).pathname;
+  const route = agentRoute(e.request.method, path);
+  if ('undecidable' in route) return `${e.request.method} ${path}`;
+  if (!/^\/rest\//i.test(route.path)) return `${route.method} (outside /rest/)`;
+  return `${route.method} ${route.path}${route.path === path && route.method === e.request.method ? '' : ` (written ${e.request.method} ${path})`}`;
+}
+
 /** the session's requests asked of the agent at `url`, in order; the answers as HAR entries (redacted) */
 export async function replaySession(
   entries: HarEntry[],
@@ -88,8 +96,7 @@ export async function replaySession(
     for (const e of entries) {
       const request = requestOf(e, agent.apiKey, timeoutMs);
       if (typeof request === 'string') {
-        const path = new URL(e.request.url).pathname;
-        out.skipped.push(`${e.request.method} ${path.startsWith('/rest/') ? path : '(outside /rest/)'}: ${request}`);
+        out.skipped.push(`${requestLabel(e)}: ${request}`);
         continue;
       }
       const x: Exchange = await live.send(request);
