@@ -127,7 +127,21 @@ describe('synconf proxy --recordings', () => {
     assert.match(refused.headers.get('x-synconf-violation') ?? '', /request:query folder/);
     assert.match(await refused.text(), /lacks the query parameter folder/);
     assert.equal((await call(refuse, '/rest/system/version')).status, 200);
-    assert.equal(await stopProxy(refuse), 0, refuse.stderr());
+    // a request against the spec is exit 1, refused or not: in report.json (the client's, which statement) and the HAR
+    assert.equal(await stopProxy(refuse), 1, refuse.stderr());
+    const refusedReport = readReport(refuse.dir);
+    assert.deepEqual(violationsOf(refusedReport), ['client request:query folder db-status.folder']);
+    assert.equal(refusedReport.proxy!.exchanges.clientViolations, 1);
+    assert.equal(refusedReport.proxy!.exchanges.total, 2);
+    const entries = (JSON.parse(readFileSync(join(refuse.dir, 'recordings', '_run.har'), 'utf8')) as Cassette).log
+      .entries;
+    assert.deepEqual(
+      entries.map((e) => [new URL(e.request.url).pathname, e.response.status, e._refused]),
+      [
+        ['/rest/db/status', 400, 'request:query folder'],
+        ['/rest/system/version', 200, undefined],
+      ],
+    );
     // the agent never saw the refused request: the stand-in agent's own log has the one it was sent
     const upstream = JSON.parse(readFileSync(join(refuse.dir, 'upstream-requests.har'), 'utf8'));
     assert.deepEqual(

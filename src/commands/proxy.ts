@@ -81,8 +81,8 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
     errors: opts.errors,
     requestViolations: (method, url, body) => s.requestViolations(method, url, body),
     onRequest: () => (lastRequest = Date.now()),
-    onExchange: (x) => {
-      const judged = s.judge(x);
+    onExchange: (x, refused) => {
+      const judged = s.judge(x, refused);
       for (const v of judged.violations)
         console.error(`synconf proxy: #${judged.n} ${v.blame === 'client' ? 'CLIENT' : 'AGENT'} ${v.message}`);
       if (opts.count !== undefined && s.counts.total >= opts.count) stop('count');

@@ -46,13 +46,16 @@ function footprintOf(entries: HarEntry[]): FootprintEntry[] {
   for (const e of entries) {
     const url = new URL(e.request.url);
     const scope = checkRequest({ method: e.request.method, url: url.pathname + url.search }).scope;
+    // a request the proxy refused (--errors refuse) had no answer of the agent's
+    const text = e._refused === undefined ? e.response.content.text : '';
     let json: unknown;
     try {
-      json = e.response.content.text ? JSON.parse(e.response.content.text) : undefined;
+      json = text ? JSON.parse(text) : undefined;
     } catch {
       json = undefined;
     }
-    f.add(scope, e.request.method, url.pathname + url.search, e.response.status || undefined, json);
+    const status = e._refused === undefined ? e.response.status || undefined : undefined;
+    f.add(scope, e.request.method, url.pathname + url.search, status, json);
   }
   return f.entries();
 }

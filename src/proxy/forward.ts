@@ -24,8 +24,11 @@ export interface ForwardOptions {
   errors: ErrorsMode;
   /** the request's own violations, before it is forwarded (for --errors refuse) */
   requestViolations: (method: string, url: string, body: string | undefined) => Check[];
-  /** each finished exchange; returns the failing checks of its judgement (for --errors mark) */
-  onExchange: (x: Exchange) => { violations: { id: string; statements?: string[] }[] };
+  /**
+   * each finished exchange; returns the failing checks of its judgement (for --errors mark). `refused` names the
+   * checks of a request --errors refuse answered itself (its response is the proxy's 400, not the agent's).
+   */
+  onExchange: (x: Exchange, refused?: string) => { violations: { id: string; statements?: string[] }[] };
   /** a request started (idle and count limits) */
   onRequest?: () => void;
 }
@@ -56,15 +59,19 @@ const codeOf = (e: NodeJS.ErrnoException) =>
 const violationHeader = (vs: { id: string; statements?: string[] }[]) =>
   vs.map((v) => `${v.id}${v.statements?.length ? ` (${v.statements.join(' ')})` : ''}`).join(', ');
 
-/** --errors refuse: the request's own violations answered 400 here; false when it has none (it is forwarded) */
-function refused(opts: ForwardOptions, request: Exchange['request'], res: ServerResponse): boolean {
-  const violations = opts.requestViolations(request.method, request.url, request.body);
+/**
+ * --errors refuse: the request's own violations answered 400 here, and the exchange judged as refused (in the report
+ * and the HAR, whose fault and which statement); false when it has none (it is forwarded)
+ */
+function refused(opts: ForwardOptions, f: Omit<Flight, 'done'>): boolean {
+  const violations = opts.requestViolations(f.request.method, f.request.url, f.request.body);
   if (!violations.length) return false;
-  res.writeHead(400, {
-    'content-type': 'text/plain; charset=utf-8',
-    [VIOLATION_HEADER]: violations.map((v) => v.name).join(', '),
-  });
-  res.end(`synconf proxy: refused, the request is against the spec: ${violations.map((v) => v.message).join('; ')}\n`);
+  const names = violations.map((v) => v.name).join(', ');
+  const headers = { 'content-type': 'text/plain; charset=utf-8', [VIOLATION_HEADER]: names };
+  const body = `synconf proxy: refused, the request is against the spec: ${violations.map((v) => v.message).join('; ')}\n`;
+  f.res.writeHead(400, headers);
+  f.res.end(body);
+  opts.onExchange(finished(f, { response: { status: 400, headers, body } }), names);
   return true;
 }
 
@@ -77,7 +84,7 @@ interface Flight {
   done: () => void;
 }
 
-const finished = (f: Flight, rest: Pick<Exchange, 'response' | 'error'>): Exchange => ({
+const finished = (f: Omit<Flight, 'done'>, rest: Pick<Exchange, 'response' | 'error'>): Exchange => ({
   request: f.request,
   ...rest,
   startedAt: f.startedAt,
@@ -136,7 +143,7 @@ export async function startForwarder(opts: ForwardOptions): Promise<Forwarder> {
     const body = raw.length ? raw.toString('utf8') : undefined;
     const [method, url] = [req.method ?? 'GET', req.url ?? '/'];
     const request: Exchange['request'] = { target: 'agent', method, url, headers: headersOf(req), body, timeoutMs: 0 };
-    if (opts.errors === 'refuse' && refused(opts, request, res)) return;
+    if (opts.errors === 'refuse' && refused(opts, { request, startedAt, t0, res })) return;
     // unchanged: the Host header included (the agent's host check sees what the client sent)
     const up = httpRequest({ host: upstream.hostname, port: upstream.port, method, path: url, headers: req.headers });
     const abort = () => up.destroy();

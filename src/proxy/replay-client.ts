@@ -40,6 +40,7 @@ function framingOf(e: HarEntry): Record<string, string> {
 /** the request of an entry as it is asked again: path and query, the body, and the other agent's key */
 function requestOf(e: HarEntry, apiKey: string, timeoutMs: number): OutgoingRequest | string {
   const url = new URL(e.request.url);
+  if (e._refused !== undefined) return 'the proxy refused it (--errors refuse): the agent never saw it';
   const route = agentRoute(e.request.method, url.pathname);
   if ('undecidable' in route) return `${route.undecidable}: where the agent would route it cannot be told`;
   const harm = neverAsked(route);

@@ -75,15 +75,21 @@ export class ProxySession {
     return checkRequest({ method, url, body }).checks.filter((c) => c.verdict === 'fail');
   }
 
-  /** judges one finished exchange, keeps its checks and footprint, and hands its HAR entry on */
-  judge(x: Exchange): Judged {
+  /**
+   * judges one finished exchange, keeps its checks and footprint, and hands its HAR entry on. `refused`: the checks
+   * of a request --errors refuse answered itself: only the request is judged (the answer is the proxy's, not the
+   * agent's), and its entry says so.
+   */
+  judge(x: Exchange, refused?: string): Judged {
     const n = ++this.n;
     this.counts.total++;
     const req = checkRequest({ method: x.request.method, url: x.request.url, body: x.request.body });
-    const json = x.response && Footprint.walks(x.response.body.length) ? bodyOf(x.response).json : undefined;
-    this.footprint.add(req.scope, x.request.method, x.request.url, x.response?.status, json);
+    const answered = refused === undefined ? x.response : undefined;
+    const json = answered && Footprint.walks(answered.body.length) ? bodyOf(answered).json : undefined;
+    this.footprint.add(req.scope, x.request.method, x.request.url, answered?.status, json);
     const kept = withoutCredentials(x, this.opts.apiKey);
     const entry = toEntry(kept, `#${n}`, this.opts.redactor);
+    if (refused !== undefined) entry._refused = refused;
     this.opts.onEntry(entry);
     if (req.scope !== 'spec' || !req.endpoint) {
       this.counts[
@@ -94,9 +100,10 @@ export class ProxySession {
     this.counts.judged++;
     // an answer to a request of another method than the endpoint's says nothing of the endpoint
     const wrongMethod = req.checks.some((c) => c.name === 'request:method' && c.verdict === 'fail');
-    const answer = wrongMethod ? [] : checkAnswer(x, req.endpoint, this.opts.agentVersion);
+    const judgeAnswer = !wrongMethod && refused === undefined;
+    const answer = judgeAnswer ? checkAnswer(x, req.endpoint, this.opts.agentVersion) : [];
     const checks = this.keep(endpointName(x.request.method, x.request.url), n, kept, [...req.checks, ...answer]);
-    if (!wrongMethod) this.watchEvents(n, kept, req.endpoint);
+    if (judgeAnswer) this.watchEvents(n, kept, req.endpoint);
     const violations = checks.filter((c) => c.verdict === 'fail');
     if (violations.some((c) => c.blame === 'client')) this.counts.clientViolations++;
     if (violations.some((c) => c.blame === 'agent')) this.counts.agentViolations++;

@@ -351,6 +351,10 @@ export interface HarEntry {
   _target: string;
   _step: string;
   /**
+   * synconf proxy --errors refuse answered this request itself (the response is the proxy's 400; the agent never saw it): the checks it failed
+   */
+  _refused?: string;
+  /**
    * the outcome when there was no HTTP response: refused, reset, timeout, garbage
    */
   _error?: {
