@@ -5,7 +5,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DriftCauses, HarEntry } from '../src/schema/generated/types.js';
+import type { Cassette, DriftCauses, HarEntry } from '../src/schema/generated/types.js';
+import { readFileSync } from 'node:fs';
 import { replaySession } from '../src/proxy/replay-client.js';
 import { Redactor } from '../src/transport/redact.js';
 import { cli } from './support/cli.js';
@@ -125,5 +126,78 @@ describe('an endpoint of the spec the agent version lacks', () => {
       ownChecks.filter((c) => c.verdict === 'fail'),
       [],
     );
+  });
+});
+
+/** a stand-in agent whose answers the test holds and breaks off: /rest/events waits for `release`, /rest/system/status
+ * sends its headers and half a body then closes the connection */
+async function heldAgent() {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let pollSeen = () => {};
+  const polled = new Promise<void>((resolve) => (pollSeen = resolve));
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path === '/rest/system/version') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(
+        JSON.stringify({ version: 'v1.29.5', longVersion: 'syncthing v1.29.5', os: 'linux', arch: 'amd64' }),
+      );
+    }
+    if (path === '/rest/events') {
+      pollSeen();
+      return void released.then(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('[]');
+      });
+    }
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+    res.write('{"myID":');
+    setImmediate(() => res.socket?.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, release, polled, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('nothing changed on the wire', () => {
+  test('--until-idle never cuts a long poll in flight: it completes, then the session stops', async (t) => {
+    const agent = await heldAgent();
+    t.after(() => agent.close());
+    const p = await startProxy(work(), 'idle-poll', ['--agent', agent.url, '--api-key', 'k', '--until-idle', '1']);
+    t.after(() => p.child.kill('SIGKILL'));
+    const poll = call(p, '/rest/events?since=0&timeout=60').then(async (r) => [r.status, await r.text()]);
+    await agent.polled;
+    // the poll stays open past the idle time; the session must wait for it (it ends once idle after it)
+    let exited = false;
+    void p.exited.then(() => (exited = true));
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    assert.equal(exited, false, 'the proxy stopped with a long poll open');
+    agent.release();
+    assert.deepEqual(await poll, [200, '[]']);
+    assert.equal(await p.exited, 0, p.stderr());
+    assert.equal(readReport(p.dir).proxy!.exchanges.total, 1);
+  });
+
+  test('an answer the agent breaks off is broken off to the client, and recorded as aborted', async (t) => {
+    const agent = await heldAgent();
+    t.after(() => agent.close());
+    const p = await startProxy(work(), 'aborted', ['--agent', agent.url, '--api-key', 'k']);
+    t.after(() => p.child.kill('SIGKILL'));
+    await assert.rejects(
+      call(p, '/rest/system/status').then((r) => r.text()),
+      'the client sees the abort, as it would straight from the agent',
+    );
+    assert.equal((await call(p, '/rest/system/version')).status, 200);
+    assert.equal(await stopProxy(p), 0, p.stderr());
+    const har = JSON.parse(readFileSync(join(p.dir, 'recordings', '_run.har'), 'utf8')) as Cassette;
+    const [first] = har.log.entries;
+    assert.equal(new URL(first.request.url).pathname, '/rest/system/status');
+    assert.equal(first._error?.code, 'aborted');
+    assert.equal(first.response.content.text, '{"myID":');
+    const check = checksOf(readReport(p.dir)).find(
+      (c) => c.step === '#1' && c.kind === 'request' && c.verdict === 'skip',
+    );
+    assert.match(check?.message ?? '', /^cannot tell: the agent broke off its answer after 8 byte/);
   });
 });

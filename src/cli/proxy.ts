@@ -62,7 +62,7 @@ export const proxyCommand: CommandModule = {
       .option('until-idle', {
         type: 'string',
         coerce: wholeNumber('until-idle', 1, 86_400),
-        describe: 'stop after this many seconds without a new request (for CI)',
+        describe: 'stop after this many seconds with no request open, begun or ended (a long poll is never cut)',
       })
       .example('synconf proxy --lab 1.19.2 --until-idle 30', 'a lab agent; point the client at the printed URL and key')
       .example('synconf proxy --agent http://127.0.0.1:8384 --api-key KEY --port 8385', 'in front of a running agent')

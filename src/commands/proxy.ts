@@ -1,7 +1,7 @@
 // `synconf proxy`: stands between a client and an agent, forwards every exchange unchanged and judges it as it passes
 // (the request against the spec, blamed on the client; the answer against the resource's schema for the agent's
 // version and the statements of the endpoint, blamed on the agent). Runs until Ctrl-C, SIGTERM, SIGHUP, --count
-// exchanges or --until-idle seconds without a request, then writes a report folder like `run`'s: report.json (with
+// exchanges or --until-idle seconds with no request open and none begun or ended, then writes a report folder like `run`'s: report.json (with
 // the session and the client's footprint), junit.xml, report.html, summary.md and the redacted HAR (recordings/).
 import { join } from 'node:path';
 import type { Report } from '../schema/generated/types.js';
@@ -73,14 +73,15 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
   });
   let stop: (why: Ended) => void = () => {};
   const ended = new Promise<Ended>((resolve) => (stop = resolve));
-  let lastRequest = Date.now();
+  let lastActivity = Date.now();
   const forwarder = await startForwarder({
     upstream: upstream.url,
     host: opts.host,
     port: opts.port,
     errors: opts.errors,
     requestViolations: (method, url, body) => s.requestViolations(method, url, body),
-    onRequest: () => (lastRequest = Date.now()),
+    onRequest: () => (lastActivity = Date.now()),
+    onRequestEnd: () => (lastActivity = Date.now()),
     onExchange: (x, refused) => {
       const judged = s.judge(x, refused);
       for (const v of judged.violations)
@@ -96,7 +97,8 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
     opts.untilIdle === undefined
       ? undefined
       : setInterval(() => {
-          if (Date.now() - lastRequest >= opts.untilIdle! * 1000) stop('idle');
+          // idle: no request open (a long poll is an exchange in flight, never cut), none begun or ended for N s
+          if (forwarder.inFlight() === 0 && Date.now() - lastActivity >= opts.untilIdle! * 1000) stop('idle');
         }, 100);
   const why = await ended;
   clearInterval(idle);

@@ -31,11 +31,13 @@ export interface ForwardOptions {
   onExchange: (x: Exchange, refused?: string) => { violations: { id: string; statements?: string[] }[] };
   /** a request started (idle and count limits) */
   onRequest?: () => void;
+  /** a request ended: answered in full, broken off, or its client gone (idle limit) */
+  onRequestEnd?: () => void;
 }
 
 export interface Forwarder {
   url: string;
-  /** requests forwarded and not yet answered in full */
+  /** requests begun (their body read, forwarded, or answered) and not yet ended */
   inFlight(): number;
   close(): Promise<void>;
 }
@@ -91,13 +93,27 @@ const finished = (f: Omit<Flight, 'done'>, rest: Pick<Exchange, 'response' | 'er
   durationMs: performance.now() - f.t0,
 });
 
+/**
+ * The agent broke off its answer before its end (a long poll open across a restart): the client's answer is broken
+ * off the same way (a clean, empty 200 read as a success), and the exchange is recorded as aborted with what came.
+ */
+function brokenOff(opts: ForwardOptions, f: Flight, answer: IncomingMessage, body: Buffer, bytes: number): void {
+  f.done();
+  f.res.destroy();
+  const response = { status: answer.statusCode ?? 0, headers: headersOf(answer), body: body.toString('utf8') };
+  const error = { code: 'aborted', message: `the agent broke off its answer after ${bytes} byte(s) of its body` };
+  opts.onExchange(finished(f, { response, error }));
+}
+
 /** the agent's answer: streamed to the client as it comes (held until judged under --errors mark), then judged */
 function relay(opts: ForwardOptions, f: Flight, answer: IncomingMessage): void {
   const hold = opts.errors === 'mark';
   const chunks: Buffer[] = [];
   let kept = 0;
+  let bytes = 0;
   if (!hold) f.res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
   answer.on('data', (c: Buffer) => {
+    bytes += c.length;
     if (kept < KEEP_AT_MOST) {
       chunks.push(c);
       kept += c.length;
@@ -115,9 +131,11 @@ function relay(opts: ForwardOptions, f: Flight, answer: IncomingMessage): void {
     f.res.writeHead(answer.statusCode ?? 502, headers);
     f.res.end(body);
   });
+  answer.on('error', () => {}); // an answer broken off: its 'close' without its end says so
   answer.on('close', () => {
-    f.done();
-    if (!f.res.writableEnded) f.res.end(); // the agent went away in the middle of its answer
+    if (!answer.complete && !f.res.writableEnded && !f.res.destroyed)
+      brokenOff(opts, f, answer, Buffer.concat(chunks), bytes);
+    else f.done();
   });
 }
 
@@ -135,8 +153,14 @@ export async function startForwarder(opts: ForwardOptions): Promise<Forwarder> {
   const upstream = new URL(opts.upstream);
   const pending = new Set<() => void>();
 
+  let open = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    open++;
     opts.onRequest?.();
+    res.on('close', () => {
+      open--;
+      opts.onRequestEnd?.();
+    });
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
     const raw = await readAll(req);
@@ -173,7 +197,7 @@ export async function startForwarder(opts: ForwardOptions): Promise<Forwarder> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`,
-    inFlight: () => pending.size,
+    inFlight: () => open,
     async close() {
       for (const abort of pending) abort();
       server.closeAllConnections();

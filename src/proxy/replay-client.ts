@@ -41,6 +41,7 @@ function framingOf(e: HarEntry): Record<string, string> {
 function requestOf(e: HarEntry, apiKey: string, timeoutMs: number): OutgoingRequest | string {
   const url = new URL(e.request.url);
   if (e._refused !== undefined) return 'the proxy refused it (--errors refuse): the agent never saw it';
+  if (e._error?.code === 'aborted') return 'the agent broke off its answer in the session: nothing to compare';
   const route = agentRoute(e.request.method, url.pathname);
   if ('undecidable' in route) return `${route.undecidable}: where the agent would route it cannot be told`;
   const harm = neverAsked(route);
