@@ -15,42 +15,17 @@ import { newestRecordings } from '../src/serve/recordings.js';
 import { generateApiKey } from '../src/commands/serve.js';
 import type { Cassette, Report } from '../src/schema/generated/types.js';
 import { agentBinary, GENERATION_2X } from './support/agents.js';
-import { cli, spawnCli } from './support/cli.js';
+import { cli } from './support/cli.js';
 import { makeTemp, removeTemp } from './support/temp.js';
-import { CLI_COMMANDS, listeningFrom, syncthingCli, type Listening } from './support/syncthing-cli.js';
+import { CLI_COMMANDS, syncthingCli } from './support/syncthing-cli.js';
+import { startServe, type Serving } from './support/serving.js';
 
 const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
 const SYNCTHING = process.env.SYNCONF_SYNCTHING ?? 'syncthing';
 let work: string;
 
-interface Serving extends Listening {
-  startupMs: number;
-}
-
 /** start `synconf serve` and wait for the URL it prints */
-function serve(args: string[]): Promise<Serving> {
-  const t0 = performance.now();
-  const child = spawnCli(['serve', '--port', '0', ...args], { cwd: work });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`serve ended (${code}) before it listened: ${err}`)));
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const listening = listeningFrom(
-        child,
-        () => out,
-        () => err,
-        /Stop with Ctrl-C/,
-      );
-      if (listening) {
-        child.removeAllListeners('exit');
-        resolve({ ...listening, startupMs: performance.now() - t0 });
-      }
-    });
-  });
-}
+const serve = (args: string[]): Promise<Serving> => startServe(args, work);
 
 /** the orderly stop (SIGTERM, as `kill` and CI send it) or Ctrl-C (SIGINT), then the exit code and how long it took */
 async function stop(s: Serving, signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; ms: number }> {

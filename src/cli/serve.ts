@@ -36,6 +36,11 @@ export const serveCommand: CommandModule = {
         default: join('reports', 'serve', 'requests.har'),
         describe: 'request log: every request asked, answered or missed, as HAR',
       })
+      .option('stateful', {
+        type: 'boolean',
+        describe:
+          'writes change later reads: the configuration and its parts, folder pause/resume, errors, pending records, with the events the agent emits (seeded from the recordings)',
+      })
       .option('strict', {
         type: 'boolean',
         describe: "exit 1 when stopped if any request had no recorded answer (for a client's CI)",
@@ -44,6 +49,10 @@ export const serveCommand: CommandModule = {
       .example(
         'synconf serve recordings/syncthing-1.19.2 --strict',
         'Syncthing 1.19.2; exit 1 if the client asked anything unrecorded',
+      )
+      .example(
+        'synconf serve recordings/syncthing-2.1.2 --stateful',
+        'Syncthing 2.1.2 that remembers what a client writes',
       )
       .example('syncthing cli --gui-address=127.0.0.1:8384 --gui-apikey=test-key show version', 'a client asking it')
       .epilogue(

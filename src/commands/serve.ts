@@ -15,6 +15,7 @@ export interface ServeRun {
   apiKey?: string;
   log: string;
   strict: boolean;
+  stateful?: boolean;
 }
 
 /** `synconf serve [DIR]`: the options as the command line gives them */
@@ -33,6 +34,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     apiKey: opts.apiKey,
     log: opts.log,
     strict: opts.strict ?? false,
+    stateful: opts.stateful ?? false,
   });
 }
 
@@ -62,6 +64,7 @@ export async function runServe(opts: ServeRun): Promise<number> {
     port: opts.port,
     apiKey: opts.apiKey ?? generateApiKey(),
     logFile: opts.log,
+    stateful: opts.stateful,
     onLine: (line) => console.error(line),
   });
   const { hostname, port } = new URL(server.url);
@@ -71,6 +74,7 @@ export async function runServe(opts: ServeRun): Promise<number> {
   console.log(`URL      ${server.url}`);
   console.log(`API key  ${server.apiKey}`);
   console.log(`Request log: ${opts.log} (HAR)`);
+  if (opts.stateful) console.log('Stateful: writes change later reads; the log says which answers came from the state');
   console.log(`e.g. syncthing cli --gui-address=${hostname}:${port} --gui-apikey=${server.apiKey} show version`);
   console.log('Stop with Ctrl-C.');
 
@@ -80,9 +84,10 @@ export async function runServe(opts: ServeRun): Promise<number> {
   interrupt.off();
   // SIGTERM is the orderly stop (0, or 1); Ctrl-C (130) and SIGHUP (129) interrupt it, as in every command
   const ended = serverInterruptCode(signal);
-  const { served, missed } = server.counts;
+  const { served, fromState, missed } = server.counts;
+  const origin = opts.stateful ? ` (${fromState} from the state, ${served - fromState} from the recordings)` : '';
   console.error(
-    `synconf serve: ${ended ? 'interrupted' : 'stopped'} (${signal}); ${served} request(s) answered, ${missed} missed; request log ${opts.log}`,
+    `synconf serve: ${ended ? 'interrupted' : 'stopped'} (${signal}); ${served} request(s) answered${origin}, ${missed} missed; request log ${opts.log}`,
   );
   if (opts.strict && missed > 0) {
     console.error(

@@ -15,11 +15,20 @@ interface AgentEvent {
 /** the agent's disk events are served by /rest/events/disk only */
 const DISK_TYPES = new Set(['LocalChangeDetected', 'RemoteChangeDetected']);
 
+/** a time as Go writes it (RFC 3339, UTC, the fraction's trailing zeros trimmed) */
+export const goTime = (t: Date) =>
+  t.toISOString().replace(/\.(\d{3})Z$/, (_, ms: string) => (/^0+$/.test(ms) ? 'Z' : `.${ms.replace(/0+$/, '')}Z`));
+
 /** time with nanoseconds as a sortable string (Go trims trailing zeros of the fraction) */
 const sortable = (time: string) => time.replace(/\.(\d+)/, (_, f: string) => '.' + f.padEnd(9, '0'));
 
 export class EventLog {
   private readonly events: AgentEvent[];
+  /** called after each event the state adds (a waiting long poll answers then, not at a timer) */
+  private readonly listeners = new Set<() => void>();
+  private readonly withGlobalID: boolean;
+  private nextGlobalID: number;
+  private telling = false;
 
   constructor(entries: HarEntry[]) {
     const seen = new Map<string, AgentEvent>();
@@ -49,6 +58,41 @@ export class EventLog {
         sortable(a.time).localeCompare(sortable(b.time)) ||
         (a.globalID ?? 0) - (b.globalID ?? 0),
     );
+    this.withGlobalID = this.events.length === 0 || this.events.some((e) => e.globalID !== undefined);
+    this.nextGlobalID = Math.max(0, ...this.events.map((e) => e.globalID ?? e.id)) + 1;
+  }
+
+  /** an event of the stand-in's own (a client's write), after every recorded one; waiting polls are told */
+  append(type: string, data: unknown, time = new Date()): AgentEvent {
+    const event: AgentEvent = {
+      id: 0, // numbered by each query, as the agent numbers a subscription
+      ...(this.withGlobalID ? { globalID: this.nextGlobalID } : {}),
+      time: goTime(time),
+      type,
+      data,
+    };
+    this.nextGlobalID++;
+    this.events.push(event);
+    // told once the write that emitted it is done: the events of one change come in one answer
+    if (!this.telling) {
+      this.telling = true;
+      queueMicrotask(() => {
+        this.telling = false;
+        for (const listener of [...this.listeners]) listener();
+      });
+    }
+    return event;
+  }
+
+  /** calls `listener` after each appended event until the returned function is called */
+  onAppend(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** how many events the log holds (recorded and appended) */
+  get size(): number {
+    return this.events.length;
   }
 
   /** the events after `since` of the given types (none given: all but the disk events), at most the last `limit` */

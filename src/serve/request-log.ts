@@ -11,9 +11,10 @@ import { SYNCONF_VERSION } from '../paths.js';
 import { makeOutputDir } from '../output-dir.js';
 import { InputError } from '../errors.js';
 
-/** how serve answered: the recorded exchange (scenario/step), the event log, the agent's refusal, or a miss */
+/** how serve answered: the recorded exchange (scenario/step), the event log, the agent's refusal, a miss, or the
+ * state of --stateful (origin: the rule of serve/state-rules.ts that answered) */
 export interface Outcome {
-  served: 'recorded' | 'events' | 'refusal' | 'miss' | 'agent';
+  served: 'recorded' | 'events' | 'refusal' | 'miss' | 'agent' | 'state';
   origin?: string;
   miss?: string;
 }

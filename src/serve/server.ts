@@ -12,6 +12,7 @@ import { Redactor, API_KEY } from '../transport/redact.js';
 import { loadRecordings } from './recordings.js';
 import { EventLog } from './events.js';
 import { RecordedAgent } from './recorded-agent.js';
+import { StatefulAgent } from './stateful.js';
 import { RequestLog, type Outcome } from './request-log.js';
 import { UsageError } from '../errors.js';
 import { gateAnswer, isLocalhost, sentKey } from './agent-gate.js';
@@ -26,6 +27,8 @@ export interface ServeOptions {
   logFile: string;
   /** one line per miss (and per refused connection), for the terminal */
   onLine?: (line: string) => void;
+  /** writes change what later reads answer (the configuration, errors, pending records, events) */
+  stateful?: boolean;
 }
 
 export interface Server {
@@ -33,7 +36,8 @@ export interface Server {
   apiKey: string;
   agentVersion: string | null;
   recorded: number;
-  counts: { served: number; missed: number };
+  /** answered, of them from the state (--stateful), and missed */
+  counts: { served: number; fromState: number; missed: number };
   close(): Promise<void>;
 }
 
@@ -73,8 +77,10 @@ function outgoing(inc: http.IncomingMessage, chunks: Buffer[]): OutgoingRequest 
 class Answers {
   readonly agent: RecordedAgent;
   readonly log: RequestLog;
-  readonly counts = { served: 0, missed: 0 };
+  readonly counts = { served: 0, fromState: 0, missed: 0 };
   readonly polls = new Set<{ timer: NodeJS.Timeout; res: http.ServerResponse }>();
+  /** --stateful: what the state answers before the recordings */
+  private readonly stateful: StatefulAgent | undefined;
   private readonly events: EventLog;
   /** the agent's answers to requests without the right key */
   private readonly refusals: HarEntry[];
@@ -91,6 +97,9 @@ class Answers {
     this.agent = new RecordedAgent(rec, redactor);
     this.events = new EventLog(this.agent.entries);
     this.log = new RequestLog(opts.logFile, redactor, opts.apiKey);
+    this.stateful = opts.stateful
+      ? new StatefulAgent(this.agent.entries, this.events, rec.agentVersion ?? undefined)
+      : undefined;
     this.refusals = this.agent.entries.filter(
       (e) => (e.response.status === 401 || e.response.status === 403) && recordedKey(e) !== API_KEY,
     );
@@ -157,19 +166,28 @@ class Answers {
         body: JSON.stringify(items, null, 2) + '\n',
       });
     if (list.length || timeoutS <= 0) return answer(list);
-    // Nothing new: the agent holds the request for its timeout, and nothing new will come.
+    // Nothing new: the agent holds the request for its timeout, or until an event it asked for comes (a write of
+    // --stateful; without it nothing new ever comes).
+    const end = () => {
+      clearTimeout(poll.timer);
+      stopWatching();
+      this.polls.delete(poll);
+    };
+    const stopWatching = this.events.onAppend(() => {
+      const fresh = this.events.query({ disk: url.pathname.endsWith('/disk'), types, since, limit });
+      if (!fresh.length) return;
+      end();
+      answer(fresh);
+    });
     const poll = {
       res,
       timer: setTimeout(() => {
-        this.polls.delete(poll);
+        end();
         answer([]);
       }, timeoutS * 1000),
     };
     this.polls.add(poll);
-    res.on('close', () => {
-      clearTimeout(poll.timer);
-      this.polls.delete(poll);
-    });
+    res.on('close', end);
   }
 
   /** answers one request (its body read), logs it and counts it */
@@ -188,6 +206,7 @@ class Answers {
       this.log.add(x, outcome);
       if (outcome.served === 'miss') this.counts.missed++;
       else this.counts.served++;
+      if (outcome.served === 'state') this.counts.fromState++;
       if (!response) return void res.destroy(); // the recorded agent gave no answer (it was restarting or gone)
       res.writeHead(response.status, response.headers);
       res.end(response.body);
@@ -200,6 +219,8 @@ class Answers {
     if (req.method === 'GET' && authorized && /^\/rest\/events(\/disk)?$/.test(url.pathname)) {
       return this.eventsAnswer(url, res, (r) => finish({ served: 'events' }, r));
     }
+    const fromState = authorized ? this.stateful?.answer(req) : undefined;
+    if (fromState) return finish({ served: 'state', origin: fromState.rule }, fromState.response);
     // the placeholder stands for the key in the recordings; sent as a key, it is a wrong key, never a match
     const placeholder = !authorized && req.headers['X-API-Key'] === API_KEY;
     const entry = placeholder ? undefined : this.agent.answer(req);
