@@ -15,6 +15,7 @@ import { ROOT } from '../src/paths.js';
 import { cliAsync, spawnCli, type CliResult } from './support/cli.js';
 import { makeTemp, removeTemp } from './support/temp.js';
 import { hang, json, startFakeAgent, FAKE_API_KEY, type FakeAgent } from './support/fake-agent.js';
+import { startProxy, stopProxy } from './support/proxy.js';
 
 const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
 const PING = join(ROOT, 'suites', 'system', 'ping.yaml');
@@ -1134,6 +1135,123 @@ test(
     }
   },
 );
+
+// Issue 40: credentials sent to the stand-in agent (serve, proxy --recordings), redacted by meaning rather than
+// spelling, and never echoed: each row plants one secret in a request (a header, a query parameter spelled another
+// way, a body); none may appear in an answer, on stdout or stderr, or in any file written. A body and a plain query
+// value ("kept-") are no credential: the HARs keep them as the client's request (and a check's evidence may name
+// the folder asked for), but no answer may repeat them, in the HARs' answers neither.
+const PLANTED: [name: string, method: string, path: string, headers: Record<string, string>, body?: string][] = [
+  ['Proxy-Authorization', 'GET', '/rest/system/version', { 'Proxy-Authorization': 'Basic planted-proxy-auth-1' }],
+  ['Cookie', 'GET', '/rest/system/version', { Cookie: 'sid=planted-cookie-2' }],
+  ['X-Auth-Token', 'GET', '/rest/system/version', { 'X-Auth-Token': 'planted-auth-token-3' }],
+  ['Api_Key (a header spelled another way)', 'GET', '/rest/system/version', { Api_Key: 'planted-api-key-4' }],
+  ['?api%5Fkey= (an encoded name)', 'GET', '/rest/system/version?api%5Fkey=planted-encoded-5', {}],
+  ['?token= on a request nothing answers', 'GET', '/rest/system/nothing?token=planted-token-6', {}],
+  ['?apikey= on a request nothing answers', 'GET', '/rest/no/such?apikey=planted-apikey-7', {}],
+  ['?Pass%77ord= (an encoded name)', 'GET', '/rest/system/version?Pass%77ord=planted-pass-8', {}],
+  ['a body on a request nothing answers', 'POST', '/rest/system/nothing', {}, '{"note":"kept-body-9"}'],
+  ['a query value on a request nothing answers', 'GET', '/rest/db/status?folder=kept-query-10', {}],
+  ['a wrong key on a request nothing answers', 'GET', '/rest/no/such', { 'X-API-Key': 'planted-wrong-key-11' }],
+];
+const PLANTED_SECRET = /(planted|kept)-[a-z-]+-\d+/g;
+
+/** every file below `dir`; without `requests`, only the answers of the HARs (not the client's requests) */
+async function writtenText(dir: string, requests: boolean): Promise<string> {
+  let all = '';
+  for (const name of await readdir(dir, { recursive: true })) {
+    const text = await readFile(join(dir, name), 'utf8').catch(() => '');
+    if (!name.endsWith('.har')) all += requests ? text : '';
+    else
+      for (const e of (JSON.parse(text) as { log: { entries: { request?: unknown }[] } }).log.entries)
+        all += JSON.stringify(requests ? e : { ...e, request: undefined });
+  }
+  return all;
+}
+
+describe('secrets a client sends the stand-in agent are in no answer, stream or file (issue 40)', () => {
+  const KEY40 = 'stand-in-key-0123456789';
+  /** each planted request sent to `url`; the answers' bodies */
+  const plant = async (url: string) => {
+    let answers = '';
+    for (const [, method, path, headers, body] of PLANTED) {
+      const res = await fetch(url + path, {
+        method,
+        headers: { 'X-API-Key': KEY40, ...headers },
+        body,
+        signal: AbortSignal.timeout(30_000),
+      });
+      answers += `${[...res.headers].join(' ')} ${await res.text()}`;
+    }
+    return answers;
+  };
+  /** the secrets of the rows found in `text`, by row */
+  const leaked = (where: string, text: string) =>
+    [...new Set(text.match(PLANTED_SECRET) ?? [])].map((secret) => `${secret} in ${where}`);
+  /** a credential anywhere in the files, a kept value in the HARs' answers */
+  const leakedInFiles = async (dir: string) => [
+    ...leaked('the files written', await writtenText(dir, true)).filter((l) => l.startsWith('planted-')),
+    ...leaked("the HARs' answers", await writtenText(dir, false)),
+  ];
+
+  test('serve --log: ' + PLANTED.map(([name]) => name).join(', '), { timeout: 60_000 }, async () => {
+    counts.set('7 secrets', (counts.get('7 secrets') ?? 0) + PLANTED.length);
+    const dir = makeTemp('faults-planted-serve');
+    const child = spawnCli(['serve', REC, '--port', '0', '--api-key', KEY40, '--log', 'l.har'], { cwd: dir });
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d;
+          const m = /^URL +(\S+)$/m.exec(out);
+          if (m && /Stop with Ctrl-C/.test(out)) resolve(m[1]);
+        });
+        child.on('close', () => reject(new Error(`serve ended: ${out}${err}`)));
+      });
+      const answers = await plant(url);
+      const closed = new Promise((resolve) => child.on('close', resolve));
+      child.kill('SIGTERM');
+      await closed;
+      assert.match(err, /no recorded answer to/, 'the misses are reported');
+      assert.deepEqual(
+        [
+          ...leaked('an answer', answers),
+          ...leaked('stdout', out),
+          ...leaked('stderr', err),
+          ...(await leakedInFiles(dir)),
+        ],
+        [],
+      );
+    } finally {
+      child.kill('SIGKILL');
+      removeTemp(dir);
+    }
+  });
+
+  test('proxy --recordings: ' + PLANTED.map(([name]) => name).join(', '), { timeout: 60_000 }, async () => {
+    counts.set('7 secrets', (counts.get('7 secrets') ?? 0) + PLANTED.length);
+    const dir = makeTemp('faults-planted-proxy');
+    const p = await startProxy(dir, 'r', ['--recordings', REC, '--api-key', KEY40]);
+    try {
+      const answers = await plant(p.url);
+      await stopProxy(p);
+      assert.deepEqual(
+        [
+          ...leaked('an answer', answers),
+          ...leaked('stdout', p.stdout()),
+          ...leaked('stderr', p.stderr()),
+          ...(await leakedInFiles(dir)),
+        ],
+        [],
+      );
+    } finally {
+      p.child.kill('SIGKILL');
+      removeTemp(dir);
+    }
+  });
+});
 
 // Issue 40: `drift SESSION --against URL` asks the session's requests again of an agent the user points at. What would
 // stop, reset or reconfigure it is never asked, however the HAR spells it: Syncthing decodes the path, cleans it and

@@ -1,7 +1,7 @@
 // Redaction: every secret synconf knows or learns becomes its placeholder, and user rules apply.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Redactor } from '../src/transport/redact.js';
+import { Redactor, withoutCredentials } from '../src/transport/redact.js';
 import { redactionRules } from '../src/transport/recorder.js';
 
 // a bcrypt hash as Syncthing stores it: $2a$, the cost, 22 characters of salt and 31 of hash
@@ -181,3 +181,34 @@ test('redaction: a secret equal to a member name never renames the member (a ser
     assert.equal(out.scenarios[0].v, '<API_KEY>');
   }
 });
+
+// Issue 40: credentials a client sends, redacted by meaning rather than spelling in every log (serve's request log,
+// the proxy's HARs): header names in any case and with "-", "_" aside; query names percent-decoded.
+const CREDENTIALS: [name: string, headers: Record<string, string>, url: string, gone: RegExp, stays: string[]][] = [
+  ['Proxy-Authorization', { 'Proxy-Authorization': 'Basic c2VjcmV0' }, '/rest/x', /c2VjcmV0/, []],
+  ['PROXY-AUTHORIZATION (any case)', { 'PROXY-AUTHORIZATION': 'Basic c2VjcmV0' }, '/rest/x', /c2VjcmV0/, []],
+  ['Authorization', { Authorization: 'Bearer tok-1' }, '/rest/x', /tok-1/, []],
+  ['Cookie and Set-Cookie', { Cookie: 'a=ck-1', 'Set-Cookie': 'b=ck-2' }, '/rest/x', /ck-\d/, []],
+  ['X-Auth-Token', { 'X-Auth-Token': 'at-1' }, '/rest/x', /at-1/, []],
+  ['X-Access-Token', { 'x-access-token': 'at-2' }, '/rest/x', /at-2/, []],
+  ['Api_Key (underscore)', { Api_Key: 'ak-1' }, '/rest/x', /ak-1/, []],
+  ['X-CSRF-Token-ABCDE', { 'X-CSRF-Token-ABCDE': 'csrf-1' }, '/rest/x', /csrf-1/, []],
+  ['a wrong X-API-Key', { 'X-API-Key': 'wrong-1' }, '/rest/x', /wrong-1/, []],
+  ['Accept stays', { Accept: 'application/json' }, '/rest/x', /<REDACTED>/, ['application/json']],
+  ['?api%5Fkey= (an encoded name)', {}, '/rest/x?api%5Fkey=qk-1&folder=f', /qk-1/, ['folder=f', 'api%5Fkey=']],
+  ['?API-KEY=', {}, '/rest/x?API-KEY=qk-2', /qk-2/, []],
+  ['?%74oken=', {}, '/rest/x?%74oken=qk-3', /qk-3/, []],
+  ['?access_token=', {}, '/rest/x?access_token=qk-4', /qk-4/, []],
+  ['?pass%77ord=', {}, '/rest/x?pass%77ord=qk-5', /qk-5/, []],
+  ['?api+key= (a "+" is a space)', {}, '/rest/x?api+key=qk-6', /qk-6/, []],
+  ['?secret= with an invalid escape beside it', {}, '/rest/x?a=%zz&secret=qk-7', /qk-7/, ['a=%zz']],
+  ['?folder= and ?device= stay', {}, '/rest/x?folder=abc&device=DEV', /<REDACTED>/, ['folder=abc&device=DEV']],
+];
+
+for (const [name, headers, url, gone, stays] of CREDENTIALS)
+  test(`a client's credential is redacted: ${name}`, () => {
+    const kept = withoutCredentials({ request: { url, headers } }, 'the-real-key-0123456789');
+    const out = JSON.stringify(kept);
+    assert.doesNotMatch(out, gone, out);
+    for (const s of stays) assert.ok(out.includes(s), `${JSON.stringify(s)} in ${out}`);
+  });

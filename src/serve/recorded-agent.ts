@@ -78,8 +78,9 @@ export class RecordedAgent {
     return entry;
   }
 
-  /** the recorded entry that differs least from a request nothing answers, and how */
+  /** the recorded entry that differs least from a request nothing answers, and how (the request's query, key and
+   * body not repeated: the answer goes back to a stranger, and to the log and the terminal) */
   closest(req: OutgoingRequest) {
-    return closestEntry(req, this.redactor, this.all);
+    return closestEntry(req, this.redactor, this.all, false);
   }
 }

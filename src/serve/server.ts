@@ -53,6 +53,8 @@ const DEFAULT_EVENT_TIMEOUT_S = 60; // the agent's default for a long poll
 /** the largest request body serve reads: a whole configuration of a large agent is well under it */
 export const MAX_REQUEST_BODY = 8 * 1024 * 1024;
 
+/** a request's path without its query: what serve's own words repeat of a request (a query may hold a secret) */
+const pathOf = (url: string) => url.split(/[?#]/)[0];
 const recordedKey = (e: HarEntry) => e.request.headers.find((h) => h.name.toLowerCase() === 'x-api-key')?.value;
 
 /** the request as the client sent it; the API key under the name the recordings use */
@@ -133,7 +135,7 @@ class Answers {
   private missText(req: OutgoingRequest): string {
     const closest = this.agent.closest(req);
     return (
-      `${MISS_PREFIX}${req.method} ${req.url} in ${this.opts.dir}\n` +
+      `${MISS_PREFIX}${req.method} ${pathOf(req.url)} in ${this.opts.dir}\n` +
       (closest
         ? `closest recorded: ${describeEntry(closest.entry).replace(/ on agent$/, '')} (${this.agent.originOf(closest.entry)})\ndiffers in: ${closest.differs}\n`
         : 'the recordings hold no request of the agent\n')
@@ -227,7 +229,7 @@ class Answers {
     if (entry) {
       const origin = this.agent.originOf(entry);
       if (entry._error)
-        this.say(`${req.method} ${req.url}: connection closed, as recorded (${entry._error.code}, ${origin})`);
+        this.say(`${req.method} ${pathOf(req.url)}: connection closed, as recorded (${entry._error.code}, ${origin})`);
       return finish({ served: 'recorded', origin }, entry._error ? undefined : this.recorded(entry), entry._error);
     }
     const refused = authorized ? undefined : this.refusal(req);
@@ -272,7 +274,7 @@ export async function startServer(opts: ServeOptions): Promise<Server> {
         res.writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
         res.end(`request body over ${MAX_REQUEST_BODY / 1024 / 1024} MiB\n`);
         opts.onLine?.(
-          `${inc.method} ${inc.url}: request body over ${MAX_REQUEST_BODY / 1024 / 1024} MiB, refused (413)`,
+          `${inc.method} ${pathOf(inc.url ?? '/')}: request body over ${MAX_REQUEST_BODY / 1024 / 1024} MiB, refused (413)`,
         );
       }
       inc.destroy();

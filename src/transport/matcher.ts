@@ -4,13 +4,17 @@
 import type { HarEntry } from '../schema/generated/types.js';
 import type { OutgoingRequest } from './types.js';
 import { entryKey, requestKey } from './cassette.js';
-import type { Redactor } from './redact.js';
+import { API_KEY, type Redactor } from './redact.js';
 import { editDistance } from '../did-you-mean.js';
 
 type KeyParts = [string, string, string, [string, string][], string | null, string];
 
-/** what differs between a request and a recorded entry, in words */
-export function difference(req: OutgoingRequest, e: HarEntry, r: Redactor): string {
+/**
+ * what differs between a request and a recorded entry, in words; with `echo` false the request's own query, key and
+ * body are not repeated (a stranger's request to serve: the answer, its log and the terminal must not hold its
+ * secrets), only that they differ and what was recorded (redacted when it was recorded)
+ */
+export function difference(req: OutgoingRequest, e: HarEntry, r: Redactor, echo = true): string {
   const [target, method, path, query, key, body] = JSON.parse(requestKey(req, r)) as KeyParts;
   const [rt, rm, rp, rq, rk, rb] = JSON.parse(entryKey(e)) as KeyParts;
   const out: string[] = [];
@@ -18,9 +22,14 @@ export function difference(req: OutgoingRequest, e: HarEntry, r: Redactor): stri
   if (method !== rm) out.push(`method ${method} vs recorded ${rm}`);
   if (path !== rp) out.push(`path ${path} vs recorded ${rp}`);
   const q = (list: [string, string][]) => list.map(([k, v]) => `${k}=${v}`).join('&') || '(none)';
-  if (q(query) !== q(rq)) out.push(`query ${q(query)} vs recorded ${q(rq)}`);
-  if (key !== rk) out.push(`API key ${key ?? '(none)'} vs recorded ${rk ?? '(none)'}`);
-  if (body !== rb) out.push(`body ${body.slice(0, 80) || '(none)'} vs recorded ${rb.slice(0, 80) || '(none)'}`);
+  const sent = (shown: string, words: string) => (echo || shown === '(none)' ? shown : words);
+  if (q(query) !== q(rq)) out.push(`query ${sent(q(query), `of ${query.length} parameter(s)`)} vs recorded ${q(rq)}`);
+  if (key !== rk)
+    out.push(`API key ${sent(key ?? '(none)', key === API_KEY ? API_KEY : 'another')} vs recorded ${rk ?? '(none)'}`);
+  if (body !== rb)
+    out.push(
+      `body ${sent(body.slice(0, 80) || '(none)', `of ${Buffer.byteLength(body)} bytes`)} vs recorded ${rb.slice(0, 80) || '(none)'}`,
+    );
   return out.join('; ');
 }
 
@@ -29,12 +38,13 @@ export function closestEntry(
   req: OutgoingRequest,
   r: Redactor,
   pool: HarEntry[],
+  echo = true,
 ): { entry: HarEntry; differs: string } | undefined {
   const path = new URL(req.url, 'http://agent').pathname;
   return pool
     .map((entry) => ({
       entry,
-      differs: difference(req, entry, r),
+      differs: difference(req, entry, r, echo),
       far: editDistance(path, new URL(entry.request.url).pathname),
     }))
     .sort(

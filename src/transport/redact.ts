@@ -131,14 +131,47 @@ export class Redactor {
 
 /** what a credential a client sent is logged as, when it is not the key (which the redactor makes <API_KEY>) */
 const REDACTED = '<REDACTED>';
-/** headers that carry a credential: the key, a password, the web GUI's session and CSRF cookie and header */
-const CREDENTIAL_HEADER = /^(x-api-key|authorization|cookie|set-cookie|x-csrf-token(-.*)?)$/i;
-const CREDENTIAL_PARAMS = /([?&](?:api[-_]?key|token|access_token|password)=)[^&#]*/gi;
+/**
+ * A header that carries a credential, by meaning rather than spelling: its name in any case, "-", "_" and spaces
+ * aside, is (Proxy-)Authorization or holds cookie, apikey, token, secret, password or credential: X-API-Key, Api_Key,
+ * Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-CSRF-Token-*, X-Auth-Token, X-Access-Token, ….
+ */
+const CREDENTIAL_HEADER = /^(proxy)?authori[sz]ation$|cookie|apikey|token|secret|passw(or)?d|credential/;
+/** a query parameter that carries a credential, its name percent-decoded and compared as a header's */
+const CREDENTIAL_PARAM = /^(key|auth|authorization)$|apikey|token|secret|passw(or)?d|credential/;
+const meaning = (name: string) => name.toLowerCase().replace(/[-_\s]/g, '');
+
+export const isCredentialHeader = (name: string): boolean => CREDENTIAL_HEADER.test(meaning(name));
+
+/** a query parameter's name as the agent reads it ("+" a space, %-escapes decoded; an invalid escape as written) */
+function paramName(raw: string): string {
+  const name = raw.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+/** `url` with the value of every credential-carrying query parameter <REDACTED>, whatever its name's spelling */
+export function withoutCredentialParams(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const end = url.indexOf('#', start) < 0 ? url.length : url.indexOf('#', start);
+  const params = url
+    .slice(start + 1, end)
+    .split('&')
+    .map((p) => {
+      const eq = p.indexOf('=');
+      return eq >= 0 && CREDENTIAL_PARAM.test(meaning(paramName(p.slice(0, eq)))) ? `${p.slice(0, eq)}=${REDACTED}` : p;
+    });
+  return url.slice(0, start + 1) + params.join('&') + url.slice(end);
+}
 
 const scrubbed = (headers: Record<string, string>, apiKey: string | undefined) =>
   Object.fromEntries(
     Object.entries(headers).map(([name, value]) =>
-      CREDENTIAL_HEADER.test(name) && value !== apiKey ? [name, REDACTED] : [name, value],
+      isCredentialHeader(name) && value !== apiKey ? [name, REDACTED] : [name, value],
     ),
   );
 
@@ -155,7 +188,7 @@ export function withoutCredentials<
   const request = {
     ...x.request,
     headers: scrubbed(x.request.headers, apiKey),
-    url: x.request.url.replace(CREDENTIAL_PARAMS, `$1${REDACTED}`),
+    url: withoutCredentialParams(x.request.url),
   };
   return {
     ...x,
