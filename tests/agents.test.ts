@@ -191,11 +191,11 @@ test('without apt-get and dpkg-deb (and Go), or without a Debian source, agents 
     assert.equal(noSource.code, 2, noSource.stderr);
     assert.match(noSource.stderr, /no Debian archive found in this machine's apt sources \(\S+docker\.sources\)/);
 
-    const unknown = await synconf(['agents', 'install', '1.20.0']);
+    const unknown = await synconf(['agents', 'install', '1.20.9']);
     assert.equal(unknown.code, 2);
     assert.match(
       unknown.stderr,
-      /synconf does not know how to fetch Syncthing 1\.20\.0 \(did you mean 1\.30\.0\?\); known versions: 1\.12\.1, 1\.19\.2, 1\.29\.5, 1\.30\.0, 2\.1\.0, 2\.1\.2$/m,
+      /synconf knows no Syncthing release 1\.20\.9 \(did you mean 1\.20\.0\?\): `synconf agents list --all` lists every release since 1\.12\.0$/m,
     );
     assert.equal(existsSync(join(dir, 'cache')), false, 'nothing created before the checks pass');
   } finally {
@@ -414,7 +414,7 @@ test('the built versions are pinned consistently: the pseudo-version names the c
       const time = pseudo[1].replace(/^(....)(..)(..)(..)(..)(..)$/, '$1-$2-$3T$4:$5:$6Z');
       assert.equal(a.commitTime, time, `${a.version}: the pseudo-version's time is the commit's`);
     } else assert.equal(a.moduleVersion, a.tag, `${a.version}: a tag the proxy serves as itself`);
-    assert.match(a.moduleSum, /^h1:[A-Za-z0-9+/]{43}=$/);
+    assert.match(a.moduleSum ?? '', /^h1:[A-Za-z0-9+/]{43}=$/, `${a.version}: the default set's builds are pinned`);
   }
 });
 

@@ -239,7 +239,7 @@ describe('the observations, from what the checks of each version gave', () => {
       e.cells.map((c) => c.observed),
       [N, H, H],
     );
-    assert.match(e.cells[0].by, /DELETE \/x absent \(404\)/);
+    assert.match(e.cells[0].by, /DELETE \/x absent \(404, or 405/);
     assert.equal(e.firstHolds, 1);
     assert.equal(e.verdict, 'agrees');
     assert.deepEqual(
@@ -250,6 +250,17 @@ describe('the observations, from what the checks of each version gave', () => {
     assert.equal(b.get('e.notes')!.version, '1.18.0', 'and their boundary');
     assert.equal(b.get('f.since')!.verdict, 'cannot tell');
     assert.equal(b.get('notes')!.version, null, 'restating two boundaries: it names no single one');
+  });
+
+  test('a call answered 405 (the path has only another method, as DELETE /rest/cluster/pending/* on 1.17.0) shows it absent', () => {
+    const e = rows([report('1.17.0', [status(405)]), report('1.18.0', [status(200)])]).get('e.since')!;
+    assert.deepEqual(
+      e.cells.map((c) => c.observed),
+      [N, H],
+    );
+    assert.match(e.cells[0].by, /DELETE \/x absent \(404, or 405 where its path has another method\)/);
+    assert.equal(e.verdict, 'agrees');
+    assert.match(e.why, /does not hold on 1\.17\.0; holds on 1\.18\.0/);
   });
 
   test('an endpoint that answers before its boundary (the probe fails) holds too early', () => {
@@ -385,7 +396,7 @@ describe('matrix --replay of the bundled recordings: version boundaries', () => 
     }
     const folders = m.boundaries!.find((x) => x.statement === 'pending-folders.delete.since')!;
     const at = (v: string) => folders.cells[m.columns.findIndex((c) => c.label === v)].by;
-    assert.match(at('1.12.1'), /absent \(404\)/);
+    assert.match(at('1.12.1'), /absent \(404, or 405 where its path has another method\)/);
     assert.match(at('1.29.5'), /answered/);
   });
 

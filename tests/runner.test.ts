@@ -472,7 +472,7 @@ describe('version gates', () => {
     const c = assertFail(
       r,
       'check-absent/absent/GET /rest/system/debug',
-      /^GET \/rest\/system\/debug answered 200 on agent v9\.9\.9; an endpoint added in 10\.0\.0 must answer 404$/,
+      /^GET \/rest\/system\/debug answered 200 on agent v9\.9\.9; an endpoint added in 10\.0\.0 must answer 404 \(or 405 where its path has another method\)$/,
     );
     assertEvidence(c, { url: '/rest/system/debug', status: 200 });
   });
@@ -582,6 +582,47 @@ describe('version gates per endpoint (schemas/endpoints.json)', () => {
     assert.equal(r.exitCode, 0);
   });
 
+  test('1.13.0-1.17.x answer the DELETEs 405 (their path has a GET, as measured on 1.14.0): absent, not present', async () => {
+    // Syncthing's router answers a method its path lacks with 405 and names the path's methods in Allow
+    const notAllowed = text('Method Not Allowed\n', { status: 405, headers: { Allow: 'GET, OPTIONS' } });
+    fake.reset({ version: 'v1.17.0' });
+    for (const w of ['devices', 'folders']) {
+      fake.route(`GET /rest/cluster/pending/${w}`, json({}));
+      fake.route(`DELETE /rest/cluster/pending/${w}`, notAllowed);
+    }
+    const r = await run(PENDING);
+    for (const w of ['devices', 'folders'])
+      assert.match(
+        assertPass(r, `pending-${w}/absent/DELETE /rest/cluster/pending/${w}`).message,
+        /^DELETE \/rest\/cluster\/pending\/\w+ is absent \(405: the path answers GET, OPTIONS, not DELETE\) on agent v1\.17\.0, as expected before 1\.18\.0$/,
+      );
+    assert.equal(r.exitCode, 0);
+    // a 405 that does not say the path has another method (no Allow, or Allow naming DELETE) shows no absence
+    fake.route('DELETE /rest/cluster/pending/devices', text('Method Not Allowed\n', { status: 405 }));
+    fake.route(
+      'DELETE /rest/cluster/pending/folders',
+      text('nope\n', { status: 405, headers: { Allow: 'GET, DELETE' } }),
+    );
+    const unclear = await run(PENDING);
+    for (const w of ['devices', 'folders'])
+      assertFail(
+        unclear,
+        `pending-${w}/absent/DELETE /rest/cluster/pending/${w}`,
+        /answered 405 on agent v1\.17\.0; an endpoint added in 1\.18\.0 must answer 404 \(or 405 where its path has another method\)$/,
+      );
+    // past its gate, a GET answered 405 (its path has only another method) is missing, not present
+    fake.reset({ version: 'v1.15.0' });
+    fake.route(
+      'GET /rest/cluster/pending/devices',
+      text('Method Not Allowed\n', { status: 405, headers: { Allow: 'DELETE' } }),
+    );
+    assertFail(
+      await run(PENDING),
+      'pending-devices/present/GET /rest/cluster/pending/devices',
+      /^GET \/rest\/cluster\/pending\/devices answered 405 \(405: the path answers DELETE, not GET\) on agent v1\.15\.0; it must be present \(not 404 or 405\) from its version on$/,
+    );
+  });
+
   test('each gate catches its fault: a DELETE answering on 1.15, a GET missing on 1.15, a GET answering on 1.12.1', async () => {
     fake.reset({ version: 'v1.15.0' });
     fake.route('GET /rest/cluster/pending/devices', json({}));
@@ -590,12 +631,12 @@ describe('version gates per endpoint (schemas/endpoints.json)', () => {
     assertFail(
       r,
       'pending-devices/absent/DELETE /rest/cluster/pending/devices',
-      /^DELETE \/rest\/cluster\/pending\/devices answered 400 on agent v1\.15\.0; an endpoint added in 1\.18\.0 must answer 404$/,
+      /^DELETE \/rest\/cluster\/pending\/devices answered 400 on agent v1\.15\.0; an endpoint added in 1\.18\.0 must answer 404 \(or 405 where its path has another method\)$/,
     );
     assertFail(
       r,
       'pending-folders/present/GET /rest/cluster/pending/folders',
-      /^GET \/rest\/cluster\/pending\/folders answered 404 on agent v1\.15\.0; it must be present \(not 404\) from its version on$/,
+      /^GET \/rest\/cluster\/pending\/folders answered 404 on agent v1\.15\.0; it must be present \(not 404 or 405\) from its version on$/,
     );
     assert.equal(r.exitCode, 1);
     fake.reset({ version: 'v1.12.1-ds1' });
@@ -603,7 +644,7 @@ describe('version gates per endpoint (schemas/endpoints.json)', () => {
     assertFail(
       await run(PENDING),
       'pending-folders/absent/GET /rest/cluster/pending/folders',
-      /answered 200 on agent v1\.12\.1-ds1; an endpoint added in 1\.13\.0 must answer 404$/,
+      /answered 200 on agent v1\.12\.1-ds1; an endpoint added in 1\.13\.0 must answer 404 \(or 405 where its path has another method\)$/,
     );
   });
 
@@ -647,7 +688,7 @@ describe('version gates per endpoint (schemas/endpoints.json)', () => {
     assertFail(
       r,
       'check-step-endpoint-gate/dismiss/version-gate',
-      /answered 200 on agent v1\.12\.1-ds1; an endpoint added in 1\.18\.0 must answer 404$/,
+      /answered 200 on agent v1\.12\.1-ds1; an endpoint added in 1\.18\.0 must answer 404 \(or 405 where its path has another method\)$/,
     );
     assert.equal(check(r, 'check-step-endpoint-gate/ping/step').verdict, 'skip', 'a failed set-up skips the steps');
     fake.reset({ version: 'v1.18.0' });

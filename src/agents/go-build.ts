@@ -2,8 +2,10 @@
 // `go mod download -json` of the release's module version (checked to be its commit: the version it names, the
 // go.sum hash pinned in known.ts, the proxy's Origin.Hash when it gives one), a writable copy of the module folder
 // built as the main module (its go.mod has replace lines, which `go install pkg@version` refuses), with
-// `-trimpath -tags noassets` (the GUI assets are generated and not in the module: every /rest/ route is
-// unaffected), cgo on (the official Linux builds use the cgo SQLite driver), and the version stamped by ldflags.
+// `-trimpath` and the build tags of the release's recipe (data/releases.json: noassets, as the GUI assets are
+// generated and not in the module, every /rest/ route unaffected; before 1.15.0 Syncthing's own go:generate writes
+// them instead; noquic where an old quic-go cannot run under today's Go), cgo on (the official Linux builds use
+// the cgo SQLite driver), and the version stamped by ldflags.
 // Go's module and build caches stay where Go keeps them; only the binary goes into the agents cache.
 import { existsSync } from 'node:fs';
 import { chmod, cp, readdir, stat } from 'node:fs/promises';
@@ -64,25 +66,31 @@ export function oneLine(output: string): string {
   return text.length > 400 ? text.slice(0, 399) + '…' : text;
 }
 
-/** the environment of every go command: the user's, with the syncthing module's pseudo-versions out of the sum DB */
-function goEnv(): Record<string, string> {
+/**
+ * the environment of every go command: the user's, with the syncthing module out of the sum DB where the table pins
+ * its hash (or sum.golang.org cannot know it: a 2.x pseudo-version, 404); an unpinned 1.x tag is checked by the DB
+ */
+function goEnv(src: GoModuleSource): Record<string, string> {
   const nosum = process.env.GONOSUMDB;
+  const skipSumDb = src.moduleSum !== null || src.moduleVersion !== src.tag;
   return {
-    // sum.golang.org does not know the 2.x pseudo-versions (404): the hash pinned in known.ts is checked instead
-    GONOSUMDB: nosum ? `${nosum},${SYNCTHING_MODULE}` : SYNCTHING_MODULE,
+    ...(skipSumDb ? { GONOSUMDB: nosum ? `${nosum},${SYNCTHING_MODULE}` : SYNCTHING_MODULE } : {}),
     CGO_ENABLED: '1',
     GOWORK: 'off', // a go.work above the agents cache must not take part
     GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' '), // the module copy is no repository
   };
 }
 
-const go = (s: GoBuildSteps, args: string[], cwd: string, timeout: number) =>
-  execa(s.go, args, { cwd, env: goEnv(), reject: false, all: true, timeout });
+const go = (s: GoBuildSteps, src: GoModuleSource, args: string[], cwd: string, timeout: number) =>
+  execa(s.go, args, { cwd, env: goEnv(src), reject: false, all: true, timeout });
+
+/** `-tags a,b` of the recipe, or nothing */
+const tagArgs = (src: GoModuleSource) => (src.buildTags.length > 0 ? ['-tags', src.buildTags.join(',')] : []);
 
 /** the release's module: downloaded, checked to be the table's commit; its folder in Go's module cache */
 async function downloadModule(version: string, src: GoModuleSource, s: GoBuildSteps): Promise<string> {
   const spec = `${SYNCTHING_MODULE}@${src.moduleVersion}`;
-  const res = await go(s, ['mod', 'download', '-json', spec], s.work, 600_000);
+  const res = await go(s, src, ['mod', 'download', '-json', spec], s.work, 600_000);
   let info: ModuleInfo = {};
   try {
     info = JSON.parse(res.stdout) as ModuleInfo;
@@ -96,13 +104,18 @@ async function downloadModule(version: string, src: GoModuleSource, s: GoBuildSt
   }
   const wrong: string[] = [];
   if (info.Version !== src.moduleVersion) wrong.push(`version ${info.Version}, not ${src.moduleVersion}`);
-  if (info.Sum !== src.moduleSum) wrong.push(`go.sum hash ${info.Sum}, not ${src.moduleSum}`);
+  if (src.moduleSum !== null && info.Sum !== src.moduleSum) wrong.push(`go.sum hash ${info.Sum}, not ${src.moduleSum}`);
   if (info.Origin?.Hash && info.Origin.Hash !== src.commit)
     wrong.push(`the proxy's origin commit ${info.Origin.Hash}, not ${src.commit}`);
   const named = /-([0-9a-f]{12})$/.exec(info.Version ?? '')?.[1];
   if (named && !src.commit.startsWith(named)) wrong.push(`a pseudo-version of commit ${named}, not ${src.commit}`);
   if (wrong.length > 0)
     throw new GoBuildError(`${version}: the module the proxy gave for ${spec} is not ${src.tag}: ${wrong.join('; ')}`);
+  if (src.moduleSum === null)
+    s.log(
+      `${version}: the release table pins no hash: the proxy gave ${info.Sum || 'no hash'}` +
+        (src.moduleVersion === src.tag ? ' (checked by the Go checksum database)' : `, commit ${named ?? '?'}`),
+    );
   return info.Dir;
 }
 
@@ -122,7 +135,7 @@ async function prepareSource(version: string, src: GoModuleSource, moduleDir: st
   await cp(moduleDir, dir, { recursive: true });
   await makeWritable(dir);
   const run = async (what: string, args: string[]) => {
-    const res = await go(s, args, dir, 600_000);
+    const res = await go(s, src, args, dir, 600_000);
     if (res.failed) throw new GoBuildError(`${version}: ${what} failed: ${oneLine(res.all ?? '')}`);
   };
   for (const edit of src.goModEdits) {
@@ -130,7 +143,10 @@ async function prepareSource(version: string, src: GoModuleSource, moduleDir: st
     const path = edit.dropReplace.replace(/@.*$/, '');
     await run(`go mod download ${path} (after dropping its replace)`, ['mod', 'download', path]);
   }
-  await run('downloading its dependencies (go list -deps)', ['list', '-deps', '-tags', 'noassets', './cmd/syncthing']);
+  await run('downloading its dependencies (go list -deps)', ['list', '-deps', ...tagArgs(src), './cmd/syncthing']);
+  // before 1.15.0 there is no noassets tag: Syncthing's own go:generate directive writes lib/api/auto's assets
+  if (src.generateAssets)
+    await run('generating the GUI assets (go generate ./lib/api/auto)', ['generate', './lib/api/auto']);
   return dir;
 }
 
@@ -149,8 +165,8 @@ async function compile(version: string, src: GoModuleSource, dir: string, s: GoB
     `-X ${BUILD_PKG}.User=synconf`,
     `-X ${BUILD_PKG}.Host=synconf`,
   ].join(' ');
-  const args = ['build', '-trimpath', '-tags', 'noassets', '-o', out, '-ldflags', ldflags, './cmd/syncthing'];
-  const res = await go(s, args, dir, 1_800_000);
+  const args = ['build', '-trimpath', ...tagArgs(src), '-o', out, '-ldflags', ldflags, './cmd/syncthing'];
+  const res = await go(s, src, args, dir, 1_800_000);
   if (res.failed) throw new GoBuildError(`${version}: go build failed: ${oneLine(res.all ?? '')}`);
   return out;
 }
@@ -182,7 +198,10 @@ export async function buildFromModuleProxy(
   const moduleDir = await downloadModule(version, src, s);
   const dir = await prepareSource(version, src, moduleDir, s);
   const t1 = performance.now();
-  s.log(`${version}: compile ./cmd/syncthing with ${await goVersion(s.go)} (cgo, -tags noassets; takes minutes)`);
+  const how = ['cgo', ...(src.generateAssets ? ['assets generated'] : []), ...tagArgs(src)]
+    .join(', ')
+    .replace('-tags, ', '-tags ');
+  s.log(`${version}: compile ./cmd/syncthing with ${await goVersion(s.go)} (${how}; takes minutes)`);
   const path = await compile(version, src, dir, s);
   const t2 = performance.now();
   return { path, downloadS: (t1 - t0) / 1000, compileS: (t2 - t1) / 1000 };

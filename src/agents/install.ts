@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
+import semver from 'semver';
 import { InputError, SynconfError, UsageError } from '../errors.js';
 import { makeOutputDir } from '../output-dir.js';
 import { agentPath, agentsDir, versionHint } from './cache.js';
@@ -21,6 +22,7 @@ import {
   type GoModuleSource,
   type KnownAgent,
 } from './known.js';
+import { findRelease, isReleaseLine, lineRelease, lineReleases, releaseTable, unobtainable } from './releases.js';
 import { binaryVersion, sameRelease } from './probe.js';
 
 type DebianAgent = KnownAgent & DebianSource;
@@ -52,6 +54,10 @@ export interface InstallOptions {
   log?: (line: string) => void;
   /** fetch again even what is installed and runs */
   force?: boolean;
+  /** every release of the release table that can be had (those that cannot are logged as skipped) */
+  all?: boolean;
+  /** how many builds run at once (default 1) */
+  jobs?: number;
   /**
    * Starts a built binary briefly and returns the X-Syncthing-Version header of its API's answer (the caller owns the
    * lab; agents/ does not start agents). Without it a build is checked by --version only.
@@ -77,18 +83,70 @@ function manualHint(agents: readonly DebianAgent[], dir: string): string {
     .join('; ');
 }
 
-/** The known agents named by versions (the default set when none is named); an unknown version is a usage error. */
-export function selectAgents(versions: string[]): KnownAgent[] {
-  if (versions.length === 0) return KNOWN_AGENTS.filter((a) => DEFAULT_VERSIONS.includes(a.version));
-  const agents = versions.map((v) => {
-    const agent = knownAgent(v.replace(/^v/, ''));
-    if (!agent)
-      throw new UsageError(
-        `synconf does not know how to fetch Syncthing ${v}${versionHint(v, KNOWN_VERSIONS)}; known versions: ${KNOWN_VERSIONS.join(', ')}`,
-      );
-    return agent;
+/** what the command asks for: versions (1.18.0), lines (1.18: see lineRelease), or every release (--all) */
+export interface Selection {
+  agents: KnownAgent[];
+  /** named releases that cannot be had, one failure each (exit 2) */
+  refused: InstallFailure[];
+  /** with --all, the releases of the table that cannot be had, and why (not a failure: the table says so) */
+  skipped: { version: string; why: string }[];
+}
+
+const unknownVersion = (v: string) =>
+  new UsageError(
+    `synconf knows no Syncthing release ${v}${versionHint(v, [...KNOWN_VERSIONS, ...releaseTable().releases.map((r) => r.version)])}: ` +
+      '`synconf agents list --all` lists every release since 1.12.0',
+  );
+
+/** one named version or line: its agent, or why it cannot be had */
+function selectOne(spec: string): KnownAgent | InstallFailure {
+  const given = spec.replace(/^v/, '');
+  const refuse = (versions: string[], why: string): InstallFailure => ({
+    versions,
+    error: new InputError(`${versions.join(', ')}: ${why}`),
   });
-  return KNOWN_AGENTS.filter((a) => agents.includes(a)); // each once, oldest first
+  if (isReleaseLine(given)) {
+    const release = lineRelease(given);
+    if (release) return knownAgent(release.version)!;
+    const all = lineReleases(given);
+    if (all.length === 0) throw unknownVersion(spec);
+    return refuse(
+      [given],
+      `no release of the line can be had (${all.map((r) => `${r.version} ${unobtainable(r)}`).join('; ')})`,
+    );
+  }
+  const release = findRelease(given);
+  const why = release && !KNOWN_VERSIONS.includes(given) ? unobtainable(release) : undefined;
+  if (why) return refuse([given], why);
+  const agent = knownAgent(given);
+  if (!agent) throw unknownVersion(spec);
+  return agent;
+}
+
+/**
+ * The agents named by versions or lines (the default set when none is named; every release with all); an unknown
+ * version is a usage error, a release that cannot be had a failure of its own.
+ */
+export function selectAgents(versions: string[], all = false): Selection {
+  if (all) {
+    const table = releaseTable();
+    const skipped = table.releases.flatMap((r) => {
+      const why = KNOWN_VERSIONS.includes(r.version) ? undefined : unobtainable(r, table);
+      return why ? [{ version: r.version, why }] : [];
+    });
+    const agents = table.releases.filter((r) => !skipped.some((s) => s.version === r.version));
+    return { agents: agents.map((r) => knownAgent(r.version)!), refused: [], skipped };
+  }
+  if (versions.length === 0)
+    return { agents: KNOWN_AGENTS.filter((a) => DEFAULT_VERSIONS.includes(a.version)), refused: [], skipped: [] };
+  const picked = versions.map(selectOne);
+  const agents = picked.filter((p): p is KnownAgent => 'version' in p);
+  const unique = agents.filter((a, i) => agents.findIndex((o) => o.version === a.version) === i);
+  return {
+    agents: unique.sort((a, b) => semver.compare(a.version, b.version)), // each once, oldest first
+    refused: picked.filter((p): p is InstallFailure => 'error' in p),
+    skipped: [],
+  };
 }
 
 /** apt options that make every path apt writes our own, and read no source of the machine but ours */
@@ -301,7 +359,22 @@ async function installGoAgent(agent: GoAgent, go: string, dir: string, opts: Ins
   }
 }
 
-/** Builds the Go agents one after the other (each takes minutes on its own); a failure does not stop the others. */
+/** runs work(item) for every item, at most `jobs` at a time, in the order given */
+async function pooled<T>(items: readonly T[], jobs: number, work: (item: T, index: number) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await work(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
+}
+
+/**
+ * Builds the Go agents, at most opts.jobs at a time (each build uses every core while it compiles; two overlap one's
+ * download with another's compile); a failure does not stop the others. One progress line per release as it ends.
+ */
 async function installGoAgents(agents: GoAgent[], dir: string, opts: InstallOptions): Promise<InstallOutcome> {
   const go = findGo();
   const versions = agents.map((a) => a.version);
@@ -312,15 +385,20 @@ async function installGoAgents(agents: GoAgent[], dir: string, opts: InstallOpti
     );
     return { installed: [], failed: [{ versions, error }] };
   }
+  const log = opts.log ?? (() => {});
   const outcome: InstallOutcome = { installed: [], failed: [] };
-  for (const agent of agents) {
+  let ended = 0;
+  await pooled(agents, opts.jobs ?? 1, async (agent) => {
     try {
       outcome.installed.push(await installGoAgent(agent, go, dir, opts));
+      if (agents.length > 1) log(`${agent.version}: installed (${++ended} of ${agents.length} builds ended)`);
     } catch (err) {
       if (!(err instanceof SynconfError)) throw err;
       outcome.failed.push({ versions: [agent.version], error: err });
+      if (agents.length > 1) log(`${agent.version}: failed (${++ended} of ${agents.length} builds ended)`);
     }
-  }
+  });
+  outcome.failed.sort((a, b) => semver.compare(a.versions[0], b.versions[0]));
   return outcome;
 }
 
@@ -330,7 +408,8 @@ async function installGoAgents(agents: GoAgent[], dir: string, opts: InstallOpti
  */
 export async function installAgents(versions: string[], opts: InstallOptions = {}): Promise<InstallOutcome> {
   const log = opts.log ?? (() => {});
-  const selected = selectAgents(versions);
+  const { agents: selected, refused, skipped } = selectAgents(versions, opts.all);
+  for (const s of skipped) log(`${s.version}: skipped: ${s.why}`);
   const dir = agentsDir();
   const done: InstallResult[] = [];
   const todo: KnownAgent[] = [];
@@ -343,7 +422,7 @@ export async function installAgents(versions: string[], opts: InstallOptions = {
       );
     } else todo.push(agent);
   }
-  const failed: InstallFailure[] = [];
+  const failed: InstallFailure[] = [...refused];
   const debian = todo.filter((a): a is DebianAgent => a.from === 'debian');
   if (debian.length > 0) {
     try {

@@ -1,6 +1,8 @@
 // The real agent versions synconf knows how to get: a Debian package from the suite that ships it, or, for the
 // releases Debian lacks (its archive stops at 1.29.5), a build of the release's commit from the Go module proxy.
-// This table is the one place that names them (install, list, setup, the matrix and the tests read it).
+// This table is the one place that names the default set (install, list, setup, the matrix and the tests read it);
+// every other release comes from the release table (releases.ts), built as it says.
+import { findRelease, releaseTable, type Release } from './releases.js';
 
 /** a Debian package of `syncthing` */
 export interface DebianSource {
@@ -32,10 +34,17 @@ export interface GoModuleSource {
   commitTime: string;
   /** the module version the proxy serves the commit as: the tag itself (1.x) or a pseudo-version naming the commit */
   moduleVersion: string;
-  /** the h1: hash of the module's zip (go.sum's), checked after the download: the content of that commit */
-  moduleSum: string;
+  /**
+   * the h1: hash of the module's zip (go.sum's), checked after the download: the content of that commit; null
+   * where the release table has none (a 1.x tag is then checked by the Go checksum database)
+   */
+  moduleSum: string | null;
   /** go.mod edits the build needs, as data */
   goModEdits: readonly GoModEdit[];
+  /** Syncthing's own build tags for go build (the release table's recipe) */
+  buildTags: readonly string[];
+  /** run Syncthing's own go:generate of lib/api/auto first (no noassets tag before 1.15.0) */
+  generateAssets: boolean;
 }
 
 export type KnownAgent = {
@@ -64,6 +73,8 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     moduleVersion: 'v1.30.0',
     moduleSum: 'h1:gFeuxkbM/iNR8hHpB7WB/vs3DTyxeaTXeZPn2lK2olk=',
     goModEdits: [],
+    buildTags: ['noassets'],
+    generateAssets: false,
   },
   {
     version: '2.1.0',
@@ -83,6 +94,8 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
           '(syncthing#10117), which no REST endpoint uses, and 2.1.2 dropped it for upstream v1.14.45',
       },
     ],
+    buildTags: ['noassets'],
+    generateAssets: false,
   },
   {
     version: '2.1.2',
@@ -94,15 +107,42 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     moduleVersion: 'v1.30.0-rc.1.0.20260626052240-44cbfcad56db',
     moduleSum: 'h1:crh/m2O/9f0PwDHXffnuiq4G5sGlDuQ5/mViASH3iDA=',
     goModEdits: [],
+    buildTags: ['noassets'],
+    generateAssets: false,
   },
 ];
 
-/** every version synconf knows how to get, oldest first */
+/** the versions of the default set, which synconf fetches or builds as above, oldest first */
 export const KNOWN_VERSIONS: readonly string[] = KNOWN_AGENTS.map((a) => a.version);
 
 /** the default set (see inSetup), oldest first */
 export const DEFAULT_VERSIONS: readonly string[] = KNOWN_AGENTS.filter((a) => a.inSetup).map((a) => a.version);
 
+/** a release of the release table as a build from the Go module proxy, with its recipe */
+export function releaseAgent(r: Release, table = releaseTable()): KnownAgent {
+  const recipe = table.recipes[r.recipe];
+  return {
+    version: r.version,
+    inSetup: false,
+    from: 'go',
+    tag: r.tag,
+    commit: r.commit,
+    commitTime: r.commitTime,
+    moduleVersion: r.moduleVersion,
+    moduleSum: r.moduleSum,
+    goModEdits: r.goModEdits ?? [],
+    buildTags: recipe.tags,
+    generateAssets: recipe.generateAssets,
+  };
+}
+
+/**
+ * How synconf gets a version: the default set above, else the release table's build (which may still be refused:
+ * see unobtainable in releases.ts).
+ */
 export function knownAgent(version: string): KnownAgent | undefined {
-  return KNOWN_AGENTS.find((a) => a.version === version);
+  const known = KNOWN_AGENTS.find((a) => a.version === version);
+  if (known) return known;
+  const release = findRelease(version);
+  return release ? releaseAgent(release) : undefined;
 }

@@ -1,6 +1,8 @@
 // `synconf agents list`: every known version (installed or not) and any other version found in the cache.
 import { agentPath, agentsDir, installedAgents } from './cache.js';
-import { KNOWN_AGENTS, SYNCTHING_MODULE } from './known.js';
+import semver from 'semver';
+import { KNOWN_AGENTS, knownAgent, SYNCTHING_MODULE } from './known.js';
+import { findRelease, releaseTable, unobtainable, type Release } from './releases.js';
 import { binaryVersion } from './probe.js';
 
 export interface AgentListing {
@@ -16,14 +18,40 @@ export interface AgentListing {
   go?: { module: string; tag: string; commit: string; moduleVersion: string };
   /** in the default set (`synconf agents install` without versions, `npm run setup`) */
   inSetup?: boolean;
+  /**
+   * with --all, for a release of the release table: installed, obtainable (the proxy serves it), unknown (not
+   * measured release by release: an install tries it), not-served or not-buildable
+   */
+  state?: ReleaseState;
+  /** why, for a release that cannot be had (the measurement, with its date) */
+  why?: string;
 }
 
-export async function listAgents(dir = agentsDir()): Promise<AgentListing[]> {
+export type ReleaseState = 'installed' | 'obtainable' | 'unknown' | 'not-served' | 'not-buildable';
+
+/** the state of a release of the table, and why when it cannot be had */
+function releaseState(r: Release, installed: boolean): { state: ReleaseState; why?: string } {
+  if (installed) return { state: 'installed' };
+  if (KNOWN_AGENTS.some((a) => a.version === r.version)) return { state: 'obtainable' };
+  const why = unobtainable(r);
+  if (why) return { state: r.proxy.status === 'not-served' ? 'not-served' : 'not-buildable', why };
+  return {
+    state: r.proxy.status === 'served' ? 'obtainable' : 'unknown',
+    why: r.proxy.status === 'unknown' ? r.proxy.note : undefined,
+  };
+}
+
+/** the known versions and the installed ones; with all, every release of the release table too (with its state) */
+export async function listAgents(dir = agentsDir(), all = false): Promise<AgentListing[]> {
   const installed = installedAgents(dir);
-  const versions = [...new Set([...KNOWN_AGENTS.map((a) => a.version), ...installed.map((a) => a.version)])];
+  const table = all ? releaseTable().releases.map((r) => r.version) : [];
+  const versions = [
+    ...new Set([...KNOWN_AGENTS.map((a) => a.version), ...table, ...installed.map((a) => a.version)]),
+  ].sort(semver.compare);
   return Promise.all(
     versions.map(async (version) => {
-      const known = KNOWN_AGENTS.find((a) => a.version === version);
+      const known = knownAgent(version);
+      const release = all ? findRelease(version) : undefined;
       const isInstalled = installed.some((a) => a.version === version);
       const printed = isInstalled
         ? await binaryVersion(agentPath(version, dir)).then(
@@ -42,6 +70,7 @@ export async function listAgents(dir = agentsDir()): Promise<AgentListing[]> {
             ? { module: SYNCTHING_MODULE, tag: known.tag, commit: known.commit, moduleVersion: known.moduleVersion }
             : undefined,
         inSetup: known?.inSetup,
+        ...(release ? releaseState(release, isInstalled) : {}),
       };
     }),
   );

@@ -1,6 +1,8 @@
 // `synconf agents install|list`: the real Syncthing versions synconf fetches from Debian's archive, or builds from the
 // Go module proxy, into its cache.
 import type { CommandModule } from 'yargs';
+import { UsageError } from '../errors.js';
+import { wholeNumber } from './options.js';
 
 const AGENTS_EXIT_CODES =
   'Exit codes: 0 done, 2 usage or input error (an unknown version, no apt-get or dpkg-deb, no Go, a download or build that fails: the other versions still install), 3 a fault of synconf itself.';
@@ -11,14 +13,38 @@ const install: CommandModule = {
     'Download and unpack the syncthing package of each VERSION from Debian, or build it from the Go module proxy (default: the versions `npm run setup` installs) into the agents cache; prints version → path',
   builder: (y) =>
     y
-      .positional('versions', { type: 'string', describe: 'versions to install, e.g. 1.12.1 1.29.5 2.1.2' })
+      .positional('versions', {
+        type: 'string',
+        describe:
+          'releases to install, e.g. 1.12.1 1.29.5 2.1.2, or lines (1.17: the newest release of the line the Go module proxy serves)',
+      })
+      .option('all', {
+        type: 'boolean',
+        describe:
+          'every release of the release table that can be had (since 1.12.0: about 55 builds, 20-35 min and 1.3 GB of binaries plus Go caches of several GB; those not served are skipped, one line each)',
+      })
+      .option('jobs', {
+        type: 'string',
+        default: '2',
+        coerce: wholeNumber('jobs', 1, 16),
+        describe: 'how many builds run at once (each compile uses every core)',
+      })
       .option('force', {
         type: 'boolean',
         describe: 'fetch or build again the versions already installed (by default one that runs is kept)',
       })
+      .check((argv) => {
+        if (argv.all && ([] as string[]).concat(argv.versions ?? []).length > 0)
+          throw new UsageError(
+            `--all installs every release that can be had: give no VERSION with it (got ${([] as string[]).concat(argv.versions ?? []).join(' ')})`,
+          );
+        return true;
+      })
       .example('synconf agents install', 'the default set (synconf agents list shows which)')
       .example('synconf agents install 1.29.5', 'one of them')
       .example('synconf agents install 2.1.2', 'built from the Go module proxy (needs Go; minutes)')
+      .example('synconf agents install 1.17 1.18', 'the newest release of each line that the proxy serves')
+      .example('synconf agents install --all', 'every release that can be had (long: see --all)')
       .example('synconf run --syncthing 1.12.1', 'then run against it')
       .epilogue(`The cache is $SYNCONF_AGENTS_DIR, else ($XDG_CACHE_HOME or ~/.cache)/synconf/agents. The packages come from the
 Debian archive this machine's apt sources name (/etc/apt/sources.list, /etc/apt/sources.list.d/), fetched with a
@@ -31,7 +57,11 @@ binary's --version and X-Syncthing-Version (started briefly on loopback) are the
 ${AGENTS_EXIT_CODES}`),
   handler: async (argv) => {
     const { agentsInstall } = await import('../commands/agents.js');
-    await agentsInstall((argv.versions as string[] | undefined) ?? [], argv.force === true);
+    await agentsInstall((argv.versions as string[] | undefined) ?? [], {
+      force: argv.force === true,
+      all: argv.all === true,
+      jobs: argv.jobs as number,
+    });
   },
 };
 
@@ -41,11 +71,17 @@ const list: CommandModule = {
   builder: (y) =>
     y
       .option('json', { type: 'boolean', describe: 'print the list as JSON' })
+      .option('all', {
+        type: 'boolean',
+        describe:
+          'every release since 1.12.0 (the release table) with its state: installed, obtainable, unknown, not served by the Go module proxy (as measured, with the date), not buildable',
+      })
       .example('synconf agents list', 'known and installed versions')
+      .example('synconf agents list --all', 'every release and whether synconf can get it')
       .epilogue(AGENTS_EXIT_CODES),
   handler: async (argv) => {
     const { agentsList } = await import('../commands/agents.js');
-    await agentsList(argv.json === true);
+    await agentsList(argv.json === true, argv.all === true);
   },
 };
 

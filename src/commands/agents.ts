@@ -1,6 +1,6 @@
 // `synconf agents install|list`: what they print.
 import { installAgents } from '../agents/install.js';
-import { listAgents } from '../agents/list.js';
+import { listAgents, type AgentListing } from '../agents/list.js';
 import { agentsDir } from '../agents/cache.js';
 import { EXIT } from '../errors.js';
 import { startLab } from '../lab/lab.js';
@@ -24,9 +24,17 @@ async function servedVersion(binary: string): Promise<string> {
   }
 }
 
-export async function agentsInstall(versions: string[], force: boolean): Promise<void> {
+export interface AgentsInstallOptions {
+  force: boolean;
+  all: boolean;
+  jobs: number;
+}
+
+export async function agentsInstall(versions: string[], o: AgentsInstallOptions): Promise<void> {
   const { installed, failed } = await installAgents(versions, {
-    force,
+    force: o.force,
+    all: o.all,
+    jobs: o.jobs,
     log: (line) => console.error(`synconf agents install: ${line}`),
     servedVersion,
   });
@@ -39,13 +47,32 @@ export async function agentsInstall(versions: string[], force: boolean): Promise
   if (failed.length > 0) process.exitCode = EXIT.usage;
 }
 
-export async function agentsList(json: boolean): Promise<void> {
-  const list = await listAgents();
+/** a line of `agents list --all`: every release with its state */
+function releaseLine(a: AgentListing): string {
+  if (a.state === 'installed') return `${a.version}  installed  ${a.printed}  ${a.path}`;
+  if (a.state === 'obtainable') return `${a.version}  obtainable: synconf agents install ${a.version}`;
+  if (a.state === 'unknown')
+    return `${a.version}  unknown (not measured one by one): synconf agents install ${a.version} tries it`;
+  if (a.state) return `${a.version}  ${a.why}`;
+  return `${a.version}  ${a.installed ? `installed  ${a.printed}  ${a.path}` : 'not in the release table'}`;
+}
+
+export async function agentsList(json: boolean, all: boolean): Promise<void> {
+  const list = await listAgents(agentsDir(), all);
   if (json) {
     console.log(JSON.stringify(list, null, 2));
     return;
   }
   console.log(`Agents cache: ${agentsDir()}`);
+  if (all) {
+    const count = (state: string) => list.filter((a) => a.state === state).length;
+    console.log(
+      `Releases: ${list.filter((a) => a.state).length} (installed ${count('installed')}, obtainable ${count('obtainable')}, unknown ${count('unknown')}, ` +
+        `not served ${count('not-served')}, not buildable ${count('not-buildable')})`,
+    );
+    for (const a of list) console.log(releaseLine(a));
+    return;
+  }
   for (const a of list) {
     const from = a.debian
       ? `Debian ${a.debian.suite} ${a.debian.version}`

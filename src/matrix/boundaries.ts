@@ -4,7 +4,8 @@
 //
 // A version statement says when something exists. On a version it holds when a check citing it passed or its
 // endpoint answered (a status check of a step calling it, or the runner's version-gate probe), and does not hold
-// when its endpoint was absent (404) or every check citing it failed. A check citing it that failed while another
+// when its endpoint was absent (404, or 405 where its path answers another method: DELETE /rest/cluster/pending/*
+// on 1.13.0-1.17.x) or every check citing it failed. A check citing it that failed while another
 // passed is about how the thing answers, not whether it exists: the verdict reports it. The observations are the
 // checks' verdicts, which already count in each version's exit code; the comparison with the boundary is a view.
 import type {
@@ -41,8 +42,9 @@ function endpointShown(c: CheckResult): boolean | undefined {
     const passed = c.verdict === 'pass' || c.verdict === 'unexpected-pass';
     return c.expected === 404 ? !passed : passed; // an absent-probe expects 404; a present-probe "not 404"
   }
-  // an unrouted path answers 404, a request without the API key 401/403 before any routing, a method the path
-  // lacks 405: only another status shows the endpoint there
+  // an unrouted path answers 404, a request without the API key 401/403 before any routing: only another status
+  // shows the endpoint there. A method the path lacks answers 405: that endpoint (METHOD path) is absent
+  if (c.kind === 'status' && c.actual === 405) return false;
   if (c.kind === 'status' && typeof c.actual === 'number' && !NOT_SHOWN.includes(c.actual)) return true;
   return undefined;
 }
@@ -64,7 +66,10 @@ function observe(s: Statement, report: Report, gates: GateIndex): MatrixBoundary
       if (shown === false) n.absent++;
     }
   const holds = [n.present && `${endpoint} answered`, n.passed && `${plural(n.passed, 'check')} citing it passed`];
-  const not = [n.absent && `${endpoint} absent (404)`, n.failed && `${plural(n.failed, 'check')} citing it failed`];
+  const not = [
+    n.absent && `${endpoint} absent (404, or 405 where its path has another method)`,
+    n.failed && `${plural(n.failed, 'check')} citing it failed`,
+  ];
   const by = (parts: (string | 0)[]) => parts.filter(Boolean).join('; ');
   if (n.present || n.passed) return { observed: 'holds', by: by(holds) };
   if (n.absent || n.failed) return { observed: 'does not hold', by: by(not) };

@@ -88,7 +88,7 @@ export function boundariesHtml(m: Matrix): string {
     .join('');
   return `<h2 id="boundaries">Version boundaries against the spec <span class="muted">(${e(boundarySummary(m))})</span></h2>
 ${found ? `<ul>${found}</ul>` : ''}<details><summary>Each version statement: what each version showed, the first where it holds</summary>
-<p class="muted">A version statement holds on a version where a check citing it passed or its endpoint answered, and does not where its endpoint was absent (404) or every check citing it failed. It agrees when it holds on every observed version on the spec's side of the boundary and on none of the other, with a version observed on each side.</p>
+<p class="muted">A version statement holds on a version where a check citing it passed or its endpoint answered, and does not where its endpoint was absent (404, or 405 where its path has another method) or every check citing it failed. It agrees when it holds on every observed version on the spec's side of the boundary and on none of the other, with a version observed on each side.</p>
 <table><thead><tr><th scope="col">Statement</th><th scope="col">Spec</th>${head}<th scope="col">First holds</th><th scope="col">Verdict</th></tr></thead>
 <tbody>
 ${ordered(m).map(row).join('\n')}

@@ -473,16 +473,18 @@ class ScenarioRun {
     const answered = status ?? x.error?.code;
     const agent = this.ctx.agentVersion;
     const body = x.response?.body.trim() ?? '';
-    const routed = status !== undefined && !(status === 404 && body === '404 page not found');
-    const ok = since ? status === 404 : routed;
+    const otherMethods = methodNotAllowed(method, x);
+    const routed = status !== undefined && !(status === 404 && body === '404 page not found') && !otherMethods;
+    const ok = since ? status === 404 || otherMethods !== undefined : routed;
     const present = status === 404 ? `404 from its own handler: ${JSON.stringify(body.slice(0, 80))}` : status;
+    const absent = otherMethods ? `405: the path answers ${otherMethods}, not ${method}` : '404';
     const message = since
       ? ok
-        ? `${endpoint} is absent (404) on agent ${agent}, as expected before ${since}`
-        : `${endpoint} answered ${answered} on agent ${agent}; an endpoint added in ${since} must answer 404`
+        ? `${endpoint} is absent (${absent}) on agent ${agent}, as expected before ${since}`
+        : `${endpoint} answered ${answered} on agent ${agent}; an endpoint added in ${since} must answer 404 (or 405 where its path has another method)`
       : ok
         ? `${endpoint} is present (${present}) on agent ${agent}, which is past its gate`
-        : `${endpoint} answered ${answered} on agent ${agent}; it must be present (not 404) from its version on`;
+        : `${endpoint} answered ${answered}${otherMethods ? ` (${absent})` : ''} on agent ${agent}; it must be present (not 404 or 405) from its version on`;
     const gateStatements = this.ctx.gateStatements?.[endpoint] ?? [];
     const existsStatements = endpointEntry(method, path)?.existsStatements ?? [];
     this.add(
@@ -759,4 +761,20 @@ export class ScenarioStopped extends Error {
     super(cause.message);
     this.wholeRun = cause.wholeRun;
   }
+}
+
+/**
+ * The other methods the path answers, when the agent answered 405 to `method`: the method is absent there while the
+ * path has another (DELETE /rest/cluster/pending/devices answers 405 on 1.13.0-1.17.x, where the path has a GET).
+ * Syncthing's router names them in Allow; a 405 without Allow, or whose Allow lists the method itself, does not show
+ * that, and is no such answer.
+ */
+function methodNotAllowed(method: string, x: Exchange): string | undefined {
+  if (x.response?.status !== 405) return undefined;
+  const allow = (x.response.headers['allow'] ?? '')
+    .split(',')
+    .map((m) => m.trim().toUpperCase())
+    .filter(Boolean);
+  if (!allow.length || allow.includes(method.toUpperCase())) return undefined;
+  return allow.join(', ');
 }

@@ -126,6 +126,7 @@ export type BoundaryVerdict = "agrees" | "disagrees" | "cannot tell";
  * what the newer version does to a client of the older one: breaks (a breaking cause not accepted), may-affect (a risky one), compatible, or cannot-tell (the exchanges of a version are missing: no causes are made up from the changed checks alone)
  */
 export type PairAnswer = "breaks" | "may-affect" | "compatible" | "cannot-tell";
+export type ReleaseRecipeId = "generate-noquic" | "generate" | "noassets" | "noassets-noquic" | "unsupported";
 export type FailOn = "fail" | "unexpected-pass" | "expected-fail" | "skip" | "new-failure" | "flaky";
 export type StatementState = "passed" | "deviating" | "failing" | "not checked" | "not checkable";
 export type BaselineClass = "new-failure" | "fixed" | "still-failing" | "new-check" | "unchanged";
@@ -304,6 +305,7 @@ export interface SynconfResources {
   "pending-folders-changed"?: PendingFoldersChanged;
   "pending-folders"?: PendingFolders;
   ping?: Ping;
+  releases?: ReleaseTable;
   "remote-ignored-device"?: RemoteIgnoredDevice;
   report?: Report;
   scenario?: Scenario;
@@ -2100,6 +2102,96 @@ export interface FolderOffer {
 export interface Ping {
   ping: "pong";
   [k: string]: unknown;
+}
+/**
+ * Every upstream Syncthing release since 1.12.0 (and the few older ones that resolve), as data (data/releases.json): its tag, commit and committer time read from the agent's repository, the module version the Go module proxy serves it as, whether the proxy serves it (as measured, with the date), and how it builds with today's Go. A fact not measured is written as unknown (null, or status unknown), never guessed.
+ */
+export interface ReleaseTable {
+  $schema?: string;
+  /**
+   * where the facts come from and when they were measured
+   */
+  source: string;
+  /**
+   * the build recipes, by id; a release names one
+   */
+  recipes: {
+    [k: string]: ReleaseRecipe;
+  };
+  /**
+   * oldest first
+   *
+   * @minItems 1
+   */
+  releases: [Release, ...Release[]];
+}
+export interface ReleaseRecipe {
+  /**
+   * false: synconf does not know how to build such a release (the recipe would need a source edit it does not make)
+   */
+  buildable: boolean;
+  /**
+   * Syncthing's own build tags passed to go build
+   */
+  tags: ("noassets" | "noquic")[];
+  /**
+   * run Syncthing's own go:generate of lib/api/auto before building (no noassets tag before 1.15.0)
+   */
+  generateAssets: boolean;
+  why: string;
+}
+export interface Release {
+  version: string;
+  /**
+   * the upstream tag, stamped into the binary
+   */
+  tag: string;
+  /**
+   * the commit the tag names
+   */
+  commit: string;
+  /**
+   * the commit's committer time, UTC (lib/build.Stamp; a 2.x pseudo-version's time)
+   */
+  commitTime: string;
+  /**
+   * the tag (1.x), or for 2.x v1.30.0-rc.1.0.<committer time yyyymmddhhmmss>-<12 hex of the commit>
+   */
+  moduleVersion: string;
+  /**
+   * the go.sum h1: hash of the module's zip; null where it was not recorded (a 1.x tag is then checked by the Go checksum database)
+   */
+  moduleSum: string | null;
+  proxy: ReleaseProxyState;
+  recipe: ReleaseRecipeId;
+  /**
+   * whether the recipe was built and started, or inferred from the release's source
+   */
+  recipeChecked: string;
+  goModEdits?: ReleaseGoModEdit[];
+  note?: string;
+}
+export interface ReleaseProxyState {
+  /**
+   * served: the module, its zip and every dependency downloaded; not-served: the proxy refused it; unknown: not measured release by release (an install tries it)
+   */
+  status: "served" | "not-served" | "unknown";
+  /**
+   * the day the proxy was asked
+   */
+  measured: string;
+  /**
+   * where the proxy refused it: at .info, or only at .mod or .zip
+   */
+  refusedAt?: "info" | "mod-or-zip";
+  note: string;
+}
+export interface ReleaseGoModEdit {
+  /**
+   * `go mod edit -dropreplace=<this>`: the module@version of a replace line whose replacement the proxy refuses
+   */
+  dropReplace: string;
+  why: string;
 }
 /**
  * The result of one synconf run (reports/<dir>/report.json). Every other report format is written from it. Secrets never appear: the API key is <API_KEY>, the password hash <PASSWORD_HASH>.
