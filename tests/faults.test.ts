@@ -482,37 +482,39 @@ const ROWS: Record<string, Row> = {
   },
 
   // 6. signals inside a scenario and while loading: one "interrupted" line, the report of what ran, 128 + n
+  // (whichever phase the signal lands in, the outcome asked is the same: a signal after the last step wins too, issue
+  // 41; tests/signals.test.ts sends each at many instants)
   'SIGINT inside a scenario of 200,000 steps': {
     cause: '6 signals',
     argv: LONG,
     setup: (dir) => longScenario(dir, 200_000),
-    signal: { name: 'SIGINT', after: /\[1\/2\]/, afterMs: 200 },
+    signal: { name: 'SIGINT', after: /\[1\/2\]/ },
     code: 130,
     message: /^synconf: interrupted \(SIGINT\)/,
     report: true,
-    harness: /^interrupted by SIGINT$/,
+    harness: /^interrupted by SIGINT( before the run ended)?$/,
     timeoutMs: 60_000,
   },
   'SIGTERM inside a scenario of 200,000 steps': {
     cause: '6 signals',
     argv: LONG,
     setup: (dir) => longScenario(dir, 200_000),
-    signal: { name: 'SIGTERM', after: /\[1\/2\]/, afterMs: 200 },
+    signal: { name: 'SIGTERM', after: /\[1\/2\]/ },
     code: 143,
     message: /^synconf: interrupted \(SIGTERM\)/,
     report: true,
-    harness: /^interrupted by SIGTERM$/,
+    harness: /^interrupted by SIGTERM( before the run ended)?$/,
     timeoutMs: 60_000,
   },
   'SIGHUP inside a scenario of 200,000 steps': {
     cause: '6 signals',
     argv: LONG,
     setup: (dir) => longScenario(dir, 200_000),
-    signal: { name: 'SIGHUP', after: /\[1\/2\]/, afterMs: 200 },
+    signal: { name: 'SIGHUP', after: /\[1\/2\]/ },
     code: 129,
     message: /^synconf: interrupted \(SIGHUP\)/,
     report: true,
-    harness: /^interrupted by SIGHUP$/,
+    harness: /^interrupted by SIGHUP( before the run ended)?$/,
     timeoutMs: 60_000,
   },
   'SIGINT while 600 scenario files load': {
@@ -1391,7 +1393,9 @@ describe('Ctrl-C inside a scenario keeps the scenario under way in the report', 
         });
         const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
         await started;
-        await new Promise((r) => setTimeout(r, 200)); // inside the long scenario (as the rows above)
+        // not between the two scenarios (the second would not start): inside the long one, or after it, where the
+        // report holds it as well and the signal wins all the same (issue 41): no speed makes the outcome differ
+        await new Promise((r) => setTimeout(r, 200));
         child.kill('SIGINT');
         assert.equal(await exited, 130, seen);
         // a matrix keeps each version's report in a folder of its own

@@ -1,7 +1,11 @@
 // Ctrl-C (SIGINT), SIGTERM and SIGHUP (a closed terminal, a dropped SSH session, a CI runner cancelling), one way for
-// every command: the first signal starts an orderly stop (the command writes what it has, e.g. the report of the
-// scenarios done so far), a second one ends the process at once.
+// every command that runs work: the first signal is recorded at once and wins (the process exits 128 + its number,
+// however soon the work would have ended), says "interrupted (SIGNAME)" once and starts an orderly stop (the command
+// writes what it has, e.g. the report of the scenarios done so far); a second one ends the process at once.
+// A signal is read by the event loop only between two pieces of synchronous work: every long stretch below takes a
+// turn now and then (runner/yield.ts), and a command looks once more (`heard`) before its exit code is decided.
 import { constants } from 'node:os';
+import { nextTurn } from '../runner/yield.js';
 
 /** the exit code of a process a signal stopped, as shells report it: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) */
 export const exitCodeOfSignal = (signal: NodeJS.Signals): number => 128 + (constants.signals[signal] ?? 2);
@@ -19,33 +23,56 @@ export const STOP_WITHIN_MS = 800;
 /** the signals that stop a command in order */
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
+/**
+ * Two turns of the event loop: a signal that landed during synchronous work is read in the loop's poll phase, which
+ * a single turn taken from an I/O callback may come before.
+ */
+export async function hearSignals(): Promise<void> {
+  await nextTurn();
+  await nextTurn();
+}
+
 export interface Interrupt {
   /** the signal that arrived, once one has */
   readonly signal: NodeJS.Signals | undefined;
   /** resolves with the first signal */
   readonly stopped: Promise<NodeJS.Signals>;
+  /** aborted by the first signal (its reason: "interrupted by SIGNAME"): what the work below stops on */
+  readonly abort: AbortSignal;
+  /** the signal, if one came, once every signal that landed during synchronous work has been heard */
+  heard(): Promise<NodeJS.Signals | undefined>;
+  /** never resolves: once a signal came, the orderly stop (`stop`) writes what there is and ends the process */
+  ending(): Promise<never>;
+  /** the code the process exits with: 128 + n once a signal came (it wins), else `code` */
+  exitCode(code: number): number;
   /** stop listening (when the command is done) */
   off(): void;
 }
 
-/**
- * Listens for SIGINT, SIGTERM and SIGHUP until `off()`. With `stop`, the first signal runs it (its failure is ignored: the
- * process is ending anyway) and then exits with 128 + the signal's number (130 for SIGINT); without, the command awaits `stopped` and
- * ends itself. A command that runs long without awaiting anything must yield (runner/yield.ts) for a signal to land.
- */
-export function onInterrupt(stop?: (signal: NodeJS.Signals) => Promise<void>): Interrupt {
+export interface InterruptOptions {
+  /** the line said once on the first signal, after "interrupted (SIGNAME)": what the command does now */
+  line?: { command: string; doing: string };
+  /**
+   * the orderly stop: run on the first signal (its failure is ignored: the process is ending anyway), then the
+   * process exits with 128 + the signal's number; without it, the command stops on `abort` and ends itself
+   */
+  stop?: (signal: NodeJS.Signals) => Promise<void>;
+}
+
+/** Listens for SIGINT, SIGTERM and SIGHUP until `off()`. */
+export function onInterrupt(opts: InterruptOptions = {}): Interrupt {
   let signal: NodeJS.Signals | undefined;
   let resolve: (s: NodeJS.Signals) => void = () => {};
   const stopped = new Promise<NodeJS.Signals>((r) => (resolve = r));
+  const abort = new AbortController();
   const onSignal = (s: NodeJS.Signals) => {
     if (signal) process.exit(exitCodeOfSignal(signal)); // the second Ctrl-C: the user does not want to wait
     signal = s;
+    if (opts.line) console.error(`\n${opts.line.command}: interrupted (${s}): ${opts.line.doing}`);
+    abort.abort(new Error(`interrupted by ${s}`));
     resolve(s);
-    if (stop)
-      void stop(s).then(
-        () => process.exit(exitCodeOfSignal(s)),
-        () => process.exit(exitCodeOfSignal(s)),
-      );
+    const exit = () => process.exit(exitCodeOfSignal(s));
+    if (opts.stop) void opts.stop(s).then(exit, exit);
   };
   // on(), not once(): the lab's own handler re-raises the signal when no other listener is left,
   // which would end the process before the report is written.
@@ -58,6 +85,16 @@ export function onInterrupt(stop?: (signal: NodeJS.Signals) => Promise<void>): I
       return signal;
     },
     stopped,
+    abort: abort.signal,
+    async heard() {
+      await hearSignals();
+      return signal;
+    },
+    ending() {
+      if (signal) process.exitCode = exitCodeOfSignal(signal);
+      return new Promise<never>(() => {});
+    },
+    exitCode: (code) => (signal ? exitCodeOfSignal(signal) : code),
     off() {
       for (const s of SIGNALS) process.off(s, onSignal);
       marked.synconfInterrupt = false;

@@ -17,7 +17,7 @@ import {
   type ShardSpec,
 } from '../scenario/shard.js';
 import { finalize } from '../verdict/totals.js';
-import { writeReports, writeMatrix } from './write-reports.js';
+import { writeReports, writeMatrix, WriteAbandoned } from './write-reports.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { reapLeftovers } from './targets.js';
 import { onInterrupt, STOP_WITHIN_MS } from './interrupt.js';
@@ -133,6 +133,7 @@ async function finishMatrix(
   dirs: string[],
   scenarios: Parameters<typeof gateIndex>[0],
   t0: number,
+  abandon?: AbortSignal,
 ): Promise<MatrixResult> {
   const done = opts.agents.filter((a) => reports.has(a));
   const ordered = done.map((a) => reports.get(a)!);
@@ -146,7 +147,7 @@ async function finishMatrix(
     exchanges: ordered.map((r, i) => exchangesOf(r, doneDirs[i])),
     accepted: opts.accepted,
   });
-  const matrixFiles = await writeMatrix(matrix, opts.reportDir);
+  const matrixFiles = await writeMatrix(matrix, opts.reportDir, abandon);
   return {
     matrix,
     reports: ordered,
@@ -191,45 +192,46 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
   const targets = new Map<MatrixAgent, Target>();
   const dirs = opts.agents.map((a) => join(opts.reportDir, a.name));
   const queue = [...opts.agents];
-  const stop = new AbortController();
   let workers: Promise<unknown> = Promise.resolve();
   const worker = async () => {
     for (let agent = queue.shift(); agent; agent = queue.shift()) {
       opts.onVersionStart?.(agent);
       let report: Report;
+      const dir = dirs[opts.agents.indexOf(agent)];
       try {
-        const dir = dirs[opts.agents.indexOf(agent)];
-        report = await runVersion(agent, selection!, opts, { dir, partial, targets, signal: stop.signal });
+        report = await runVersion(agent, selection!, opts, { dir, partial, targets, signal: interrupt.abort });
       } catch (e) {
         // A defect of synconf itself: this version's report says so (exit 3, with the stack), the others go on.
         report = faultReport(agent, e);
       }
-      // stopped between two steps: the report holds the scenario under way too, and the interrupt writes it
-      if (interrupt.signal) return void partial.set(agent, report);
-      reports.set(agent, withShard(report, shard));
-      const dir = dirs[opts.agents.indexOf(agent)];
-      await writeReports(report, dir);
+      // stopped between two steps, or while its report was written: the report holds the scenario under way too,
+      // and the interrupt writes it, marked interrupted
+      if (interrupt.signal || !(await written(() => writeReports(withShard(report, shard), dir, { abandon }))))
+        return void partial.set(agent, report);
+      reports.set(agent, report);
       opts.onVersionEnd?.(agent, report, dir);
     }
   };
-  const finish = () => finishMatrix(opts, reports, dirs, selection?.scenarios ?? [], t0);
+  const finish = (abandon?: AbortSignal) => finishMatrix(opts, reports, dirs, selection?.scenarios ?? [], t0, abandon);
   // Ctrl-C: the versions under way get the report of what they did so far, and the matrix of those is written.
-  const interrupt = onInterrupt(async (signal) => {
-    console.error(`\nsynconf matrix: interrupted (${signal}): the reports of the versions done so far are written`);
-    stop.abort(new Error(`interrupted by ${signal}`));
-    await Promise.race([workers, sleep(STOP_WITHIN_MS)]); // the runs under way stop at their next step
-    for (const [agent, report] of partial) {
-      if (reports.has(agent)) continue;
-      await targets
-        .get(agent)
-        ?.close()
-        .catch(() => {}); // first: closing a recorder writes the run's _run.har
-      report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
-      reports.set(agent, finalize(withShard(report, shard), opts.failOn));
-      await writeReports(report, dirs[opts.agents.indexOf(agent)]).catch(() => {});
-    }
-    await finish().catch(() => {});
+  const interrupt = onInterrupt({
+    line: { command: 'synconf matrix', doing: 'the reports of the versions done so far are written' },
+    stop: async (signal) => {
+      await Promise.race([workers, sleep(STOP_WITHIN_MS)]); // the runs under way stop at their next step
+      for (const [agent, report] of partial) {
+        if (reports.has(agent)) continue;
+        await targets
+          .get(agent)
+          ?.close()
+          .catch(() => {}); // first: closing a recorder writes the run's _run.har
+        report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
+        reports.set(agent, finalize(withShard(report, shard), opts.failOn));
+        await writeReports(report, dirs[opts.agents.indexOf(agent)]).catch(() => {});
+      }
+      await finish().catch(() => {});
+    },
   });
+  const abandon = interrupt.abort;
   opts.onBegin?.();
   // --shard: which shard of which plan every version's report is, a failed one too; loaded once Ctrl-C is heard
   let selection: Awaited<ReturnType<typeof selectionOf>>['selection'] | undefined;
@@ -237,8 +239,24 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
   try {
     ({ selection, shard } = await selectionOf(opts));
     await (workers = Promise.all(Array.from({ length: Math.max(1, Math.min(opts.jobs, opts.agents.length)) }, worker)));
-    return await finish();
+    // a signal heard now or while the matrix is written wins: the interrupt writes it and ends the process
+    if (!(await interrupt.heard())) {
+      let result: MatrixResult | undefined;
+      if (await written(async () => (result = await finish(abandon)))) return result!;
+    }
+    return await interrupt.ending();
   } finally {
     interrupt.off();
+  }
+}
+
+/** false when a signal stopped the writing (WriteAbandoned): nothing was written */
+async function written(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (e) {
+    if (e instanceof WriteAbandoned) return false;
+    throw e;
   }
 }

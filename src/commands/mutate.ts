@@ -4,12 +4,12 @@ import type { MutantResult } from '../schema/generated/types.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
 import { mutate, type DerivedFrom } from '../mutate/mutate.js';
 import { mutationText } from '../mutate/render.js';
-import { writeMutationReports, settled, reportsLine } from './write-reports.js';
+import { writeMutationReports, settled, reportsLine, WriteAbandoned } from './write-reports.js';
 import { DEFAULT_OPERATORS } from '../mutate/operators.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { reapLeftovers } from './targets.js';
 import { checkSyncthing } from './versions.js';
-import { exitCodeOfSignal, onInterrupt } from './interrupt.js';
+import { onInterrupt } from './interrupt.js';
 import { UsageError } from '../errors.js';
 import { mutateProxySession } from './mutate-session.js';
 
@@ -59,13 +59,8 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
   if (opts.live) await checkSyncthing(opts.syncthing);
   makeOutputDir(opts.reportDir, '--report-dir'); // a bad folder is one line now, not after the whole run
   // Ctrl-C: the mutants under way end, the report holds the scenarios done (exit 130); a second one ends at once
-  const stop = new AbortController();
-  const interrupt = onInterrupt();
-  void interrupt.stopped.then((signal) => {
-    console.error(
-      `\nsynconf mutate: interrupted (${signal}): stopping; the report of the scenarios done so far is written`,
-    );
-    stop.abort();
+  const interrupt = onInterrupt({
+    line: { command: 'synconf mutate', doing: 'stopping; the report of the scenarios done so far is written' },
   });
   // listening until the reports are written: a second Ctrl-C then still ends with 130, not killed by the signal
   // (the lab's own handler is gone once it has stopped the lab)
@@ -77,15 +72,24 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
           session: opts.proxySession,
           expectations,
           minScore: opts.minScore,
-          signal: stop.signal,
+          signal: interrupt.abort,
         })
-      : await suiteMutation(opts, expectations, stop.signal);
-    // a file that cannot be written leaves the others and the verdict, then the error (exit 2)
-    const { paths, unwritable } = await settled(writeMutationReports(report, opts.reportDir));
-    console.log(mutationText(report));
-    console.log(reportsLine(paths));
-    if (unwritable) throw unwritable;
-    process.exitCode = interrupt.signal ? exitCodeOfSignal(interrupt.signal) : report.exitCode;
+      : await suiteMutation(opts, expectations, interrupt.abort);
+    // a report of every mutant is not written once a signal has come (it would say the run ended): the report of
+    // an interrupted run is, whole
+    const interrupted = (await interrupt.heard()) !== undefined && /INTERRUPTED/.test(report.verdict);
+    const written = await settled(
+      writeMutationReports(report, opts.reportDir, interrupted ? undefined : interrupt.abort),
+    ).catch((e: unknown) => {
+      if (e instanceof WriteAbandoned) return console.error(`synconf mutate: ${e.message}`);
+      throw e;
+    });
+    if (written) {
+      console.log(mutationText(report));
+      console.log(reportsLine(written.paths));
+      if (written.unwritable) throw written.unwritable;
+    }
+    process.exitCode = interrupt.exitCode(report.exitCode);
   } finally {
     interrupt.off();
   }

@@ -109,5 +109,5 @@ export async function reportMerge(files: string[], opts: MergeCommandOptions): P
 export async function reportRender(file: string, out?: string): Promise<void> {
   const loaded = await readReport(file, { whole: true });
   makeOutputDir(out ?? dirname(file), out ? '--out' : 'the folder of the report');
-  for (const path of await writeReports(loaded, out ?? dirname(file), true)) console.log(`wrote ${path}`);
+  for (const path of await writeReports(loaded, out ?? dirname(file), { rendered: true })) console.log(`wrote ${path}`);
 }

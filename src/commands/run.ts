@@ -12,11 +12,18 @@ import { DEFAULT_RECORDINGS } from '../paths.js';
 import { selectScenarios, type Selection } from '../scenario/select.js';
 import { bundledRecordings, recordedDurations, shardLine, shardSelection, type ShardSpec } from '../scenario/shard.js';
 import { verdictLine, finalize, emptyReport } from '../verdict/totals.js';
-import { writeReports, settled, UnwritableReport, verdictAsPrinted, reportsLine } from './write-reports.js';
+import {
+  writeReports,
+  settled,
+  UnwritableReport,
+  verdictAsPrinted,
+  reportsLine,
+  WriteAbandoned,
+} from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
 import { progress } from './run-progress.js';
 import { harnessLines } from './harness-lines.js';
-import { exitCodeOfSignal, onInterrupt, STOP_WITHIN_MS } from './interrupt.js';
+import { exitCodeOfSignal, onInterrupt, STOP_WITHIN_MS, type Interrupt } from './interrupt.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkAgentVersion, checkSyncthing } from './versions.js';
 import { EXIT, SynconfError, UsageError } from '../errors.js';
@@ -98,15 +105,15 @@ interface Ending {
   shard?: Report['shard'];
 }
 
-/** writes the report folder, says what went wrong and the verdict; the exit code */
-async function endRun(report: Report, end: Ending): Promise<number> {
+/** writes the report folder, says what went wrong and the verdict; the exit code (WriteAbandoned once `abandon` is) */
+async function endRun(report: Report, end: Ending, abandon?: AbortSignal): Promise<number> {
   const { args, out, replayed } = end;
   if (end.shard) report.shard = end.shard;
   // a run that did not reach its agent still names the version it was for (a merge of shards groups by it)
   if (!report.agent.version && args.knownVersion)
     report.agent = { ...report.agent, version: args.knownVersion, versionSource: 'option' };
   // a file that cannot be written leaves the others and the verdict line, then the error (exit 2)
-  const { paths, unwritable } = await settled(writeReports(report, end.reportDir));
+  const { paths, unwritable } = await settled(writeReports(report, end.reportDir, { abandon }));
   for (const id of report.staleExpectations ?? [])
     console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
   // repeated identical harness errors (a step missing from a recording, many times over): the first few, then a count
@@ -170,6 +177,8 @@ interface Session {
   partial?: Report;
   /** aborted by Ctrl-C (its reason says which signal): the scenario under way stops between steps, no other starts */
   stop: AbortSignal;
+  /** writes the report of a run `signal` stopped (marked so); the exit code, 128 + n */
+  stopped: (report: Report, signal: NodeJS.Signals) => Promise<number>;
 }
 
 /**
@@ -207,20 +216,26 @@ async function runRepeats(s: Session): Promise<Report[] | { notSetUp: string }> 
   return reports;
 }
 
-/** loading, the runs and their report; the exit code (128 + n when signal n stopped them) */
+/** loading, the runs and their report; the exit code (128 + n when signal n stopped them, whenever it landed) */
 async function runSession(
   s: Session,
-  signalled: () => NodeJS.Signals | undefined,
-  finish: (report: Report) => Promise<number>,
+  interrupt: Interrupt,
+  finish: (report: Report, abandon?: AbortSignal) => Promise<number>,
   gate: (reports: Report[]) => Report,
 ): Promise<number> {
   const failOn = s.end.args.failOn as FailOn[];
-  const stopped = async (report: Report, signal: NodeJS.Signals) => {
-    await finish(interruptedReport(report, signal, failOn));
-    return exitCodeOfSignal(signal);
+  const { stopped } = s;
+  // the verdict's report, unless a signal lands while it is written: then the report of the run, interrupted
+  const verdict = async (report: Report) => {
+    try {
+      return await finish(report, s.stop);
+    } catch (e) {
+      if (e instanceof WriteAbandoned && interrupt.signal) return stopped(report, interrupt.signal);
+      throw e;
+    }
   };
   s.selection = await selectionOf(s.end.args, s.end, s.stop);
-  const whileLoading = signalled();
+  const whileLoading = interrupt.signal;
   if (whileLoading)
     return stopped(
       emptyReport(s.mode, 'none: interrupted while loading', 'nothing ran: the scenarios were still loading'),
@@ -234,26 +249,65 @@ async function runSession(
     );
     report.harnessErrors = s.selection.errors;
     report.verdict = verdictLine(report, failOn);
-    return finish(report);
+    return verdict(report);
   }
   const done = await runRepeats(s);
-  const signal = signalled();
+  // a signal that landed while the last steps ran without a pause is heard here: it wins over the verdict
+  const signal = await interrupt.heard();
   if (signal)
     return stopped(
       Array.isArray(done) && done.length ? gate(done) : (s.partial ?? emptyReport(s.mode, 'not set up', 'nothing ran')),
       signal,
     );
-  if (!Array.isArray(done)) return finish(emptyReport(s.mode, 'not set up', done.notSetUp));
-  return finish(gate(done));
+  if (!Array.isArray(done)) return verdict(emptyReport(s.mode, 'not set up', done.notSetUp));
+  return verdict(gate(done));
 }
 
 /** the report of a run a signal stopped: what ran, the harness error that says so, the process's exit code (128 + n) */
 function interruptedReport(report: Report, signal: NodeJS.Signals, failOn: FailOn[]): Report {
-  report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
+  const message = `interrupted by ${signal} before the run ended`;
+  // once: the interrupt and the run may both come to mark the same report
+  if (!report.harnessErrors.some((e) => e.message === message)) report.harnessErrors.push({ message });
   const final = finalize(report, failOn);
   final.exitCode = exitCodeOfSignal(signal) as Report['exitCode']; // what the process exits with
   final.verdict = verdictLine(final, failOn);
   return final;
+}
+
+const notWrittenLine = (dir: string) =>
+  console.error(
+    `synconf: the report of what ran was not written: it took more than ${STOP_WITHIN_MS} ms after the signal; ${dir} holds what it held before`,
+  );
+
+/**
+ * The one writer of the report folder: the run's own end, or (a run that does not stop in time after a signal) the
+ * interrupt's, never both. `finish` writes a report (WriteAbandoned once `abandon` is: nothing written); `stopped`
+ * the report of a run a signal stopped, whole or not at all: within STOP_WITHIN_MS of its start (a report of 50,000
+ * checks renders for seconds), and once (the interrupt and the run may both come to it).
+ */
+function reportWriter(end: Ending, failOn: FailOn[]) {
+  let written = false;
+  const finish = async (report: Report, abandon?: AbortSignal) => {
+    if (written) return report.exitCode;
+    written = true;
+    try {
+      return await endRun(report, end, abandon);
+    } catch (e) {
+      if (e instanceof WriteAbandoned) written = false; // nothing written: the interrupted report may be, in its place
+      throw e;
+    }
+  };
+  const stopped = async (report: Report, signal: NodeJS.Signals) => {
+    if (written) return exitCodeOfSignal(signal);
+    try {
+      await finish(interruptedReport(report, signal, failOn), AbortSignal.timeout(STOP_WITHIN_MS));
+    } catch (e) {
+      if (!(e instanceof WriteAbandoned)) throw e;
+      notWrittenLine(end.reportDir);
+    }
+    return exitCodeOfSignal(signal);
+  };
+  return { finish, stopped, written: () => written };
 }
 
 export async function executeRun(
@@ -271,14 +325,7 @@ export async function executeRun(
     reportDir: resolve(args.reportDir),
     out: progress(args.linesToStderr ? process.stderr : process.stdout),
   };
-  // One writer of the report folder: the run's own end, or (a run that does not stop in time after a signal) the
-  // interrupt's, never both.
-  let written = false;
-  const finish = async (report: Report) => {
-    if (written) return report.exitCode;
-    written = true;
-    return endRun(report, end);
-  };
+  const { finish, stopped, written } = reportWriter(end, failOn);
   /** the gate: repeated runs combined, compared with the baseline, exit code decided */
   const gate = (reports: Report[]): Report => {
     const report = (args.repeat ?? 1) > 1 ? combineRuns(reports) : reports[0];
@@ -293,10 +340,15 @@ export async function executeRun(
     mode,
     end,
     stop: new AbortController().signal,
+    stopped,
   };
-  const { interrupt, ended } = guardRun(session, (report, signal) => finish(interruptedReport(report, signal, failOn)));
+  // The interrupt, when the run has not ended within STOP_WITHIN_MS: a report under way is not waited for (the
+  // process ends at its next file, the folder as it was); when none is, what ran is written (a run stuck).
+  const { interrupt, ended } = guardRun(session, async (report, signal) =>
+    written() ? notWrittenLine(end.reportDir) : stopped(report, signal),
+  );
   try {
-    return await runSession(session, () => interrupt.signal, finish, gate);
+    return await runSession(session, interrupt, finish, gate);
   } catch (e) {
     if (e instanceof UnwritableReport) throw e; // the user's folder: the verdict is printed, exit 2
     if (e instanceof SynconfError) throw e; // the user's input (a bad --only pattern): one line, exit 2
@@ -323,18 +375,18 @@ export async function executeRun(
  * has written its report (the interrupt then exits 128 + the signal's number).
  */
 function guardRun(session: Session, write: (report: Report, signal: NodeJS.Signals) => Promise<unknown>) {
-  const stop = new AbortController();
-  session.stop = stop.signal;
   let ended: () => void = () => {};
   const runEnded = new Promise<void>((r) => (ended = r));
-  const interrupt = onInterrupt(async (signal) => {
-    stop.abort(new Error(`interrupted by ${signal}`));
-    console.error(`\nsynconf: interrupted (${signal}): stopping; the report of the scenarios done so far is written`);
-    if (await Promise.race([runEnded.then(() => true), sleep(STOP_WITHIN_MS).then(() => false)])) return;
-    const { partial, target } = session;
-    const report = partial ?? emptyReport(session.mode, target?.description ?? 'unknown', 'nothing ran');
-    await target?.close().catch(() => {}); // first: closing a recorder writes the run's _run.har
-    await write(report, signal).catch(() => {});
+  const interrupt = onInterrupt({
+    line: { command: 'synconf', doing: 'stopping; the report of the scenarios done so far is written' },
+    stop: async (signal) => {
+      if (await Promise.race([runEnded.then(() => true), sleep(STOP_WITHIN_MS).then(() => false)])) return;
+      const { partial, target } = session;
+      const report = partial ?? emptyReport(session.mode, target?.description ?? 'unknown', 'nothing ran');
+      await target?.close().catch(() => {}); // first: closing a recorder writes the run's _run.har
+      await write(report, signal).catch(() => {});
+    },
   });
+  session.stop = interrupt.abort;
   return { interrupt, ended: () => ended() };
 }

@@ -20,6 +20,8 @@ import { makeOutputDir } from '../output-dir.js';
 import { loadStatements } from '../schema/statements.js';
 import { statementCoverage } from '../verdict/statement-coverage.js';
 import { InputError } from '../errors.js';
+import { nextTurn } from '../runner/yield.js';
+import { hearSignals } from './interrupt.js';
 
 /** a report file that could not be written (the folder was proven writable up front): the others are */
 export class UnwritableReport extends InputError {
@@ -59,17 +61,36 @@ export function reportsLine(paths: string[]): string {
   return `reports: ${shown.length ? shown.join(', ') : 'none written'}`;
 }
 
-// Written synchronously: a few small files, and nothing else left to do meanwhile (each asynchronous
-// write waited a turn of the thread pool: ~3 ms of every run, bench/). Each file goes to a temporary name beside its
-// place first; only when every one of them is complete are they renamed into place (a rename takes no space). A full
-// disk or a lost folder therefore leaves the previous report whole, never report.json cut short beside empty files.
-function writeAll(dir: string, files: [name: string, text: string][]): string[] {
+/** a report whose writing a signal stopped before its files were in place: the folder holds what it held before */
+export class WriteAbandoned extends Error {
+  override name = 'WriteAbandoned';
+  constructor(readonly dir: string) {
+    super(`the report in ${dir} was not written: interrupted while writing it; the folder holds what it held before`);
+  }
+}
+
+/** a report file and how to render it (rendered when its turn comes, so that a signal lands between two renders) */
+type ReportFile = [name: string, render: () => string];
+
+// Each file is rendered, then written synchronously (each asynchronous write waited a turn of the thread pool: ~3 ms
+// of every run, bench/), to a temporary name beside its place; only when every one of them is complete are they
+// renamed into place (a rename takes no space). A full disk or a lost folder therefore leaves the previous report
+// whole, never report.json cut short beside empty files. A turn of the event loop between two files lets a signal
+// land (a large report renders for seconds): once `abandon` is aborted the staged files are removed and nothing is
+// renamed, and a process that exits meanwhile (a second signal, the interrupt's bound) removes them as it goes.
+async function writeAll(dir: string, files: ReportFile[], abandon?: AbortSignal): Promise<string[]> {
   makeOutputDir(dir, 'the report folder');
   const staged: [tmp: string, path: string][] = [];
+  const removeStaged = () => {
+    for (const [tmp] of staged) rmSync(tmp, { force: true });
+  };
+  process.on('exit', removeStaged);
   try {
-    for (const [name, text] of files) {
+    for (const [name, render] of files) {
+      await stopPoint(dir, abandon);
       const path = join(dir, name);
       const tmp = join(dir, `.${name}.${process.pid}.partial`);
+      const text = render();
       staged.push([tmp, path]);
       try {
         writeFileSync(tmp, text, 'utf8');
@@ -78,10 +99,18 @@ function writeAll(dir: string, files: [name: string, text: string][]): string[] 
         throw new UnwritableReport(path, err.code ?? err.message, []);
       }
     }
+    await stopPoint(dir, abandon, hearSignals);
     return renameAll(staged);
   } finally {
-    for (const [tmp] of staged) rmSync(tmp, { force: true });
+    removeStaged();
+    process.off('exit', removeStaged);
   }
+}
+
+/** a turn of the event loop (a signal lands), then WriteAbandoned if `abandon` is aborted */
+async function stopPoint(dir: string, abandon: AbortSignal | undefined, turn = nextTurn): Promise<void> {
+  await turn();
+  if (abandon?.aborted) throw new WriteAbandoned(dir);
 }
 
 /** the complete files into place; one whose place is taken (a folder of its name) does not stop the others */
@@ -101,24 +130,37 @@ function renameAll(staged: [tmp: string, path: string][]): string[] {
   return written;
 }
 
+/** how a report is written */
+export interface WriteOptions {
+  /** a report written before, rendered again as it is (its coverage and exchanges as they are) */
+  rendered?: boolean;
+  /** once aborted (a signal), the report is not written: WriteAbandoned, the folder as it was */
+  abandon?: AbortSignal;
+}
+
 /**
  * report.json, junit.xml, report.html and summary.md in `dir`; the paths written, in that order. The statement
  * coverage of a run is computed here, where every run's report passes (run, replay, an interrupted run, each version
- * of a matrix); `rendered` is a report written before, rendered again as it is.
+ * of a matrix).
  */
-export async function writeReports(report: Report, dir: string, rendered = false): Promise<string[]> {
-  if (!rendered) {
+export async function writeReports(report: Report, dir: string, opts: WriteOptions = {}): Promise<string[]> {
+  if (!opts.rendered) {
     report.statementCoverage = statementCoverage(await loadStatements(), report.scenarios);
     keepExchanges(report, dir);
   }
+  await stopPoint(dir, opts.abandon);
   const view = viewOf(report); // computed once, rendered by each writer
-  const markdown = toMarkdown(report, view);
-  const paths = writeAll(dir, [
-    ['report.json', reportJson(report)],
-    ['junit.xml', toJUnit(report, view)],
-    ['report.html', toHtml(report, { view, reportDir: dir })],
-    ['summary.md', markdown],
-  ]);
+  let markdown = '';
+  const paths = await writeAll(
+    dir,
+    [
+      ['report.json', () => reportJson(report)],
+      ['junit.xml', () => toJUnit(report, view)],
+      ['report.html', () => toHtml(report, { view, reportDir: dir })],
+      ['summary.md', () => (markdown = toMarkdown(report, view))],
+    ],
+    opts.abandon,
+  );
   // GitHub Actions shows this file on the run's page; appending keeps other steps' summaries.
   const summary = process.env.GITHUB_STEP_SUMMARY;
   if (summary) appendFileSync(summary, markdown + '\n', 'utf8');
@@ -164,23 +206,35 @@ function keepExchanges(report: Report, dir: string): void {
 const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
 
 /** matrix.json, matrix.html and matrix.md in `dir`; the paths written, in that order */
-export async function writeMatrix(matrix: Matrix, dir: string): Promise<string[]> {
-  return writeAll(dir, [
-    ['matrix.json', matrixJson(matrix)],
-    ['matrix.html', matrixToHtml(matrix)],
-    ['matrix.md', matrixToMarkdown(matrix)],
-  ]);
+export async function writeMatrix(matrix: Matrix, dir: string, abandon?: AbortSignal): Promise<string[]> {
+  return writeAll(
+    dir,
+    [
+      ['matrix.json', () => matrixJson(matrix)],
+      ['matrix.html', () => matrixToHtml(matrix)],
+      ['matrix.md', () => matrixToMarkdown(matrix)],
+    ],
+    abandon,
+  );
 }
 
 /** mutation.json, mutation.html and mutation.md in `dir`; the paths written, in that order */
-export async function writeMutationReports(report: MutationReport, dir: string): Promise<string[]> {
+export async function writeMutationReports(
+  report: MutationReport,
+  dir: string,
+  abandon?: AbortSignal,
+): Promise<string[]> {
   makeOutputDir(dir, '--report-dir');
-  const markdown = mutationMarkdown(report);
-  const paths = writeAll(dir, [
-    ['mutation.json', JSON.stringify(report, null, 2) + '\n'],
-    ['mutation.html', mutationHtml(report)],
-    ['mutation.md', markdown],
-  ]);
+  let markdown = '';
+  const paths = await writeAll(
+    dir,
+    [
+      ['mutation.json', () => JSON.stringify(report, null, 2) + '\n'],
+      ['mutation.html', () => mutationHtml(report)],
+      ['mutation.md', () => (markdown = mutationMarkdown(report))],
+    ],
+    abandon,
+  );
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, markdown + '\n', 'utf8');
   return paths;
 }

@@ -59,9 +59,14 @@ function kindOfCheck(c: CheckResult, scenario: string): string {
   return [c.kind, c.verdict, name, masked(c.message, [scenario, c.step, url, url?.split('?')[0]])].join('\u0001');
 }
 
+// and a harness error's by each list that folds it: 50,000 of them took seconds a list, deaf to signals (issue 41)
+const harnessKinds = new WeakMap<HarnessError, string>();
+
 /** the kind of a harness error */
 export function harnessKind(e: HarnessError): string {
-  return masked(e.message, [e.file, e.scenario, e.step]);
+  let kind = harnessKinds.get(e);
+  if (kind === undefined) harnessKinds.set(e, (kind = masked(e.message, [e.file, e.scenario, e.step])));
+  return kind;
 }
 
 /** the kind of a schema error: the same rule and message at the same member, whichever array item it is in */
@@ -85,16 +90,17 @@ export function foldWith<T>(
   const weight = opts.weight ?? (() => 1);
   const budget = opts.budget ?? ((_, count) => (count > FOLD_OVER ? SHOWN : count));
   const counts = new Map<string, number>();
-  for (const item of items) {
-    const kind = kindOf(item);
+  const kindsOf = items.map(kindOf); // once an item: a kind can take a while to compute
+  items.forEach((item, i) => {
+    const kind = kindsOf[i];
     if (kind !== undefined) counts.set(kind, (counts.get(kind) ?? 0) + weight(item));
-  }
+  });
   const kept: Kept<T>[] = [];
   const last = new Map<string, Kept<T>>();
   const unplaced = new Map<string, { first: T; more: number }>();
   const taken = new Map<string, number>();
-  for (const item of items) {
-    const kind = kindOf(item);
+  for (const [i, item] of items.entries()) {
+    const kind = kindsOf[i];
     const k = kind === undefined ? 0 : (taken.get(kind) ?? 0);
     if (kind === undefined || k < budget(kind, counts.get(kind)!)) {
       const entry = { item, more: weight(item) - 1 };

@@ -286,10 +286,13 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   opts.onReport?.(report);
   const redactor = new Redactor(Object.values(target.apiKeys));
   const undocumented = undocumentedNotes(opts.strict ?? false);
-  const finish = (): Report => {
+  // a turn between the pieces of the end (a report of 50,000 checks takes seconds): a signal lands (issue 41)
+  const finish = async (): Promise<Report> => {
     report.run.durationMs = Math.round(monotonicMs() - t0);
+    await nextTurn();
     // Evidence, captured values and messages may quote a secret: the report says its placeholder.
     report.scenarios = JSON.parse(redactor.text(JSON.stringify(report.scenarios)));
+    await nextTurn();
     report.undocumented = JSON.parse(redactor.text(JSON.stringify(sortedNotes(undocumented))));
     return finalize(report, failOn);
   };
@@ -318,6 +321,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
   });
   const deviations = indexDeviations(expectations);
   await runEach(selection, target, opts, ctx, report, deviations);
+  await nextTurn();
   afterScenarios(report, target, deviations);
   return finish();
 }
