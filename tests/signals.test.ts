@@ -1,0 +1,85 @@
+// Issue 41: no signal is ever lost. SIGINT, SIGTERM and SIGHUP are each sent at ten instants spread over a command's
+// whole timeline (start-up, loading, the steps, the reports being written; tests/support/signal-shots.ts), and at
+// every instant the outcome must be the same: exit 128 + n, one "interrupted (SIGNAME)" line, the report files whole
+// and saying that code (or the previous ones untouched). Nothing here depends on the machine's speed: the timeline is
+// measured first, and whatever phase an instant falls in, the outcome asked is the same. The bound on the time to end
+// is a hang guard only; how soon a signal ends the process is measured by bench/signal-latency.mjs.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { ROOT } from '../src/paths.js';
+import { tempFolder } from './support/temp.js';
+import {
+  fixtures,
+  instants,
+  shoot,
+  shotFault,
+  SIGNAL_CODES,
+  timeline,
+  type Command,
+  type Shot,
+  type ShotSignal,
+} from './support/signal-shots.js';
+
+/** a process still running this long after its signal hangs (a signal heard seconds late is bench/'s to measure) */
+const HANG_GUARD_MS = 30_000;
+const INSTANTS = 10;
+const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
+const RUN_FILES = ['report.json', 'junit.xml', 'report.html', 'summary.md'];
+const scratch = tempFolder('signals');
+
+/** every signal at INSTANTS instants of the command's timeline; the shots' faults (none when all hold) */
+async function shotsOver(cmd: Command): Promise<{ faults: string[]; landed: Record<ShotSignal, number> }> {
+  const whole = await timeline(cmd);
+  const shots: Shot[] = [];
+  for (const signal of Object.keys(SIGNAL_CODES) as ShotSignal[])
+    for (const at of instants(whole.ms, INSTANTS)) shots.push(await shoot(cmd, signal, at));
+  const landed = { SIGINT: 0, SIGTERM: 0, SIGHUP: 0 };
+  for (const s of shots) if (s.landed) landed[s.signal]++;
+  const faults = shots.map((s) => shotFault(s, HANG_GUARD_MS)).filter((f): f is string => f !== undefined);
+  return { faults, landed };
+}
+
+/** each signal landed at least once (a shot after the process ended judges nothing), and every landed shot held */
+function assertHeld({ faults, landed }: Awaited<ReturnType<typeof shotsOver>>) {
+  assert.deepEqual(faults, [], `${faults.length} shot(s) went wrong:\n${faults.join('\n\n')}`);
+  for (const [signal, n] of Object.entries(landed)) assert.ok(n > 0, `no ${signal} landed before the process ended`);
+}
+
+describe('a signal at any instant ends the command with 128 + n, one line, whole reports', () => {
+  test('replay of one scenario of 50 steps × 1,000 each: rows (recordings/syncthing-1.19.2)', async () => {
+    fixtures.eachRows(scratch());
+    const cmd = {
+      argv: ['replay', REC, '--suite', 'big.yaml', '--report-dir', 'r-each'],
+      cwd: scratch(),
+      reportDir: 'r-each',
+      files: RUN_FILES,
+    };
+    assertHeld(await shotsOver(cmd));
+  });
+
+  test('replay of a scenario of 200,000 steps', async () => {
+    fixtures.longScenario(scratch(), 200_000, REC);
+    const cmd = {
+      argv: ['replay', 'rec', '--suite', 'suite', '--report-dir', 'r-long'],
+      cwd: scratch(),
+      reportDir: 'r-long',
+      files: RUN_FILES,
+    };
+    assertHeld(await shotsOver(cmd));
+  });
+
+  // the system scenarios only: the same mutation loop (spec and check mutants, scenario by scenario) over a third of
+  // the timeline of all of them, for the suite's time
+  test('mutate of the bundled recordings (the system scenarios)', async () => {
+    const cmd = {
+      argv: ['mutate', '--only', 'system-*', '--report-dir', 'm'],
+      cwd: scratch(),
+      reportDir: 'm',
+      files: ['mutation.json', 'mutation.html', 'mutation.md'],
+      // an interrupted mutation run's report says so in its verdict (its exitCode is 2: not a verdict)
+      interruptedMark: (doc: { verdict?: string }) => /INTERRUPTED/.test(doc.verdict ?? ''),
+    };
+    assertHeld(await shotsOver(cmd));
+  });
+});
