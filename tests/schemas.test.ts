@@ -1,5 +1,5 @@
 // The JSON Schemas of schemas/ against documents of real Syncthing 1.19.2, without a lab (the live half:
-// tests/schemas-lab.test.ts):
+// tests/live/schemas-lab.test.ts):
 //
 // * every schema compiles, through the registry and from the sources;
 // * documents recorded from 1.19.2 (tests/fixtures/syncthing-1.19.2/) are accepted where 1.19.2 conforms; where it

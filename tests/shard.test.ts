@@ -22,7 +22,7 @@ import {
   weightsOf,
   type Weighted,
 } from '../src/scenario/shard.js';
-import type { Selection } from '../src/scenario/select.js';
+import { selectScenarios, type Selection } from '../src/scenario/select.js';
 import type { LoadedScenario } from '../src/scenario/load.js';
 import { totalsOf } from '../src/verdict/totals.js';
 import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
@@ -214,6 +214,33 @@ describe('what a shard records beside its plan, and a shard of nothing', () => {
         shardSelection(selection(...ids.split(' ').map((id) => loaded(id))), { index: index_, count }, new Map());
       if (message) assert.throws(run, { name: 'UsageError', message });
       else assert.equal(run().shard.scenarios.length, 1);
+    });
+});
+
+// What the live shard tests (live/shard-live.test.ts) leave to this one: the shards of the bundled suite, n = 1…5, are a
+// partition of the whole selection, each in the whole run's order, and shard 1/1 is the whole selection itself, as
+// the scenarios were loaded (so the live whole run stands for it).
+describe('the shards of the bundled suite: a partition of the whole selection, in its order', () => {
+  let whole: Selection;
+  before(async () => {
+    whole = await selectScenarios(undefined, undefined);
+  });
+  const idsOf = (s: Selection) => s.scenarios.map((x) => x.scenario.id);
+  for (const count of [1, 2, 3, 4, 5])
+    test(`${count} shard${count === 1 ? '' : 's'}: each scenario in exactly one, in the order of the whole run`, () => {
+      const durations = recordedDurations(bundledRecordings());
+      const shards = Array.from({ length: count }, (_, i) =>
+        idsOf(shardSelection(whole, { index: i + 1, count }, durations).selection),
+      );
+      assert.equal(idsOf(whole).length, SCENARIO_FILES);
+      assert.deepEqual(shards.flat().sort(), [...idsOf(whole)].sort(), 'every scenario once');
+      for (const ids of shards)
+        assert.deepEqual(
+          ids,
+          idsOf(whole).filter((id) => ids.includes(id)),
+          'the order of the whole run',
+        );
+      if (count === 1) assert.deepEqual(shards[0], idsOf(whole), 'shard 1/1 is the whole selection');
     });
 });
 

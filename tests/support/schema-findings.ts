@@ -1,5 +1,5 @@
 // What validation of schemas/ must report for documents of Syncthing 1.19.2: the finding helpers and the list of
-// known deviations, shared by tests/schemas.test.ts (recorded documents) and tests/schemas-lab.test.ts (live ones).
+// known deviations, shared by tests/schemas.test.ts (recorded documents) and tests/live/schemas-lab.test.ts (live ones).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,10 +4,10 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { driftBetween } from '../src/changes/compare-dirs.js';
-import { cliAsync } from './support/cli.js';
-import { BUNDLED_1_19, copyRecording, editCassette, simulatedNewerRecording } from './support/recordings.js';
-import { tempFolder } from './support/temp.js';
+import { driftBetween } from '../../src/changes/compare-dirs.js';
+import { cliAsync } from '../support/cli.js';
+import { BUNDLED_1_19, copyRecording, editCassette, simulatedNewerRecording } from '../support/recordings.js';
+import { tempFolder } from '../support/temp.js';
 
 const linesOf = (d: ReturnType<typeof driftBetween>, scenario: string) =>
   d.scenarios.find((s) => s.scenario === scenario)?.lines ?? [];

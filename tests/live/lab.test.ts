@@ -9,17 +9,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
-import { LabError, resolveBinary, startLab, stopLab, type LabInstance } from '../src/lab/lab.js';
-import { isAlive, runningProcesses } from '../src/lab/procs.js';
-import { installedAgents } from '../src/agents/index.js';
-import { labFetch, processesMentioning, withLab } from './support/lab.js';
+import { LabError, resolveBinary, startLab, stopLab, type LabInstance } from '../../src/lab/lab.js';
+import { isAlive, runningProcesses } from '../../src/lab/procs.js';
+import { installedAgents } from '../../src/agents/index.js';
+import { labFetch, processesMentioning, withLab } from '../support/lab.js';
 import semver from 'semver';
-import { AGENT_VERSIONS, LAB_EXTRA_VERSIONS, agentBinary } from './support/agents.js';
-import { nonLoopback, socketsOf } from './support/sockets.js';
-import { cliAsync } from './support/cli.js';
-import { makeTemp, removeTemp } from './support/temp.js';
+import { AGENT_VERSIONS, LAB_EXTRA_VERSIONS, agentBinary } from '../support/agents.js';
+import { nonLoopback, socketsOf } from '../support/sockets.js';
+import { cliAsync } from '../support/cli.js';
+import { makeTemp, removeTemp } from '../support/temp.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** A stand-in binary: the real `generate` and `--help`, then `body` as `serve`. */
 async function fakeSyncthing(serveBody: string): Promise<{ dir: string; binary: string }> {
@@ -390,7 +390,7 @@ test(
 );
 
 test("the command-line generation is read from each real binary's --help (and generate --help)", async () => {
-  const { cliArgsOf, generationOfHelp, generationOfGenerateHelp } = await import('../src/lab/generation.js');
+  const { cliArgsOf, generationOfHelp, generationOfGenerateHelp } = await import('../../src/lab/generation.js');
   const expected: Record<string, [string, string | undefined, string]> = {
     '1.12.1': ['flags', undefined, 'flags'],
     '1.19.2': ['subcommands', 'subcommands', 'subcommands'],

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { useLab, labFetch, type LabInstance } from './support/lab.js';
+import { useLab, labFetch, type LabInstance } from '../support/lab.js';
 import {
   AGENT,
   assertAsKnown,
@@ -18,7 +18,7 @@ import {
   expectedFor,
   type Doc,
   type Finding,
-} from './support/schema-findings.js';
+} from '../support/schema-findings.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Live: documents captured from a lab of two real instances, "agent" and "peer".

@@ -12,14 +12,14 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, type Page } from '@playwright/test';
-import { launchChromium } from './support/chromium.js';
-import type { Matrix, PairAnswer } from '../src/schema/generated/types.js';
-import { matrixToHtml } from '../src/report/matrix-html.js';
-import { pairAnswer, pairGrounds } from '../src/report/matrix-verdict.js';
-import { pairName } from '../src/report/matrix-causes-text.js';
-import { cliAsync } from './support/cli.js';
-import { tempFolder } from './support/temp.js';
-import { agentBinary } from './support/agents.js';
+import { launchChromium } from '../support/chromium.js';
+import type { Matrix, PairAnswer } from '../../src/schema/generated/types.js';
+import { matrixToHtml } from '../../src/report/matrix-html.js';
+import { pairAnswer, pairGrounds } from '../../src/report/matrix-verdict.js';
+import { pairName } from '../../src/report/matrix-causes-text.js';
+import { cliAsync } from '../support/cli.js';
+import { tempFolder } from '../support/temp.js';
+import { agentBinary } from '../support/agents.js';
 
 const VIEWPORT = { width: 1280, height: 800 };
 /** what docs/reports.md promises: report.html of a full run within this height at 1280 px wide */

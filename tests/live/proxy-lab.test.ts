@@ -4,14 +4,14 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { CheckResult } from '../src/schema/generated/types.js';
-import { cli } from './support/cli.js';
-import { tempFolder } from './support/temp.js';
-import { useLab } from './support/lab.js';
-import { agentBinary, GENERATION_2X } from './support/agents.js';
-import { startBreakingProxy, type Changed } from './support/breaking-proxy.js';
-import { CLI_COMMANDS, syncthingCli } from './support/syncthing-cli.js';
-import { call, checksOf, readReport, startProxy, stopProxy } from './support/proxy.js';
+import type { CheckResult } from '../../src/schema/generated/types.js';
+import { cli } from '../support/cli.js';
+import { tempFolder } from '../support/temp.js';
+import { useLab } from '../support/lab.js';
+import { agentBinary, GENERATION_2X } from '../support/agents.js';
+import { startBreakingProxy, type Changed } from '../support/breaking-proxy.js';
+import { CLI_COMMANDS, syncthingCli } from '../support/syncthing-cli.js';
+import { call, checksOf, readReport, startProxy, stopProxy } from '../support/proxy.js';
 
 const VERSION = '1.19.2';
 const work = tempFolder('proxy-lab');

@@ -5,14 +5,14 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Report } from '../src/schema/generated/types.js';
-import { waitReady } from '../src/lab/instance.js';
-import { startFakeAgent, json, type FakeAgent } from './support/fake-agent.js';
-import { startBreakingProxy, type Broken } from './support/breaking-proxy.js';
-import { useLab } from './support/lab.js';
-import { freePorts } from '../src/lab/ports.js';
-import { cliAsync } from './support/cli.js';
-import { tempFolder } from './support/temp.js';
+import type { Report } from '../../src/schema/generated/types.js';
+import { waitReady } from '../../src/lab/instance.js';
+import { startFakeAgent, json, type FakeAgent } from '../support/fake-agent.js';
+import { startBreakingProxy, type Broken } from '../support/breaking-proxy.js';
+import { useLab } from '../support/lab.js';
+import { freePorts } from '../../src/lab/ports.js';
+import { cliAsync } from '../support/cli.js';
+import { tempFolder } from '../support/temp.js';
 
 describe('the lab waits for the API to answer, not for a right answer', () => {
   let fake: FakeAgent;

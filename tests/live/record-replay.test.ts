@@ -5,11 +5,11 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync, readFileSync, writeFileSync, readdirSync, cpSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { useLab } from './support/lab.js';
-import { cliAsync } from './support/cli.js';
-import { ROOT } from '../src/paths.js';
-import type { Report } from '../src/schema/generated/types.js';
-import { makeTemp, removeTemp } from './support/temp.js';
+import { useLab } from '../support/lab.js';
+import { cliAsync } from '../support/cli.js';
+import { ROOT } from '../../src/paths.js';
+import type { Report } from '../../src/schema/generated/types.js';
+import { makeTemp, removeTemp } from '../support/temp.js';
 
 const SCENARIOS = join(ROOT, 'tests', 'fixtures', 'replay');
 const PASSWORD = 'synconf-known-password-4711'; // set by tests/fixtures/replay/secrets.yaml

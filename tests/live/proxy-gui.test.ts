@@ -6,12 +6,12 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DriftCauses } from '../src/schema/generated/types.js';
-import { cli } from './support/cli.js';
+import type { DriftCauses } from '../../src/schema/generated/types.js';
+import { cli } from '../support/cli.js';
 import type { Locator, Page } from '@playwright/test';
-import { launchChromium } from './support/chromium.js';
-import { tempFolder } from './support/temp.js';
-import { checksOf, readReport, startProxy, stopProxy } from './support/proxy.js';
+import { launchChromium } from '../support/chromium.js';
+import { tempFolder } from '../support/temp.js';
+import { checksOf, readReport, startProxy, stopProxy } from '../support/proxy.js';
 
 const work = tempFolder('proxy-gui');
 

@@ -3,14 +3,14 @@
 import { after, before, describe, test } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { editMismatches, loopbackConfig } from '../src/lab/config.js';
-import { startLab } from '../src/lab/lab.js';
-import { releasePorts, reservePort } from '../src/lab/ports.js';
-import { AGENT_VERSIONS } from './support/agents.js';
-import { holdDefaultPorts, type HeldPorts } from './support/default-ports.js';
-import { labFetch, processesMentioning } from './support/lab.js';
-import { cliAsync } from './support/cli.js';
-import { makeTemp, removeTemp } from './support/temp.js';
+import { editMismatches, loopbackConfig } from '../../src/lab/config.js';
+import { startLab } from '../../src/lab/lab.js';
+import { releasePorts, reservePort } from '../../src/lab/ports.js';
+import { AGENT_VERSIONS } from '../support/agents.js';
+import { holdDefaultPorts, type HeldPorts } from '../support/default-ports.js';
+import { labFetch, processesMentioning } from '../support/lab.js';
+import { liveMatrix } from '../support/live-runs.js';
+import { makeTemp, removeTemp } from '../support/temp.js';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -146,50 +146,36 @@ function failingChecks(dir: string, versions: readonly string[]): string {
 
 // The done-when of issue 22: `synconf matrix` (the built command, every scenario) is green on every installed
 // version with the ports held, its labs generating at once (--jobs: all versions together, as `npm run conformance`
-// on a fresh machine). About 45 s on a loaded two-core machine.
-test(
-  `synconf matrix on ${AGENT_VERSIONS.join(', ')} with the default ports held is green (every scenario)`,
-  { timeout: 600_000 },
-  async (t) => {
-    t.diagnostic(`held: ${ports.held.join(', ') || 'none'}`);
-    const out = makeTemp('lab-ports-matrix');
-    // the labs' folders under it too, so that what they leave running can be found
-    const tmp = join(out, 'tmp');
-    mkdirSync(tmp);
-    try {
-      const r = await cliAsync(
-        [
-          'matrix',
-          ...AGENT_VERSIONS.flatMap((v) => ['--syncthing', v]),
-          '--jobs',
-          String(AGENT_VERSIONS.length),
-          '--report-dir',
-          join(out, 'm'),
-        ],
-        { timeout: 540_000, env: { TMPDIR: tmp } },
-      );
-      assert.equal(r.code, 0, `${r.out}\n${failingChecks(join(out, 'm'), AGENT_VERSIONS)}`);
-      const m = JSON.parse(readFileSync(join(out, 'm', 'matrix.json'), 'utf8')) as {
-        columns: { label: string; mode: string; exitCode: number }[];
-      };
-      assert.deepEqual(
-        m.columns.map((c) => [c.label, c.mode, c.exitCode]),
-        AGENT_VERSIONS.map((v) => [v, 'live', 0]),
-        r.out,
-      );
-      assert.deepEqual(processesMentioning(out), []);
-    } finally {
-      removeTemp(out);
-    }
-  },
-);
+// on a fresh machine). It is the live matrix every test that needs a whole live run reads (support/live-runs.ts),
+// made with the default ports held by its own process and --fail-on breaking: green is every version's exit 0, the
+// gate's breaking change between versions the only cause of the matrix's exit 1.
+test(`synconf matrix on ${AGENT_VERSIONS.join(', ')} with the default ports held is green (every scenario)`, async (t) => {
+  const r = await liveMatrix();
+  t.diagnostic(`held: ${r.held.join(', ') || 'none'}`);
+  if (r.notHeld.length > 0)
+    t.diagnostic(`already taken on this machine, not held by the test: ${r.notHeld.join(', ')}`);
+  const m = JSON.parse(readFileSync(join(r.reportDir, 'matrix.json'), 'utf8')) as {
+    columns: { label: string; mode: string; exitCode: number }[];
+  };
+  assert.deepEqual(
+    m.columns.map((c) => [c.label, c.mode, c.exitCode]),
+    AGENT_VERSIONS.map((v) => [v, 'live', 0]),
+    `${r.out}\n${failingChecks(r.reportDir, AGENT_VERSIONS)}`,
+  );
+  assert.equal(r.code, 1, r.out);
+  assert.match(
+    r.stdout.trimEnd().split('\n').at(-1)!,
+    /^synconf matrix: exit 1: every version conforms \(worst exit 0\); gate: --fail-on breaking tripped by \d+ causes/,
+  );
+  assert.deepEqual(processesMentioning(r.labsDir), []);
+});
 
 // Ports are reserved across synconf processes (parallel shards, labs side by side), from the pick until the lab
 // stops: the OS alone would hand a port out again in the second before Syncthing binds it or while it restarts, and
 // two instances on one sync port share its connections (SO_REUSEPORT), so a peer of one lab reached the agent of
 // another. Each case runs in its own temporary folder (the registry lives there).
 describe('port reservations across processes', () => {
-  const PORTS = new URL('../src/lab/ports.ts', import.meta.url).href;
+  const PORTS = new URL('../../src/lab/ports.ts', import.meta.url).href;
   const TSX = import.meta.resolve('tsx');
   /** a node process that reserves port `port` (for lab folder `dir`), prints "reserved", then runs `then` */
   function holder(tmp: string, port: number, dir: string, then: string): ChildProcess {

@@ -12,12 +12,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../src/paths.js';
-import { runningProcesses } from '../src/lab/procs.js';
-import { spawnCli, cliAsync, type CliResult } from './support/cli.js';
-import { withTemp } from './support/temp.js';
-import { agentBinary } from './support/agents.js';
-import { withLab } from './support/lab.js';
+import { ROOT } from '../../src/paths.js';
+import { runningProcesses } from '../../src/lab/procs.js';
+import { spawnCli, cliAsync, type CliResult } from '../support/cli.js';
+import { withTemp } from '../support/temp.js';
+import { agentBinary } from '../support/agents.js';
+import { withLab } from '../support/lab.js';
 
 const VERSION = '1.29.5';
 const QUICK = 'system-ping,system-status,system-config,system-debug,db-status';

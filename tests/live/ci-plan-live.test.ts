@@ -2,32 +2,23 @@
 // command against real agents, then one `report merge --fail-on breaking`. The merge must give the unsharded live
 // matrix's verdicts check for check and its causes cause for cause (the exchanges each shard's report keeps are
 // merged per version), and exit 1 on the breaking change; a shard missing is exit 2, and a report without exchanges
-// makes the gate say it cannot tell (exit 2), never 0.
+// makes the gate say it cannot tell (exit 2), never 0. The unsharded matrix is the live matrix every test that needs
+// a whole live run reads, and the shards are shared with shard-live.test.ts (support/live-runs.ts).
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Matrix, Report } from '../src/schema/generated/types.js';
-import { cliAsync, type CliResult } from './support/cli.js';
-import { AGENT_VERSIONS, agentBinary } from './support/agents.js';
-import { tempFolder } from './support/temp.js';
+import type { Matrix, Report } from '../../src/schema/generated/types.js';
+import { cliAsync, type CliResult } from '../support/cli.js';
+import { AGENT_VERSIONS, agentBinary } from '../support/agents.js';
+import { liveMatrix, liveShard, pooled, type LiveRun } from '../support/live-runs.js';
+import { tempFolder } from '../support/temp.js';
 
 const SHARDS = [1, 2, 3];
 /** live labs at once: each is an agent and a peer on 2 cores */
 const AT_ONCE = 3;
 const readJson = async <T>(file: string): Promise<T> => JSON.parse(await readFile(file, 'utf8')) as T;
 const synconf = (...args: string[]) => cliAsync(args, { timeout: 300_000 });
-
-/** runs the jobs, `AT_ONCE` at a time, in order */
-async function pooled(jobs: (() => Promise<CliResult>)[]): Promise<CliResult[]> {
-  const results: CliResult[] = new Array(jobs.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < jobs.length; i = next++) results[i] = await jobs[i]();
-  };
-  await Promise.all(Array.from({ length: AT_ONCE }, worker));
-  return results;
-}
 
 /** every check's verdict per column, by check id */
 const verdicts = (m: Matrix) =>
@@ -47,19 +38,25 @@ const causes = (m: Matrix) =>
 
 describe('the live CI plan: every installed version × 3 shards, merged with report merge --fail-on breaking', () => {
   const work = tempFolder('ci-plan-live');
-  const shardReport = (v: string, i: number) => join(work(), `${v}-${i}`, 'report.json');
+  const shards = new Map<string, LiveRun>();
+  const shardReport = (v: string, i: number) => join(shards.get(`${v} ${i}`)!.reportDir, 'report.json');
   let whole: Matrix;
   let wholeRun: CliResult;
+  let wholeDir: string;
   before(async () => {
     for (const v of AGENT_VERSIONS) agentBinary(v); // each installed, or this fails saying how to install it
+    const matrix = await liveMatrix(); // every version at once, before the shards
     const shardJobs = AGENT_VERSIONS.flatMap((v) =>
-      SHARDS.map(
-        (i) => () => synconf('run', '--syncthing', v, '--shard', `${i}/3`, '--report-dir', join(work(), `${v}-${i}`)),
-      ),
+      SHARDS.map((i) => async () => {
+        const run = await liveShard(v, i, 3);
+        shards.set(`${v} ${i}`, run);
+        return run;
+      }),
     );
-    for (const r of await pooled(shardJobs)) assert.ok(r.code === 0 || r.code === 1, r.out);
-    wholeRun = await synconf('matrix', '--fail-on', 'breaking', '--report-dir', join(work(), 'whole'));
-    whole = await readJson<Matrix>(join(work(), 'whole', 'matrix.json'));
+    for (const r of await pooled(shardJobs, AT_ONCE)) assert.ok(r.code === 0 || r.code === 1, r.out);
+    wholeRun = matrix;
+    wholeDir = matrix.reportDir;
+    whole = await readJson<Matrix>(join(wholeDir, 'matrix.json'));
   });
 
   test('the merge gives the unsharded matrix check for check and cause for cause, and exits 1 as it does', async () => {
@@ -106,7 +103,7 @@ describe('the live CI plan: every installed version × 3 shards, merged with rep
   });
 
   test('a report without exchanges (an older synconf): the pair cannot tell, and the gate exits 2 saying why', async () => {
-    const [older, newer] = AGENT_VERSIONS.slice(-2).map((v) => join(work(), 'whole', v));
+    const [older, newer] = AGENT_VERSIONS.slice(-2).map((v) => join(wholeDir, v));
     const report = await readJson<Report>(join(older, 'report.json'));
     delete report.run.exchanges;
     const stripped = join(work(), 'stripped');

@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yargs, { type CommandModule } from 'yargs';
-import { ROOT } from '../src/paths.js';
-import { COMMANDS } from '../src/cli/commands.js';
-import { cli, cliAsync, spawnCli } from './support/cli.js';
-import { processesMentioning } from './support/lab.js';
-import { withTemp } from './support/temp.js';
+import { ROOT } from '../../src/paths.js';
+import { COMMANDS } from '../../src/cli/commands.js';
+import { cli, cliAsync, spawnCli } from '../support/cli.js';
+import { processesMentioning } from '../support/lab.js';
+import { withTemp } from '../support/temp.js';
 
 const LIVE = '1.29.5';
 

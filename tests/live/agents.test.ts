@@ -10,11 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { KNOWN_AGENTS, agentsDir, installedAgents, resolveSyncthing } from '../src/agents/index.js';
-import { debianArchives } from '../src/agents/debian-sources.js';
-import { AGENT_VERSIONS, GENERATION_2X, agentBinary } from './support/agents.js';
-import { cliAsync } from './support/cli.js';
-import { makeTemp, removeTemp } from './support/temp.js';
+import { KNOWN_AGENTS, agentsDir, installedAgents, resolveSyncthing } from '../../src/agents/index.js';
+import { debianArchives } from '../../src/agents/debian-sources.js';
+import { AGENT_VERSIONS, GENERATION_2X, agentBinary } from '../support/agents.js';
+import { cliAsync } from '../support/cli.js';
+import { makeTemp, removeTemp } from '../support/temp.js';
 
 // an install fetches from Debian's archive: the CA certificates the caller trusts go with it
 const synconf = (args: string[], env: NodeJS.ProcessEnv = {}, timeout?: number) =>
