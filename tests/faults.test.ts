@@ -27,7 +27,8 @@ type Cause =
   | '7 secrets'
   | '8 nothing destroyed'
   | '9 bounded agent faults'
-  | '40 never harm the agent';
+  | '40 never harm the agent'
+  | '40 said, not muddled';
 
 interface Row {
   cause: Cause;
@@ -718,6 +719,54 @@ const ROWS: Record<string, Row> = {
     argv: ['drift', join(REC, 'system-ping.har'), '--against', '$MUTE', '--timeout', '1'],
     code: 2,
     message: /^synconf: --against http:\/\/127\.0\.0\.1:\d+: cannot reach the agent \(no answer within 1 s\)$/,
+  },
+  // issue 40, the muddled list: each said in words, on the cause
+  'agents install with GOFLAGS=-bogus: GOFLAGS named, not the Go module proxy': {
+    cause: '40 said, not muddled',
+    argv: ['agents', 'install', '2.1.0'],
+    env: { GOFLAGS: '-bogus', SYNCONF_AGENTS_DIR: '$DIR/agents' },
+    code: 2,
+    message: /^synconf: GOFLAGS "-bogus": go refuses it \(unknown flag -bogus\); fix or unset GOFLAGS$/,
+  },
+  'agents list: a cached 1.30.0 whose binary says v9.9.9 is said so': {
+    cause: '40 said, not muddled',
+    argv: ['agents', 'list'],
+    env: { SYNCONF_AGENTS_DIR: '$DIR/agents' },
+    setup: async (dir) => {
+      await mkdir(join(dir, 'agents', '1.30.0'), { recursive: true });
+      await script(
+        join('agents', '1.30.0', 'syncthing'),
+        'echo "syncthing v9.9.9 \\"Gold Grasshopper\\" (go1.26 linux-amd64)"',
+      )(dir);
+    },
+    code: 0,
+    message:
+      /^1\.30\.0  v9\.9\.9  .*\(the binary reports v9\.9\.9, not 1\.30\.0: synconf agents install --force 1\.30\.0\)$/,
+  },
+  "report merge of a proxy session's report.json: refused in one line": {
+    cause: '40 said, not muddled',
+    argv: ['report', 'merge', join(ROOT, 'tests', 'fixtures', 'reports', 'pass.json'), 'session.json', '--out', 'm'],
+    setup: async (dir) => {
+      const report = JSON.parse(await readFile(join(ROOT, 'tests', 'fixtures', 'reports', 'pass.json'), 'utf8'));
+      report.run.mode = 'proxy';
+      report.proxy = {
+        upstream: 'recordings/syncthing-1.19.2',
+        errors: 'pass',
+        exchanges: {
+          total: 1,
+          judged: 1,
+          beyondSpec: 0,
+          outsideSpec: 0,
+          notRest: 0,
+          clientViolations: 0,
+          agentViolations: 0,
+        },
+        footprint: [],
+      };
+      await writeFile(join(dir, 'session.json'), JSON.stringify(report));
+    },
+    code: 2,
+    message: /^synconf: session\.json: the report of a synconf proxy session .*not of a run of the suite/,
   },
   'an agent that answers nothing (every request hangs)': {
     cause: '9 bounded agent faults',

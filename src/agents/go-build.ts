@@ -81,8 +81,17 @@ function goEnv(src: GoModuleSource): Record<string, string> {
   };
 }
 
-const go = (s: GoBuildSteps, src: GoModuleSource, args: string[], cwd: string, timeout: number) =>
-  execa(s.go, args, { cwd, env: goEnv(src), reject: false, all: true, timeout });
+/** one go command; go reads GOFLAGS before anything else, so a flag it refuses fails every command whatever it was
+ * asked: said as the environment's fault, not blamed on the module proxy or the build */
+async function go(s: GoBuildSteps, src: GoModuleSource, args: string[], cwd: string, timeout: number) {
+  const res = await execa(s.go, args, { cwd, env: goEnv(src), reject: false, all: true, timeout });
+  const refused = res.failed ? /parsing \$GOFLAGS: ([^\n]*)/.exec(res.all ?? '') : null;
+  if (refused)
+    throw new GoBuildError(
+      `GOFLAGS "${process.env.GOFLAGS ?? ''}": go refuses it (${refused[1].trim()}); fix or unset GOFLAGS`,
+    );
+  return res;
+}
 
 /** `-tags a,b` of the recipe, or nothing */
 const tagArgs = (src: GoModuleSource) => (src.buildTags.length > 0 ? ['-tags', src.buildTags.join(',')] : []);

@@ -3,7 +3,7 @@ import { agentPath, agentsDir, installedAgents } from './cache.js';
 import semver from 'semver';
 import { KNOWN_AGENTS, knownAgent, SYNCTHING_MODULE } from './known.js';
 import { findRelease, releaseTable, unobtainable, type Release } from './releases.js';
-import { binaryVersion } from './probe.js';
+import { binaryVersion, sameRelease } from './probe.js';
 
 export interface AgentListing {
   version: string;
@@ -12,6 +12,8 @@ export interface AgentListing {
   installed: boolean;
   /** what the binary's --version prints; an error text when it does not run */
   printed?: string;
+  /** the binary runs but reports another release than the version it is cached as (put there by hand, or damaged) */
+  otherRelease?: boolean;
   /** the Debian package synconf fetches it from (absent for a version put into the cache by hand) */
   debian?: { suite: string; version: string };
   /** the release synconf builds it from, through the Go module proxy */
@@ -64,6 +66,7 @@ export async function listAgents(dir = agentsDir(), all = false): Promise<AgentL
         path: agentPath(version, dir),
         installed: isInstalled,
         printed,
+        ...(printed?.startsWith('v') && !sameRelease(printed, version) ? { otherRelease: true } : {}),
         debian: known?.from === 'debian' ? { suite: known.suite, version: known.debianVersion } : undefined,
         go:
           known?.from === 'go'

@@ -79,9 +79,12 @@ export async function agentsList(json: boolean, all: boolean): Promise<void> {
       : a.go
         ? `built from ${a.go.module} ${a.go.tag}, commit ${a.go.commit.slice(0, 12)}`
         : 'not a known version';
+    const other = a.otherRelease
+      ? `  (the binary reports ${a.printed}, not ${a.version}: synconf agents install --force ${a.version})`
+      : '';
     console.log(
       a.installed
-        ? `${a.version}  ${a.printed}  ${a.path}`
+        ? `${a.version}  ${a.printed}  ${a.path}${other}`
         : `${a.version}  missing (${from}): synconf agents install ${a.version}`,
     );
   }

@@ -31,7 +31,7 @@ export interface RunPlan {
 export type RunOutcome = { report: Report } | { notSetUp: string };
 
 /** the exchanges a synconf process that died was recording into `reportDir`: never swapped in, removed */
-function removeDeadStages(reportDir: string): void {
+export function removeDeadStages(reportDir: string): void {
   let names: string[] = [];
   try {
     names = readdirSync(reportDir);

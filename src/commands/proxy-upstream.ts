@@ -14,6 +14,8 @@ export interface Upstream {
   version: string | null;
   /** as the report names it: the URL, "lab VERSION" or the recordings folder */
   description: string;
+  /** recordings only: the request was answered with a connection dropped as recorded (where), taken once */
+  recordedDrop?(method: string, url: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -60,7 +62,10 @@ async function labUpstream(version: string): Promise<Upstream> {
 async function recordingsUpstream(dir: string, apiKey: string | undefined, reportDir: string): Promise<Upstream> {
   checkRecordingsFolder(dir, true);
   const { startServer } = await import('../serve/server.js');
+  const drops = new Map<string, string[]>();
   const server = await startServer({
+    onRecordedDrop: (method, url, origin) =>
+      drops.set(`${method} ${url}`, [...(drops.get(`${method} ${url}`) ?? []), origin]),
     dir,
     host: '127.0.0.1',
     port: 0,
@@ -73,6 +78,7 @@ async function recordingsUpstream(dir: string, apiKey: string | undefined, repor
     apiKey: server.apiKey,
     version: server.agentVersion,
     description: dir,
+    recordedDrop: (method, url) => drops.get(`${method} ${url}`)?.shift(),
     close: () => server.close(),
   };
 }

@@ -3,6 +3,7 @@
 // version and the statements of the endpoint, blamed on the agent). Runs until Ctrl-C, SIGTERM, SIGHUP, --count
 // exchanges or --until-idle seconds with no request open and none begun or ended, then writes a report folder like `run`'s: report.json (with
 // the session and the client's footprint), junit.xml, report.html, summary.md and the redacted HAR (recordings/).
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Report } from '../schema/generated/types.js';
 import { UsageError } from '../errors.js';
@@ -13,13 +14,15 @@ import { RUN_CASSETTE } from '../transport/cassette.js';
 import { EXCHANGES_DIR } from '../changes/exchanges.js';
 import { ProxySession } from '../proxy/session.js';
 import { deviationsFor } from '../proxy/deviations.js';
-import { startForwarder, type ErrorsMode } from '../proxy/forward.js';
+import { startForwarder, type ErrorsMode, type ExchangeNote } from '../proxy/forward.js';
+import type { Exchange } from '../transport/types.js';
 import { finalize, totalsOf, verdictLine } from '../verdict/totals.js';
 import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
 import { onInterrupt, serverInterruptCode } from './interrupt.js';
 import { writeReports } from './write-reports.js';
 import { startUpstream, type Upstream } from './proxy-upstream.js';
 import { HarSink } from './har-sink.js';
+import { lockReportDir } from './report-lock.js';
 import { proxyLines } from './proxy-lines.js';
 
 export interface ProxyOptions {
@@ -45,24 +48,24 @@ export async function proxy(opts: ProxyOptions): Promise<void> {
 export async function runProxy(opts: ProxyOptions): Promise<number> {
   if (opts.port > 65535) throw new UsageError(`--port ${opts.port}: a TCP port is at most 65535`);
   makeOutputDir(opts.reportDir, '--report-dir');
-  const startedAt = new Date();
-  const upstream = await startUpstream({ ...opts, reportDir: opts.reportDir });
+  const release = lockReportDir(opts.reportDir, '--report-dir');
   try {
-    return await session(opts, upstream, startedAt);
+    const startedAt = new Date();
+    const upstream = await startUpstream({ ...opts, reportDir: opts.reportDir });
+    try {
+      return await session(opts, upstream, startedAt);
+    } finally {
+      await upstream.close();
+    }
   } finally {
-    await upstream.close();
+    release();
   }
 }
 
 async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date): Promise<number> {
   const deviations = await deviationsFor(upstream.version);
   const redactor = new Redactor([upstream.apiKey]);
-  const har = new HarSink(join(opts.reportDir, EXCHANGES_DIR), {
-    scenario: RUN_CASSETTE,
-    recordedAt: startedAt.toISOString(),
-    synconfVersion: SYNCONF_VERSION,
-    agent: { version: upstream.version },
-  });
+  const har = sessionHar(opts, upstream, startedAt);
   const s = new ProxySession({
     agentVersion: upstream.version,
     deviations: deviations.byResource,
@@ -82,8 +85,10 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
     requestViolations: (method, url, body) => s.requestViolations(method, url, body),
     onRequest: () => (lastActivity = Date.now()),
     onRequestEnd: () => (lastActivity = Date.now()),
-    onExchange: (x, refused) => {
-      const judged = s.judge(x, refused);
+    onExchange: (x, forwarded) => {
+      const note = forwarded ?? recordedDrop(upstream, x);
+      if (note && note.kind !== 'spec-refused') console.error(`synconf proxy: #${s.counts.total + 1} ${note.text}`);
+      const judged = s.judge(x, note);
       for (const v of judged.violations)
         console.error(`synconf proxy: #${judged.n} ${v.blame === 'client' ? 'CLIENT' : 'AGENT'} ${v.message}`);
       if (opts.count !== undefined && s.counts.total >= opts.count) stop('count');
@@ -104,9 +109,11 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
   clearInterval(idle);
   await forwarder.close();
   interrupt.off();
-  har.end();
+  const kept = har.end();
   s.finish();
-  const report = proxyReport(s, upstream, opts, startedAt);
+  // the report must not name the exchanges of an earlier session as this one's
+  if (!kept) rmSync(join(opts.reportDir, EXCHANGES_DIR), { recursive: true, force: true });
+  const report = proxyReport(s, upstream, opts, startedAt, kept ? [] : [har.failure!]);
   report.run.expectations = deviations.files.join(', ') || null;
   // Ctrl-C and a closed terminal interrupt it (130, 129), as every command; SIGTERM (what `kill` and CI send), a count
   // reached or the idle time are the orderly stop: the verdict's exit code. report.json holds the code the process
@@ -114,8 +121,29 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
   const interrupted = why === 'count' || why === 'idle' ? undefined : serverInterruptCode(why);
   await writeReports(exitingWith(report, interrupted), opts.reportDir);
   console.error(stopLine(why, interrupted !== undefined, opts, report));
-  console.error(`report: ${join(opts.reportDir, 'report.json')}; exchanges: ${har.file}`);
+  console.error(`report: ${join(opts.reportDir, 'report.json')}; exchanges: ${kept ? har.file : 'none kept'}`);
   return interrupted ?? report.exitCode;
+}
+
+/** the session's HAR, staged beside the report folder's recordings/; a write that fails is said at once */
+function sessionHar(opts: ProxyOptions, upstream: Upstream, startedAt: Date): HarSink {
+  const meta = {
+    scenario: RUN_CASSETTE,
+    recordedAt: startedAt.toISOString(),
+    synconfVersion: SYNCONF_VERSION,
+    agent: { version: upstream.version },
+  };
+  return new HarSink(opts.reportDir, meta, (line) =>
+    console.error(`synconf proxy: ${line}; the proxy goes on forwarding`),
+  );
+}
+
+/** a connection the recordings standing in for the agent dropped as recorded (a restart's): not the agent's fault */
+function recordedDrop(upstream: Upstream, x: Exchange): ExchangeNote | undefined {
+  const origin = x.error ? upstream.recordedDrop?.(x.request.method, x.request.url) : undefined;
+  return origin
+    ? { kind: 'recorded-drop', text: `connection dropped as the recordings hold it (${origin}): not judged` }
+    : undefined;
 }
 
 /** the report as the process exits: an interrupted session's code is the signal's (128 + n) */
@@ -135,7 +163,13 @@ function stopLine(why: string, interrupted: boolean, opts: ProxyOptions, report:
 }
 
 /** the session as a report like a run's, its totals counting the checks folded into their kind (`more`) */
-function proxyReport(s: ProxySession, upstream: Upstream, opts: ProxyOptions, startedAt: Date): Report {
+function proxyReport(
+  s: ProxySession,
+  upstream: Upstream,
+  opts: ProxyOptions,
+  startedAt: Date,
+  problems: string[],
+): Report {
   const report: Report = {
     format: 'synconf-report/1',
     synconf: { version: SYNCONF_VERSION },
@@ -158,7 +192,7 @@ function proxyReport(s: ProxySession, upstream: Upstream, opts: ProxyOptions, st
     exitCode: 0,
     verdict: '',
     expensiveCalls: {},
-    harnessErrors: [],
+    harnessErrors: problems.map((message) => ({ message })),
     scenarios: s.results(),
     proxy: s.section(upstream.description, opts.errors),
   };

@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FailOn, Report } from '../schema/generated/types.js';
 import { readReport } from '../report/load.js';
+import { InputError } from '../errors.js';
 import { mergeReports } from '../matrix/merge.js';
 import { writeMatrix, writeReports } from './write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
@@ -76,6 +77,12 @@ export async function reportMerge(files: string[], opts: MergeCommandOptions): P
   makeOutputDir(opts.out, '--out');
   const given = [];
   for (const file of files) given.push({ report: await readReport(file, { whole: true }), file });
+  // a proxy session judges one client's exchanges, not the suite against a version: no column of a version matrix
+  const session = given.find((g) => g.report.run.mode === 'proxy');
+  if (session)
+    throw new InputError(
+      `${session.file}: the report of a synconf proxy session (a client's exchanges), not of a run of the suite: report merge compares runs of versions (run, replay, matrix)`,
+    );
   for (const line of sameRuns(given)) console.error(line);
   // the suite as it is here: its version gates tell a version change from a regression, its order the shards'
   const suite = (await selectScenarios(undefined, undefined)).scenarios;

@@ -3,19 +3,38 @@
 // /rest/events waits at the agent, never in the proxy) while a copy is kept to judge it once it ended. With
 // `--errors refuse` a request against the spec is answered 400 here and never reaches the agent; with `mark` answers
 // are held until judged, and a violating one carries the header X-Synconf-Violation (its check ids and statements).
+// Every body is bounded and none is cut silently: a request body over MAX_REQUEST_BODY is refused here (413, said in
+// words, kept in the session), an answer over KEEP_AT_MOST is relayed whole and kept cut (not judged, said so), an
+// agent's reset mid-answer is a reset at the client at once, and an exchange the stop cuts is kept as cut by it.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Exchange } from '../transport/types.js';
+import { MAX_REQUEST_BODY, type Exchange } from '../transport/types.js';
 import type { Check } from '../runner/exchange-checks.js';
+import { REPORT_FILE_BOUND } from '../report/bound.js';
 import { InputError } from '../errors.js';
 
 export type ErrorsMode = 'pass' | 'refuse' | 'mark';
 
 /** the header a violating answer carries under --errors mark */
 export const VIOLATION_HEADER = 'x-synconf-violation';
+/** the header of an answer too large to hold under --errors mark: relayed whole, never judged */
+export const NOT_JUDGED_HEADER = 'x-synconf-not-judged';
 
-/** bodies larger than this are forwarded whole but kept cut (the judgement then says so: not valid JSON) */
-const KEEP_AT_MOST = 16 * 1024 * 1024;
+/** an answer's bytes kept to judge it and for the session's HAR: the bound of a report file */
+export const KEEP_AT_MOST = REPORT_FILE_BOUND;
+
+const MIB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
+
+/**
+ * What the proxy did to an exchange beyond forwarding it, kept with it in the HAR and counted in the report:
+ * `spec-refused` a request --errors refuse answered itself (text: the checks it failed; the 400 is the proxy's),
+ * `too-large` a request body over the bound (413), `stopped` cut by the stop, `cut` an answer kept cut,
+ * `recorded-drop` a connection the recordings standing in for the agent dropped as recorded.
+ */
+export interface ExchangeNote {
+  kind: 'spec-refused' | 'too-large' | 'stopped' | 'cut' | 'recorded-drop';
+  text: string;
+}
 
 export interface ForwardOptions {
   upstream: string;
@@ -24,11 +43,8 @@ export interface ForwardOptions {
   errors: ErrorsMode;
   /** the request's own violations, before it is forwarded (for --errors refuse) */
   requestViolations: (method: string, url: string, body: string | undefined) => Check[];
-  /**
-   * each finished exchange; returns the failing checks of its judgement (for --errors mark). `refused` names the
-   * checks of a request --errors refuse answered itself (its response is the proxy's 400, not the agent's).
-   */
-  onExchange: (x: Exchange, refused?: string) => { violations: { id: string; statements?: string[] }[] };
+  /** each finished exchange; returns the failing checks of its judgement (for --errors mark) */
+  onExchange: (x: Exchange, note?: ExchangeNote) => { violations: { id: string; statements?: string[] }[] };
   /** a request started (idle and count limits) */
   onRequest?: () => void;
   /** a request ended: answered in full, broken off, or its client gone (idle limit) */
@@ -39,20 +55,12 @@ export interface Forwarder {
   url: string;
   /** requests begun (their body read, forwarded, or answered) and not yet ended */
   inFlight(): number;
+  /** stops listening; every exchange still under way is ended, and kept as cut by the stop */
   close(): Promise<void>;
 }
 
 const headersOf = (m: IncomingMessage): Record<string, string> =>
   Object.fromEntries(Object.entries(m.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
-
-function readAll(m: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    m.on('data', (c: Buffer) => chunks.push(c));
-    m.on('end', () => resolve(Buffer.concat(chunks)));
-    m.on('error', reject);
-  });
-}
 
 /** the error code of a failed forward, in the transport's words (refused, reset, …) */
 const codeOf = (e: NodeJS.ErrnoException) =>
@@ -61,130 +69,213 @@ const codeOf = (e: NodeJS.ErrnoException) =>
 const violationHeader = (vs: { id: string; statements?: string[] }[]) =>
   vs.map((v) => `${v.id}${v.statements?.length ? ` (${v.statements.join(' ')})` : ''}`).join(', ');
 
-/**
- * --errors refuse: the request's own violations answered 400 here, and the exchange judged as refused (in the report
- * and the HAR, whose fault and which statement); false when it has none (it is forwarded)
- */
-function refused(opts: ForwardOptions, f: Omit<Flight, 'done'>): boolean {
-  const violations = opts.requestViolations(f.request.method, f.request.url, f.request.body);
-  if (!violations.length) return false;
-  const names = violations.map((v) => v.name).join(', ');
-  const headers = { 'content-type': 'text/plain; charset=utf-8', [VIOLATION_HEADER]: names };
-  const body = `synconf proxy: refused, the request is against the spec: ${violations.map((v) => v.message).join('; ')}\n`;
-  f.res.writeHead(400, headers);
-  f.res.end(body);
-  opts.onExchange(finished(f, { response: { status: 400, headers, body } }), names);
-  return true;
-}
+const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
 
-/** one request in flight: its exchange as it began, and how to end it when it is answered or fails */
+/** one request in flight: its exchange as it began, and whether it is settled (judged once, whatever ends it) */
 interface Flight {
   request: Exchange['request'];
   startedAt: string;
   t0: number;
   res: ServerResponse;
-  done: () => void;
+  settled: boolean;
+  /** ends it at the agent (the client left, or the proxy stops) */
+  abort: () => void;
 }
 
-const finished = (f: Omit<Flight, 'done'>, rest: Pick<Exchange, 'response' | 'error'>): Exchange => ({
-  request: f.request,
-  ...rest,
-  startedAt: f.startedAt,
-  durationMs: performance.now() - f.t0,
-});
+/** the exchange judged, once: the first of its ends (answer, failure, the client leaving, the stop) counts */
+function settle(
+  opts: ForwardOptions,
+  pending: Set<Flight>,
+  f: Flight,
+  rest: Pick<Exchange, 'response' | 'error'>,
+  note?: ExchangeNote,
+) {
+  if (f.settled) return undefined;
+  f.settled = true;
+  pending.delete(f);
+  const x: Exchange = { request: f.request, ...rest, startedAt: f.startedAt, durationMs: performance.now() - f.t0 };
+  return opts.onExchange(x, note);
+}
+
+/** the request's body, up to the bound; undefined when it is over it (then answered 413 here, said in words) */
+function readBounded(req: IncomingMessage): Promise<{ body: Buffer } | { over: number }> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_REQUEST_BODY) return resolve({ over: declared });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_REQUEST_BODY) return void chunks.push(c);
+      req.pause(); // never buffered: refused as it arrives
+      resolve({ over: size });
+    });
+    req.on('end', () => resolve({ body: Buffer.concat(chunks) }));
+    req.on('error', reject);
+  });
+}
+
+/** a request body over the bound: 413 in words, the client's connection closed once it is sent (no more is read) */
+function refuseLarge(f: Flight, req: IncomingMessage, over: number): ExchangeNote {
+  const text = `request body over ${MIB(MAX_REQUEST_BODY)} (${over} bytes or more): answered 413 by synconf proxy, not forwarded to the agent`;
+  f.res.writeHead(413, { ...TEXT, connection: 'close' });
+  f.res.end(`synconf proxy: ${text}\n`, () => req.destroy());
+  return { kind: 'too-large', text };
+}
 
 /**
- * The agent broke off its answer before its end (a long poll open across a restart): the client's answer is broken
- * off the same way (a clean, empty 200 read as a success), and the exchange is recorded as aborted with what came.
+ * --errors refuse: the request's own violations answered 400 here, and the exchange judged as refused (in the report
+ * and the HAR, whose fault and which statement); false when it has none (it is forwarded)
  */
-function brokenOff(opts: ForwardOptions, f: Flight, answer: IncomingMessage, body: Buffer, bytes: number): void {
-  f.done();
-  f.res.destroy();
-  const response = { status: answer.statusCode ?? 0, headers: headersOf(answer), body: body.toString('utf8') };
-  const error = { code: 'aborted', message: `the agent broke off its answer after ${bytes} byte(s) of its body` };
-  opts.onExchange(finished(f, { response, error }));
+function refused(opts: ForwardOptions, pending: Set<Flight>, f: Flight): boolean {
+  const violations = opts.requestViolations(f.request.method, f.request.url, f.request.body);
+  if (!violations.length) return false;
+  const names = violations.map((v) => v.name).join(', ');
+  const headers = { ...TEXT, [VIOLATION_HEADER]: names };
+  const body = `synconf proxy: refused, the request is against the spec: ${violations.map((v) => v.message).join('; ')}\n`;
+  f.res.writeHead(400, headers);
+  f.res.end(body);
+  settle(opts, pending, f, { response: { status: 400, headers, body } }, { kind: 'spec-refused', text: names });
+  return true;
+}
+
+/** the kept copy of an answer: its first KEEP_AT_MOST bytes, and how many there were */
+class KeptBody {
+  private readonly chunks: Buffer[] = [];
+  kept = 0;
+  total = 0;
+  add(c: Buffer): void {
+    this.total += c.length;
+    const room = KEEP_AT_MOST - this.kept;
+    if (room <= 0) return;
+    const part = c.length > room ? c.subarray(0, room) : c;
+    this.chunks.push(part);
+    this.kept += part.length;
+  }
+  get cut(): boolean {
+    return this.total > this.kept;
+  }
+  buffer(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+  note(): ExchangeNote {
+    return {
+      kind: 'cut',
+      text: `answer body of ${this.total} bytes relayed whole; the first ${this.kept} kept (the bound of a report file): not judged`,
+    };
+  }
 }
 
 /** the agent's answer: streamed to the client as it comes (held until judged under --errors mark), then judged */
-function relay(opts: ForwardOptions, f: Flight, answer: IncomingMessage): void {
-  const hold = opts.errors === 'mark';
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let bytes = 0;
-  if (!hold) f.res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+function relay(opts: ForwardOptions, pending: Set<Flight>, f: Flight, answer: IncomingMessage): void {
+  let hold = opts.errors === 'mark';
+  const body = new KeptBody();
+  const status = answer.statusCode ?? 502;
+  if (!hold) f.res.writeHead(status, answer.rawHeaders);
   answer.on('data', (c: Buffer) => {
-    bytes += c.length;
-    if (kept < KEEP_AT_MOST) {
-      chunks.push(c);
-      kept += c.length;
+    body.add(c);
+    if (hold && body.cut) {
+      // too large to hold: relayed whole from here, said so in a header, never judged
+      hold = false;
+      f.res.writeHead(status, [...answer.rawHeaders, NOT_JUDGED_HEADER, `answer over ${MIB(KEEP_AT_MOST)}`]);
+      f.res.write(body.buffer());
+      f.res.write(c.subarray(c.length - (body.total - body.kept))); // the part of this chunk past the kept bytes
+      return;
     }
-    if (!hold) f.res.write(c);
+    if (!hold && !f.res.write(c)) {
+      answer.pause(); // a slow client slows the agent: nothing piles up in the proxy
+      f.res.once('drain', () => answer.resume());
+    }
   });
   answer.on('end', () => {
-    f.done();
-    const body = Buffer.concat(chunks);
-    const response = { status: answer.statusCode ?? 0, headers: headersOf(answer), body: body.toString('utf8') };
-    const judged = opts.onExchange(finished(f, { response }));
+    const response = { status: answer.statusCode ?? 0, headers: headersOf(answer), body: body.buffer().toString() };
+    const judged = settle(opts, pending, f, { response }, body.cut ? body.note() : undefined);
     if (!hold) return void f.res.end();
     const headers = [...answer.rawHeaders];
-    if (judged.violations.length) headers.push(VIOLATION_HEADER, violationHeader(judged.violations));
-    f.res.writeHead(answer.statusCode ?? 502, headers);
-    f.res.end(body);
+    if (judged?.violations.length) headers.push(VIOLATION_HEADER, violationHeader(judged.violations));
+    f.res.writeHead(status, headers);
+    f.res.end(body.buffer());
   });
   answer.on('error', () => {}); // an answer broken off: its 'close' without its end says so
   answer.on('close', () => {
-    if (!answer.complete && !f.res.writableEnded && !f.res.destroyed)
-      brokenOff(opts, f, answer, Buffer.concat(chunks), bytes);
-    else f.done();
+    if (answer.complete || forgotten(pending, f)) return;
+    // The agent broke off its answer before its end (a long poll open across a restart): the client's answer is
+    // broken off the same way at once (never a clean, empty 200, nor a stall until a timeout), and the exchange is
+    // recorded as aborted with what came.
+    const response = { status: status, headers: headersOf(answer), body: body.buffer().toString() };
+    const error = {
+      code: 'aborted',
+      message: `the agent broke off its answer after ${body.total} byte(s) of its body`,
+    };
+    f.res.destroy();
+    settle(opts, pending, f, { response, error });
   });
 }
 
+/** the client left before its answer ended (a closed page's long poll): not the agent's doing, the exchange not kept */
+function forgotten(pending: Set<Flight>, f: Flight): boolean {
+  if (f.settled || !f.res.destroyed || f.res.writableFinished) return false;
+  f.settled = true;
+  pending.delete(f);
+  return true;
+}
+
 /** no answer from the agent (refused, reset): judged as such, and the client told so with a 502 */
-function failed(opts: ForwardOptions, f: Flight, e: NodeJS.ErrnoException): void {
-  f.done();
-  if (f.res.destroyed || f.res.writableEnded) return; // the client left, or the proxy is stopping
+function failed(opts: ForwardOptions, pending: Set<Flight>, f: Flight, e: NodeJS.ErrnoException): void {
+  if (forgotten(pending, f)) return;
   const error = { code: codeOf(e), message: e.message };
-  opts.onExchange(finished(f, { error }));
-  if (!f.res.headersSent) f.res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
+  if (!settle(opts, pending, f, { error })) return; // settled already: the proxy stopped it
+  if (f.res.headersSent) return void f.res.destroy();
+  f.res.writeHead(502, TEXT);
   f.res.end(`synconf proxy: the agent at ${opts.upstream} gave no answer (${error.code}: ${e.message})\n`);
 }
 
-export async function startForwarder(opts: ForwardOptions): Promise<Forwarder> {
+/** one client request: read (bounded), refused or forwarded, its answer relayed */
+async function handle(opts: ForwardOptions, pending: Set<Flight>, req: IncomingMessage, res: ServerResponse) {
+  opts.onRequest?.();
+  const [method, url] = [req.method ?? 'GET', req.url ?? '/'];
+  const request: Exchange['request'] = { target: 'agent', method, url, headers: headersOf(req), timeoutMs: 0 };
+  const f: Flight = {
+    request,
+    startedAt: new Date().toISOString(),
+    t0: performance.now(),
+    res,
+    settled: false,
+    abort() {},
+  };
+  pending.add(f);
+  const read = await readBounded(req).catch(() => undefined);
+  if (!read) return void forgotten(pending, f); // the client left before its request was whole
+  if ('over' in read) {
+    const note = refuseLarge(f, req, read.over);
+    return void settle(opts, pending, f, { response: { status: 413, headers: TEXT, body: note.text } }, note);
+  }
+  if (read.body.length) request.body = read.body.toString('utf8');
+  if (opts.errors === 'refuse' && refused(opts, pending, f)) return;
   const upstream = new URL(opts.upstream);
-  const pending = new Set<() => void>();
+  // unchanged: the Host header included (the agent's host check sees what the client sent)
+  const up = httpRequest({ host: upstream.hostname, port: upstream.port, method, path: url, headers: req.headers });
+  f.abort = () => up.destroy();
+  // a client that hangs up (a closed page's long poll) ends its request at the agent too
+  res.on('close', () => {
+    if (!res.writableFinished) up.destroy();
+  });
+  up.on('response', (answer) => relay(opts, pending, f, answer));
+  up.on('error', (e: NodeJS.ErrnoException) => failed(opts, pending, f, e));
+  up.end(read.body);
+}
 
+export async function startForwarder(opts: ForwardOptions): Promise<Forwarder> {
+  const pending = new Set<Flight>();
   let open = 0;
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer((req, res) => {
     open++;
-    opts.onRequest?.();
     res.on('close', () => {
       open--;
       opts.onRequestEnd?.();
     });
-    const startedAt = new Date().toISOString();
-    const t0 = performance.now();
-    const raw = await readAll(req);
-    const body = raw.length ? raw.toString('utf8') : undefined;
-    const [method, url] = [req.method ?? 'GET', req.url ?? '/'];
-    const request: Exchange['request'] = { target: 'agent', method, url, headers: headersOf(req), body, timeoutMs: 0 };
-    if (opts.errors === 'refuse' && refused(opts, { request, startedAt, t0, res })) return;
-    // unchanged: the Host header included (the agent's host check sees what the client sent)
-    const up = httpRequest({ host: upstream.hostname, port: upstream.port, method, path: url, headers: req.headers });
-    const abort = () => up.destroy();
-    pending.add(abort);
-    const f: Flight = { request, startedAt, t0, res, done: () => pending.delete(abort) };
-    // a client that hangs up (a closed page's long poll) ends its request at the agent too
-    res.on('close', () => {
-      if (!res.writableFinished) up.destroy();
-    });
-    up.on('response', (answer) => relay(opts, f, answer));
-    up.on('error', (e: NodeJS.ErrnoException) => failed(opts, f, e));
-    up.end(raw);
-  };
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e: Error) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+    handle(opts, pending, req, res).catch((e: Error) => {
+      if (!res.headersSent) res.writeHead(500, TEXT);
       res.end(`synconf proxy: ${e.message}\n`);
     });
   });
@@ -199,7 +290,11 @@ export async function startForwarder(opts: ForwardOptions): Promise<Forwarder> {
     url: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`,
     inFlight: () => open,
     async close() {
-      for (const abort of pending) abort();
+      for (const f of [...pending]) {
+        const text = 'the proxy stopped before the exchange ended: cut by the stop, not judged';
+        settle(opts, pending, f, { error: { code: 'stopped', message: text } }, { kind: 'stopped', text });
+        f.abort();
+      }
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

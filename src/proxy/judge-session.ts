@@ -39,7 +39,11 @@ export function judgeSession(entries: HarEntry[], of: SessionOf): CheckResult[] 
     onEntry: () => {},
     onChecks: (made) => checks.push(...made),
   });
-  for (const e of entries) session.judge(fromEntry(e, requestOf(e)), e._refused);
+  for (const e of entries)
+    session.judge(
+      fromEntry(e, requestOf(e)),
+      e._refused === undefined ? undefined : { kind: 'spec-refused', text: e._refused },
+    );
   session.finish();
   return checks;
 }

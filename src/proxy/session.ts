@@ -17,10 +17,19 @@ import { Footprint } from './footprint.js';
 import { EventWatch, type EventCheck } from './event-watch.js';
 import type { EndpointEntry } from '../schema/endpoints.js';
 import { applyResourceDeviations, type ResourceDeviations } from './deviations.js';
+import type { ExchangeNote } from './forward.js';
 
 /** checks of one kind (endpoint, check, verdict) kept verbatim; the rest are counted into the last kept one */
 const KEEP_PASSING = 1;
 const KEEP_FAILING = 20;
+
+/** the report's count of exchanges of each kind of note (present only when there was one) */
+const NOTE_COUNTS: Partial<Record<ExchangeNote['kind'], 'tooLarge' | 'cutByStop' | 'answersNotJudged'>> = {
+  'too-large': 'tooLarge',
+  stopped: 'cutByStop',
+  cut: 'answersNotJudged',
+  'recorded-drop': 'answersNotJudged',
+};
 
 /** how one exchange was judged */
 export interface Judged {
@@ -58,7 +67,7 @@ export class ProxySession {
   private readonly scenarios = new Map<string, ScenarioResult & { kept: Map<string, CheckResult[]> }>();
   readonly footprint = new Footprint();
   private readonly events = new EventWatch();
-  readonly counts = {
+  readonly counts: NonNullable<Report['proxy']>['exchanges'] = {
     total: 0,
     judged: 0,
     beyondSpec: 0,
@@ -76,21 +85,29 @@ export class ProxySession {
   }
 
   /**
-   * judges one finished exchange, keeps its checks and footprint, and hands its HAR entry on. `refused`: the checks
-   * of a request --errors refuse answered itself: only the request is judged (the answer is the proxy's, not the
-   * agent's), and its entry says so.
+   * judges one finished exchange, keeps its checks and footprint, and hands its HAR entry on. A `note` says what
+   * happened to it beyond forwarding (forward.ts): the answer is then not judged (not the agent's: the proxy's own
+   * refusal under --errors refuse or of a body over the bound, an answer kept cut, an exchange the stop cut, a drop
+   * the stand-in replayed); the entry says so (_refused: the proxy answered itself; comment: what happened), and a
+   * request refused for its size is not judged either (its body was not read).
    */
-  judge(x: Exchange, refused?: string): Judged {
+  judge(x: Exchange, note?: ExchangeNote): Judged {
     const n = ++this.n;
     this.counts.total++;
+    const count = note && NOTE_COUNTS[note.kind];
+    if (count) this.counts[count] = (this.counts[count] ?? 0) + 1;
     const req = checkRequest({ method: x.request.method, url: x.request.url, body: x.request.body });
-    const answered = refused === undefined ? x.response : undefined;
-    const json = answered && Footprint.walks(answered.body.length) ? bodyOf(answered).json : undefined;
+    // the proxy's own answer (a refusal) says nothing of the agent; an answer kept cut, or none, is not walked
+    const own = note?.kind === 'spec-refused' || note?.kind === 'too-large';
+    const answered = own ? undefined : x.response;
+    const json = answered && !note && Footprint.walks(answered.body.length) ? bodyOf(answered).json : undefined;
     this.footprint.add(req.scope, x.request.method, x.request.url, answered?.status, json);
     const kept = withoutCredentials(x, this.opts.apiKey);
     const entry = toEntry(kept, `#${n}`, this.opts.redactor);
-    if (refused !== undefined) entry._refused = refused;
+    if (own) entry._refused = note.text;
+    if (note && note.kind !== 'spec-refused') entry.comment = note.text;
     this.opts.onEntry(entry);
+    if (note?.kind === 'too-large') return { n, scope: req.scope, violations: [] }; // its body was not read
     if (req.scope !== 'spec' || !req.endpoint) {
       this.counts[
         req.scope === 'beyond-spec' ? 'beyondSpec' : req.scope === 'outside-spec' ? 'outsideSpec' : 'notRest'
@@ -100,7 +117,7 @@ export class ProxySession {
     this.counts.judged++;
     // an answer to a request of another method than the endpoint's says nothing of the endpoint
     const wrongMethod = req.checks.some((c) => c.name === 'request:method' && c.verdict === 'fail');
-    const judgeAnswer = !wrongMethod && refused === undefined;
+    const judgeAnswer = !wrongMethod && !note;
     const answer = judgeAnswer ? checkAnswer(x, req.endpoint, this.opts.agentVersion) : [];
     const checks = this.keep(endpointName(x.request.method, x.request.url), n, kept, [...req.checks, ...answer]);
     if (judgeAnswer) this.watchEvents(n, kept, req.endpoint);

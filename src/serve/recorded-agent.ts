@@ -4,6 +4,8 @@
 // requests answers (a client repeating a recorded sequence gets that sequence, a restart's refused
 // connections included); on a tie, a scenario that starts with it (a client beginning something),
 // then the earliest recorded.
+// A dropped connection (a restart's refused request) is given only to a client repeating the requests recorded before
+// it: an unrelated ping, polled six times, never gets a drop recorded while the agent restarted (issue 40).
 // Once every recorded answer to a request is used, the last one given repeats (a polling client
 // sees the end state).
 import type { HarEntry } from '../schema/generated/types.js';
@@ -66,6 +68,8 @@ export class RecordedAgent {
         tape.keys[at - 1 - score] === this.history[this.history.length - 1 - score]
       )
         score++;
+      // a recorded drop belongs to its scenario's sequence: the request recorded before it must be the client's last
+      if (next._error && score === 0) continue;
       const start = at === 0 ? 1 : 0;
       if (!best || score > best.score || (score === best.score && start > best.start)) best = { tape, score, start };
     }

@@ -1,8 +1,8 @@
 // The request log of `synconf serve`: every request it was asked, answered or missed, as HAR 1.2
 // (the format of synconf's cassettes, so the same tools read both), every credential a client sent redacted: the key
 // as <API_KEY>, a wrong key, an Authorization header, cookies and key-like query parameters as <REDACTED>.
-import { writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { HarEntry } from '../schema/generated/types.js';
 import type { Exchange } from '../transport/types.js';
 import { toEntry } from '../transport/cassette.js';
@@ -23,18 +23,17 @@ export class RequestLog {
   private readonly entries: HarEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
 
+  /** the last write that failed (a full disk): said once, tried again with the next request and at the end */
+  private failure: string | undefined;
+
   constructor(
     readonly file: string,
     private readonly redactor: Redactor,
     private readonly apiKey: string,
+    private readonly say: (line: string) => void = () => {},
   ) {
     makeOutputDir(dirname(file), 'the folder of --log');
-    try {
-      this.write(); // proven before the first request: a folder named by --log is one line, exit 2
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      throw new InputError(`--log ${file}: cannot write the request log (${err.code ?? err.message})`);
-    }
+    this.write(); // proven before the first request: a folder named by --log is one line, exit 2
   }
 
   add(x: Exchange, outcome: Outcome): void {
@@ -48,15 +47,36 @@ export class RequestLog {
       ...(outcome.miss ? { _miss: outcome.miss } : {}),
     });
     // written soon after each request, not on every one (a polling client asks many)
-    this.timer ??= setTimeout(() => this.write(), 200).unref();
+    this.timer ??= setTimeout(() => this.flush(), 200).unref();
   }
 
+  /** written while serving: a failure is said (once) and serving goes on; the last write says it as an error */
+  private flush(): void {
+    try {
+      this.write();
+      this.failure = undefined;
+    } catch (e) {
+      if (!this.failure) this.say(`synconf serve: ${(e as Error).message}; serving goes on`);
+      this.failure = (e as Error).message;
+    }
+  }
+
+  /** the whole log to a temporary name beside it, then renamed into place: a reader (or a second writer) never
+   * sees it half written, and a link in its place is replaced, not written through */
   write(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     const har = {
       log: { version: '1.2', creator: { name: 'synconf serve', version: SYNCONF_VERSION }, entries: this.entries },
     };
-    writeFileSync(this.file, JSON.stringify(har, null, 1) + '\n');
+    const tmp = join(dirname(this.file), `.${basename(this.file)}.${process.pid}.partial`);
+    try {
+      writeFileSync(tmp, JSON.stringify(har, null, 1) + '\n');
+      renameSync(tmp, this.file);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      const err = e as NodeJS.ErrnoException;
+      throw new InputError(`--log ${this.file}: cannot write the request log (${err.code ?? err.message})`);
+    }
   }
 }

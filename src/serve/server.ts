@@ -6,7 +6,7 @@ import { MISS_PREFIX } from './miss.js';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HarEntry } from '../schema/generated/types.js';
-import type { Exchange, IncomingResponse, OutgoingRequest } from '../transport/types.js';
+import { MAX_REQUEST_BODY, type Exchange, type IncomingResponse, type OutgoingRequest } from '../transport/types.js';
 import { describeEntry } from '../transport/cassette.js';
 import { Redactor, API_KEY } from '../transport/redact.js';
 import { loadRecordings } from './recordings.js';
@@ -29,6 +29,8 @@ export interface ServeOptions {
   onLine?: (line: string) => void;
   /** writes change what later reads answer (the configuration, errors, pending records, events) */
   stateful?: boolean;
+  /** a request answered with a dropped connection, as recorded (where): the proxy tells it from the agent's fault */
+  onRecordedDrop?: (method: string, url: string, origin: string) => void;
 }
 
 export interface Server {
@@ -50,8 +52,6 @@ const TRANSFER_HEADERS = new Set([
   'content-encoding',
 ]);
 const DEFAULT_EVENT_TIMEOUT_S = 60; // the agent's default for a long poll
-/** the largest request body serve reads: a whole configuration of a large agent is well under it */
-export const MAX_REQUEST_BODY = 8 * 1024 * 1024;
 
 /** a request's path without its query: what serve's own words repeat of a request (a query may hold a secret) */
 const pathOf = (url: string) => url.split(/[?#]/)[0];
@@ -98,7 +98,7 @@ class Answers {
     const redactor = new Redactor([opts.apiKey]);
     this.agent = new RecordedAgent(rec, redactor);
     this.events = new EventLog(this.agent.entries);
-    this.log = new RequestLog(opts.logFile, redactor, opts.apiKey);
+    this.log = new RequestLog(opts.logFile, redactor, opts.apiKey, opts.onLine);
     this.stateful = opts.stateful
       ? new StatefulAgent(this.agent.entries, this.events, rec.agentVersion ?? undefined)
       : undefined;
@@ -228,8 +228,10 @@ class Answers {
     const entry = placeholder ? undefined : this.agent.answer(req);
     if (entry) {
       const origin = this.agent.originOf(entry);
-      if (entry._error)
+      if (entry._error) {
         this.say(`${req.method} ${pathOf(req.url)}: connection closed, as recorded (${entry._error.code}, ${origin})`);
+        this.opts.onRecordedDrop?.(req.method, req.url, origin);
+      }
       return finish({ served: 'recorded', origin }, entry._error ? undefined : this.recorded(entry), entry._error);
     }
     const refused = authorized ? undefined : this.refusal(req);

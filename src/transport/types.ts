@@ -61,6 +61,10 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** the largest request body synconf reads (serve, and the proxy in front of an agent): a whole configuration of a
+ * large agent is well under it; a larger one is refused with 413 as it arrives, never buffered */
+export const MAX_REQUEST_BODY = 8 * 1024 * 1024;
+
 /** error code of a replay whose recording holds no further answer (a wait or poll ends there) */
 export const RECORDING_ENDS = 'recording-ends';
 /** error code of a request the recording lacks */

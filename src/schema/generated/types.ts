@@ -353,9 +353,13 @@ export interface HarEntry {
   _target: string;
   _step: string;
   /**
-   * synconf proxy --errors refuse answered this request itself (the response is the proxy's 400; the agent never saw it): the checks it failed
+   * synconf proxy --errors refuse answered this request itself (the response is the proxy's 400; the agent never saw it): the checks it failed; or a request body over its bound (413)
    */
   _refused?: string;
+  /**
+   * HAR 1.2: what synconf did to the exchange beyond keeping it (a proxy session: a body over its bound refused or kept cut, an exchange cut by the stop, a recorded drop)
+   */
+  comment?: string;
   /**
    * the outcome when there was no HTTP response: refused, reset, timeout, garbage
    */
@@ -2369,6 +2373,18 @@ export interface Report {
        * exchanges whose answer is against the spec (not a known deviation)
        */
       agentViolations: number;
+      /**
+       * requests whose body was over the proxy's bound (8 MiB): answered 413 by the proxy, never forwarded, not judged. Absent: none
+       */
+      tooLarge?: number;
+      /**
+       * exchanges under way when the proxy stopped: cut by the stop, their answer not judged. Absent: none
+       */
+      cutByStop?: number;
+      /**
+       * answers forwarded but not judged: over the 10 MB the proxy keeps of one (relayed whole), or a connection the recordings standing in for the agent dropped as recorded. Absent: none
+       */
+      answersNotJudged?: number;
     };
     /**
      * what the client used, by endpoint: methods, query parameters, the response members it received
