@@ -15,7 +15,7 @@
 // place where the picture is not yet true.
 
 /** layer 0: below everything */
-const BASE = '^src/(errors|json|paths|output-dir|text-file|did-you-mean|bounded-exec|regex-safety)\\.ts$';
+const BASE = '^src/(errors|json|paths|output-dir|text-file|did-you-mean|bounded-exec|regex-safety|printable)\\.ts$';
 const LAYER3 = '^src/(scenario|transport|lab|agents)/';
 const FEATURES = '^src/(matrix|mutate|serve|drift|proxy)/';
 /** every layer but cli may be imported from below cli only by what lies above it: cli has its own rule */

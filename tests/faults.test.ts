@@ -1187,6 +1187,39 @@ test(
   },
 );
 
+// Issue 40: an agent (or a cassette) writing to the user's terminal: a member name holding ESC, BEL, CR and a bidi
+// override, printed by replay --strict, drift (two recordings) and written to summary.md and the GitHub step
+// summary; every one is printed escaped, none raw.
+const HOSTILE_MEMBER = '\x1b]0;pwned\x07\x1b[2J\r\u202egnp.exe';
+const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+const hostileRecordings = brokenCassette((c) => {
+  for (const e of c.log.entries)
+    if (e.response.content.text.includes('pong'))
+      e.response.content.text = JSON.stringify({ ping: 'pong', [HOSTILE_MEMBER]: 1 });
+});
+const TERMINAL: [name: string, argv: string[]][] = [
+  ['replay --strict', ['replay', 'rec', '--only', 'system-ping', '--strict', '--report-dir', 'r']],
+  ['drift of two recordings', ['drift', REC, 'rec']],
+  ['drift --differences', ['drift', REC, 'rec', '--differences']],
+];
+describe('a member name holding control characters reaches no terminal or Markdown raw (issue 40)', () => {
+  for (const [name, argv] of TERMINAL)
+    test(name, { timeout: 60_000 }, async () => {
+      const dir = makeTemp('faults-terminal');
+      try {
+        await hostileRecordings(dir);
+        const summary = join(dir, 'step-summary.md');
+        const r = await cliAsync(argv, { cwd: dir, timeout: 50_000, env: { GITHUB_STEP_SUMMARY: summary } });
+        assert.ok(r.out.includes('\\x1b]0;pwned\\x07'), `the member shown, escaped\n${r.out}`);
+        assert.doesNotMatch(r.out, RAW_CONTROL, 'no raw control character on the terminal');
+        for (const file of [join(dir, 'r', 'summary.md'), summary])
+          if (existsSync(file)) assert.doesNotMatch(readFileSync(file, 'utf8'), RAW_CONTROL, file);
+      } finally {
+        removeTemp(dir);
+      }
+    });
+});
+
 // Issue 40: credentials sent to the stand-in agent (serve, proxy --recordings), redacted by meaning rather than
 // spelling, and never echoed: each row plants one secret in a request (a header, a query parameter spelled another
 // way, a body); none may appear in an answer, on stdout or stderr, or in any file written. A body and a plain query

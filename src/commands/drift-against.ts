@@ -19,6 +19,7 @@ import { startUpstream, type UpstreamOptions } from './proxy-upstream.js';
 import { printCauses, type CauseOptions } from './drift.js';
 import { MISS_PREFIX } from '../serve/miss.js';
 import { InputError } from '../errors.js';
+import { printable } from '../printable.js';
 
 export interface AgainstOptions extends CauseOptions {
   against: string;
@@ -127,7 +128,7 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
       );
       const skipped = new Map<string, number>();
       for (const s of replayed.skipped) skipped.set(s, (skipped.get(s) ?? 0) + 1);
-      for (const [s, n] of skipped) console.log(`  not asked again${n > 1 ? ` (×${n})` : ''}: ${s}`);
+      for (const [s, n] of skipped) console.log(`  not asked again${n > 1 ? ` (×${n})` : ''}: ${printable(s)}`);
     }
     return printCauses(comparison, session.har, upstream.description, opts, accepted, later);
   } finally {

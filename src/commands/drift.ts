@@ -18,6 +18,7 @@ import type { ChangeFailOn } from '../verdict/change-levels.js';
 import type { ChangeCause, DriftCauses } from '../schema/generated/types.js';
 import { idPattern } from '../scenario/select.js';
 import { usableTempDir } from '../output-dir.js';
+import { printable } from '../printable.js';
 
 /** how the causes are shown and gated */
 export interface CauseOptions {
@@ -146,7 +147,7 @@ function printUncertain(u: NonNullable<DriftCauses['uncertain']>): void {
   console.log(
     `cannot tell: ${countLine(u.counts)}; found only after ${u.after}, which was not asked again: each may follow from the state that request left on the older agent alone, not from the version`,
   );
-  for (const c of u.causes) console.log(`  ${causeLine(c)}`);
+  for (const c of u.causes) console.log(`  ${printable(causeLine(c))}`);
 }
 
 /** prints the causes of a drift (or its JSON), the counts and the gate; returns the exit code */
@@ -181,8 +182,8 @@ export function printCauses(
   };
   if (opts.json) process.stdout.write(causesJson(doc));
   else {
-    if (opts.differences) for (const s of found.scenarios) console.log(scenarioDrift(s.scenario, s.lines));
-    for (const c of causes) console.log(causeLine(c));
+    if (opts.differences) for (const s of found.scenarios) console.log(printable(scenarioDrift(s.scenario, s.lines)));
+    for (const c of causes) console.log(printable(causeLine(c)));
     const changed = found.scenarios.filter((s) => s.lines.length).length;
     console.log(
       `${plural(found.differences, 'difference')} in ${plural(changed, 'scenario')}${found.problems.length ? `, ${plural(found.problems.length, 'unreadable cassette')}` : ''}`,

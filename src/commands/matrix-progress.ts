@@ -8,6 +8,7 @@ import type { MatrixResult } from './matrix.js';
 import { matrixSummary, type GateOutcome } from '../report/matrix-answer.js';
 import { checkKind, fold, moreLine } from '../report/fold.js';
 import { harnessLines } from './harness-lines.js';
+import { printable } from '../printable.js';
 
 /** a path as short as it reads well: relative inside the working folder, absolute outside it */
 const rel = (p: string) => {
@@ -35,7 +36,7 @@ export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boo
         `${tag(a)} [${i + 1}/${total}] ${s.verdict.toUpperCase().padEnd(15)} ${s.id}${s.mode === 'absent' ? ' (absent)' : ''} (${(s.durationMs / 1000).toFixed(1)}s)`,
       );
       for (const { item: c, more } of fold(failing, (c) => checkKind(c, s.id))) {
-        console.log(`${tag(a)}       ✗ ${c.id}: ${c.message}`);
+        console.log(`${tag(a)}       ✗ ${printable(`${c.id}: ${c.message}`)}`);
         if (more) console.log(`${tag(a)}       ${moreLine(more)}`);
       }
     },

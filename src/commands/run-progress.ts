@@ -4,6 +4,7 @@
 import type { CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import { checkKind, moreLine, streamFold } from '../report/fold.js';
 import type { LoadedScenario } from '../scenario/load.js';
+import { printable } from '../printable.js';
 
 const force = process.env.FORCE_COLOR;
 const colourOn = (tty: boolean) =>
@@ -35,7 +36,7 @@ export function progress(stream: NodeJS.WriteStream = process.stdout) {
       started = performance.now();
       const draw = () =>
         stream.write(
-          `\r\x1b[K[${String(i + 1).padStart(width(total))}/${total}] ${s.scenario.id} … ${((performance.now() - started) / 1000).toFixed(1)}s`,
+          `\r\x1b[K[${String(i + 1).padStart(width(total))}/${total}] ${printable(s.scenario.id)} … ${((performance.now() - started) / 1000).toFixed(1)}s`,
         );
       draw();
       timer = setInterval(draw, 200);
@@ -63,7 +64,7 @@ export function progress(stream: NodeJS.WriteStream = process.stdout) {
       const failing = r.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass');
       const shown = [...problems.next(failing.map((check) => ({ check, scenario: r.id })))];
       for (const { item, more } of shown.slice(0, MAX_FAILURES_SHOWN)) {
-        stream.write(`      ${paint(31, '✗')} ${item.check.id}: ${item.check.message}\n`);
+        stream.write(`      ${paint(31, '✗')} ${printable(`${item.check.id}: ${item.check.message}`)}\n`);
         if (more) stream.write(`      ${moreLine(more)}\n`);
       }
       const hidden = shown.slice(MAX_FAILURES_SHOWN).reduce((n, { more }) => n + 1 + (more ?? 0), 0);

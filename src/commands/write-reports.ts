@@ -22,6 +22,7 @@ import { statementCoverage } from '../verdict/statement-coverage.js';
 import { InputError } from '../errors.js';
 import { nextTurn } from '../runner/yield.js';
 import { hearSignals } from './interrupt.js';
+import { printable } from '../printable.js';
 
 /** a report file that could not be written (the folder was proven writable up front): the others are */
 export class UnwritableReport extends InputError {
@@ -157,7 +158,7 @@ export async function writeReports(report: Report, dir: string, opts: WriteOptio
       ['report.json', () => reportJson(report)],
       ['junit.xml', () => toJUnit(report, view)],
       ['report.html', () => toHtml(report, { view, reportDir: dir })],
-      ['summary.md', () => (markdown = toMarkdown(report, view))],
+      ['summary.md', () => (markdown = printable(toMarkdown(report, view)))],
     ],
     opts.abandon,
   );
@@ -212,7 +213,7 @@ export async function writeMatrix(matrix: Matrix, dir: string, abandon?: AbortSi
     [
       ['matrix.json', () => matrixJson(matrix)],
       ['matrix.html', () => matrixToHtml(matrix)],
-      ['matrix.md', () => matrixToMarkdown(matrix)],
+      ['matrix.md', () => printable(matrixToMarkdown(matrix))],
     ],
     abandon,
   );
@@ -231,7 +232,7 @@ export async function writeMutationReports(
     [
       ['mutation.json', () => JSON.stringify(report, null, 2) + '\n'],
       ['mutation.html', () => mutationHtml(report)],
-      ['mutation.md', () => (markdown = mutationMarkdown(report))],
+      ['mutation.md', () => (markdown = printable(mutationMarkdown(report)))],
     ],
     abandon,
   );
