@@ -579,7 +579,7 @@ const OPERANDS: [string, string, RegExp][] = [
     requesting('headers: { X-A: "a\\0b" }'),
     /s\.yaml:6: step "ping": header X-A: "a\\u0000b" holds U\+0000: a header value is Latin-1 text without control/,
   ],
-  ['a header value with DEL', requesting('headers: { X-A: "a\\x7Fb" }'), /header X-A: "a\x7fb" holds U\+007F/],
+  ['a header value with DEL', requesting('headers: { X-A: "a\\x7Fb" }'), /header X-A: "a\\x7fb" holds U\+007F/], // printed escaped
   ['a header value beyond Latin-1', requesting('headers: { X-A: "5 €" }'), /header X-A: "5 €" holds U\+20AC/],
   [
     'a header value with NUL beside a template',
