@@ -1,5 +1,5 @@
 // `synconf serve [DIR]`: recordings as a stand-in agent of an exact version, for API clients' tests.
-import type { CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
 import { join } from 'node:path';
 import { wholeNumber } from './options.js';
 import type { ServeOptions } from '../commands/serve.js';
@@ -7,12 +7,35 @@ import type { ServeOptions } from '../commands/serve.js';
 const SERVE_EXIT_CODES =
   "Exit codes (when stopped with SIGTERM, as `kill` sends it): 0 stopped, 1 with --strict: a request had no recorded answer, 2 usage or input error (port in use, no recordings), 3 a fault of synconf itself; interrupted by Ctrl-C (SIGINT): 130, by SIGHUP: 129 (128 + the signal's number, as every command), the request log written all the same.";
 
+/** --faults, --fault, --fault-seed: faults a client's tests can ask for */
+function faultOptions<T>(y: Argv<T>) {
+  return y
+    .option('faults', {
+      type: 'boolean',
+      describe:
+        'answer the control endpoint /__synconf/faults (GET lists, POST {"mode":…} adds, DELETE clears): a client\'s tests ask for faults',
+    })
+    .option('fault', {
+      type: 'string',
+      array: true,
+      describe:
+        'a fault from the start, MODE[:name=value,…]; MODE latency, dribble, reset-before, reset-during, truncate, status, restart; names endpoint (a path), share (0–1), next (N), ms, status (e.g. status:status=503,endpoint=/rest/system/status,next=2)',
+    })
+    .option('fault-seed', {
+      type: 'string',
+      coerce: wholeNumber('fault-seed', 0, 2 ** 32 - 1),
+      default: '1',
+      defaultDescription: '1',
+      describe: 'the seed of the shares a fault draws (the same seed touches the same requests)',
+    });
+}
+
 export const serveCommand: CommandModule = {
   command: 'serve [dir]',
   describe:
     'Serve a recordings folder over HTTP as the agent it recorded, for the tests of API clients; runs until Ctrl-C',
   builder: (y) =>
-    y
+    faultOptions(y)
       .positional('dir', {
         type: 'string',
         describe: 'recordings folder (default: the bundled recordings of the newest agent version)',
@@ -53,6 +76,10 @@ export const serveCommand: CommandModule = {
       .example(
         'synconf serve recordings/syncthing-2.1.2 --stateful',
         'Syncthing 2.1.2 that remembers what a client writes',
+      )
+      .example(
+        'synconf serve --stateful --faults --fault latency:ms=2000,share=0.1',
+        "a tenth of the answers 2 s late (seeded); the client's tests POST more faults to /__synconf/faults",
       )
       .example('syncthing cli --gui-address=127.0.0.1:8384 --gui-apikey=test-key show version', 'a client asking it')
       .epilogue(

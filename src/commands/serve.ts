@@ -2,6 +2,7 @@
 // SIGTERM, SIGINT or SIGHUP, then close every connection, write the request log and tell what was missed.
 import { randomBytes } from 'node:crypto';
 import { startServer } from '../serve/server.js';
+import { parseFaultOption } from '../serve/faults.js';
 import { newestRecordings } from '../serve/recordings.js';
 import { EXIT, UsageError } from '../errors.js';
 import { API_KEY } from '../transport/redact.js';
@@ -16,6 +17,11 @@ export interface ServeRun {
   log: string;
   strict: boolean;
   stateful?: boolean;
+  /** --faults: the control endpoint */
+  faults?: boolean;
+  /** --fault MODE[:name=value,…], as given */
+  fault?: string[];
+  faultSeed?: number;
 }
 
 /** `synconf serve [DIR]`: the options as the command line gives them */
@@ -35,6 +41,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
     log: opts.log,
     strict: opts.strict ?? false,
     stateful: opts.stateful ?? false,
+    faults: opts.faults ?? false,
+    fault: opts.fault ?? [],
+    faultSeed: opts.faultSeed ?? 1,
   });
 }
 
@@ -65,6 +74,9 @@ export async function runServe(opts: ServeRun): Promise<number> {
     apiKey: opts.apiKey ?? generateApiKey(),
     logFile: opts.log,
     stateful: opts.stateful,
+    faultControl: opts.faults,
+    faults: (opts.fault ?? []).map(parseFaultOption),
+    faultSeed: opts.faultSeed,
     onLine: (line) => console.error(line),
   });
   const { hostname, port } = new URL(server.url);
@@ -74,6 +86,7 @@ export async function runServe(opts: ServeRun): Promise<number> {
   console.log(`URL      ${server.url}`);
   console.log(`API key  ${server.apiKey}`);
   console.log(`Request log: ${opts.log} (HAR)`);
+  if (opts.faults) console.log(`Faults: ${server.url}/__synconf/faults (GET lists, POST adds, DELETE clears)`);
   if (opts.stateful) console.log('Stateful: writes change later reads; the log says which answers came from the state');
   console.log(`e.g. syncthing cli --gui-address=${hostname}:${port} --gui-apikey=${server.apiKey} show version`);
   console.log('Stop with Ctrl-C.');

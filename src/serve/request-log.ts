@@ -14,7 +14,9 @@ import { InputError } from '../errors.js';
 /** how serve answered: the recorded exchange (scenario/step), the event log, the agent's refusal, a miss, or the
  * state of --stateful (origin: the rule of serve/state-rules.ts that answered) */
 export interface Outcome {
-  served: 'recorded' | 'events' | 'refusal' | 'miss' | 'agent' | 'state';
+  served: 'recorded' | 'events' | 'refusal' | 'miss' | 'agent' | 'state' | 'control';
+  /** the fault that touched the answer (serve --fault, --faults) */
+  fault?: string;
   origin?: string;
   miss?: string;
 }
@@ -45,6 +47,7 @@ export class RequestLog {
       response: { ...entry.response, cookies: [] },
       _served: outcome.served,
       ...(outcome.miss ? { _miss: outcome.miss } : {}),
+      ...(outcome.fault ? { _fault: outcome.fault } : {}),
     });
     // written soon after each request, not on every one (a polling client asks many)
     this.timer ??= setTimeout(() => this.flush(), 200).unref();

@@ -13,6 +13,8 @@ import { loadRecordings } from './recordings.js';
 import { EventLog } from './events.js';
 import { RecordedAgent } from './recorded-agent.js';
 import { StatefulAgent } from './stateful.js';
+import { CONTROL_PATH, Faults, describeFault, type Fault } from './faults.js';
+import { controlAnswer, deliver, faultStatus, reset } from './fault-delivery.js';
 import { RequestLog, type Outcome } from './request-log.js';
 import { UsageError } from '../errors.js';
 import { gateAnswer, isLocalhost, sentKey } from './agent-gate.js';
@@ -31,6 +33,12 @@ export interface ServeOptions {
   stateful?: boolean;
   /** a request answered with a dropped connection, as recorded (where): the proxy tells it from the agent's fault */
   onRecordedDrop?: (method: string, url: string, origin: string) => void;
+  /** --faults: the control endpoint /__synconf/faults answers */
+  faultControl?: boolean;
+  /** --fault: faults in force from the start */
+  faults?: Fault[];
+  /** --fault-seed: the seed of the shares drawn */
+  faultSeed?: number;
 }
 
 export interface Server {
@@ -83,6 +91,8 @@ class Answers {
   readonly polls = new Set<{ timer: NodeJS.Timeout; res: http.ServerResponse }>();
   /** --stateful: what the state answers before the recordings */
   private readonly stateful: StatefulAgent | undefined;
+  /** the faults in force (--fault, and the control endpoint of --faults) */
+  private readonly faults: Faults | undefined;
   private readonly events: EventLog;
   /** the agent's answers to requests without the right key */
   private readonly refusals: HarEntry[];
@@ -99,6 +109,8 @@ class Answers {
     this.agent = new RecordedAgent(rec, redactor);
     this.events = new EventLog(this.agent.entries);
     this.log = new RequestLog(opts.logFile, redactor, opts.apiKey, opts.onLine);
+    this.faults =
+      opts.faultControl || opts.faults?.length ? new Faults(opts.faults ?? [], opts.faultSeed ?? 1) : undefined;
     this.stateful = opts.stateful
       ? new StatefulAgent(this.agent.entries, this.events, rec.agentVersion ?? undefined)
       : undefined;
@@ -192,12 +204,28 @@ class Answers {
     res.on('close', end);
   }
 
+  /** an agent restart: every open long poll ends without an answer, as its connection is reset */
+  private restart(): void {
+    for (const poll of [...this.polls]) {
+      clearTimeout(poll.timer);
+      this.polls.delete(poll);
+      reset(poll.res);
+    }
+  }
+
   /** answers one request (its body read), logs it and counts it */
   answer(req: OutgoingRequest, res: http.ServerResponse): void {
     const startedAt = new Date();
     const t0 = performance.now();
     const authorized = req.headers['X-API-Key'] === this.opts.apiKey;
-    const finish = (outcome: Outcome, response?: IncomingResponse, error?: Exchange['error']) => {
+    const path = new URL(req.url, 'http://agent').pathname;
+    const control = this.opts.faultControl && this.faults && path === CONTROL_PATH;
+    const fault = control ? undefined : this.faults?.pick(path);
+    if (fault) this.say(`${req.method} ${req.url}: fault ${describeFault(fault)}`);
+    if (fault?.mode === 'restart') this.restart();
+    const finish = (outcome: Outcome, given?: IncomingResponse, error?: Exchange['error']) => {
+      const response = fault?.mode === 'status' ? faultStatus(fault) : given;
+      if (fault) outcome = { ...outcome, fault: describeFault(fault) };
       const x: Exchange = {
         request: req,
         startedAt: startedAt.toISOString(),
@@ -207,12 +235,15 @@ class Answers {
       };
       this.log.add(x, outcome);
       if (outcome.served === 'miss') this.counts.missed++;
-      else this.counts.served++;
+      else if (outcome.served !== 'control') this.counts.served++;
       if (outcome.served === 'state') this.counts.fromState++;
-      if (!response) return void res.destroy(); // the recorded agent gave no answer (it was restarting or gone)
-      res.writeHead(response.status, response.headers);
-      res.end(response.body);
+      // the recorded agent gave no answer (it was restarting or gone), or the agent restarts now
+      if (!response || fault?.mode === 'restart') return void reset(res);
+      deliver(res, response, fault);
     };
+
+    if (control)
+      return finish({ served: 'control' }, controlAnswer(this.faults!, req.method, req.body, this.polls.size));
 
     const url = new URL(req.url, 'http://agent');
     const gate = gateAnswer(req.method, url.pathname, req.headers.host, this.onLoopback);
