@@ -15,7 +15,8 @@ import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { readClientSession } from '../proxy/client-session.js';
 import { replaySession, requestLabel } from '../proxy/replay-client.js';
 import { agentRoute } from '../proxy/agent-route.js';
-import { startUpstream, type UpstreamOptions } from './proxy-upstream.js';
+import { startUpstream, type Upstream, type UpstreamOptions } from './proxy-upstream.js';
+import { dependsOnStart, holdsAnything, seedStartState, stateSize, type StartState } from '../proxy/start-state.js';
 import { printCauses, type CauseOptions } from './drift.js';
 import { MISS_PREFIX } from '../serve/miss.js';
 import { InputError } from '../errors.js';
@@ -81,14 +82,42 @@ function partingOf(entries: HarEntry[], asked: Map<string, string>): { index: nu
   return { index, label: `${requestLabel(e)} (${e._step})` };
 }
 
+/** the session's starting state the other agent does not hold: the calls depending on it cannot tell */
+interface Unheld {
+  state: StartState;
+  label: string;
+  why: string;
+}
+
+/**
+ * The session's starting state set up on the other agent when synconf started it (a lab); on any other (a running
+ * agent synconf must not change, recordings) it is not, and what depends on it cannot tell.
+ */
+async function setUpStart(
+  state: StartState | undefined,
+  isLab: boolean,
+  upstream: Upstream,
+  dir: string,
+): Promise<Unheld | undefined> {
+  if (!holdsAnything(state)) return undefined;
+  const why = isLab
+    ? await seedStartState(upstream.url, upstream.apiKey, state, dir).then(() => undefined)
+    : `${upstream.description} is not a lab synconf started, and is not changed`;
+  if (why === undefined) return undefined;
+  return { state, label: `the session's starting state (${stateSize(state)}), not set up`, why };
+}
+
 export async function driftAgainst(source: string, opts: AgainstOptions, accepted: Acceptance[]): Promise<number> {
   const session = await readClientSession(source);
   const scratch = mkdtempSync(join(usableTempDir(), 'synconf-drift-against-'));
   try {
     const timeoutMs = opts.timeout === undefined ? undefined : opts.timeout * 1000;
-    const upstream = await startUpstream(upstreamOf(opts.against, opts.apiKey, scratch, timeoutMs));
+    const options = upstreamOf(opts.against, opts.apiKey, scratch, timeoutMs);
+    const upstream = await startUpstream(options);
     let replayed;
+    let unheld: Unheld | undefined;
     try {
+      unheld = await setUpStart(session.startState, options.lab !== undefined, upstream, join(scratch, 'state'));
       replayed = await replaySession(session.entries, upstream, new Redactor([upstream.apiKey]), timeoutMs);
     } finally {
       await upstream.close();
@@ -111,7 +140,8 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
     // the answers up to the first state change not asked again are compared; those after it cannot tell
     const order = new Map(session.entries.map((e, i) => [e._step, i]));
     const parting = partingOf(session.entries, asked);
-    const early = (e: HarEntry) => (order.get(e._step) ?? Infinity) < (parting?.index ?? Infinity);
+    const early = (e: HarEntry) =>
+      (order.get(e._step) ?? Infinity) < (parting?.index ?? Infinity) && !(unheld && dependsOnStart(e, unheld.state));
     const compare = (name: string, keep: (e: HarEntry) => boolean) =>
       compareRecordings(
         writeSide(join(scratch, `${name}-before`), sent.filter(keep), session.agentVersion),
@@ -120,7 +150,8 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
         (d) => touchesFootprint(session.footprint, d),
       );
     const comparison = compare('early', early);
-    const later = parting && { after: parting.label, comparison: compare('later', (e) => !early(e)) };
+    const label = [unheld?.label, parting?.label].filter(Boolean).join(' and ');
+    const later = label ? { after: label, comparison: compare('later', (e) => !early(e)) } : undefined;
     if (!opts.json) {
       const members = session.footprint.reduce((n, f) => n + f.members.length, 0);
       console.log(
@@ -129,6 +160,9 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
       const skipped = new Map<string, number>();
       for (const s of replayed.skipped) skipped.set(s, (skipped.get(s) ?? 0) + 1);
       for (const [s, n] of skipped) console.log(`  not asked again${n > 1 ? ` (×${n})` : ''}: ${printable(s)}`);
+      if (unheld) console.log(`  ${unheld.label}: ${printable(unheld.why)}`);
+      else if (holdsAnything(session.startState))
+        console.log(`  the session's starting state (${stateSize(session.startState)}) set up first`);
     }
     return printCauses(comparison, session.har, upstream.description, opts, accepted, later);
   } finally {

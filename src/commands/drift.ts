@@ -144,8 +144,11 @@ function uncertainOf(later: LaterCauses, known: ChangeCause[], accepted: Accepta
 
 function printUncertain(u: NonNullable<DriftCauses['uncertain']>): void {
   if (!u.causes.length) return;
+  const start = u.after.startsWith("the session's starting state");
   console.log(
-    `cannot tell: ${countLine(u.counts)}; found only after ${u.after}, which was not asked again: each may follow from the state that request left on the older agent alone, not from the version`,
+    start
+      ? `cannot tell: ${countLine(u.counts)}; found in calls that depend on ${u.after} on the other agent: each may follow from that state's absence, not from the version`
+      : `cannot tell: ${countLine(u.counts)}; found only after ${u.after}, which was not asked again: each may follow from the state that request left on the older agent alone, not from the version`,
   );
   for (const c of u.causes) console.log(`  ${printable(causeLine(c))}`);
 }

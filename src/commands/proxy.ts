@@ -24,6 +24,7 @@ import { startUpstream, type Upstream } from './proxy-upstream.js';
 import { HarSink } from './har-sink.js';
 import { lockReportDir } from './report-lock.js';
 import { proxyLines } from './proxy-lines.js';
+import { readStartState, type StartState } from '../proxy/start-state.js';
 
 export interface ProxyOptions {
   agent?: string;
@@ -74,6 +75,7 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
     harFile: join(EXCHANGES_DIR, `${RUN_CASSETTE}.har`),
     onEntry: (e) => har.add(e),
   });
+  const state = await startStateOf(opts, upstream);
   let stop: (why: Ended) => void = () => {};
   const ended = new Promise<Ended>((resolve) => (stop = resolve));
   let lastActivity = Date.now();
@@ -113,7 +115,7 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
   s.finish();
   // the report must not name the exchanges of an earlier session as this one's
   if (!kept) rmSync(join(opts.reportDir, EXCHANGES_DIR), { recursive: true, force: true });
-  const report = proxyReport(s, upstream, opts, startedAt, kept ? [] : [har.failure!]);
+  const report = proxyReport(s, upstream, opts, startedAt, kept ? [] : [har.failure!], state);
   report.run.expectations = deviations.files.join(', ') || null;
   // Ctrl-C and a closed terminal interrupt it (130, 129), as every command; SIGTERM (what `kill` and CI send), a count
   // reached or the idle time are the orderly stop: the verdict's exit code. report.json holds the code the process
@@ -146,6 +148,17 @@ function recordedDrop(upstream: Upstream, x: Exchange): ExchangeNote | undefined
     : undefined;
 }
 
+/** what a live agent already holds: drift --against sets it up on the other version (recordings hold what they hold) */
+async function startStateOf(opts: ProxyOptions, upstream: Upstream): Promise<StartState | undefined> {
+  if (opts.recordings !== undefined) return undefined;
+  const state = await readStartState(upstream.url, upstream.apiKey);
+  if (typeof state === 'object') return state;
+  console.error(
+    `synconf proxy: the agent's starting state cannot be read (${state}): drift --against cannot set it up elsewhere`,
+  );
+  return undefined;
+}
+
 /** the report as the process exits: an interrupted session's code is the signal's (128 + n) */
 function exitingWith(report: Report, interrupted: number | undefined): Report {
   if (interrupted === undefined) return report;
@@ -169,6 +182,7 @@ function proxyReport(
   opts: ProxyOptions,
   startedAt: Date,
   problems: string[],
+  startState: StartState | undefined,
 ): Report {
   const report: Report = {
     format: 'synconf-report/1',
@@ -194,7 +208,7 @@ function proxyReport(
     expensiveCalls: {},
     harnessErrors: problems.map((message) => ({ message })),
     scenarios: s.results(),
-    proxy: s.section(upstream.description, opts.errors),
+    proxy: { ...s.section(upstream.description, opts.errors), ...(startState ? { startState } : {}) },
   };
   // a session that judged nothing has no verdict to give: green would read as "the client keeps the spec"
   const x = report.proxy!.exchanges;

@@ -10,6 +10,7 @@ import { readReport } from '../report/load.js';
 import { cassettePath, RUN_CASSETTE } from '../transport/cassette.js';
 import { Footprint, type FootprintEntry } from './footprint.js';
 import { checkRequest } from './request-checks.js';
+import type { StartState } from './start-state.js';
 
 export interface ClientSession {
   entries: HarEntry[];
@@ -18,6 +19,8 @@ export interface ClientSession {
   agentVersion: string | null;
   /** the HAR file read */
   har: string;
+  /** what the agent held when the session began (a proxy session of a live agent), when known */
+  startState?: StartState;
 }
 
 /** a HAR's entries, each with the step and target synconf's comparison names exchanges by (`#n`, agent) */
@@ -93,5 +96,6 @@ async function sessionIn(source: string): Promise<ClientSession> {
     footprint: report.proxy.footprint,
     agentVersion: report.agent.version,
     har,
+    ...(report.proxy.startState ? { startState: report.proxy.startState } : {}),
   };
 }

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Cassette, DriftCauses, HarEntry } from '../../src/schema/generated/types.js';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { labFetch, useLab } from '../support/lab.js';
 import { replaySession } from '../../src/proxy/replay-client.js';
 import { Redactor } from '../../src/transport/redact.js';
 import { cli } from '../support/cli.js';
@@ -199,5 +200,43 @@ describe('nothing changed on the wire', () => {
       (c) => c.step === '#1' && c.kind === 'request' && c.verdict === 'skip',
     );
     assert.match(check?.message ?? '', /^cannot tell: the agent broke off its answer after 8 byte/);
+  });
+});
+
+// a folder the agent held before the client ran: its calls depend on it; drift sets it up on a lab of the other
+// version first, or says "cannot tell" for them (recordings) — never "removed"
+describe("the session's starting state", () => {
+  const shared = useLab(1, { binary: VERSION });
+  test('a folder held before the session: set up on the lab asked again (0 causes), cannot tell elsewhere', async () => {
+    const agent = shared.lab.instances[0];
+    const path = join(work(), 'held-folder');
+    mkdirSync(path);
+    const made = await labFetch(agent, '/rest/config/folders', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ id: 'held-before', label: 'Held', path }),
+    });
+    assert.equal(made.status, 200, await made.text());
+    const p = await startProxy(work(), 'held', ['--agent', agent.url, '--api-key', agent.apiKey]);
+    for (const path of ['/rest/db/status?folder=held-before', '/rest/config/folders', '/rest/system/status']) {
+      const res = await call(p, path);
+      assert.equal(res.status, 200, `${path}: ${await res.text()}`);
+    }
+    await stopProxy(p);
+    assert.deepEqual(
+      readReport(p.dir).proxy!.startState?.folders.map((f) => f.id),
+      ['held-before'],
+    );
+    const r = cli(['drift', p.dir, '--against', VERSION, '--fail-on', 'breaking', '--json'], { cwd: work() });
+    const doc = JSON.parse(r.stdout) as DriftCauses;
+    assert.deepEqual(lines(doc), [], r.stderr);
+    assert.equal(r.code, 0, r.out);
+
+    const rec = cli(['drift', p.dir, '--against', join(ROOT, 'recordings', `syncthing-${VERSION}`), '--json'], {
+      cwd: work(),
+    });
+    const other = JSON.parse(rec.stdout) as DriftCauses;
+    const removed = lines(other).filter((l) => /removed/.test(l));
+    assert.deepEqual(removed, [], 'what depends on the state the recordings lack is never "removed"');
   });
 });

@@ -919,7 +919,7 @@ export interface DriftCauses {
    */
   uncertain?: {
     /**
-     * the request not asked again: METHOD /path (#step)
+     * the request not asked again: METHOD /path (#step); or the session's starting state (its folders and devices) the other agent does not hold, the causes then those of the calls that depend on it
      */
     after: string;
     causes: ChangeCause[];
@@ -2385,6 +2385,31 @@ export interface Report {
        * answers forwarded but not judged: over the 10 MB the proxy keeps of one (relayed whole), or a connection the recordings standing in for the agent dropped as recorded. Absent: none
        */
       answersNotJudged?: number;
+    };
+    /**
+     * what the agent already held when the proxy started (a live agent, read with GET /rest/system/status and /rest/config): drift --against sets it up on a lab of the other version before it asks again, else the calls that depend on it cannot tell
+     */
+    startState?: {
+      /**
+       * the agent's own device ID
+       */
+      myID: string;
+      folders: {
+        id: string;
+        label: string;
+        type: string;
+        /**
+         * the device IDs it is shared with, the agent's own left out
+         */
+        devices: string[];
+      }[];
+      /**
+       * the other devices (the agent's own left out)
+       */
+      devices: {
+        deviceID: string;
+        name: string;
+      }[];
     };
     /**
      * what the client used, by endpoint: methods, query parameters, the response members it received
