@@ -278,6 +278,13 @@ const ROWS: Record<string, Row> = {
     code: 2,
     message: /^synconf: TMPDIR .*: it does not exist/,
   },
+  'proxy --lab with TMPDIR missing (issue 40)': {
+    cause: '3 exit 2, not 3',
+    argv: ['proxy', '--lab', '1.19.2', '--until-idle', '1', '--report-dir', 'r'],
+    env: { TMPDIR: '/nonexistent/synconf-tmp' },
+    code: 2,
+    message: /^synconf: TMPDIR .*: it does not exist/,
+  },
   'drift --against with TMPDIR missing': {
     cause: '3 exit 2, not 3',
     argv: ['drift', join(REC, 'system-ping.har'), '--against', join(ROOT, 'recordings', 'syncthing-1.29.5')],

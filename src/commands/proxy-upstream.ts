@@ -6,6 +6,7 @@ import { InputError, UsageError } from '../errors.js';
 import { checkRecordingsFolder } from '../transport/cassette.js';
 import { agentUrl } from '../transport/agent-url.js';
 import { generateApiKey } from './serve.js';
+import { usableTempDir } from '../output-dir.js';
 
 export interface Upstream {
   url: string;
@@ -47,6 +48,7 @@ export async function startUpstream(opts: UpstreamOptions): Promise<Upstream> {
 }
 
 async function labUpstream(version: string): Promise<Upstream> {
+  usableTempDir(); // the lab's home goes there: a TMPDIR missing, unwritable or full is the user's (exit 2)
   const { startLab } = await import('../lab/lab.js');
   const lab = await startLab({ instances: 1, names: ['agent'], binary: version });
   const agent = lab.instances[0];
