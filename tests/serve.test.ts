@@ -343,15 +343,36 @@ describe('synconf serve', () => {
       assert.equal(readLog(log).log.entries.length, 1, 'the request log is written');
     });
 
-  test('a key too short to redact safely, or the placeholder itself, is refused: one line, exit 2', () => {
+  // proxy --recordings starts the same stand-in, and took such keys (issue 40)
+  test('a key too short to redact safely, or the placeholder itself, is refused by serve and proxy --recordings: one line, exit 2', () => {
     for (const [key, why] of [
       ['rest', /too short to redact safely \(at least 8 characters/],
       ['<API_KEY>', /that is the recordings' placeholder for a key, not a key/],
-    ] as const) {
-      const r = cli(['serve', REC, '--port', '0', '--api-key', key], { cwd: work, timeout: 20_000 });
-      assert.equal(r.code, 2, r.out);
-      assert.match(r.stderr, new RegExp(`^synconf: --api-key "?${key.replace(/[<>]/g, '.')}"?: .*${why.source}`, 'm'));
-    }
+    ] as const)
+      for (const argv of [
+        ['serve', REC, '--port', '0', '--api-key', key],
+        [
+          'proxy',
+          '--recordings',
+          REC,
+          '--port',
+          '0',
+          '--api-key',
+          key,
+          '--report-dir',
+          'proxy-key',
+          '--until-idle',
+          '1',
+        ],
+      ]) {
+        const r = cli(argv, { cwd: work, timeout: 20_000 });
+        assert.equal(r.code, 2, `${argv[0]}: ${r.out}`);
+        assert.match(
+          r.stderr,
+          new RegExp(`^synconf: --api-key "?${key.replace(/[<>]/g, '.')}"?: .*${why.source}`, 'm'),
+          argv[0],
+        );
+      }
   });
 
   test('usage: a port in use and an empty folder are one-line errors with exit 2; start-up time', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { checkRecordingsFolder } from '../transport/cassette.js';
 import { agentUrl } from '../transport/agent-url.js';
-import { generateApiKey } from './serve.js';
+import { checkStandInKey, generateApiKey } from './serve.js';
 import { usableTempDir } from '../output-dir.js';
 
 export interface Upstream {
@@ -63,6 +63,7 @@ async function labUpstream(version: string): Promise<Upstream> {
 
 async function recordingsUpstream(dir: string, apiKey: string | undefined, reportDir: string): Promise<Upstream> {
   checkRecordingsFolder(dir, true);
+  checkStandInKey(apiKey); // the key of the stand-in, as serve takes it
   const { startServer } = await import('../serve/server.js');
   const drops = new Map<string, string[]>();
   const server = await startServer({

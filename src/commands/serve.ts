@@ -54,19 +54,23 @@ const MIN_KEY_LENGTH = 8;
  * could not then pass as `--api-key KEY` (a CI run failed on it) */
 export const generateApiKey = () => randomBytes(16).toString('hex');
 
+/** a stand-in agent's --api-key (serve, proxy --recordings), refused in one line when it cannot be one */
+export function checkStandInKey(apiKey: string | undefined): void {
+  if (apiKey === undefined) return;
+  if (!/^\S+$/.test(apiKey))
+    throw new UsageError(`--api-key "${apiKey}": a key is one word, not empty (leave it out to get a generated one)`);
+  // the key is redacted from every answer and log: a short one would be found inside other text ("rest" in /rest/)
+  if (apiKey.length < MIN_KEY_LENGTH)
+    throw new UsageError(
+      `--api-key "${apiKey}": too short to redact safely (at least ${MIN_KEY_LENGTH} characters; leave it out to get a generated one)`,
+    );
+  if (apiKey === API_KEY)
+    throw new UsageError(`--api-key ${API_KEY}: that is the recordings' placeholder for a key, not a key`);
+}
+
 export async function runServe(opts: ServeRun): Promise<number> {
   if (opts.port > 65535) throw new UsageError(`--port ${opts.port}: a TCP port is at most 65535`);
-  if (opts.apiKey !== undefined && !/^\S+$/.test(opts.apiKey))
-    throw new UsageError(
-      `--api-key "${opts.apiKey}": a key is one word, not empty (leave it out to get a generated one)`,
-    );
-  // the key is redacted from every answer and log: a short one would be found inside other text ("rest" in /rest/)
-  if (opts.apiKey !== undefined && opts.apiKey.length < MIN_KEY_LENGTH)
-    throw new UsageError(
-      `--api-key "${opts.apiKey}": too short to redact safely (at least ${MIN_KEY_LENGTH} characters; leave it out to get a generated one)`,
-    );
-  if (opts.apiKey === API_KEY)
-    throw new UsageError(`--api-key ${API_KEY}: that is the recordings' placeholder for a key, not a key`);
+  checkStandInKey(opts.apiKey);
   const server = await startServer({
     dir: opts.dir,
     host: opts.host,
