@@ -375,6 +375,23 @@ describe('synconf serve', () => {
       }
   });
 
+  // it listened on every interface without a word (issue 40)
+  test('--host beyond loopback is said in one line; the default host says nothing', async () => {
+    for (const [host, said] of [
+      ['0.0.0.0', true],
+      ['127.0.0.1', false],
+    ] as const) {
+      const s = await serve([REC, '--host', host, '--log', join(work, `host-${host}.har`)]);
+      await stop(s);
+      const lines = s
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('beyond loopback'));
+      const want = `synconf serve: --host ${host} listens beyond loopback: any machine that reaches this one can ask it`;
+      assert.deepEqual(lines, said ? [want] : [], s.stderr());
+    }
+  });
+
   test('usage: a port in use and an empty folder are one-line errors with exit 2; start-up time', async () => {
     const s = await serve([REC, '--log', join(work, 'busy.har')]);
     console.log(`# synconf serve start-up (spawn to URL printed): ${Math.round(s.startupMs)} ms`);

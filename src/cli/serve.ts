@@ -1,7 +1,7 @@
 // `synconf serve [DIR]`: recordings as a stand-in agent of an exact version, for API clients' tests.
 import type { Argv, CommandModule } from 'yargs';
 import { join } from 'node:path';
-import { wholeNumber } from './options.js';
+import { list, wholeNumber } from './options.js';
 import type { ServeOptions } from '../commands/serve.js';
 
 const SERVE_EXIT_CODES =
@@ -17,9 +17,9 @@ function faultOptions<T>(y: Argv<T>) {
     })
     .option('fault', {
       type: 'string',
-      array: true,
+      coerce: list,
       describe:
-        'a fault from the start, MODE[:name=value,…]; MODE latency, dribble, reset-before, reset-during, truncate, status, restart; names endpoint (a path), share (0–1), next (N), ms, status (e.g. status:status=503,endpoint=/rest/system/status,next=2)',
+        'a fault from the start, MODE[:name=value:…]; MODE latency, dribble, reset-before, reset-during, truncate, status, restart; names endpoint (a path), share (0–1), next (N), ms, status (e.g. status:status=503:endpoint=/rest/system/status:next=2); repeat or comma-separate',
     })
     .option('fault-seed', {
       type: 'string',
@@ -78,7 +78,7 @@ export const serveCommand: CommandModule = {
         'Syncthing 2.1.2 that remembers what a client writes',
       )
       .example(
-        'synconf serve --stateful --faults --fault latency:ms=2000,share=0.1',
+        'synconf serve --stateful --faults --fault latency:ms=2000:share=0.1',
         "a tenth of the answers 2 s late (seeded); the client's tests POST more faults to /__synconf/faults",
       )
       .example('syncthing cli --gui-address=127.0.0.1:8384 --gui-apikey=test-key show version', 'a client asking it')

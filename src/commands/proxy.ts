@@ -19,6 +19,7 @@ import type { Exchange } from '../transport/types.js';
 import { finalize, totalsOf, verdictLine } from '../verdict/totals.js';
 import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
 import { onInterrupt, serverInterruptCode } from './interrupt.js';
+import { beyondLoopbackLine } from './serve.js';
 import { writeReports } from './write-reports.js';
 import { startUpstream, type Upstream } from './proxy-upstream.js';
 import { HarSink } from './har-sink.js';
@@ -97,6 +98,8 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
       return { violations: judged.violations };
     },
   });
+  const beyond = beyondLoopbackLine('synconf proxy', opts.host);
+  if (beyond) console.error(beyond);
   for (const line of proxyLines(forwarder.url, upstream, opts)) console.log(line);
   const interrupt = onInterrupt();
   void interrupt.stopped.then(stop);

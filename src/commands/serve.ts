@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { startServer } from '../serve/server.js';
 import { parseFaultOption } from '../serve/faults.js';
 import { newestRecordings } from '../serve/recordings.js';
+import { isLocalhost } from '../serve/agent-gate.js';
 import { EXIT, UsageError } from '../errors.js';
 import { API_KEY } from '../transport/redact.js';
 import { RECORDINGS_DIR } from '../paths.js';
@@ -68,6 +69,13 @@ export function checkStandInKey(apiKey: string | undefined): void {
     throw new UsageError(`--api-key ${API_KEY}: that is the recordings' placeholder for a key, not a key`);
 }
 
+/** said once a server listens on an address other machines can reach (--host 0.0.0.0, a LAN address): the default,
+ * 127.0.0.1, reaches only this machine, and a stand-in or a proxy answers whoever asks with its key */
+export function beyondLoopbackLine(command: string, host: string): string | undefined {
+  if (isLocalhost(host.includes(':') ? `[${host}]` : host)) return undefined;
+  return `${command}: --host ${host} listens beyond loopback: any machine that reaches this one can ask it`;
+}
+
 export async function runServe(opts: ServeRun): Promise<number> {
   if (opts.port > 65535) throw new UsageError(`--port ${opts.port}: a TCP port is at most 65535`);
   checkStandInKey(opts.apiKey);
@@ -84,6 +92,8 @@ export async function runServe(opts: ServeRun): Promise<number> {
     onLine: (line) => console.error(line),
   });
   const { hostname, port } = new URL(server.url);
+  const beyond = beyondLoopbackLine('synconf serve', opts.host);
+  if (beyond) console.error(beyond);
   console.log(
     `synconf serve: Syncthing ${server.agentVersion ?? '(version not recorded)'} as recorded in ${opts.dir} (${server.recorded} exchanges)`,
   );

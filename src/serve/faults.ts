@@ -67,11 +67,12 @@ export function checkFault(raw: unknown, where: string): Fault {
   return f as unknown as Fault;
 }
 
-/** `--fault MODE[:name=value,…]`, e.g. `status:status=503,endpoint=/rest/system/status,next=2` */
+/** `--fault MODE[:name=value:…]`, e.g. `status:status=503:endpoint=/rest/system/status:next=2` */
 export function parseFaultOption(text: string): Fault {
   const [mode, rest] = text.split(/:(.*)/s, 2);
   const fault: Record<string, unknown> = { mode };
-  for (const pair of rest ? rest.split(',') : []) {
+  // name=value pairs are joined by ":", so that faults themselves can be comma-separated as every list option is
+  for (const pair of rest ? rest.split(':') : []) {
     const [name, value] = pair.split(/=(.*)/s, 2);
     fault[name] = name === 'endpoint' ? value : Number(value);
   }
