@@ -208,8 +208,9 @@ describe('the bundled suites', () => {
       });
       let stderr = '';
       child.stderr?.on('data', (d) => (stderr += d));
-      // the lab is up after ~2 s and the restart scenario takes ~4 s: interrupt it in the middle
-      await new Promise((r) => setTimeout(r, 4000));
+      // interrupt it once its lab's agent runs (a state, not a time: a fixed 4 s landed after the run on a fast machine)
+      while (syncthings().filter((pid) => !before.includes(pid)).length === 0)
+        await new Promise((r) => setTimeout(r, 50));
       child.kill('SIGINT');
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       assert.equal(code, 130, stderr);
