@@ -29,7 +29,7 @@ import { matrixJson, rowCount } from '../src/report/matrix-json.js';
 import { matrixToHtml } from '../src/report/matrix-html.js';
 import { matrixToMarkdown } from '../src/report/matrix-markdown.js';
 import { mergeReports } from '../src/matrix/merge.js';
-import { cli } from './support/cli.js';
+import { cliAsync } from './support/cli.js';
 import { withTemp } from './support/temp.js';
 import { readFixture } from './fixtures/reports/hostile.js';
 
@@ -40,8 +40,15 @@ const HEAD = 'id: system-ping\ntitle: t\nspec: [GET /rest/system/ping]\nsteps:\n
 const step = (i: number) =>
   `  - name: miss-${i}\n    request: { method: GET, path: /rest/system/nothing-here-${i} }\n    expect: { status: 200, schema: ping }\n`;
 
-/** a scenario of `steps` steps (or as many as make `bytes`) that all miss the recording of system-ping */
+/** a scenario of `steps` steps (or as many as make `bytes`) that all miss the recording of system-ping; each size
+ * made once in the file (the 10 MB one is read by two tests) */
+const made = new Map<string, { text: string; steps: number }>();
 function allMiss(size: { steps?: number; bytes?: number }): { text: string; steps: number } {
+  const key = `${size.steps} ${size.bytes}`;
+  if (!made.has(key)) made.set(key, buildAllMiss(size));
+  return made.get(key)!;
+}
+function buildAllMiss(size: { steps?: number; bytes?: number }): { text: string; steps: number } {
   const parts = [HEAD];
   let length = HEAD.length;
   let i = 0;
@@ -91,15 +98,17 @@ const ROWS: Row[] = [
   { name: 'a 10 MB scenario whose steps all miss', bytes: 10_000_000, maxLines: 10, folded: true },
 ];
 
-describe('replay of a scenario whose steps all miss, from a scratch folder', () => {
+// each test runs the built command in a folder of its own: two at a time (the machine's two cores)
+describe('replay of a scenario whose steps all miss, from a scratch folder', { concurrency: 2 }, () => {
   for (const row of ROWS)
     test(row.name, { timeout: 600_000 }, () =>
-      withTemp('bounded', (dir) => {
+      withTemp('bounded', async (dir) => {
         const { text, steps } = allMiss(row);
         writeFileSync(join(dir, 'miss.yaml'), text);
         mkdirSync(join(dir, 'rec'));
         for (const f of ['_run.har', 'system-ping.har']) copyFileSync(join(RECORDED, f), join(dir, 'rec', f));
-        const r = cli(['replay', 'rec', '--suite', 'miss.yaml', '--report-dir', 'out'], { cwd: dir, timeout: 540_000 });
+        const args = ['replay', 'rec', '--suite', 'miss.yaml', '--report-dir', 'out'];
+        const r = await cliAsync(args, { cwd: dir, timeout: 540_000 });
         assert.equal(r.signal, null, 'ended by the timeout');
         assert.equal(r.code, 2, r.out.slice(0, 2000));
         assert.ok(lines(r.stdout).length <= row.maxLines, `${lines(r.stdout).length} lines on stdout`);
@@ -135,18 +144,18 @@ describe('replay of a scenario whose steps all miss, from a scratch folder', () 
     );
 
   test('validate scenario of the 10 MB scenario: one line', { timeout: 300_000 }, () =>
-    withTemp('bounded-lint', (dir) => {
+    withTemp('bounded-lint', async (dir) => {
       writeFileSync(join(dir, 'miss.yaml'), allMiss({ bytes: 10_000_000 }).text);
-      const r = cli(['validate', 'scenario', 'miss.yaml'], { cwd: dir, timeout: 240_000 });
+      const r = await cliAsync(['validate', 'scenario', 'miss.yaml'], { cwd: dir, timeout: 240_000 });
       assert.equal(r.code, 0, r.out.slice(0, 2000));
       assert.deepEqual(lines(r.out), ['valid scenario: system-ping (miss.yaml)']);
     }),
   );
 
   test('validate need of an answer with 20,000 items missing the same members: folded', { timeout: 120_000 }, () =>
-    withTemp('bounded-validate', (dir) => {
+    withTemp('bounded-validate', async (dir) => {
       writeFileSync(join(dir, 'need.json'), JSON.stringify({ progress: Array.from({ length: 20_000 }, () => ({})) }));
-      const r = cli(['validate', 'need', 'need.json'], { cwd: dir, timeout: 100_000 });
+      const r = await cliAsync(['validate', 'need', 'need.json'], { cwd: dir, timeout: 100_000 });
       assert.equal(r.code, 1, r.out.slice(0, 2000));
       assert.ok(lines(r.out).length < 60, `${lines(r.out).length} lines`);
       assert.match(
@@ -493,11 +502,11 @@ test(`summary.md within ${SUMMARY_BOUND_TEXT} when its lists are full and its fo
   assert.match(md, /<\/details>\n$/, 'the folded tail is whole');
 });
 
-describe(`summary.md of each bundled version within ${SUMMARY_BOUND_TEXT}`, () => {
+describe(`summary.md of each bundled version within ${SUMMARY_BOUND_TEXT}`, { concurrency: 2 }, () => {
   for (const version of ['1.12.1', '1.19.2', '1.29.5'])
     test(`synconf replay recordings/syncthing-${version}`, () =>
-      withTemp('summary', (dir) => {
-        const r = cli(['replay', join(ROOT, 'recordings', `syncthing-${version}`), '--report-dir', 'out'], {
+      withTemp('summary', async (dir) => {
+        const r = await cliAsync(['replay', join(ROOT, 'recordings', `syncthing-${version}`), '--report-dir', 'out'], {
           cwd: dir,
         });
         assert.equal(r.code, 0, r.out.slice(-2000));
