@@ -8,7 +8,7 @@
 // the cgo SQLite driver), and the version stamped by ldflags.
 // Go's module and build caches stay where Go keeps them; only the binary goes into the agents cache.
 import { existsSync } from 'node:fs';
-import { chmod, cp, readdir, stat } from 'node:fs/promises';
+import { appendFile, chmod, cp, readdir, stat } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { InputError } from '../errors.js';
@@ -54,6 +54,8 @@ export interface GoBuildSteps {
   /** the build's folder (inside the agents cache): the module copy goes to src/, the binary to syncthing */
   work: string;
   log: (line: string) => void;
+  /** a file every go command and its whole output is appended to, named in a failure's message */
+  transcript?: string;
 }
 
 /** A tool's output as one line: its meaningful lines (not go's "downloading" chatter), at most 3, at most 400 chars. */
@@ -85,6 +87,7 @@ function goEnv(src: GoModuleSource): Record<string, string> {
  * asked: said as the environment's fault, not blamed on the module proxy or the build */
 async function go(s: GoBuildSteps, src: GoModuleSource, args: string[], cwd: string, timeout: number) {
   const res = await execa(s.go, args, { cwd, env: goEnv(src), reject: false, all: true, timeout });
+  if (s.transcript) await appendFile(s.transcript, `$ go ${args.join(' ')}\n${res.all ?? ''}\n`);
   const refused = res.failed ? /parsing \$GOFLAGS: ([^\n]*)/.exec(res.all ?? '') : null;
   if (refused)
     throw new GoBuildError(
@@ -92,6 +95,9 @@ async function go(s: GoBuildSteps, src: GoModuleSource, args: string[], cwd: str
     );
   return res;
 }
+
+/** " (whole log: FILE)" when the build keeps a transcript */
+const logNote = (s: GoBuildSteps) => (s.transcript ? ` (whole log: ${s.transcript})` : '');
 
 /** `-tags a,b` of the recipe, or nothing */
 const tagArgs = (src: GoModuleSource) => (src.buildTags.length > 0 ? ['-tags', src.buildTags.join(',')] : []);
@@ -138,14 +144,17 @@ async function makeWritable(dir: string): Promise<void> {
   await chmod(dir, (await stat(dir)).mode | 0o200);
 }
 
-/** the module copied into work/src, its go.mod edited as the table says, and its dependencies downloaded */
-async function prepareSource(version: string, src: GoModuleSource, moduleDir: string, s: GoBuildSteps) {
+/**
+ * the source (the module, or a user's tree without its .git: never written to) copied into work/src, its go.mod
+ * edited as the table says, and its dependencies downloaded
+ */
+async function prepareSource(version: string, src: GoModuleSource, sourceDir: string, s: GoBuildSteps) {
   const dir = join(s.work, 'src');
-  await cp(moduleDir, dir, { recursive: true });
+  await cp(sourceDir, dir, { recursive: true, filter: (from) => from !== join(sourceDir, '.git') });
   await makeWritable(dir);
   const run = async (what: string, args: string[]) => {
     const res = await go(s, src, args, dir, 600_000);
-    if (res.failed) throw new GoBuildError(`${version}: ${what} failed: ${oneLine(res.all ?? '')}`);
+    if (res.failed) throw new GoBuildError(`${version}: ${what} failed: ${oneLine(res.all ?? '')}${logNote(s)}`);
   };
   for (const edit of src.goModEdits) {
     await run(`go mod edit -dropreplace=${edit.dropReplace}`, ['mod', 'edit', `-dropreplace=${edit.dropReplace}`]);
@@ -176,7 +185,7 @@ async function compile(version: string, src: GoModuleSource, dir: string, s: GoB
   ].join(' ');
   const args = ['build', '-trimpath', ...tagArgs(src), '-o', out, '-ldflags', ldflags, './cmd/syncthing'];
   const res = await go(s, src, args, dir, 1_800_000);
-  if (res.failed) throw new GoBuildError(`${version}: go build failed: ${oneLine(res.all ?? '')}`);
+  if (res.failed) throw new GoBuildError(`${version}: go build failed: ${oneLine(res.all ?? '')}${logNote(s)}`);
   return out;
 }
 
@@ -205,7 +214,32 @@ export async function buildFromModuleProxy(
     `${version}: download ${SYNCTHING_MODULE}@${src.moduleVersion} (${src.tag}, commit ${src.commit.slice(0, 12)}) and its dependencies from the Go module proxy`,
   );
   const moduleDir = await downloadModule(version, src, s);
-  const dir = await prepareSource(version, src, moduleDir, s);
+  return prepareAndCompile(version, src, moduleDir, s, t0);
+}
+
+/**
+ * Builds a Syncthing source tree (a release candidate) into s.work with the recipe and stamps of src (its tag the
+ * candidate's name); progress one line per step, each go command in s.transcript. Throws a GoBuildError.
+ */
+export async function buildFromSourceTree(
+  name: string,
+  src: GoModuleSource,
+  sourceDir: string,
+  s: GoBuildSteps,
+): Promise<BuiltBinary> {
+  const t0 = performance.now();
+  s.log(`${name}: copy ${sourceDir} and download its dependencies from the Go module proxy`);
+  return prepareAndCompile(name, src, sourceDir, s, t0);
+}
+
+async function prepareAndCompile(
+  version: string,
+  src: GoModuleSource,
+  sourceDir: string,
+  s: GoBuildSteps,
+  t0: number,
+): Promise<BuiltBinary> {
+  const dir = await prepareSource(version, src, sourceDir, s);
   const t1 = performance.now();
   const how = ['cgo', ...(src.generateAssets ? ['assets generated'] : []), ...tagArgs(src)]
     .join(', ')

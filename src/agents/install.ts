@@ -12,7 +12,7 @@ import { InputError, SynconfError, UsageError } from '../errors.js';
 import { makeOutputDir } from '../output-dir.js';
 import { agentPath, agentsDir, versionHint } from './cache.js';
 import { debianArchives, sourceFiles, type DebianArchive } from './debian-sources.js';
-import { buildFromModuleProxy, findGo, GoBuildError, goSearched } from './go-build.js';
+import { buildFromModuleProxy, findGo, GoBuildError, goSearched, type BuiltBinary } from './go-build.js';
 import {
   DEFAULT_VERSIONS,
   KNOWN_AGENTS,
@@ -26,7 +26,7 @@ import { findRelease, isReleaseLine, lineRelease, lineReleases, releaseTable, un
 import { binaryVersion, sameRelease } from './probe.js';
 
 type DebianAgent = KnownAgent & DebianSource;
-type GoAgent = KnownAgent & GoModuleSource;
+export type GoAgent = KnownAgent & GoModuleSource;
 
 export interface InstallResult {
   version: string;
@@ -278,11 +278,18 @@ async function installDeb(
  * Swaps the cached version folder by renames (work is inside dir: one file system), so a reader never sees half a
  * binary; the old folder goes into work, removed with it.
  */
-async function swapIntoCache(agent: KnownAgent, binary: string, work: string, dir: string): Promise<void> {
+async function swapIntoCache(
+  agent: KnownAgent,
+  binary: string,
+  work: string,
+  dir: string,
+  extraFiles: Record<string, string> = {},
+): Promise<void> {
   const staged = join(work, `v-${agent.version}`);
   await mkdir(staged);
   await rename(binary, join(staged, 'syncthing'));
   await chmod(join(staged, 'syncthing'), 0o755);
+  for (const [name, text] of Object.entries(extraFiles)) await writeFile(join(staged, name), text);
   const target = join(dir, agent.version);
   await rename(target, join(work, `old-${agent.version}`)).catch((e: NodeJS.ErrnoException) => {
     if (e.code !== 'ENOENT') throw e;
@@ -319,40 +326,65 @@ async function installDebianAgents(
 
 /** Builds one agent from the Go module proxy, checks it and swaps it into the cache. Throws a GoBuildError. */
 async function installGoAgent(agent: GoAgent, go: string, dir: string, opts: InstallOptions): Promise<InstallResult> {
+  return installBuild(agent, dir, opts, {
+    from: `commit ${agent.commit.slice(0, 12)}`,
+    build: (work, log) => buildFromModuleProxy(agent.version, agent, { go, work, log }),
+  });
+}
+
+/** how a build is made (in a fresh folder of the cache) and what goes beside its binary */
+export interface BuildPlan {
+  /** what it was built from, for the progress line: "commit 44cbfcad56db", "/src/syncthing" */
+  from: string;
+  build: (work: string, log: (line: string) => void) => Promise<BuiltBinary>;
+  /** files written beside the binary in the version's folder (a candidate's record), by name */
+  extraFiles?: Record<string, string>;
+}
+
+/** the binary built for agent: --version and (when the caller can start it) X-Syncthing-Version are agent.tag */
+async function checkBuilt(agent: GoAgent, binary: string, opts: InstallOptions): Promise<string> {
+  const { printed } = await binaryVersion(binary).catch((e: Error) => {
+    throw new GoBuildError(`${agent.version}: the binary built does not run: ${e.message}`);
+  });
+  if (printed !== agent.tag)
+    throw new GoBuildError(`${agent.version}: the binary built prints --version ${printed}, not ${agent.tag}`);
+  if (!opts.servedVersion) return `--version: ${printed}`;
+  const header = await opts.servedVersion(binary).catch((e: unknown) => {
+    if (!(e instanceof SynconfError)) throw e;
+    throw new GoBuildError(`${agent.version}: the binary built did not start: ${e.message.split('\n')[0]}`);
+  });
+  if (header !== agent.tag)
+    throw new GoBuildError(
+      `${agent.version}: the binary built answers X-Syncthing-Version ${header}, not ${agent.tag}`,
+    );
+  return `--version: ${printed}, X-Syncthing-Version: ${header}`;
+}
+
+/** Builds an agent as plan says, checks it and swaps it into the cache. Throws a GoBuildError. */
+export async function installBuild(
+  agent: GoAgent,
+  dir: string,
+  opts: InstallOptions,
+  plan: BuildPlan,
+): Promise<InstallResult> {
   const log = opts.log ?? (() => {});
   makeOutputDir(dir, process.env.SYNCONF_AGENTS_DIR ? 'SYNCONF_AGENTS_DIR' : 'the agents cache');
   const work = await mkdtemp(join(dir, '.build-'));
   try {
-    const built = await buildFromModuleProxy(agent.version, agent, { go, work, log });
+    const built = await plan.build(work, log);
     const t0 = performance.now();
     log(
       `${agent.version}: check --version${opts.servedVersion ? ' and the X-Syncthing-Version header of a brief start on loopback' : ''}`,
     );
-    const { printed } = await binaryVersion(built.path).catch((e: Error) => {
-      throw new GoBuildError(`${agent.version}: the binary built does not run: ${e.message}`);
-    });
-    if (printed !== agent.tag)
-      throw new GoBuildError(`${agent.version}: the binary built prints --version ${printed}, not ${agent.tag}`);
-    let served = '';
-    if (opts.servedVersion) {
-      const header = await opts.servedVersion(built.path).catch((e: unknown) => {
-        if (!(e instanceof SynconfError)) throw e;
-        throw new GoBuildError(`${agent.version}: the binary built did not start: ${e.message.split('\n')[0]}`);
-      });
-      if (header !== agent.tag)
-        throw new GoBuildError(
-          `${agent.version}: the binary built answers X-Syncthing-Version ${header}, not ${agent.tag}`,
-        );
-      served = `, X-Syncthing-Version: ${header}`;
-    }
-    await swapIntoCache(agent, built.path, work, dir);
+    const checked = await checkBuilt(agent, built.path, opts);
+    await swapIntoCache(agent, built.path, work, dir, plan.extraFiles);
     const path = agentPath(agent.version, dir);
     const checkS = (performance.now() - t0) / 1000;
     log(
-      `${agent.version}: built from commit ${agent.commit.slice(0, 12)} → ${path} (--version: ${printed}${served}; ` +
+      `${agent.version}: built from ${plan.from} → ${path} (${checked}; ` +
         `download ${built.downloadS.toFixed(0)} s, compile ${built.compileS.toFixed(0)} s, check ${checkS.toFixed(1)} s)`,
     );
-    return { version: agent.version, path, printed, fetched: true };
+    return { version: agent.version, path, printed: agent.tag, fetched: true };
   } finally {
     // the module copy (~15 MB); Go's module and build caches stay where Go keeps them
     await rm(work, { recursive: true, force: true });

@@ -7,6 +7,45 @@ import { wholeNumber } from './options.js';
 const AGENTS_EXIT_CODES =
   'Exit codes: 0 done, 2 usage or input error (an unknown version, no apt-get or dpkg-deb, no Go, a download or build that fails: the other versions still install), 3 a fault of synconf itself.';
 
+/** the options of a release candidate built from a source tree */
+const CANDIDATE_OPTIONS = {
+  source: {
+    type: 'string',
+    requiresArg: true,
+    describe:
+      "a Syncthing source tree (its go.mod is github.com/syncthing/syncthing's) to build as a release candidate, named by --as; the tree is only read",
+  },
+  as: {
+    type: 'string',
+    requiresArg: true,
+    describe:
+      "the candidate's version (2.1.3-rc.1): stamped into the binary, then a VERSION like any other (run, matrix, drift)",
+  },
+  after: {
+    type: 'string',
+    requiresArg: true,
+    describe:
+      "with --source: the release the tree descends from (its build recipe; the name must sort between it and the next release). Default: the tree's git tags, the module version of a Go module cache folder, else the newest release before the name",
+  },
+} as const;
+
+/** --source, --as and --after come together (--after optional), and without VERSION or --all */
+function candidateOptions(argv: Record<string, unknown>, versions: string[]): void {
+  const given = (o: string) => argv[o] !== undefined;
+  if (given('source') && !given('as'))
+    throw new UsageError('--source builds a release candidate: name it with --as (e.g. --as 2.1.3-rc.1)');
+  if (!given('source') && (given('as') || given('after')))
+    throw new UsageError(
+      `--${given('as') ? 'as' : 'after'} names a release candidate: give its tree with --source DIR`,
+    );
+  if (given('source') && (versions.length > 0 || argv.all))
+    throw new UsageError(
+      `--source installs one candidate: give no ${argv.all ? '--all' : `VERSION (got ${versions.join(' ')})`} with it`,
+    );
+  for (const o of ['source', 'as', 'after'])
+    if (Array.isArray(argv[o])) throw new UsageError(`--${o} is given more than once`);
+}
+
 const install: CommandModule = {
   command: 'install [versions..]',
   describe:
@@ -31,13 +70,17 @@ const install: CommandModule = {
       })
       .option('force', {
         type: 'boolean',
-        describe: 'fetch or build again the versions already installed (by default one that runs is kept)',
+        describe:
+          'fetch or build again the versions already installed (by default one that runs is kept); with --source, replace a candidate of that name built from another tree',
       })
+      .options(CANDIDATE_OPTIONS)
       .check((argv) => {
-        if (argv.all && ([] as string[]).concat(argv.versions ?? []).length > 0)
+        const versions = ([] as string[]).concat(argv.versions ?? []);
+        if (argv.all && versions.length > 0)
           throw new UsageError(
-            `--all installs every release that can be had: give no VERSION with it (got ${([] as string[]).concat(argv.versions ?? []).join(' ')})`,
+            `--all installs every release that can be had: give no VERSION with it (got ${versions.join(' ')})`,
           );
+        candidateOptions(argv, versions);
         return true;
       })
       .example('synconf agents install', 'the default set (synconf agents list shows which)')
@@ -45,6 +88,7 @@ const install: CommandModule = {
       .example('synconf agents install 2.1.2', 'built from the Go module proxy (needs Go; minutes)')
       .example('synconf agents install 1.17 1.18', 'the newest release of each line that the proxy serves')
       .example('synconf agents install --all', 'every release that can be had (long: see --all)')
+      .example('synconf agents install --source ../syncthing --as 2.1.3-rc.1', 'a release candidate from a source tree')
       .example('synconf run --syncthing 1.12.1', 'then run against it')
       .epilogue(`The cache is $SYNCONF_AGENTS_DIR, else ($XDG_CACHE_HOME or ~/.cache)/synconf/agents. The packages come from the
 Debian archive this machine's apt sources name (/etc/apt/sources.list, /etc/apt/sources.list.d/), fetched with a
@@ -61,6 +105,10 @@ ${AGENTS_EXIT_CODES}`),
       force: argv.force === true,
       all: argv.all === true,
       jobs: argv.jobs as number,
+      candidate:
+        typeof argv.source === 'string'
+          ? { source: argv.source, name: argv.as as string, after: argv.after as string | undefined }
+          : undefined,
     });
   },
 };

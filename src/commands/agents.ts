@@ -1,5 +1,6 @@
 // `synconf agents install|list`: what they print.
 import { installAgents } from '../agents/install.js';
+import { installCandidate, type CandidateRequest } from '../agents/candidate.js';
 import { listAgents, type AgentListing } from '../agents/list.js';
 import { agentsDir } from '../agents/cache.js';
 import { EXIT } from '../errors.js';
@@ -28,14 +29,25 @@ export interface AgentsInstallOptions {
   force: boolean;
   all: boolean;
   jobs: number;
+  /** --source, --as, --after */
+  candidate?: Omit<CandidateRequest, 'force'>;
+}
+
+const progress = (line: string) => console.error(`synconf agents install: ${line}`);
+
+/** a release candidate built from a source tree; a refusal or a failed build is thrown (one line, exit 2) */
+async function candidateInstall(req: CandidateRequest): Promise<void> {
+  const result = await installCandidate(req, { log: progress, servedVersion });
+  console.log(`${result.version} → ${result.path}`);
 }
 
 export async function agentsInstall(versions: string[], o: AgentsInstallOptions): Promise<void> {
+  if (o.candidate) return candidateInstall({ ...o.candidate, force: o.force });
   const { installed, failed } = await installAgents(versions, {
     force: o.force,
     all: o.all,
     jobs: o.jobs,
-    log: (line) => console.error(`synconf agents install: ${line}`),
+    log: progress,
     servedVersion,
   });
   for (const r of installed) console.log(`${r.version} → ${r.path}`);

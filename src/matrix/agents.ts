@@ -6,7 +6,7 @@ import { basename, join, resolve } from 'node:path';
 import { RECORDINGS_DIR } from '../paths.js';
 import { InputError, UsageError } from '../errors.js';
 import { didYouMean } from '../did-you-mean.js';
-import { isVersion, releaseOf } from '../schema/version.js';
+import { isVersion, releaseOf, versionLabel } from '../schema/version.js';
 import { checkRecordingsFolder, readCassette, RUN_CASSETTE } from '../transport/cassette.js';
 import { versionOrder } from './classify.js';
 
@@ -51,7 +51,7 @@ export async function liveAgents(
     throw new UsageError(
       'no agent to run the matrix against: none is installed (synconf agents install) and no --syncthing was given',
     );
-  return sorted(named(found.map((a) => ({ version: releaseOf(a.version), binary: a.path }))));
+  return sorted(named(found.map((a) => ({ version: versionLabel(a.version), binary: a.path }))));
 }
 
 /** the version a recordings folder was recorded from: its _run cassette, else the folder name (syncthing-1.19.2) */
@@ -122,7 +122,7 @@ export const defaultLookup: { resolve: ResolveBinary; installed: InstalledAgents
 /** the version a binary prints with --version, as a plain release */
 async function versionOf(binary: string): Promise<string> {
   const { binaryVersion } = await import('../agents/probe.js');
-  return releaseOf((await binaryVersion(binary)).printed);
+  return versionLabel((await binaryVersion(binary)).printed);
 }
 
 export interface AgentChoice {

@@ -3,7 +3,7 @@
 // (regression, fixed, version change, known, other: src/matrix/classify.ts): that is where a release moved.
 import type { Report, Matrix, MatrixColumn, MatrixRow, Statement } from '../schema/generated/types.js';
 import { platform } from '../report/text.js';
-import { isVersion, releaseOf } from '../schema/version.js';
+import { isVersion, versionLabel } from '../schema/version.js';
 import { cellOf, classifyRow, rowClass, versionOrder, type Cell } from './classify.js';
 import { CHANGE_CLASSES } from '../verdict/change-class.js';
 import type { GateIndex } from './gates.js';
@@ -14,7 +14,7 @@ import { boundariesOf } from './boundaries.js';
 
 export type { Matrix, MatrixColumn, MatrixRow };
 
-const releaseOrNull = (v: string | null | undefined) => (v && isVersion(v) ? releaseOf(v) : null);
+const releaseOrNull = (v: string | null | undefined) => (v && isVersion(v) ? versionLabel(v) : null);
 
 /** columns are named by agent version; the platform only when runs differ in it, the file name when two still read the same */
 function labels(reports: Report[], files: (string | null)[], given?: string[]): string[] {

@@ -10,6 +10,16 @@ export function releaseOf(version: string): string {
   return parsed.version;
 }
 
+/**
+ * The version as synconf names it: the plain release, but a release candidate keeps its -rc.N (2.1.3-rc.1, as
+ * `agents install --source --as` names one), which sorts before its release; Debian's -ds1 is dropped.
+ */
+export function versionLabel(version: string): string {
+  const release = releaseOf(version);
+  const rc = /^v?\d+\.\d+\.\d+-(rc\.\d+)$/.exec(version.trim())?.[1];
+  return rc ? `${release}-${rc}` : release;
+}
+
 // A run compares its one agent version with the same few gates at every step: each pair is compared once.
 const compared = new Map<string, boolean>();
 

@@ -276,6 +276,7 @@ export type StatementKind =
 
 export interface SynconfResources {
   browse?: Browse;
+  candidate?: Candidate;
   cassette?: Cassette;
   "change-rules"?: ChangeRules;
   config?: Config;
@@ -318,6 +319,31 @@ export interface SynconfResources {
   "versions-restore-request"?: VersionsRestoreRequest;
   "versions-restore-result"?: VersionsRestoreResult;
   versions?: Versions;
+}
+/**
+ * The record synconf writes beside a release candidate it built from a source tree (`synconf agents install --source DIR --as NAME`), as <agents cache>/NAME/candidate.json: it marks the folder as synconf's (a folder without it is never written over) and says what the candidate is and where it stands among the releases.
+ */
+export interface Candidate {
+  /**
+   * the candidate's version, stamped into the binary as v<name> (e.g. 2.1.3-rc.1)
+   */
+  name: string;
+  /**
+   * the absolute path of the source tree it was built from
+   */
+  source: string;
+  /**
+   * the newest release it descends from: its build recipe, and the name sorts between it and the next release
+   */
+  after: string;
+  /**
+   * how after was found: given, the tree's git tags (git describe), the module cache folder it is (syncthing@<module version>), or the newest release whose version sorts before the name
+   */
+  afterFrom: "--after" | "git" | "module" | "name";
+  /**
+   * when it was built (its stamp)
+   */
+  builtAt: string;
 }
 /**
  * A recorded scenario run (recordings/<agent>/<scenario>.har): HAR 1.2, readable by browser dev tools and other HAR tools, with synconf's own data in `_`-prefixed fields. Secrets are redacted before it is written.
