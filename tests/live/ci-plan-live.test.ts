@@ -11,12 +11,10 @@ import { join } from 'node:path';
 import type { Matrix, Report } from '../../src/schema/generated/types.js';
 import { cliAsync, type CliResult } from '../support/cli.js';
 import { AGENT_VERSIONS, agentBinary } from '../support/agents.js';
-import { liveMatrix, liveShard, pooled, type LiveRun } from '../support/live-runs.js';
+import { LABS_AT_ONCE, liveMatrix, liveShard, pooled, type LiveRun } from '../support/live-runs.js';
 import { tempFolder } from '../support/temp.js';
 
 const SHARDS = [1, 2, 3];
-/** live labs at once: each is an agent and a peer on 2 cores */
-const AT_ONCE = 3;
 const readJson = async <T>(file: string): Promise<T> => JSON.parse(await readFile(file, 'utf8')) as T;
 const synconf = (...args: string[]) => cliAsync(args, { timeout: 300_000 });
 
@@ -53,7 +51,7 @@ describe('the live CI plan: every installed version × 3 shards, merged with rep
         return run;
       }),
     );
-    for (const r of await pooled(shardJobs, AT_ONCE)) assert.ok(r.code === 0 || r.code === 1, r.out);
+    for (const r of await pooled(shardJobs, LABS_AT_ONCE)) assert.ok(r.code === 0 || r.code === 1, r.out);
     wholeRun = matrix;
     wholeDir = matrix.reportDir;
     whole = await readJson<Matrix>(join(wholeDir, 'matrix.json'));

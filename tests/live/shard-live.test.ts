@@ -6,8 +6,8 @@
 // failed shard 3/3 (the weights of then) and fails shard 4/4 with today's weights, on both versions. The whole run is
 // the live matrix's run of that version; shard 1/1 (the whole selection in the whole run's order) is held to the
 // whole run offline (shard.test.ts), and a second whole run in a row by suites.test.ts. The shard runs (22 besides
-// the CI plan's 18) are processes of the built command from a scratch folder, three at a time: on 2 cores, more
-// would starve the suite's timing-sensitive waits.
+// the CI plan's 18) are processes of the built command from a scratch folder, as many at a time as the live matrix
+// runs labs at once (support/live-runs.ts LABS_AT_ONCE): the load under which the whole runs were made.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -16,14 +16,12 @@ import type { Report } from '../../src/schema/generated/types.js';
 import { agentsDir, installedAgents } from '../../src/agents/index.js';
 import { ROOT } from '../../src/paths.js';
 import { AGENT_VERSIONS } from '../support/agents.js';
-import { liveShard, pooled, reportOf, wholeRunReport, type LiveRun } from '../support/live-runs.js';
+import { LABS_AT_ONCE, liveShard, pooled, reportOf, wholeRunReport, type LiveRun } from '../support/live-runs.js';
 
 /** the versions sharded every way, and the counts; every other version is sharded as the CI plan does (3) */
 const VERSIONS = ['1.19.2', '1.29.5'];
 const COUNTS = [2, 3, 4, 5];
 const CI_PLAN = 3;
-/** runs at once */
-const PARALLEL = 3;
 /** the bundled suite: one scenario a file */
 const SCENARIO_FILES = readdirSync(join(ROOT, 'suites'), { recursive: true }).filter((f) =>
   String(f).endsWith('.yaml'),
@@ -71,7 +69,7 @@ describe('every shard of the bundled suite, live, gives each scenario the verdic
       shards.map(({ version, index, count }) => async () => {
         runs.set(key(version, index, count), await liveShard(version, index, count));
       }),
-      PARALLEL,
+      LABS_AT_ONCE,
     );
     wallMs = performance.now() - started;
   });
@@ -82,7 +80,7 @@ describe('every shard of the bundled suite, live, gives each scenario the verdic
     test(`${version}: the whole run runs every scenario of the suite`, { skip }, async (t) => {
       const report = await wholeRunReport(version);
       assert.equal(report.scenarios.length, SCENARIO_FILES);
-      if (!told) t.diagnostic(`${runs.size} shard runs, ${PARALLEL} at a time: ${(wallMs / 1000).toFixed(0)} s`);
+      if (!told) t.diagnostic(`${runs.size} shard runs, ${LABS_AT_ONCE} at a time: ${(wallMs / 1000).toFixed(0)} s`);
       told = true;
     });
 

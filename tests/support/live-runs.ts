@@ -173,6 +173,14 @@ export const reportOf = (run: LiveRun): Report => readJson<Report>(join(run.repo
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
+/**
+ * How many live runs the tests make at once: as many labs as the live matrix runs at once (one per version of the
+ * default set, --jobs), the load under which the whole runs they are compared with were made. The runs wait on their
+ * agents far more than they compute: three at a time, the CI plan's 18 shards took the sum of their scenarios'
+ * times divided by three.
+ */
+export const LABS_AT_ONCE = AGENT_VERSIONS.length;
+
 /** `jobs` run with at most `limit` of them at once, in order; their results in the order of the jobs */
 export async function pooled<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
   const results: T[] = new Array(jobs.length);
