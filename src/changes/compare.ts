@@ -9,6 +9,7 @@ import { agentGone } from '../transport/types.js';
 import { endpointKey, loadEndpoints } from '../schema/endpoints.js';
 import { validate } from '../schema/registry.js';
 import { DEVICE_ID, normalKey } from '../schema/normal-key.js';
+import { plural } from '../plural.js';
 
 /** every path of a JSON document with the JSON types found there; array items share one path */
 export function shapeOf(doc: unknown, tmp?: string): Map<string, Set<string>> {
@@ -293,7 +294,7 @@ export function differencesOf(before: Cassette, after: Cassette): Difference[] {
   return out;
 }
 
-const inside = (n: number | undefined) => (n ? ` (with ${n} field${n === 1 ? '' : 's'} inside)` : '');
+const inside = (n: number | undefined) => (n ? ` (with ${plural(n, 'field')} inside)` : '');
 
 /** what a difference of each kind says: a table of functions of it, not closures made anew for each difference */
 const WHAT: Record<DifferenceKind, (d: Difference) => string> = {
@@ -314,8 +315,3 @@ const WHAT: Record<DifferenceKind, (d: Difference) => string> = {
 
 /** a difference as one line */
 export const describeDifference = (d: Difference): string => `${d.exchange}: ${WHAT[d.kind](d)}`;
-
-/** the differences between two cassettes of one scenario, one line each */
-export function driftOf(before: Cassette, after: Cassette): string[] {
-  return differencesOf(before, after).map(describeDifference);
-}

@@ -3,7 +3,7 @@
 // A difference is claimed by the first row of its kind, in the order of this table, whose `find` gives a finding:
 // the order is the precedence (an endpoint absent on one side explains every difference of its exchanges; a status
 // change explains the body that came with it). The rules file and this table name the same ids (checked at load).
-import type { ChangeRuleId } from '../schema/generated/types.js';
+import type { ChangeClass, ChangeRuleId } from '../schema/generated/types.js';
 import type { Difference } from './compare.js';
 import { endpointFinding, isError, memberFinding, segmentsOf, type Finding } from './finding.js';
 
@@ -30,10 +30,14 @@ export interface UnexplainedCheck {
 }
 
 type Find<S> = (s: S) => Finding | undefined;
-type Row =
-  | { rule: ChangeRuleId; when: string; on: 'exchange'; find: Find<Seen> }
-  | { rule: ChangeRuleId; when: string; on: 'scenario'; find: Find<OneSided> }
-  | { rule: ChangeRuleId; when: string; on: 'check'; find: Find<UnexplainedCheck> };
+/** `fits`: the class of change a cause of the rule explains best where a step shows several (matrix/causes.ts): a
+ * check that now conforms by what brought the answer to the spec, a version change by an endpoint or exchange on one
+ * side only */
+type Row = { rule: ChangeRuleId; when: string; fits?: ChangeClass } & (
+  | { on: 'exchange'; find: Find<Seen> }
+  | { on: 'scenario'; find: Find<OneSided> }
+  | { on: 'check'; find: Find<UnexplainedCheck> }
+);
 
 const sides = ['older', 'newer'] as const;
 
@@ -46,6 +50,7 @@ const bothErrors = (d: Difference) => isError(d.status[0]) && isError(d.status[1
 /** the row of an endpoint absent (404 only) on one side, the other answering it with a success */
 const absentRow = (rule: ChangeRuleId, side: 0 | 1): Row => ({
   rule,
+  fits: 'version-change',
   when: `an endpoint the ${sides[side]} version answers only with 404 and the ${sides[1 - side]} with a success: any difference of its exchanges, and the exchanges of its probes on one side only`,
   on: 'exchange',
   find: ({ absent }) =>
@@ -57,6 +62,7 @@ const absentRow = (rule: ChangeRuleId, side: 0 | 1): Row => ({
 /** the row of an exchange in one recording only, no absent endpoint explaining it */
 const oneSidedRow = (rule: ChangeRuleId, side: 0 | 1): Row => ({
   rule,
+  fits: 'version-change',
   when: `an exchange in the ${sides[side]} recording only, no absent endpoint explaining it`,
   on: 'exchange',
   find: ({ d }) =>
@@ -114,6 +120,7 @@ export const FINDERS: Row[] = [
   },
   {
     rule: 'response-body-now-json',
+    fits: 'fixed',
     when: 'the newer body parses as JSON, the older does not',
     on: 'exchange',
     find: ({ body: b }) =>
@@ -123,6 +130,7 @@ export const FINDERS: Row[] = [
   },
   {
     rule: 'response-member-type-narrowed',
+    fits: 'fixed',
     when: 'a member with fewer JSON types in the newer answers, every one of them seen there in the older',
     on: 'exchange',
     find: ({ body: b }) =>
@@ -169,6 +177,7 @@ export const FINDERS: Row[] = [
   },
   {
     rule: 'response-member-added',
+    fits: 'fixed',
     when: 'a member of the newer answers the older did not send (grouped by the object that holds it)',
     on: 'exchange',
     find: ({ body: b }) =>
@@ -195,6 +204,7 @@ export const FINDERS: Row[] = [
   },
   {
     rule: 'response-value-format-now-conforms',
+    fits: 'fixed',
     when: "values that broke a rule of the spec's schema in the older answers meet it in the newer",
     on: 'exchange',
     find: ({ body: b }) =>
@@ -280,3 +290,6 @@ export function finderProblems(ruleIds: string[]): string[] {
 
 /** what a rule is found from, in the words docs/change-rules.md prints */
 export const whenOf = (id: string): string | undefined => FINDERS.find((r) => r.rule === id)?.when;
+
+/** the class of change a cause of rule `id` explains best, if any */
+export const fitsOf = (id: string): ChangeClass | undefined => FINDERS.find((r) => r.rule === id)?.fits;

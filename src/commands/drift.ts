@@ -19,6 +19,7 @@ import type { ChangeCause, DriftCauses } from '../schema/generated/types.js';
 import { idPattern } from '../scenario/select.js';
 import { usableTempDir } from '../output-dir.js';
 import { printable } from '../printable.js';
+import { plural } from '../plural.js';
 
 /** how the causes are shown and gated */
 export interface CauseOptions {
@@ -60,8 +61,6 @@ export async function drift(opts: DriftOptions & { dirs?: string[] }): Promise<v
 /** the differences of one scenario, as printed */
 const scenarioDrift = (scenario: string, lines: string[]) =>
   lines.length ? `${scenario}:\n${lines.map((l) => `  ${l}`).join('\n')}` : `${scenario}: no difference`;
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** runs the scenarios live into a temp report folder, prints the changes from `dir` to its exchanges; the exit code */
 export async function driftRun(dir: string, opts: DriftOptions, accepted: Acceptance[] = []): Promise<number> {

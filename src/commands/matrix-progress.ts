@@ -9,13 +9,14 @@ import { matrixSummary, type GateOutcome } from '../report/matrix-answer.js';
 import { checkKind, fold, moreLine } from '../report/fold.js';
 import { harnessLines } from './harness-lines.js';
 import { printable } from '../printable.js';
+import { plural } from '../plural.js';
 
 /** a path as short as it reads well: relative inside the working folder, absolute outside it */
 const rel = (p: string) => {
   const r = relative(process.cwd(), p);
   return r.startsWith('..') ? p : r || '.';
 };
-const versions = (n: number) => `${n} version${n === 1 ? '' : 's'}`;
+const versions = (n: number) => plural(n, 'version');
 
 export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boolean) {
   const width = Math.max(...agents.map((a) => a.name.length));

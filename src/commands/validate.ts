@@ -20,6 +20,7 @@ import {
   listResources,
   UnknownResourceError,
 } from '../schema/registry.js';
+import { plural } from '../plural.js';
 
 export type Linted = 'scenario' | 'expectations' | 'cassette' | 'report';
 const LINTED: readonly string[] = ['scenario', 'expectations', 'cassette', 'report'];
@@ -57,11 +58,11 @@ async function load(kind: Linted, file: string): Promise<string> {
     case 'cassette': {
       if (!file.endsWith('.har')) throw new InputError(`cassette ${file}: a cassette is a <scenario>.har file`);
       const cassette = readCassette(dirname(file), basename(file, '.har'))!;
-      return `${cassette.log._synconf.scenario}, ${cassette.log.entries.length} exchange${cassette.log.entries.length === 1 ? '' : 's'} (${file})`;
+      return `${cassette.log._synconf.scenario}, ${plural(cassette.log.entries.length, 'exchange')} (${file})`;
     }
     case 'report': {
       const report = await readReport(file, { whole: true });
-      return `${report.run.mode} run of ${report.totals.scenarios} scenario${report.totals.scenarios === 1 ? '' : 's'}, exit ${report.exitCode} (${file})`;
+      return `${report.run.mode} run of ${plural(report.totals.scenarios, 'scenario')}, exit ${report.exitCode} (${file})`;
     }
   }
 }
@@ -96,7 +97,7 @@ export async function validateDocument(resource: string, file: string, opts: Val
       console.log(formatError(item));
       if (more) console.log(`  ${moreLine(more)}`);
     }
-    console.log(`${errors.length} error${errors.length === 1 ? '' : 's'}: not a valid ${resource}`);
+    console.log(`${plural(errors.length, 'error')}: not a valid ${resource}`);
   }
   return errors.length ? EXIT.nonConforming : EXIT.ok;
 }

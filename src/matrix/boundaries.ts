@@ -21,6 +21,7 @@ import type {
 import { citationState } from '../verdict/statement-coverage.js';
 import { atLeast } from '../schema/version.js';
 import type { GateIndex } from './gates.js';
+import { plural } from '../plural.js';
 
 /** a tested version as the verdict needs it: its label, its release (null when unknown) and what it showed */
 export interface Tested {
@@ -29,7 +30,6 @@ export interface Tested {
   observed: BoundaryObservation;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const list = (tested: Tested[]) => tested.map((t) => t.label).join(', ');
 
 /** statuses that do not show an endpoint there */

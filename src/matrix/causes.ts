@@ -6,7 +6,6 @@
 import type {
   ChangeCause,
   ChangeClass,
-  ChangeRuleId,
   Matrix,
   MatrixCause,
   MatrixCauseCheck,
@@ -15,7 +14,7 @@ import type {
 import { compareRecordings } from '../changes/compare-recordings.js';
 import { byUrgency } from '../changes/causes.js';
 import { ruleOf } from '../changes/rules.js';
-import { checkFinding } from '../changes/finders.js';
+import { checkFinding, fitsOf } from '../changes/finders.js';
 import { accept, type Acceptance } from '../changes/accept.js';
 import type { RunExchanges } from '../changes/exchanges.js';
 import { CHANGE_CLASSES } from '../verdict/change-class.js';
@@ -26,21 +25,6 @@ const stepOfEvidence = (difference: string) => /^\S+ ([^:]+):/.exec(difference)?
 
 /** "<scenario>/<step>/<check>" */
 const scenarioStep = (checkId: string) => checkId.split('/').slice(0, 2).join('/');
-
-/**
- * The causes that fit a class of change best, where a step shows several: a check that now conforms is explained by
- * what brought the answer to the spec (a member added, a value that conforms now), a version change by an endpoint
- * or request on one side only; otherwise (a regression) by the most urgent cause of its step.
- */
-const FITS: Partial<Record<ChangeClass, ChangeRuleId[]>> = {
-  fixed: [
-    'response-member-added',
-    'response-value-format-now-conforms',
-    'response-member-type-narrowed',
-    'response-body-now-json',
-  ],
-  'version-change': ['endpoint-added', 'endpoint-removed', 'exchange-new', 'exchange-missing'],
-};
 
 /** the member names a cause is about: the members it added, the last names of its pointers */
 const namesOf = (c: ChangeCause) =>
@@ -54,10 +38,11 @@ const namesOf = (c: ChangeCause) =>
     ),
   ]);
 
-/** the cause of a check among those of its step: one about a member its schema errors name, else one that fits its class */
+/** the cause of a check among those of its step: one about a member its schema errors name, else one whose rule fits
+ * its class (the `fits` of the change-rule table, changes/finders.ts), else the most urgent */
 function fitting(candidates: MatrixCause[], cls: ChangeClass, errorNames: string[]): MatrixCause {
   const named = candidates.find((c) => errorNames.some((n) => namesOf(c.cause).has(n)));
-  return named ?? candidates.find((c) => FITS[cls]?.includes(c.cause.rule)) ?? candidates[0];
+  return named ?? candidates.find((c) => fitsOf(c.cause.rule) === cls) ?? candidates[0];
 }
 
 /** the names a check id mentions after its step ("assert:/defaults/folder/id equals", "capture:defaults") */

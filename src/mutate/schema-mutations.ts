@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { SCHEMAS_DIR } from '../paths.js';
 import { escapePointer, jsonType, unescapePointer } from '../json.js';
 import type { Operator } from './operators.js';
+import { DROP } from '../scenario/negations.js';
+
+export { DROP };
 
 type Schema = Record<string, unknown>;
 export type { Operator };
@@ -80,7 +83,6 @@ export function changeAt(
   else node[last] = next;
   return copy;
 }
-export const DROP = Symbol('drop');
 
 const typesOf = (s: Schema): string[] =>
   Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === 'string' ? [s.type] : [];

@@ -3,8 +3,7 @@
 import type { ChangeCause, DriftCauses } from '../schema/generated/types.js';
 import { tripsGate, type ChangeFailOn } from '../verdict/change-levels.js';
 import { Budget, REPORT_FILE_BOUND, boundedJson } from './bound.js';
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+import { plural } from '../plural.js';
 
 /** where in the answers: the pointers seen, or the schema's pointer; nothing for a cause of a whole endpoint */
 function whereOf(c: ChangeCause): string[] {

@@ -25,6 +25,7 @@ import { ROOT } from '../paths.js';
 import { COVERAGE_STATES, coverageByKind, coverageLine } from './statements.js';
 import { foldedCount, moreLine } from './fold.js';
 import { BOUND_TEXT, Budget, leftOut, within } from './bound.js';
+import { plural } from '../plural.js';
 
 /** escaped and bounded: a 100 kB value cannot blow up the page */
 const e = (s: string, max = 600) => escapeHtml(cut(s, max));
@@ -217,7 +218,7 @@ ${checkList(
   shared,
   budget,
 )}
-${passing.length ? `<details class="passing"><summary>${sv.counts.pass} passing check${sv.counts.pass === 1 ? '' : 's'}</summary>${checkList(passing, shared, budget)}</details>` : ''}
+${passing.length ? `<details class="passing"><summary>${plural(sv.counts.pass, 'passing check')}</summary>${checkList(passing, shared, budget)}</details>` : ''}
 </details>`;
 }
 
@@ -279,7 +280,7 @@ function knownLine(view: RunView): string {
   const n = view.report.totals['expected-fail'];
   if (!n) return '';
   const endpoints = view.deviations.length;
-  return `\n<p class="line"><a href="#known">${n} listed known deviation${n === 1 ? '' : 's'}</a> on ${endpoints} endpoint${endpoints === 1 ? '' : 's'}: accepted for this version, so they do not fail the run; one can still break a client of another version (synconf matrix says which).</p>`;
+  return `\n<p class="line"><a href="#known">${plural(n, 'listed known deviation')}</a> on ${plural(endpoints, 'endpoint')}: accepted for this version, so they do not fail the run; one can still break a client of another version (synconf matrix says which).</p>`;
 }
 
 /** a section's count, which the search turns into "2 of 7" */
@@ -424,7 +425,7 @@ function coverageTable(view: RunView): string {
     .join('\n');
   return `<section id="coverage"><h2>Endpoint coverage</h2>
 ${cov.listError ? `<p><strong>The endpoint list could not be read (${e(cov.listError, 500)}); only endpoints named by scenarios are shown.</strong></p>` : ''}
-<p>${cov.covered} of ${cov.spec} spec endpoints are covered by this run${cov.notRun ? `; ${cov.notRun} not run (their scenarios were not selected)` : ''}${cov.notCovered ? `; <strong>${cov.notCovered} not covered</strong> by any scenario` : ''}. ${cov.related ? `Related paths the spec names without specifying them: ${cov.relatedCovered} of ${cov.related} covered.` : ''}${cov.unknown ? ` ${cov.unknown} id${cov.unknown === 1 ? '' : 's'} named by scenarios ${cov.unknown === 1 ? 'is' : 'are'} not in the endpoint list.` : ''}</p>
+<p>${cov.covered} of ${cov.spec} spec endpoints are covered by this run${cov.notRun ? `; ${cov.notRun} not run (their scenarios were not selected)` : ''}${cov.notCovered ? `; <strong>${cov.notCovered} not covered</strong> by any scenario` : ''}. ${cov.related ? `Related paths the spec names without specifying them: ${cov.relatedCovered} of ${cov.related} covered.` : ''}${cov.unknown ? ` ${plural(cov.unknown, 'id')} named by scenarios ${cov.unknown === 1 ? 'is' : 'are'} not in the endpoint list.` : ''}</p>
 <details${cov.notCovered || cov.listError ? ' open' : ''}><summary>Each endpoint, its spec section and the scenarios that cover it (${cov.rows.length})</summary>
 <table><thead><tr><th>Endpoint</th><th>Spec section</th><th>Versions</th><th>Covered by</th><th>Result</th></tr></thead>
 <tbody>

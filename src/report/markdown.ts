@@ -18,6 +18,7 @@ import {
 import { COVERAGE_STATES, coverageByKind, coverageLine } from './statements.js';
 import { foldedCount, moreLine } from './fold.js';
 import { SUMMARY_BOUND, SUMMARY_BOUND_TEXT, linesBytes } from './bound.js';
+import { plural } from '../plural.js';
 
 /**
  * Bytes of the bound kept for what the lists do not count: the headings of sections after a full one and their
@@ -250,7 +251,7 @@ function knownLines(view: RunView): string[] {
   const more = groups.length > KNOWN_INDEX ? ` and ${groups.length - KNOWN_INDEX} more endpoints` : '';
   return [
     '',
-    `**${n} listed known deviation${n === 1 ? '' : 's'}** on ${groups.length} endpoint${groups.length === 1 ? '' : 's'}, accepted for this version: they do not fail the run, but one can still break a client of another version (synconf matrix says which). Most first: ${named.join(', ')}${more}.`,
+    `**${plural(n, 'listed known deviation')}** on ${plural(groups.length, 'endpoint')}, accepted for this version: they do not fail the run, but one can still break a client of another version (synconf matrix says which). Most first: ${named.join(', ')}${more}.`,
   ];
 }
 

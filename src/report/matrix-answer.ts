@@ -11,8 +11,7 @@ import type { MatrixCause } from '../schema/generated/types.js';
 import { boundaryGate, boundaryLines } from './matrix-boundaries.js';
 import { isSignalExit } from '../verdict/verdicts.js';
 import { runStatus } from '../verdict/verdicts.js';
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+import { plural } from '../plural.js';
 
 /** the answer of a pair in words: "BREAKS clients of 1.19.2" */
 export function answerWords(m: Matrix, p: MatrixPair): string {

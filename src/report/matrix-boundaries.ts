@@ -3,6 +3,7 @@
 // findings and are listed open; the whole table is folded away. Pure: a matrix in, HTML, Markdown or lines out.
 import type { BoundaryVerdict, Matrix, MatrixBoundary } from '../schema/generated/types.js';
 import { escapeHtml, escapeMarkdown as md, cut } from './text.js';
+import { plural } from '../plural.js';
 
 const e = (s: string, max = 500) => escapeHtml(cut(s, max));
 
@@ -42,7 +43,7 @@ export function boundaryGate(m: Matrix): { lines: string[]; tripped: boolean } {
     return { lines: ['--fail-on boundary: no version statement disagrees with the tested versions'], tripped: false };
   return {
     lines: [
-      `--fail-on boundary: ${found.length} version statement${found.length === 1 ? '' : 's'} disagree${found.length === 1 ? 's' : ''} with the tested versions:`,
+      `--fail-on boundary: ${plural(found.length, 'version statement')} disagree${found.length === 1 ? 's' : ''} with the tested versions:`,
       ...found.map((b) => `  ${b.statement} (spec: ${specSide(b)}): ${b.why}`),
     ],
     tripped: true,

@@ -3,8 +3,7 @@
 // pure: a matrix in, text out.
 import type { Matrix, MatrixCause, MatrixPair, MatrixRow } from '../schema/generated/types.js';
 import { CHANGE_CLASSES, CHANGE_LABEL } from '../verdict/change-class.js';
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+import { plural } from '../plural.js';
 
 /** "1.19.2 → 1.29.5" */
 export const pairName = (m: Matrix, p: MatrixPair) => `${m.columns[p.from].label} → ${m.columns[p.to].label}`;

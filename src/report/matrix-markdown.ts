@@ -24,6 +24,7 @@ import { boundariesMarkdown } from './matrix-boundaries.js';
 import { rowCount } from './matrix-json.js';
 import { Budget, SUMMARY_BOUND, SUMMARY_BOUND_TEXT, linesBytes, within } from './bound.js';
 import { RELATION, conformance, headline, pairAnswer, pairGrounds, pairsByAnswer } from './matrix-verdict.js';
+import { plural } from '../plural.js';
 
 /** how much matrix.md shows; each level of DETAIL shows less than the one before */
 interface Detail {
@@ -52,8 +53,6 @@ const DETAIL: Detail[] = [
 /** the line that says what was left out of matrix.md and where it is */
 const leftOut = (what: string, where = 'matrix.json') =>
   `${what} left out to keep this summary within ${SUMMARY_BOUND_TEXT}: see ${where}.`;
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** undocumented members that not every run has (a version started or stopped sending them); the others counted */
 function undocumentedSection(m: Matrix, detail: Detail): string[] {
@@ -141,7 +140,7 @@ function shipTables(m: Matrix, budget: Budget): string[] {
 /** one pair's causes one line each: breaking and risky listed, compatible and accepted collapsed, as detail allows */
 function pairCauses(m: Matrix, p: MatrixPair, detail: Detail): string[] {
   const line = (c: MatrixCause) =>
-    `- **${c.cause.accepted ? 'accepted' : c.cause.level}** ${causeText(c)} — ${c.cause.occurrences} difference${c.cause.occurrences === 1 ? '' : 's'}; ${checksLine(c)}${listed(m, p, c)}.`;
+    `- **${c.cause.accepted ? 'accepted' : c.cause.level}** ${causeText(c)} — ${plural(c.cause.occurrences, 'difference')}; ${checksLine(c)}${listed(m, p, c)}.`;
   // in the order of urgency as matrix.html lists them; cut down, the pair's top causes as the ship table names them
   const shown = detail.urgent === Infinity ? p.causes.filter(urgent) : topCauses(p, detail.urgent);
   const urgentLeft = p.causes.filter(urgent).length - shown.length;

@@ -16,6 +16,7 @@ import {
   topCauses,
   urgent,
 } from './matrix-causes-text.js';
+import { plural } from '../plural.js';
 
 const e = (s: string, max = 500) => escapeHtml(cut(s, max));
 
@@ -102,7 +103,7 @@ function topCell(m: Matrix, p: MatrixPair): string {
   const more = others.length ? ` <span class="more">+${others.length} more</span>` : '';
   const all = p.causes.filter(urgent).length;
   const also = others.map((c) => `<div class="also">${topCause(m, p, c)}</div>`).join('');
-  return `<details class="tops"><summary>${shown}${more}</summary>${also}<div class="also"><a href="#causes-${p.from}-${p.to}">all ${all} breaking or risky cause${all === 1 ? '' : 's'} of ${e(pairName(m, p))}</a></div></details>`;
+  return `<details class="tops"><summary>${shown}${more}</summary>${also}<div class="also"><a href="#causes-${p.from}-${p.to}">all ${plural(all, 'breaking or risky cause')} of ${e(pairName(m, p))}</a></div></details>`;
 }
 
 function pairRow(m: Matrix, p: MatrixPair): string {
@@ -147,7 +148,7 @@ function causeDetails(m: Matrix, p: MatrixPair, c: MatrixCause): string {
   // matrix.json keeps the first few differences of a cause and counts the rest (keptOf): drift lists them all
   const total = k.evidence.length + (k.moreEvidence ?? 0);
   const differences = rest(k.evidence.length, total, '<code>synconf drift --differences</code>');
-  return `<details class="cause"><summary>${levelBadge(c)} ${causeText(c)} <span class="muted">— ${k.occurrences} difference${k.occurrences === 1 ? '' : 's'} in ${k.scenarios.length} scenario${k.scenarios.length === 1 ? '' : 's'}; ${e(checksLine(c))}</span>${listed(m, p, c)}</summary>
+  return `<details class="cause"><summary>${levelBadge(c)} ${causeText(c)} <span class="muted">— ${plural(k.occurrences, 'difference')} in ${plural(k.scenarios.length, 'scenario')}; ${e(checksLine(c))}</span>${listed(m, p, c)}</summary>
 <p class="muted">${e(k.summary)}${k.endpoints.length > 1 ? `. Endpoints: ${e(k.endpoints.join(', '))}` : ''}${k.accepted ? `. Accepted by ${e(k.accepted.by)}: ${e(k.accepted.reason)}` : ''}</p>
 ${checks ? `<p>Checks it explains:</p><ul>${checks}${moreChecks}</ul>` : ''}<p>Differences:</p><ul>${evidence}${differences}</ul></details>`;
 }
@@ -161,7 +162,7 @@ export function causesSection(m: Matrix): string {
       return `<h2 id="causes-${p.from}-${p.to}">Causes ${e(pairName(m, p))} <span class="muted">(${p.causes.length}; checks changed: ${e(pairChecksLine(p))})</span></h2>
 ${p.answer === 'cannot-tell' ? `<p><strong>Cannot tell</strong>: ${e(p.reason ?? '', 300)}. No cause is made up from the changed checks alone.</p>` : ''}
 ${shown.map((c) => causeDetails(m, p, c)).join('\n')}
-${rest.length ? `<details class="compatible"><summary>${rest.length} compatible or accepted cause${rest.length === 1 ? '' : 's'}</summary>\n${rest.map((c) => causeDetails(m, p, c)).join('\n')}\n</details>` : ''}`;
+${rest.length ? `<details class="compatible"><summary>${plural(rest.length, 'compatible or accepted cause')}</summary>\n${rest.map((c) => causeDetails(m, p, c)).join('\n')}\n</details>` : ''}`;
     })
     .join('\n');
 }

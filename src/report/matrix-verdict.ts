@@ -3,8 +3,7 @@
 // those answers, and — a separate fact — how the versions conform to the spec. Pure: a matrix in, text out.
 import type { Matrix, MatrixPair, PairAnswer } from '../schema/generated/types.js';
 import { runStatus } from '../verdict/verdicts.js';
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+import { plural } from '../plural.js';
 
 /** the answers, worst first: cannot-tell is as urgent as a break short of one (nobody knows), so it comes second */
 export const ANSWER_ORDER: PairAnswer[] = ['breaks', 'cannot-tell', 'may-affect', 'compatible'];

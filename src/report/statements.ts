@@ -2,6 +2,7 @@
 // agents can decide it and if not why), as text. Pure: rows in, text out. Coverage per agent version is meant to
 // become more columns of the same rows (`coverage`, by column name), filled from reports by the command.
 import type { Statement, StatementCounts, StatementCoverage, StatementKind } from '../schema/generated/types.js';
+import { plural } from '../plural.js';
 
 export type Checkability = 'checkable' | 'not checkable' | 'restates';
 
@@ -70,7 +71,7 @@ export function statementsSummary(rows: StatementRow[]): string[] {
   const mostFirst = <T>(entries: [string, T][], size: (v: T) => number) =>
     entries.sort((a, b) => size(b[1]) - size(a[1]) || a[0].localeCompare(b[0]));
   return [
-    `${rows.length} statement${rows.length === 1 ? '' : 's'}: ${count('checkable')} checkable, ${count('not checkable')} not checkable, ${count('restates')} restating others`,
+    `${plural(rows.length, 'statement')}: ${count('checkable')} checkable, ${count('not checkable')} not checkable, ${count('restates')} restating others`,
     `by kind: ${mostFirst([...byKind], (n) => n)
       .map(([kind, n]) => `${kind} ${n}`)
       .join(', ')}`,

@@ -1,7 +1,8 @@
 // The assertion operators of scenario files, one row each: its operand judged when the file is loaded (what the
 // schema's types cannot say), its check of a value and the message it fails with. The schema of each is its member
 // of `operators` in schemas/scenario.schema.json (a test holds the two to the same names). The runner, and through
-// it `run`, `replay` and `synconf proxy`, judges with these rows; `validate scenario` with their operands.
+// it `run`, `replay` and `synconf proxy`, judges with these rows; `validate scenario` with their operands; `synconf
+// mutate` breaks each with the values its row rules out (`negate`).
 import { isDeepStrictEqual } from 'node:util';
 import type { Assertion, Operators } from '../schema/generated/types.js';
 import { short } from '../schema/registry.js';
@@ -9,6 +10,18 @@ import { MISSING, escapePointer, jsonType, unescapePointer } from '../json.js';
 import { patternProblem } from '../regex-safety.js';
 import { canBeInstant, instant } from './instant.js';
 import { literalParts } from './template.js';
+import {
+  DROP,
+  LONG_AGO,
+  different,
+  emptyOf,
+  oneLong,
+  otherTypeThan,
+  show,
+  stripContained,
+  withAdded,
+  type Negation,
+} from './negations.js';
 
 /** what a row may ask of the assertion being judged: the failures of nested operators, whether one holds */
 export interface Judge {
@@ -24,6 +37,9 @@ export interface OperatorRow {
   operand?: (ops: Operators) => string | undefined;
   /** the failures of the value found (MISSING where nothing is, for an operator that does not need a value) */
   check: (v: unknown, ops: Operators, judge: Judge) => string[];
+  /** the values this operator rules out for the value found (MISSING as in `check`), each a mutant that must fail
+   * it; `negations` gives those of nested operators */
+  negate: (v: unknown, ops: Operators, negations: (ops: Operators, v: unknown) => Negation[]) => Negation[];
 }
 
 /** a string that is one {{template}}: its value is known only when the step runs */
@@ -127,6 +143,7 @@ const listOperand = (key: 'isCountOf' | 'subsetOf') => (ops: Operators) => {
 const one = (
   name: Extract<keyof Operators, string>,
   failure: (v: unknown, ops: Operators) => string | undefined,
+  negate: OperatorRow['negate'],
 ): OperatorRow => ({
   name,
   needsValue: true,
@@ -134,7 +151,63 @@ const one = (
     const f = failure(v, ops);
     return f === undefined ? [] : [f];
   },
+  negate,
 });
+
+/** a row's single mutant: `value`, described as "<from> → <value> (<operator>)" */
+const to = (value: unknown, operator: string, from = ''): Negation[] => [
+  [`${from ? `${from} ` : ''}→ ${show(value)} (${operator})`, value],
+];
+
+/** the strings a pattern rules out, the first that fails it (none when it matches all of them) */
+function notMatching(pattern: string): Negation[] {
+  const re = new RegExp(pattern);
+  const x = ['', 'mutant value', '0', '-'].find((c) => !re.test(c));
+  return x === undefined ? [] : to(x, `matches /${pattern}/`);
+}
+
+/** a value `equals` rules out: another of the same type, never the operand */
+function notEqual(v: unknown, ops: Operators): Negation[] {
+  let x = different(v);
+  if (isDeepStrictEqual(x, ops.equals)) x = different(x);
+  return to(x, 'equals', show(v));
+}
+
+/** an object `has` rules out: the first member it names set to another value */
+function notHaving(v: unknown, ops: Operators): Negation[] {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return [];
+  const [k, want] = Object.entries(ops.has ?? {})[0] ?? [];
+  return k === undefined ? [] : [[`member ${k} → ${show(different(want))} (has)`, { ...v, [k]: different(want) }]];
+}
+
+/** the length rows: emptied (length 0: one item longer) */
+const lengthNegation = (v: unknown, ops: Operators): Negation[] => [
+  [
+    ops.length === 0 ? 'one item longer (length 0)' : `emptied (length ${ops.length})`,
+    ops.length === 0 ? oneLong(v) : emptyOf(v),
+  ],
+];
+
+/** a list `subsetOf` rules out: one item (an object: one key) that no list it is held to holds */
+const beyondSubset = (v: unknown): Negation[] =>
+  v !== null && typeof v === 'object'
+    ? [['with "synconf-mutant" added (subsetOf)', withAdded(v, 'synconf-mutant')]]
+    : [];
+
+/** a count `isCountOf` rules out: one more (a list: one item more) */
+function countPlusOne(v: unknown): Negation[] {
+  if (Array.isArray(v)) return [[`one item more (isCountOf)`, [...v, v.at(-1) ?? 'mutant']]];
+  return typeof v === 'number' ? to(v + 1, 'isCountOf', show(v)) : [];
+}
+
+/** an array `every` rules out: its first item broken as the nested operators rule out */
+function firstItemBroken(v: unknown, ops: Operators, negations: (ops: Operators, v: unknown) => Negation[]) {
+  if (!Array.isArray(v) || !v.length) return [];
+  return negations(ops.every as Operators, v[0]).map(([d, x]): Negation => [
+    `first item ${d} (every)`,
+    x === DROP ? v.slice(1) : [x, ...v.slice(1)],
+  ]);
+}
 
 function hasFailure(v: unknown, has: Record<string, unknown>): string | undefined {
   if (subsetMatch(v, has)) return undefined;
@@ -185,60 +258,101 @@ export const OPERATORS: OperatorRow[] = [
       ops.exists === undefined || ops.exists === (found !== MISSING)
         ? []
         : [ops.exists ? 'is missing' : `exists (${short(found)})`],
+    negate: (found, ops) =>
+      ops.exists === true && found !== MISSING
+        ? [['dropped (exists)', DROP]]
+        : ops.exists === false && found === MISSING
+          ? [['added (must be absent)', 'mutant']]
+          : [],
   },
-  one('equals', (v, ops) =>
-    isDeepStrictEqual(v, ops.equals) ? undefined : `is ${short(v)}, expected ${short(ops.equals)}`,
+  one(
+    'equals',
+    (v, ops) => (isDeepStrictEqual(v, ops.equals) ? undefined : `is ${short(v)}, expected ${short(ops.equals)}`),
+    notEqual,
   ),
-  one('notEquals', (v, ops) =>
-    isDeepStrictEqual(v, ops.notEquals) ? `is ${short(v)}, expected anything else` : undefined,
+  one(
+    'notEquals',
+    (v, ops) => (isDeepStrictEqual(v, ops.notEquals) ? `is ${short(v)}, expected anything else` : undefined),
+    (_, ops) => to(ops.notEquals, 'notEquals'),
   ),
-  one('type', (v, ops) => {
-    const t = jsonType(v);
-    return ops.type === t || (ops.type === 'number' && t === 'integer')
-      ? undefined
-      : `is of type ${t}, expected ${ops.type}`;
-  }),
-  {
-    ...one('matches', (v, ops) =>
-      typeof v === 'string' && new RegExp(ops.matches!).test(v)
+  one(
+    'type',
+    (v, ops) => {
+      const t = jsonType(v);
+      return ops.type === t || (ops.type === 'number' && t === 'integer')
         ? undefined
-        : `${short(v)} does not match /${ops.matches}/`,
+        : `is of type ${t}, expected ${ops.type}`;
+    },
+    (v, ops) => to(otherTypeThan(ops.type!, v), `type ${ops.type}`),
+  ),
+  {
+    ...one(
+      'matches',
+      (v, ops) =>
+        typeof v === 'string' && new RegExp(ops.matches!).test(v)
+          ? undefined
+          : `${short(v)} does not match /${ops.matches}/`,
+      (_, ops) => notMatching(ops.matches!),
     ),
     operand: (ops) => patternProblem(ops.matches!),
   },
-  one('contains', (v, ops) =>
-    contains(v, ops.contains) ? undefined : `${short(v)} does not contain ${short(ops.contains)}`,
+  one(
+    'contains',
+    (v, ops) => (contains(v, ops.contains) ? undefined : `${short(v)} does not contain ${short(ops.contains)}`),
+    (v, ops) => [[`without ${show(ops.contains)} (contains)`, stripContained(v, ops.contains)]],
   ),
-  one('notContains', (v, ops) =>
-    contains(v, ops.notContains) ? `${short(v)} contains ${short(ops.notContains)}` : undefined,
+  one(
+    'notContains',
+    (v, ops) => (contains(v, ops.notContains) ? `${short(v)} contains ${short(ops.notContains)}` : undefined),
+    (v, ops) => [[`with ${show(ops.notContains)} added (notContains)`, withAdded(v, ops.notContains)]],
   ),
-  one('has', (v, ops) => hasFailure(v, ops.has!)),
-  one('min', (v, ops) =>
-    typeof v === 'number' && v >= ops.min! ? undefined : `${short(v)} is not at least ${ops.min}`,
+  one('has', (v, ops) => hasFailure(v, ops.has!), notHaving),
+  one(
+    'min',
+    (v, ops) => (typeof v === 'number' && v >= ops.min! ? undefined : `${short(v)} is not at least ${ops.min}`),
+    (_, ops) => to(ops.min! - 1, `min ${ops.min}`),
   ),
-  one('max', (v, ops) =>
-    typeof v === 'number' && v <= ops.max! ? undefined : `${short(v)} is not at most ${ops.max}`,
+  one(
+    'max',
+    (v, ops) => (typeof v === 'number' && v <= ops.max! ? undefined : `${short(v)} is not at most ${ops.max}`),
+    (_, ops) => to(ops.max! + 1, `max ${ops.max}`),
   ),
-  one('length', (v, ops) =>
-    lengthOf(v) === ops.length ? undefined : `has length ${lengthOf(v) ?? 'n/a'}, expected ${ops.length}`,
+  one(
+    'length',
+    (v, ops) => (lengthOf(v) === ops.length ? undefined : `has length ${lengthOf(v) ?? 'n/a'}, expected ${ops.length}`),
+    lengthNegation,
   ),
-  one('minLength', (v, ops) => {
-    const len = lengthOf(v);
-    return len !== undefined && len >= ops.minLength!
-      ? undefined
-      : `has length ${len ?? 'n/a'}, expected at least ${ops.minLength}`;
-  }),
-  one('absolute', (v, ops) =>
-    typeof v === 'string' && isAbsolute(v) === ops.absolute
-      ? undefined
-      : `${short(v)} is not ${ops.absolute ? 'an absolute' : 'a relative'} path`,
+  one(
+    'minLength',
+    (v, ops) => {
+      const len = lengthOf(v);
+      return len !== undefined && len >= ops.minLength!
+        ? undefined
+        : `has length ${len ?? 'n/a'}, expected at least ${ops.minLength}`;
+    },
+    (v, ops) => (ops.minLength! > 0 ? [[`emptied (minLength ${ops.minLength})`, emptyOf(v)]] : []),
   ),
-  one('endsWith', (v, ops) =>
-    typeof v === 'string' && v.endsWith(ops.endsWith!)
-      ? undefined
-      : `${short(v)} does not end with ${short(ops.endsWith)}`,
+  one(
+    'absolute',
+    (v, ops) =>
+      typeof v === 'string' && isAbsolute(v) === ops.absolute
+        ? undefined
+        : `${short(v)} is not ${ops.absolute ? 'an absolute' : 'a relative'} path`,
+    (v, ops) =>
+      typeof v === 'string' ? to(ops.absolute ? 'mutant/relative' : '/mutant/absolute', 'absolute', show(v)) : [],
   ),
-  { ...one('subsetOf', (v, ops) => subsetOfFailure(v, ops.subsetOf)), operand: listOperand('subsetOf') },
+  one(
+    'endsWith',
+    (v, ops) =>
+      typeof v === 'string' && v.endsWith(ops.endsWith!)
+        ? undefined
+        : `${short(v)} does not end with ${short(ops.endsWith)}`,
+    (v, ops) => (typeof v === 'string' ? to(`${v}-mutant`, `endsWith ${show(ops.endsWith)}`, show(v)) : []),
+  ),
+  {
+    ...one('subsetOf', (v, ops) => subsetOfFailure(v, ops.subsetOf), beyondSubset),
+    operand: listOperand('subsetOf'),
+  },
   {
     name: 'isCountOf',
     needsValue: true,
@@ -247,12 +361,17 @@ export const OPERATORS: OperatorRow[] = [
       const f = isCountOfFailure(v, ops, judge);
       return f === undefined ? [] : [f];
     },
+    negate: countPlusOne,
   },
   {
-    ...one('notBefore', (v, ops) => notBeforeFailure(v, ops.notBefore)),
+    ...one(
+      'notBefore',
+      (v, ops) => notBeforeFailure(v, ops.notBefore),
+      (_, ops) => [[`→ "${LONG_AGO}" (notBefore ${ops.notBefore})`, LONG_AGO]],
+    ),
     operand: (ops) => notBeforeOperand(ops.notBefore!),
   },
-  one('unchangedFrom', unchangedFailure),
+  one('unchangedFrom', unchangedFailure, (v) => to(different(v), 'unchangedFrom', show(v))),
   {
     name: 'every',
     needsValue: true,
@@ -260,8 +379,17 @@ export const OPERATORS: OperatorRow[] = [
       Array.isArray(v)
         ? v.flatMap((item, i) => judge.failures(item, ops.every as Operators).map((f) => `[${i}] ${f}`))
         : ['is not an array (every)'],
+    negate: firstItemBroken,
   },
 ];
+
+/** the values the operators of `ops` rule out for the value `v` found (MISSING where nothing is), in table order:
+ * each a mutant that must fail the assertion */
+export function negationsOf(ops: Operators, v: unknown): Negation[] {
+  return rowsOf(ops)
+    .filter((row) => !row.needsValue || v !== MISSING)
+    .flatMap((row) => row.negate(v, ops, negationsOf));
+}
 
 /** the operators of an assertion (its path, label and citations left out) */
 export function operatorsOf(assertion: Assertion): Operators {

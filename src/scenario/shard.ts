@@ -11,6 +11,7 @@ import { RECORDINGS_DIR } from '../paths.js';
 import { UsageError } from '../errors.js';
 import { STATEMENTS_FILE } from '../schema/statements.js';
 import type { Selection } from './select.js';
+import { plural } from '../plural.js';
 
 export type { Shard };
 
@@ -130,7 +131,7 @@ export function shardSelection(
   // load are the run's to report.
   if (!mine.size && !selection.errors.length)
     throw new UsageError(
-      `--shard ${spec.index}/${spec.count}: shard ${spec.index} holds no scenario: the selection has ${ids.length} scenario${ids.length === 1 ? '' : 's'}, so only ${ids.length === 1 ? 'shard 1' : `shards 1 to ${ids.length}`} of ${spec.count} ${ids.length === 1 ? 'holds' : 'hold'} one (nothing run is not a pass; report merge of ${ids.length === 1 ? 'it' : 'those'} gives the whole run)`,
+      `--shard ${spec.index}/${spec.count}: shard ${spec.index} holds no scenario: the selection has ${plural(ids.length, 'scenario')}, so only ${ids.length === 1 ? 'shard 1' : `shards 1 to ${ids.length}`} of ${spec.count} ${ids.length === 1 ? 'holds' : 'hold'} one (nothing run is not a pass; report merge of ${ids.length === 1 ? 'it' : 'those'} gives the whole run)`,
     );
   const scenarios = selection.scenarios.filter((s) => mine.has(s.scenario.id));
   const others = selection.scenarios.filter((s) => !mine.has(s.scenario.id));

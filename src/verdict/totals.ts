@@ -3,6 +3,7 @@
 import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
 import { failsRun, isSignalExit, VERDICTS } from './verdicts.js';
 import { SYNCONF_VERSION } from '../paths.js';
+import { plural } from '../plural.js';
 
 export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
   const t: Report['totals'] = {
@@ -23,8 +24,6 @@ export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
   t.checks = VERDICTS.reduce((n, v) => n + t[v], 0);
   return t;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function verdictLine(
   r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented' | 'baseline' | 'repeat'> & {
