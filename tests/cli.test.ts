@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { writeFile, readFile } from 'node:fs/promises';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { ROOT } from '../src/paths.js';
 import { copyRecording } from './support/recordings.js';
-import { cli, spawnCli } from './support/cli.js';
+import { BIN, cli, cliEnv, spawnCli } from './support/cli.js';
 import { tempFolder } from './support/temp.js';
 
 const GOLDEN_DIR = join(ROOT, 'tests', 'fixtures', 'golden');
@@ -172,6 +173,30 @@ describe('the built command: every bad input is one clear line', () => {
     assert.doesNotMatch(synconf(args, { NO_COLOR: '1' }).stdout, /\x1b\[/);
     assert.doesNotMatch(synconf(args, { FORCE_COLOR: '0', NO_COLOR: undefined }).stdout, /\x1b\[/);
   });
+
+  // On a terminal (a pseudo-terminal that script(1) gives it): TERM=dumb and NO_COLOR get no escape sequence and no
+  // line redrawn in place (a carriage return not ending a line), one line per update; TERM=xterm gets both (issue 40)
+  const ON_A_TERMINAL: [env: NodeJS.ProcessEnv, escapes: boolean][] = [
+    [{ TERM: 'dumb', NO_COLOR: undefined }, false],
+    [{ TERM: 'xterm', NO_COLOR: '1' }, false],
+    [{ TERM: 'dumb', NO_COLOR: '1' }, false],
+    [{ TERM: 'xterm', NO_COLOR: undefined }, true],
+  ];
+  for (const [env, escapes] of ON_A_TERMINAL)
+    test(`on a terminal, TERM=${env.TERM}${env.NO_COLOR ? ' NO_COLOR=1' : ''}: ${escapes ? 'colour and redraws' : 'plain lines'}`, () => {
+      const argv = [BIN, 'replay', '--only', 'system-ping', '--report-dir', join(work(), 'r-terminal')];
+      const quoted = [process.execPath, ...argv].map((a) => `'${a}'`).join(' ');
+      const r = spawnSync('script', ['-qfec', quoted, '/dev/null'], {
+        encoding: 'utf8',
+        env: cliEnv(env),
+        cwd: work(),
+        timeout: 60_000,
+      });
+      assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+      assert.match(r.stdout, /PASS/, r.stdout);
+      assert.equal(/\x1b/.test(r.stdout), escapes, JSON.stringify(r.stdout));
+      assert.equal(/\r(?!\n)/.test(r.stdout), escapes, JSON.stringify(r.stdout));
+    });
 
   test('--help of every command has examples and its exit codes; --version; completion', async () => {
     for (const command of [

@@ -6,7 +6,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmod, cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,7 @@ import { cliAsync, spawnCli, type CliResult } from './support/cli.js';
 import { makeTemp, removeTemp } from './support/temp.js';
 import { hang, json, startFakeAgent, FAKE_API_KEY, type FakeAgent } from './support/fake-agent.js';
 import { startProxy, stopProxy } from './support/proxy.js';
+import { startServe, type Serving } from './support/serving.js';
 
 const REC = join(ROOT, 'recordings', 'syncthing-1.19.2');
 const PING = join(ROOT, 'suites', 'system', 'ping.yaml');
@@ -1154,6 +1155,117 @@ test('a report folder on a full disk keeps its old report whole (issue 30, 8)', 
   }
 });
 
+// Issue 40: the request log of a stand-in agent is one writer's, and a disk that fills is a line, never a stack trace
+// or a dropped client. `body` runs in a scratch folder holding `disk`, a tmpfs of 400 KiB (the row is skipped where
+// none can be mounted); fillDisk leaves it `room` bytes.
+async function onTinyDisk(
+  t: { skip: (why: string) => void },
+  body: (dir: string, disk: string) => Promise<void>,
+): Promise<void> {
+  const dir = makeTemp('faults-tiny-disk');
+  const disk = join(dir, 'disk');
+  try {
+    await mkdir(disk);
+    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=400k', 'tmpfs', disk]);
+    if (mount.status !== 0) return t.skip(`a small tmpfs cannot be mounted here: ${String(mount.stderr).trim()}`);
+    await body(dir, disk);
+  } finally {
+    spawnSync('umount', [disk]);
+    removeTemp(dir);
+  }
+}
+async function fillDisk(disk: string, room: number): Promise<void> {
+  const free = Number(spawnSync('df', ['--output=avail', '-B1', disk], { encoding: 'utf8' }).stdout.split('\n')[1]);
+  await writeFile(join(disk, 'filler'), Buffer.alloc(Math.max(0, free - room)));
+}
+const serveExited = (s: Serving) =>
+  new Promise<number | null>((resolve) => s.child.on('exit', (code) => resolve(code)));
+const ask = (url: string, key: string) =>
+  fetch(`${url}/rest/system/version`, { headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(30_000) });
+
+describe('the request log of a stand-in agent on a full disk or shared (issue 40)', () => {
+  test('serve --log on a full disk: said once, serving goes on, exit 2 naming --log', { timeout: 60_000 }, (t) =>
+    onTinyDisk(t, async (dir, disk) => {
+      counts.set('8 nothing destroyed', (counts.get('8 nothing destroyed') ?? 0) + 1);
+      const s = await startServe([REC, '--api-key', KEY, '--log', 'disk/l.har'], dir);
+      const exited = serveExited(s);
+      await fillDisk(disk, 0);
+      // a polling client: every answer comes, whatever the log
+      for (let i = 0; i < 5; i++) assert.equal((await ask(s.url, KEY)).status, 200);
+      s.child.kill('SIGTERM');
+      assert.equal(await exited, 2, s.stderr());
+      assert.match(s.stderr(), /^synconf: --log disk\/l\.har: cannot write the request log \(ENOSPC\)$/m);
+      assert.doesNotMatch(s.stderr(), /\n\s+at .*[:(]\d+/, 'no stack trace');
+      const partial = (await readdir(disk)).filter((f) => f.includes('partial'));
+      assert.deepEqual(partial, [], 'no partial file left');
+    }),
+  );
+
+  test(
+    "proxy --recordings on a full disk: the stand-in agent's log is named as such, not as --log",
+    { timeout: 60_000 },
+    (t) =>
+      onTinyDisk(t, async (dir, disk) => {
+        counts.set('40 said, not muddled', (counts.get('40 said, not muddled') ?? 0) + 1);
+        const p = await startProxy(dir, 'disk/r', ['--recordings', REC, '--api-key', KEY]);
+        await fillDisk(disk, 0);
+        assert.equal((await ask(p.url, KEY)).status, 200);
+        assert.equal(await stopProxy(p), 2, p.stderr());
+        assert.doesNotMatch(p.stderr(), /--log/, 'proxy has no --log');
+        const named =
+          /--report-dir \S+: cannot write the stand-in agent's request log \S+upstream-requests\.har \(ENOSPC\)/;
+        assert.match(p.stderr(), named);
+      }),
+  );
+
+  test(
+    'two serves on one --log: the second refused in one line, the first serves and writes its log',
+    { timeout: 60_000 },
+    async () => {
+      const dir = makeTemp('faults-log-twice');
+      counts.set('8 nothing destroyed', (counts.get('8 nothing destroyed') ?? 0) + 1);
+      const first = await startServe([REC, '--api-key', KEY, '--log', 'l.har'], dir);
+      try {
+        const exited = serveExited(first);
+        assert.equal((await ask(first.url, KEY)).status, 200);
+        // the second ends (exit 2), or listens: then it is stopped and the row fails
+        const second = spawnCli(['serve', REC, '--port', '0', '--log', 'l.har'], { cwd: dir });
+        let out = '';
+        second.stdout!.on('data', (d: Buffer) => (out += d));
+        second.stderr!.on('data', (d: Buffer) => (out += d));
+        const code = await new Promise<number | null>((resolve) => {
+          second.on('exit', resolve);
+          second.stdout!.on('data', () => /Stop with Ctrl-C/.test(out) && second.kill('SIGTERM'));
+        });
+        assert.equal(code, 2, out);
+        assert.match(out, /^synconf: --log l\.har: another synconf serve \(pid \d+\) writes its request log there/m);
+        first.child.kill('SIGTERM');
+        assert.equal(await exited, 0, first.stderr());
+        const log = JSON.parse(await readFile(join(dir, 'l.har'), 'utf8')) as { log: { entries: unknown[] } };
+        assert.equal(log.log.entries.length, 1, "the first serve's request, kept");
+      } finally {
+        first.child.kill('SIGKILL');
+        removeTemp(dir);
+      }
+    },
+  );
+
+  test('serve --log naming a device: refused, the device kept', { timeout: 60_000 }, async (t) => {
+    const dir = makeTemp('faults-log-device');
+    try {
+      const made = spawnSync('mknod', [join(dir, 'full'), 'c', '1', '7']);
+      if (made.status !== 0) return t.skip(`no device can be made here: ${String(made.stderr).trim()}`);
+      counts.set('8 nothing destroyed', (counts.get('8 nothing destroyed') ?? 0) + 1);
+      const r = await cliAsync(['serve', REC, '--port', '0', '--log', 'full'], { cwd: dir, timeout: 20_000 });
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.stderr, /^synconf: --log full: cannot write the request log \(not a regular file/m);
+      assert.ok(statSync(join(dir, 'full')).isCharacterDevice(), 'the device is still there');
+    } finally {
+      removeTemp(dir);
+    }
+  });
+});
+
 // A live run records its exchanges beside the report folder's recordings/ and swaps them in with its report: a run
 // killed halfway (no handler runs) leaves the old report and the exchanges it names whole, and the next run removes
 // what the dead one was recording.
@@ -1210,32 +1322,64 @@ test(
   },
 );
 
-// Issue 40: an agent (or a cassette) writing to the user's terminal: a member name holding ESC, BEL, CR and a bidi
-// override, printed by replay --strict, drift (two recordings) and written to summary.md and the GitHub step
-// summary; every one is printed escaped, none raw.
-const HOSTILE_MEMBER = '\x1b]0;pwned\x07\x1b[2J\r\u202egnp.exe';
+// Issue 40: an agent (or a cassette, a report, a binary) writing to the user's terminal: a member name or a version
+// holding ESC, BEL, CR, a bidi override and a newline followed by a line of synconf's own, printed by replay --strict,
+// drift (two recordings), validate, spec --coverage, report merge and agents list, and written to summary.md and the
+// GitHub step summary; every one is printed escaped, none raw, and none starts a line of its own.
+const HOSTILE_MEMBER = '\x1b]0;pwned\x07\x1b[2J\r\u202egnp.exe\nsynconf: FORGED';
 const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 const hostileRecordings = brokenCassette((c) => {
   for (const e of c.log.entries)
     if (e.response.content.text.includes('pong'))
       e.response.content.text = JSON.stringify({ ping: 'pong', [HOSTILE_MEMBER]: 1 });
 });
-const TERMINAL: [name: string, argv: string[]][] = [
-  ['replay --strict', ['replay', 'rec', '--only', 'system-ping', '--strict', '--report-dir', 'r']],
-  ['drift of two recordings', ['drift', REC, 'rec']],
-  ['drift --differences', ['drift', REC, 'rec', '--differences']],
+/** the bundled pass report with the agent's version hostile, as report.json of folder `at` */
+const hostileReport = (at: string) => async (dir: string) => {
+  const report = JSON.parse(await readFile(join(ROOT, 'tests', 'fixtures', 'reports', 'pass.json'), 'utf8'));
+  report.agent.version = HOSTILE_MEMBER;
+  await mkdir(join(dir, at), { recursive: true });
+  await writeFile(join(dir, at, 'report.json'), JSON.stringify(report));
+};
+const TERMINAL: [name: string, argv: string[], setup: (dir: string) => Promise<void>, env?: NodeJS.ProcessEnv][] = [
+  ['replay --strict', ['replay', 'rec', '--only', 'system-ping', '--strict', '--report-dir', 'r'], hostileRecordings],
+  ['drift of two recordings', ['drift', REC, 'rec'], hostileRecordings],
+  ['drift --differences', ['drift', REC, 'rec', '--differences'], hostileRecordings],
+  [
+    'validate, a member name of the document',
+    ['validate', 'pending-devices', 'doc.json'],
+    (dir) => writeFile(join(dir, 'doc.json'), JSON.stringify({ [HOSTILE_MEMBER]: 1 })),
+  ],
+  ['spec --coverage, the version a report names', ['spec', '--coverage', 'a/report.json'], hostileReport('a')],
+  [
+    'report merge, a report given twice from a folder named with them',
+    ['report', 'merge', 'a/report.json', `${HOSTILE_MEMBER}/report.json`, '--out', 'm'],
+    async (dir) => {
+      await hostileReport('a')(dir);
+      await hostileReport(HOSTILE_MEMBER)(dir);
+    },
+  ],
+  [
+    'agents list, what a cached binary prints',
+    ['agents', 'list'],
+    async (dir) => {
+      await mkdir(join(dir, 'agents', '1.30.0'), { recursive: true });
+      await script('agents/1.30.0/syncthing', `printf 'syncthing v1.30.0\\033]0;pwned\\007\\nsynconf: FORGED\\n'`)(dir);
+    },
+    { SYNCONF_AGENTS_DIR: 'agents' },
+  ],
 ];
-describe('a member name holding control characters reaches no terminal or Markdown raw (issue 40)', () => {
-  for (const [name, argv] of TERMINAL)
+describe('text from an agent, a cassette, a report or a binary reaches no terminal or Markdown raw (issue 40)', () => {
+  for (const [name, argv, setup, env] of TERMINAL)
     test(name, { timeout: 60_000 }, async () => {
       const dir = makeTemp('faults-terminal');
       try {
-        await hostileRecordings(dir);
+        await setup(dir);
         const summary = join(dir, 'step-summary.md');
-        const r = await cliAsync(argv, { cwd: dir, timeout: 50_000, env: { GITHUB_STEP_SUMMARY: summary } });
-        assert.ok(r.out.includes('\\x1b]0;pwned\\x07'), `the member shown, escaped\n${r.out}`);
+        const r = await cliAsync(argv, { cwd: dir, timeout: 50_000, env: { GITHUB_STEP_SUMMARY: summary, ...env } });
+        assert.ok(r.out.includes('\\x1b]0;pwned\\x07'), `the text shown, escaped\n${r.out}`);
         assert.doesNotMatch(r.out, RAW_CONTROL, 'no raw control character on the terminal');
-        for (const file of [join(dir, 'r', 'summary.md'), summary])
+        assert.doesNotMatch(r.out, /^synconf: FORGED/m, 'no line forged by a newline in the text');
+        for (const file of [join(dir, 'r', 'summary.md'), join(dir, 'm', 'matrix.md'), summary])
           if (existsSync(file)) assert.doesNotMatch(readFileSync(file, 'utf8'), RAW_CONTROL, file);
       } finally {
         removeTemp(dir);

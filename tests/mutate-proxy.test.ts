@@ -110,6 +110,31 @@ describe('synconf mutate --proxy-session', () => {
     assert.match(r.stdout, /below --min-score 100(\.0)?% \(exit 1\)$/m);
   });
 
+  // issue 40: an exchange the proxy did not judge (here the stand-in's drop, as the recordings of system-shutdown hold
+  // it) is not judged again either: the session's violations are the client's, as the proxy reported them live
+  test('a connection the recordings dropped is not blamed on the agent when the session is judged again', async () => {
+    const p = await startProxy(work(), 'dropped', ['--recordings', REC]);
+    for (const [method, path] of [
+      ['GET', '/rest/system/shutdown'],
+      ['POST', '/rest/system/ping'],
+      ['POST', '/rest/system/shutdown'],
+      ['POST', '/rest/system/ping'],
+    ])
+      await (await call(p, path, { method })).text();
+    p.child.kill('SIGTERM');
+    assert.equal(await p.exited, 1, p.stderr()); // the client's GET of shutdown
+    assert.equal(readReport(p.dir).proxy!.exchanges.agentViolations, 0);
+    const r = cli(['mutate', '--proxy-session', 'dropped', '--report-dir', 'mut-dropped'], { cwd: work() });
+    assert.equal(r.code, 0, r.out);
+    const violations = readMutation(join(work(), 'mut-dropped')).sessionViolations ?? [];
+    assert.ok(violations.length > 0, 'the client violation is reported');
+    assert.deepEqual(
+      violations.filter((v) => !v.startsWith('get-rest-system-shutdown/#1/')),
+      [],
+      "no violation but the client's",
+    );
+  });
+
   test('the offline judge is the live one: every check the proxy reported, with the same verdict', async () => {
     const report = readReport(session);
     const agentVersion = report.agent.version;

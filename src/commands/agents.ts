@@ -5,6 +5,7 @@ import { listAgents, type AgentListing } from '../agents/list.js';
 import { agentsDir } from '../agents/cache.js';
 import { EXIT } from '../errors.js';
 import { startLab } from '../lab/lab.js';
+import { printableLine } from '../printable.js';
 
 /**
  * A built binary started briefly, alone on loopback (the lab's guarantees: its own home, no network), and the
@@ -33,7 +34,7 @@ export interface AgentsInstallOptions {
   candidate?: Omit<CandidateRequest, 'force'>;
 }
 
-const progress = (line: string) => console.error(`synconf agents install: ${line}`);
+const progress = (line: string) => console.error(`synconf agents install: ${printableLine(line)}`);
 
 /** a release candidate built from a source tree; a refusal or a failed build is thrown (one line, exit 2) */
 async function candidateInstall(req: CandidateRequest): Promise<void> {
@@ -53,8 +54,8 @@ export async function agentsInstall(versions: string[], o: AgentsInstallOptions)
   for (const r of installed) console.log(`${r.version} → ${r.path}`);
   // each failure is its own line (a build's names its version); the others are installed all the same
   for (const f of failed) {
-    console.error(`synconf: ${f.error.message}`);
-    if (f.error.hint) console.error(`synconf: ${f.error.hint}`);
+    console.error(`synconf: ${printableLine(f.error.message)}`);
+    if (f.error.hint) console.error(`synconf: ${printableLine(f.error.hint)}`);
   }
   if (failed.length > 0) process.exitCode = EXIT.usage;
 }
@@ -82,7 +83,7 @@ export async function agentsList(json: boolean, all: boolean): Promise<void> {
       `Releases: ${list.filter((a) => a.state).length} (installed ${count('installed')}, obtainable ${count('obtainable')}, unknown ${count('unknown')}, ` +
         `not served ${count('not-served')}, not buildable ${count('not-buildable')})`,
     );
-    for (const a of list) console.log(releaseLine(a));
+    for (const a of list) console.log(printableLine(releaseLine(a)));
     return;
   }
   for (const a of list) {
@@ -94,10 +95,13 @@ export async function agentsList(json: boolean, all: boolean): Promise<void> {
     const other = a.otherRelease
       ? `  (the binary reports ${a.printed}, not ${a.version}: synconf agents install --force ${a.version})`
       : '';
+    // what a cached binary printed is foreign text: a binary put there by hand may print anything
     console.log(
-      a.installed
-        ? `${a.version}  ${a.printed}  ${a.path}${other}`
-        : `${a.version}  missing (${from}): synconf agents install ${a.version}`,
+      printableLine(
+        a.installed
+          ? `${a.version}  ${a.printed}  ${a.path}${other}`
+          : `${a.version}  missing (${from}): synconf agents install ${a.version}`,
+      ),
     );
   }
 }

@@ -20,7 +20,7 @@ import { dependsOnStart, holdsAnything, seedStartState, stateSize, type StartSta
 import { printCauses, type CauseOptions } from './drift.js';
 import { MISS_PREFIX } from '../serve/miss.js';
 import { InputError } from '../errors.js';
-import { printable } from '../printable.js';
+import { printableLine } from '../printable.js';
 
 export interface AgainstOptions extends CauseOptions {
   against: string;
@@ -159,8 +159,8 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
       );
       const skipped = new Map<string, number>();
       for (const s of replayed.skipped) skipped.set(s, (skipped.get(s) ?? 0) + 1);
-      for (const [s, n] of skipped) console.log(`  not asked again${n > 1 ? ` (×${n})` : ''}: ${printable(s)}`);
-      if (unheld) console.log(`  ${unheld.label}: ${printable(unheld.why)}`);
+      for (const [s, n] of skipped) console.log(`  not asked again${n > 1 ? ` (×${n})` : ''}: ${printableLine(s)}`);
+      if (unheld) console.log(`  ${unheld.label}: ${printableLine(unheld.why)}`);
       else if (holdsAnything(session.startState))
         console.log(`  the session's starting state (${stateSize(session.startState)}) set up first`);
     }

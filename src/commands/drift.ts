@@ -18,7 +18,7 @@ import type { ChangeFailOn } from '../verdict/change-levels.js';
 import type { ChangeCause, DriftCauses } from '../schema/generated/types.js';
 import { idPattern } from '../scenario/select.js';
 import { usableTempDir } from '../output-dir.js';
-import { printable } from '../printable.js';
+import { printableLine } from '../printable.js';
 import { plural } from '../plural.js';
 
 /** how the causes are shown and gated */
@@ -60,7 +60,9 @@ export async function drift(opts: DriftOptions & { dirs?: string[] }): Promise<v
 
 /** the differences of one scenario, as printed */
 const scenarioDrift = (scenario: string, lines: string[]) =>
-  lines.length ? `${scenario}:\n${lines.map((l) => `  ${l}`).join('\n')}` : `${scenario}: no difference`;
+  lines.length
+    ? `${printableLine(scenario)}:\n${lines.map((l) => `  ${printableLine(l)}`).join('\n')}`
+    : `${printableLine(scenario)}: no difference`;
 
 /** runs the scenarios live into a temp report folder, prints the changes from `dir` to its exchanges; the exit code */
 export async function driftRun(dir: string, opts: DriftOptions, accepted: Acceptance[] = []): Promise<number> {
@@ -149,7 +151,7 @@ function printUncertain(u: NonNullable<DriftCauses['uncertain']>): void {
       ? `cannot tell: ${countLine(u.counts)}; found in calls that depend on ${u.after} on the other agent: each may follow from that state's absence, not from the version`
       : `cannot tell: ${countLine(u.counts)}; found only after ${u.after}, which was not asked again: each may follow from the state that request left on the older agent alone, not from the version`,
   );
-  for (const c of u.causes) console.log(`  ${printable(causeLine(c))}`);
+  for (const c of u.causes) console.log(`  ${printableLine(causeLine(c))}`);
 }
 
 /** prints the causes of a drift (or its JSON), the counts and the gate; returns the exit code */
@@ -167,7 +169,7 @@ export function printCauses(
   const uncertain = later && uncertainOf(later, causes, accepted);
   // the gate is not tripped by what is known, but would be by what cannot be told: no answer (exit 2)
   const untold = !tripped.length && uncertain ? failing(uncertain.causes, failOn) : [];
-  for (const p of found.problems) console.error(`synconf drift: ${p}`);
+  for (const p of found.problems) console.error(`synconf drift: ${printableLine(p)}`);
   // An entry that accepts nothing is stale (the change is gone, or it was mistyped): said, not an error.
   for (const u of unused)
     console.error(
@@ -184,8 +186,8 @@ export function printCauses(
   };
   if (opts.json) process.stdout.write(causesJson(doc));
   else {
-    if (opts.differences) for (const s of found.scenarios) console.log(printable(scenarioDrift(s.scenario, s.lines)));
-    for (const c of causes) console.log(printable(causeLine(c)));
+    if (opts.differences) for (const s of found.scenarios) console.log(scenarioDrift(s.scenario, s.lines));
+    for (const c of causes) console.log(printableLine(causeLine(c)));
     const changed = found.scenarios.filter((s) => s.lines.length).length;
     console.log(
       `${plural(found.differences, 'difference')} in ${plural(changed, 'scenario')}${found.problems.length ? `, ${plural(found.problems.length, 'unreadable cassette')}` : ''}`,

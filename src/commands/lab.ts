@@ -3,6 +3,7 @@ import { InputError } from '../errors.js';
 import { usableTempDir } from '../output-dir.js';
 import { reapLeftovers } from './targets.js';
 import { startLab, readState, stopLab } from '../lab/lab.js';
+import { printableLine } from '../printable.js';
 
 export interface LabUpOptions {
   instances: number;
@@ -27,12 +28,15 @@ export async function labUp(opts: LabUpOptions): Promise<void> {
   const stop = `synconf lab down --dir ${shellQuote(started.dir)}`;
   if (opts.json) {
     console.log(JSON.stringify(started.instances, null, 2));
-    console.error(`Stop them with: ${stop}`);
+    console.error(`Stop them with: ${printableLine(stop)}`);
     return;
   }
   const rows = [
     ['NAME', 'VERSION', 'URL', 'API KEY', 'DEVICE ID', 'SYNC ADDRESS', 'PID'],
-    ...started.instances.map((i) => [i.name, i.version, i.url, i.apiKey, i.deviceId, i.syncAddress, String(i.pid)]),
+    // what the agents answered (version, device ID) is foreign text
+    ...started.instances.map((i) =>
+      [i.name, i.version, i.url, i.apiKey, i.deviceId, i.syncAddress, String(i.pid)].map(printableLine),
+    ),
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   for (const r of rows)
@@ -42,8 +46,8 @@ export async function labUp(opts: LabUpOptions): Promise<void> {
         .join('  ')
         .trimEnd(),
     );
-  console.log(`\nLab folder: ${started.dir} (homes, data folders, logs, lab.json)`);
-  console.log(`Stop them with: ${stop}`);
+  console.log(`\nLab folder: ${printableLine(started.dir)} (homes, data folders, logs, lab.json)`);
+  console.log(`Stop them with: ${printableLine(stop)}`);
 }
 
 export async function labDown(dir: string): Promise<void> {
@@ -53,7 +57,9 @@ export async function labDown(dir: string): Promise<void> {
   await stopLab(dir);
   const names = state.instances.map((i) => i.name).join(', ');
   console.log(
-    `Stopped ${names}. ${state.ownsDir ? `Removed ${state.dir}.` : `Kept ${state.dir} (homes, data folders, logs).`}`,
+    printableLine(
+      `Stopped ${names}. ${state.ownsDir ? `Removed ${state.dir}.` : `Kept ${state.dir} (homes, data folders, logs).`}`,
+    ),
   );
 }
 

@@ -8,7 +8,7 @@ import type { MatrixResult } from './matrix.js';
 import { matrixSummary, type GateOutcome } from '../report/matrix-answer.js';
 import { checkKind, fold, moreLine } from '../report/fold.js';
 import { harnessLines } from './harness-lines.js';
-import { printable } from '../printable.js';
+import { printableLine } from '../printable.js';
 import { plural } from '../plural.js';
 
 /** a path as short as it reads well: relative inside the working folder, absolute outside it */
@@ -34,10 +34,10 @@ export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boo
     scenario(a: MatrixAgent, s: ScenarioResult, i: number, total: number) {
       const failing = s.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass');
       console.log(
-        `${tag(a)} [${i + 1}/${total}] ${s.verdict.toUpperCase().padEnd(15)} ${s.id}${s.mode === 'absent' ? ' (absent)' : ''} (${(s.durationMs / 1000).toFixed(1)}s)`,
+        `${tag(a)} [${i + 1}/${total}] ${s.verdict.toUpperCase().padEnd(15)} ${printableLine(s.id)}${s.mode === 'absent' ? ' (absent)' : ''} (${(s.durationMs / 1000).toFixed(1)}s)`,
       );
       for (const { item: c, more } of fold(failing, (c) => checkKind(c, s.id))) {
-        console.log(`${tag(a)}       ✗ ${printable(`${c.id}: ${c.message}`)}`);
+        console.log(`${tag(a)}       ✗ ${printableLine(`${c.id}: ${c.message}`)}`);
         if (more) console.log(`${tag(a)}       ${moreLine(more)}`);
       }
     },

@@ -12,6 +12,7 @@ import { checkSyncthing } from './versions.js';
 import { onInterrupt } from './interrupt.js';
 import { UsageError } from '../errors.js';
 import { mutateProxySession } from './mutate-session.js';
+import { printableLine } from '../printable.js';
 
 /** the options of `synconf mutate`, as the command line gives them */
 export interface MutateCommandOptions {
@@ -81,7 +82,7 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
     const written = await settled(
       writeMutationReports(report, opts.reportDir, interrupted ? undefined : interrupt.abort),
     ).catch((e: unknown) => {
-      if (e instanceof WriteAbandoned) return console.error(`synconf mutate: ${e.message}`);
+      if (e instanceof WriteAbandoned) return console.error(`synconf mutate: ${printableLine(e.message)}`);
       throw e;
     });
     if (written) {
@@ -108,7 +109,7 @@ function suiteMutation(opts: MutateCommandOptions, expectations: string | false 
     onScenario: (id, results) => {
       const n = (o: string) => results.filter((r) => r.outcome === o).length;
       process.stderr.write(
-        `${id}: ${results.length} mutants, ${n('killed')} killed, ${n('survived')} survived, ${n('equivalent')} equivalent\n`,
+        `${printableLine(id)}: ${results.length} mutants, ${n('killed')} killed, ${n('survived')} survived, ${n('equivalent')} equivalent\n`,
       );
     },
     onLive: (mutants, scenarios) =>

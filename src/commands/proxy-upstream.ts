@@ -75,6 +75,8 @@ async function recordingsUpstream(dir: string, apiKey: string | undefined, repor
     apiKey: apiKey ?? generateApiKey(),
     // the stand-in agent's own log: which recorded answer each request got
     logFile: join(reportDir, 'upstream-requests.har'),
+    logFailure: (cause) =>
+      `--report-dir ${reportDir}: cannot write the stand-in agent's request log ${join(reportDir, 'upstream-requests.har')} (${cause})`,
   });
   return {
     url: server.url,

@@ -26,6 +26,7 @@ import { HarSink } from './har-sink.js';
 import { lockReportDir } from './report-lock.js';
 import { proxyLines } from './proxy-lines.js';
 import { readStartState, type StartState } from '../proxy/start-state.js';
+import { printableLine } from '../printable.js';
 
 export interface ProxyOptions {
   agent?: string;
@@ -54,11 +55,16 @@ export async function runProxy(opts: ProxyOptions): Promise<number> {
   try {
     const startedAt = new Date();
     const upstream = await startUpstream({ ...opts, reportDir: opts.reportDir });
+    let code: number;
     try {
-      return await session(opts, upstream, startedAt);
-    } finally {
-      await upstream.close();
+      code = await session(opts, upstream, startedAt);
+    } catch (e) {
+      // the session's own failure is the one to give (its report unwritable); the upstream's is said beside it
+      await upstream.close().catch((c: unknown) => console.error(`synconf: ${printableLine((c as Error).message)}`));
+      throw e;
     }
+    await upstream.close();
+    return code;
   } finally {
     release();
   }
@@ -90,10 +96,9 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
     onRequestEnd: () => (lastActivity = Date.now()),
     onExchange: (x, forwarded) => {
       const note = forwarded ?? recordedDrop(upstream, x);
-      if (note && note.kind !== 'spec-refused') console.error(`synconf proxy: #${s.counts.total + 1} ${note.text}`);
+      if (note && note.kind !== 'spec-refused') say(s.counts.total + 1, note.text);
       const judged = s.judge(x, note);
-      for (const v of judged.violations)
-        console.error(`synconf proxy: #${judged.n} ${v.blame === 'client' ? 'CLIENT' : 'AGENT'} ${v.message}`);
+      for (const v of judged.violations) say(judged.n, `${v.blame === 'client' ? 'CLIENT' : 'AGENT'} ${v.message}`);
       if (opts.count !== undefined && s.counts.total >= opts.count) stop('count');
       return { violations: judged.violations };
     },
@@ -125,10 +130,13 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
   // exits with, as a run's does.
   const interrupted = why === 'count' || why === 'idle' ? undefined : serverInterruptCode(why);
   await writeReports(exitingWith(report, interrupted), opts.reportDir);
-  console.error(stopLine(why, interrupted !== undefined, opts, report));
+  console.error(printableLine(stopLine(why, interrupted !== undefined, opts, report)));
   console.error(`report: ${join(opts.reportDir, 'report.json')}; exchanges: ${kept ? har.file : 'none kept'}`);
   return interrupted ?? report.exitCode;
 }
+
+/** a line of the session about exchange #n: its text may hold what the client or the agent sent */
+const say = (n: number, text: string) => console.error(`synconf proxy: #${n} ${printableLine(text)}`);
 
 /** the session's HAR, staged beside the report folder's recordings/; a write that fails is said at once */
 function sessionHar(opts: ProxyOptions, upstream: Upstream, startedAt: Date): HarSink {
@@ -139,7 +147,7 @@ function sessionHar(opts: ProxyOptions, upstream: Upstream, startedAt: Date): Ha
     agent: { version: upstream.version },
   };
   return new HarSink(opts.reportDir, meta, (line) =>
-    console.error(`synconf proxy: ${line}; the proxy goes on forwarding`),
+    console.error(`synconf proxy: ${printableLine(line)}; the proxy goes on forwarding`),
   );
 }
 

@@ -18,6 +18,7 @@ import { finalize } from '../verdict/totals.js';
 import { loadStatements } from '../schema/statements.js';
 import { statementCoverage } from '../verdict/statement-coverage.js';
 import { worstExit } from '../matrix/versions.js';
+import { printableLine } from '../printable.js';
 
 /** the options of `synconf report merge` */
 export interface MergeCommandOptions {
@@ -83,11 +84,11 @@ export async function reportMerge(files: string[], opts: MergeCommandOptions): P
     throw new InputError(
       `${session.file}: the report of a synconf proxy session (a client's exchanges), not of a run of the suite: report merge compares runs of versions (run, replay, matrix)`,
     );
-  for (const line of sameRuns(given)) console.error(line);
+  for (const line of sameRuns(given)) console.error(printableLine(line));
   // the suite as it is here: its version gates tell a version change from a regression, its order the shards'
   const suite = (await selectScenarios(undefined, undefined)).scenarios;
   const { runs, crashed } = mergeShardSets(given, { order: suite.map((s) => s.scenario.id) });
-  for (const line of crashed) console.error(`synconf: ${line}`);
+  for (const line of crashed) console.error(`synconf: ${printableLine(line)}`);
   for (const { report } of runs) {
     if (!report.statementCoverage)
       report.statementCoverage = statementCoverage(await loadStatements(), report.scenarios);
@@ -109,12 +110,13 @@ export async function reportMerge(files: string[], opts: MergeCommandOptions): P
   const conformance = worstExit(runs.map((r) => r.report.exitCode));
   const where = [`matrix: ${written.join(', ')}`];
   for (const line of matrixSummary(matrix, { command: 'synconf report merge', conformance, gate: outcome, where }))
-    console.log(line);
+    console.log(printableLine(line)); // versions and files named by the reports
   process.exitCode = Math.max(conformance, outcome?.code ?? 0);
 }
 
 export async function reportRender(file: string, out?: string): Promise<void> {
   const loaded = await readReport(file, { whole: true });
   makeOutputDir(out ?? dirname(file), out ? '--out' : 'the folder of the report');
-  for (const path of await writeReports(loaded, out ?? dirname(file), { rendered: true })) console.log(`wrote ${path}`);
+  for (const path of await writeReports(loaded, out ?? dirname(file), { rendered: true }))
+    console.log(`wrote ${printableLine(path)}`);
 }

@@ -1,14 +1,20 @@
 // Console progress of a run: a live line per scenario on a terminal, plain lines otherwise.
 // Colour on a terminal, or wherever FORCE_COLOR asks for it (CI logs that show colour); never with NO_COLOR
-// (or FORCE_COLOR=0).
+// (or FORCE_COLOR=0). NO_COLOR and TERM=dumb (an editor's shell, a screen reader, a log that keeps every byte) get
+// no escape sequence at all: no colour and no live line redrawn in place, one plain line per scenario.
 import type { CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import { checkKind, moreLine, streamFold } from '../report/fold.js';
 import type { LoadedScenario } from '../scenario/load.js';
-import { printable } from '../printable.js';
+import { printableLine } from '../printable.js';
 
-const force = process.env.FORCE_COLOR;
-const colourOn = (tty: boolean) =>
-  !process.env.NO_COLOR && (force === undefined || force === '' ? tty : force !== '0' && force !== 'false');
+/** the terminal takes escape sequences: a terminal, not TERM=dumb, and NO_COLOR not set */
+const redrawable = (tty: boolean, env: NodeJS.ProcessEnv) => tty && env.TERM !== 'dumb' && !env.NO_COLOR;
+const colourOn = (tty: boolean, env: NodeJS.ProcessEnv) => {
+  const force = env.FORCE_COLOR;
+  return (
+    !env.NO_COLOR && (force === undefined || force === '' ? redrawable(tty, env) : force !== '0' && force !== 'false')
+  );
+};
 const VERDICT_COLOUR: Record<string, number> = {
   pass: 32,
   fail: 31,
@@ -21,9 +27,9 @@ const VERDICT_COLOUR: Record<string, number> = {
 const MAX_FAILURES_SHOWN = 20;
 
 /** the progress lines on `stream`: stdout, or stderr where stdout holds a document (drift --json) */
-export function progress(stream: NodeJS.WriteStream = process.stdout) {
-  const tty = stream.isTTY === true;
-  const colour = colourOn(tty);
+export function progress(stream: NodeJS.WriteStream = process.stdout, env: NodeJS.ProcessEnv = process.env) {
+  const live = redrawable(stream.isTTY === true, env);
+  const colour = colourOn(stream.isTTY === true, env);
   const paint = (code: number, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
   let timer: NodeJS.Timeout | undefined;
   let started = 0;
@@ -32,11 +38,11 @@ export function progress(stream: NodeJS.WriteStream = process.stdout) {
   const width = (n: number) => String(n).length;
   return {
     onStart(s: LoadedScenario, i: number, total: number) {
-      if (!tty) return;
+      if (!live) return;
       started = performance.now();
       const draw = () =>
         stream.write(
-          `\r\x1b[K[${String(i + 1).padStart(width(total))}/${total}] ${printable(s.scenario.id)} … ${((performance.now() - started) / 1000).toFixed(1)}s`,
+          `\r\x1b[K[${String(i + 1).padStart(width(total))}/${total}] ${printableLine(s.scenario.id)} … ${((performance.now() - started) / 1000).toFixed(1)}s`,
         );
       draw();
       timer = setInterval(draw, 200);
@@ -59,16 +65,17 @@ export function progress(stream: NodeJS.WriteStream = process.stdout) {
       const label = error
         ? paint(31, 'ERROR'.padEnd(15))
         : paint(VERDICT_COLOUR[r.verdict] ?? 0, r.verdict.toUpperCase().padEnd(15));
-      const line = `[${String(i + 1).padStart(width(total))}/${total}] ${label} ${r.id}${r.mode === 'absent' ? ' (absent)' : ''} (${(r.durationMs / 1000).toFixed(1)}s) ${detail}`;
-      stream.write(tty ? `\r\x1b[K${line}\n` : `${line}\n`);
+      const line = `[${String(i + 1).padStart(width(total))}/${total}] ${label} ${printableLine(r.id)}${r.mode === 'absent' ? ' (absent)' : ''} (${(r.durationMs / 1000).toFixed(1)}s) ${printableLine(detail ?? '')}`;
+      stream.write(live ? `\r\x1b[K${line}\n` : `${line}\n`);
       const failing = r.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass');
       const shown = [...problems.next(failing.map((check) => ({ check, scenario: r.id })))];
       for (const { item, more } of shown.slice(0, MAX_FAILURES_SHOWN)) {
-        stream.write(`      ${paint(31, '✗')} ${printable(`${item.check.id}: ${item.check.message}`)}\n`);
+        stream.write(`      ${paint(31, '✗')} ${printableLine(`${item.check.id}: ${item.check.message}`)}\n`);
         if (more) stream.write(`      ${moreLine(more)}\n`);
       }
       const hidden = shown.slice(MAX_FAILURES_SHOWN).reduce((n, { more }) => n + 1 + (more ?? 0), 0);
-      if (hidden) stream.write(`      … and ${hidden} more failing checks of ${r.id} (the report lists them)\n`);
+      if (hidden)
+        stream.write(`      … and ${hidden} more failing checks of ${printableLine(r.id)} (the report lists them)\n`);
     },
     verdict(line: string, exitCode: number) {
       for (const { first, more } of problems.rest())

@@ -31,6 +31,7 @@ import { isVersion } from '../schema/version.js';
 import { readReport } from '../report/load.js';
 import { compareWithBaseline } from '../verdict/baseline.js';
 import { combineRuns, stabilityLine } from '../verdict/repeat.js';
+import { printableLine } from '../printable.js';
 
 /** what every running command (run, replay, drift) passes in */
 export interface CommonRunOptions {
@@ -115,7 +116,9 @@ async function endRun(report: Report, end: Ending, abandon?: AbortSignal): Promi
   // a file that cannot be written leaves the others and the verdict line, then the error (exit 2)
   const { paths, unwritable } = await settled(writeReports(report, end.reportDir, { abandon }));
   for (const id of report.staleExpectations ?? [])
-    console.error(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`);
+    console.error(
+      printableLine(`synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`),
+    );
   // repeated identical harness errors (a step missing from a recording, many times over): the first few, then a count
   for (const line of harnessLines(report.harnessErrors)) console.error(line);
   out.verdict(verdictAsPrinted(report.verdict, unwritable), unwritable ? EXIT.usage : report.exitCode);

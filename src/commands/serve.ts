@@ -3,12 +3,16 @@
 import { randomBytes } from 'node:crypto';
 import { startServer } from '../serve/server.js';
 import { parseFaultOption } from '../serve/faults.js';
-import { newestRecordings } from '../serve/recordings.js';
+import { loadRecordings, newestRecordings, type Recordings } from '../serve/recordings.js';
 import { isLocalhost } from '../serve/agent-gate.js';
 import { EXIT, UsageError } from '../errors.js';
 import { API_KEY } from '../transport/redact.js';
 import { RECORDINGS_DIR } from '../paths.js';
 import { onInterrupt, serverInterruptCode } from './interrupt.js';
+import { lockRequestLog } from './report-lock.js';
+import { makeOutputDir } from '../output-dir.js';
+import { dirname } from 'node:path';
+import { printableLine } from '../printable.js';
 
 export interface ServeRun {
   dir: string;
@@ -79,8 +83,22 @@ export function beyondLoopbackLine(command: string, host: string): string | unde
 export async function runServe(opts: ServeRun): Promise<number> {
   if (opts.port > 65535) throw new UsageError(`--port ${opts.port}: a TCP port is at most 65535`);
   checkStandInKey(opts.apiKey);
+  const recordings = loadRecordings(opts.dir); // a bad folder is said before the log's folder is made
+  // one serve a log: a second on the same --log would write its log over the first's (both of them green)
+  makeOutputDir(dirname(opts.log), 'the folder of --log');
+  const release = lockRequestLog(opts.log, '--log');
+  try {
+    return await serving(opts, recordings);
+  } finally {
+    release();
+  }
+}
+
+/** the server until a signal; the exit code */
+async function serving(opts: ServeRun, recordings: Recordings): Promise<number> {
   const server = await startServer({
     dir: opts.dir,
+    recordings,
     host: opts.host,
     port: opts.port,
     apiKey: opts.apiKey ?? generateApiKey(),
@@ -89,7 +107,7 @@ export async function runServe(opts: ServeRun): Promise<number> {
     faultControl: opts.faults,
     faults: (opts.fault ?? []).map(parseFaultOption),
     faultSeed: opts.faultSeed,
-    onLine: (line) => console.error(line),
+    onLine: (line) => console.error(printableLine(line)), // the recordings' and the client's text
   });
   const { hostname, port } = new URL(server.url);
   const beyond = beyondLoopbackLine('synconf serve', opts.host);

@@ -7,6 +7,7 @@ import { loadStatements, statementKinds, type Statement } from '../schema/statem
 import { coverageLine, statementRows, statementsText, type StatementRow } from '../report/statements.js';
 import { readReport } from '../report/load.js';
 import { statementCoverage } from '../verdict/statement-coverage.js';
+import { printableLine } from '../printable.js';
 
 export interface SpecOptions {
   kind?: string[];
@@ -23,7 +24,11 @@ async function coverageColumns(files: string[], statements: Statement[]) {
     const cov = report.statementCoverage ?? statementCoverage(statements, report.scenarios);
     const version = report.agent.version;
     const name = version && !columns.some((c) => c.name === version) ? version : file;
-    columns.push({ name, states: new Map(cov.statements.map((s) => [s.id, s.state])), line: coverageLine(cov) });
+    columns.push({
+      name: printableLine(name),
+      states: new Map(cov.statements.map((s) => [s.id, s.state])),
+      line: printableLine(coverageLine(cov)),
+    });
   }
   return columns;
 }

@@ -20,6 +20,7 @@ import {
   listResources,
   UnknownResourceError,
 } from '../schema/registry.js';
+import { printableLine } from '../printable.js';
 import { plural } from '../plural.js';
 
 export type Linted = 'scenario' | 'expectations' | 'cassette' | 'report';
@@ -41,7 +42,7 @@ export async function lintFile(kind: Linted, file: string): Promise<number> {
   } catch (e) {
     throw new InputError(`cannot read ${kind} "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  console.log(`valid ${kind}: ${await load(kind, file)}`);
+  console.log(`valid ${kind}: ${printableLine(await load(kind, file))}`);
   return EXIT.ok;
 }
 
@@ -94,7 +95,7 @@ export async function validateDocument(resource: string, file: string, opts: Val
     console.log(`valid ${resource}${opts.agentVersion ? ` (agent version ${opts.agentVersion})` : ' (spec)'}`);
   else {
     for (const { item, more } of fold(errors, validationKind)) {
-      console.log(formatError(item));
+      console.log(printableLine(formatError(item))); // a member's name is the file's text
       if (more) console.log(`  ${moreLine(more)}`);
     }
     console.log(`${plural(errors.length, 'error')}: not a valid ${resource}`);

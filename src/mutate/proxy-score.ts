@@ -27,6 +27,8 @@ export interface ProxySessionInput {
   file: string;
   agentVersion: string | null;
   judge: SessionJudge;
+  /** the entries whose answer the judge does not judge (the proxy cut it, answered itself, or saw it dropped) */
+  unjudged?: (e: HarEntry) => boolean;
   signal?: AbortSignal;
 }
 
@@ -71,6 +73,8 @@ function scoreStatement(
   if ('entry' in found) return found;
   const base = { id: s.id, kind: s.kind, line: s.line };
   const replace = replacementsIn(input.entries, found.targets);
+  // an answer the judge does not judge cannot catch a mutant: broken there, the statement would read as survived
+  for (const i of replace.keys()) if (input.unjudged?.(input.entries[i])) replace.delete(i);
   if (!replace.size) {
     const reason = `the session holds no answer it changes: ${found.targets.map(describeTarget).join('; ')}`;
     return { entry: { ...base, outcome: 'no operator', reason } };

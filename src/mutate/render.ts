@@ -4,6 +4,7 @@ import type { MutationReport, MutantResult, Tally } from '../schema/generated/ty
 import { escapeMarkdown as md, escapeHtml as h, cut } from '../report/text.js';
 import { htmlPage } from '../report/html-page.js';
 import { percent } from './score.js';
+import { printableLine } from '../printable.js';
 
 /** the score in three sentences (README and both reports say the same) */
 export const SCORE_EXPLAINED = [
@@ -237,5 +238,6 @@ export function mutationText(r: MutationReport, max = 50): string {
     );
   for (const p of r.baselineProblems ?? []) out.push(`fails without a mutant: ${p}`);
   out.push(r.verdict);
-  return out.join('\n');
+  // member names, steps and scenario ids come from answers and files: each stays within its line
+  return out.map(printableLine).join('\n');
 }

@@ -6,6 +6,7 @@ import { fromEntry } from '../transport/cassette.js';
 import { Redactor } from '../transport/redact.js';
 import { ProxySession } from './session.js';
 import type { ResourceDeviations } from './deviations.js';
+import type { ExchangeNote } from './forward.js';
 
 export interface SessionOf {
   agentVersion: string | null;
@@ -27,6 +28,13 @@ function requestOf(e: HarEntry) {
   };
 }
 
+/** what the proxy did to a recorded exchange beyond forwarding it, as its entry says (none: forwarded whole) */
+export function noteOf(e: HarEntry): ExchangeNote | undefined {
+  // a HAR of a proxy before the notes were kept names only its own answers (_refused)
+  const kind = e._note ?? (e._refused === undefined ? undefined : 'spec-refused');
+  return kind && { kind, text: e._refused ?? e.comment ?? kind };
+}
+
 /** every check the proxy makes of the session's entries (none folded), the end of the session included */
 export function judgeSession(entries: HarEntry[], of: SessionOf): CheckResult[] {
   const checks: CheckResult[] = [];
@@ -39,11 +47,8 @@ export function judgeSession(entries: HarEntry[], of: SessionOf): CheckResult[] 
     onEntry: () => {},
     onChecks: (made) => checks.push(...made),
   });
-  for (const e of entries)
-    session.judge(
-      fromEntry(e, requestOf(e)),
-      e._refused === undefined ? undefined : { kind: 'spec-refused', text: e._refused },
-    );
+  // an exchange the proxy cut, refused or saw dropped as recorded is judged as it was then: its answer not blamed
+  for (const e of entries) session.judge(fromEntry(e, requestOf(e)), noteOf(e));
   session.finish();
   return checks;
 }

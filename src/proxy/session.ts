@@ -106,6 +106,7 @@ export class ProxySession {
     const entry = toEntry(kept, `#${n}`, this.opts.redactor);
     if (own) entry._refused = note.text;
     if (note && note.kind !== 'spec-refused') entry.comment = note.text;
+    if (note) entry._note = note.kind; // a session judged again reads it: the answer was not the agent's to judge
     this.opts.onEntry(entry);
     if (note?.kind === 'too-large') return { n, scope: req.scope, violations: [] }; // its body was not read
     if (req.scope !== 'spec' || !req.endpoint) {

@@ -1,7 +1,7 @@
 // The request log of `synconf serve`: every request it was asked, answered or missed, as HAR 1.2
 // (the format of synconf's cassettes, so the same tools read both), every credential a client sent redacted: the key
 // as <API_KEY>, a wrong key, an Authorization header, cookies and key-like query parameters as <REDACTED>.
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { HarEntry } from '../schema/generated/types.js';
 import type { Exchange } from '../transport/types.js';
@@ -28,13 +28,23 @@ export class RequestLog {
   /** the last write that failed (a full disk): said once, tried again with the next request and at the end */
   private failure: string | undefined;
 
+  /**
+   * `named` says what the log is in a failure's line: serve's --log, or the stand-in agent's own log in the report
+   * folder of `proxy --recordings` (which has no --log)
+   */
   constructor(
     readonly file: string,
     private readonly redactor: Redactor,
     private readonly apiKey: string,
     private readonly say: (line: string) => void = () => {},
+    private readonly named: (cause: string) => string = (cause) =>
+      `--log ${file}: cannot write the request log (${cause})`,
   ) {
     makeOutputDir(dirname(file), 'the folder of --log');
+    // the log is written beside its place and renamed into it: a device, FIFO or socket there would be replaced
+    const found = statSync(file, { throwIfNoEntry: false });
+    if (found && !found.isFile() && !found.isDirectory())
+      throw new InputError(this.named('not a regular file: a device, FIFO or socket is not replaced by a log'));
     this.write(); // proven before the first request: a folder named by --log is one line, exit 2
   }
 
@@ -79,7 +89,7 @@ export class RequestLog {
     } catch (e) {
       rmSync(tmp, { force: true });
       const err = e as NodeJS.ErrnoException;
-      throw new InputError(`--log ${this.file}: cannot write the request log (${err.code ?? err.message})`);
+      throw new InputError(this.named(err.code ?? err.message));
     }
   }
 }

@@ -9,7 +9,7 @@ import type { HarEntry } from '../schema/generated/types.js';
 import { MAX_REQUEST_BODY, type Exchange, type IncomingResponse, type OutgoingRequest } from '../transport/types.js';
 import { describeEntry } from '../transport/cassette.js';
 import { Redactor, API_KEY } from '../transport/redact.js';
-import { loadRecordings } from './recordings.js';
+import { loadRecordings, type Recordings } from './recordings.js';
 import { EventLog } from './events.js';
 import { RecordedAgent } from './recorded-agent.js';
 import { StatefulAgent } from './stateful.js';
@@ -21,12 +21,16 @@ import { gateAnswer, isLocalhost, sentKey } from './agent-gate.js';
 
 export interface ServeOptions {
   dir: string;
+  /** the recordings of `dir`, when the caller loaded them already */
+  recordings?: Recordings;
   host: string;
   /** 0: any free port */
   port: number;
   apiKey: string;
   /** the request log (HAR) */
   logFile: string;
+  /** what a failure to write the log says, given its cause (default: names --log) */
+  logFailure?: (cause: string) => string;
   /** one line per miss (and per refused connection), for the terminal */
   onLine?: (line: string) => void;
   /** writes change what later reads answer (the configuration, errors, pending records, events) */
@@ -108,7 +112,7 @@ class Answers {
     const redactor = new Redactor([opts.apiKey]);
     this.agent = new RecordedAgent(rec, redactor);
     this.events = new EventLog(this.agent.entries);
-    this.log = new RequestLog(opts.logFile, redactor, opts.apiKey, opts.onLine);
+    this.log = new RequestLog(opts.logFile, redactor, opts.apiKey, opts.onLine, opts.logFailure);
     this.faults =
       opts.faultControl || opts.faults?.length ? new Faults(opts.faults ?? [], opts.faultSeed ?? 1) : undefined;
     this.stateful = opts.stateful
@@ -293,7 +297,7 @@ async function listen(server: http.Server, opts: ServeOptions): Promise<void> {
 }
 
 export async function startServer(opts: ServeOptions): Promise<Server> {
-  const rec = loadRecordings(opts.dir);
+  const rec = opts.recordings ?? loadRecordings(opts.dir);
   const answers = new Answers(opts, rec);
   // node:http loaded here, not by every command that loads the engine (see transport/live.ts)
   const server = process.getBuiltinModule('node:http').createServer((inc, res) => {

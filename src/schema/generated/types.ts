@@ -383,6 +383,10 @@ export interface HarEntry {
    */
   _refused?: string;
   /**
+   * synconf proxy did more than forward this exchange (its comment, or _refused, says what in words): it answered the request itself, the stop cut it, it kept the answer cut, or the recordings standing in for the agent dropped the connection as recorded. The answer is the agent's to judge in none of these: a session judged again (mutate --proxy-session) does not judge it either
+   */
+  _note?: "spec-refused" | "too-large" | "stopped" | "cut" | "recorded-drop";
+  /**
    * HAR 1.2: what synconf did to the exchange beyond keeping it (a proxy session: a body over its bound refused or kept cut, an exchange cut by the stop, a recorded drop)
    */
   comment?: string;
