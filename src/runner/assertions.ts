@@ -18,8 +18,9 @@ const judge: Judge = {
   holds: (assertion, item) => evaluate(assertion, item, {}).ok,
 };
 
-/** one failure message per operator that does not hold, [] when all hold; a missing value fails every other one */
-function failures(found: unknown, ops: Operators): string[] {
+/** one failure message per operator that does not hold, [] when all hold; a missing value fails every other one
+ * (the runner's text checks judge a body's text with it too) */
+export function failures(found: unknown, ops: Operators): string[] {
   const rows = OPERATORS.filter((row) => row.name in ops);
   const out = rows.filter((row) => !row.needsValue).flatMap((row) => row.check(found, ops, judge));
   const valued = rows.filter((row) => row.needsValue);

@@ -2,7 +2,7 @@
 import type { StepExpectations, CheckResult } from '../schema/generated/types.js';
 import { agentGone, type Exchange, type IncomingResponse } from '../transport/types.js';
 import { validate, short } from '../schema/registry.js';
-import { evaluate, assertionLabel } from './assertions.js';
+import { evaluate, assertionLabel, failures } from './assertions.js';
 import { resolvePointer, MISSING, MAX_DEPTH, jsonTextTooLarge } from '../json.js';
 import type { Vars } from '../scenario/template.js';
 import { schemaStatements, brokenStatements } from '../schema/schema-statements.js';
@@ -127,13 +127,8 @@ function emptyBodyCheck(emptyBody: boolean, res: IncomingResponse): Check {
 }
 
 function textCheck(text: NonNullable<StepExpectations['text']>, res: IncomingResponse): Check {
-  const problems: string[] = [];
-  if (text.equals !== undefined && res.body !== text.equals)
-    problems.push(`is ${short(res.body)}, expected ${short(text.equals)}`);
-  if (text.contains !== undefined && !res.body.includes(text.contains))
-    problems.push(`does not contain ${short(text.contains)}`);
-  if (text.matches !== undefined && !new RegExp(text.matches).test(res.body))
-    problems.push(`does not match /${text.matches}/`);
+  // equals, contains and matches are the rows of the operator table, judged on the body as a string
+  const problems = failures(res.body, { ...text });
   return (problems.length ? fail : pass)(
     'text',
     'body',
