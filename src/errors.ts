@@ -18,6 +18,24 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/**
+ * What an interrupt aborts the work with (AbortSignal.reason): the signal, and the exit code it gives the process,
+ * 128 + its number, for the lines and reports that say it (a run's work knows the signal only through its abort).
+ */
+export class Interrupted extends Error {
+  override name = 'Interrupted';
+  constructor(
+    readonly signal: string,
+    readonly exitCode: number,
+  ) {
+    super(`interrupted by ${signal}`);
+  }
+}
+
+/** the exit code of work aborted by a signal: 128 + its number (130 when the abort does not say which signal) */
+export const exitCodeOfAbort = (abort: AbortSignal | undefined): number =>
+  abort?.reason instanceof Interrupted ? abort.reason.exitCode : EXIT.interrupted;
+
 /** usage: bad flags or arguments. input: a file or agent that synconf cannot use (missing, unreadable, malformed). */
 export type ErrorKind = 'usage' | 'input';
 

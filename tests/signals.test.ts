@@ -6,6 +6,7 @@
 // is a hang guard only; how soon a signal ends the process is measured by bench/signal-latency.mjs.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import { tempFolder } from './support/temp.js';
@@ -13,6 +14,7 @@ import {
   fixtures,
   instants,
   shoot,
+  shootAfterReport,
   shotFault,
   SIGNAL_CODES,
   timeline,
@@ -82,4 +84,41 @@ describe('a signal at any instant ends the command with 128 + n, one line, whole
     };
     assertHeld(await shotsOver(cmd));
   });
+});
+
+// A signal that lands once the report is in place, before the process exits, wins too: the report is written again,
+// marked interrupted (it said the verdict, exit 0, beside a process that exited 130). The shot holds the command
+// between the two (its step summary a FIFO read only after the signal): no instant to aim at.
+describe('a signal after the report is written, before the exit: the report says interrupted, as the exit code', () => {
+  const replayCmd = (signal: ShotSignal): Command => ({
+    argv: ['replay', '--only', 'system-ping', '--report-dir', `late-${signal}`],
+    cwd: scratch(),
+    reportDir: `late-${signal}`,
+    files: RUN_FILES,
+  });
+  for (const signal of Object.keys(SIGNAL_CODES) as ShotSignal[])
+    test(`replay, ${signal}`, async () => {
+      const shot = await shootAfterReport(replayCmd(signal), signal);
+      assert.ok(shot.landed, `the process ended before the signal:\n${shot.out}`);
+      assert.equal(shotFault(shot, HANG_GUARD_MS), undefined);
+    });
+
+  // the verdict line says the process's exit code, whichever the signal (it said "exit 130" for SIGTERM)
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const)
+    test(`mutate, ${signal}: INTERRUPTED (exit ${SIGNAL_CODES[signal]})`, async () => {
+      const cmd = {
+        argv: ['mutate', '--only', 'system-ping', '--report-dir', `late-m-${signal}`],
+        cwd: scratch(),
+        reportDir: `late-m-${signal}`,
+        files: ['mutation.json', 'mutation.html', 'mutation.md'],
+        interruptedMark: (doc: { verdict?: string }) => /INTERRUPTED/.test(doc.verdict ?? ''),
+      };
+      const shot = await shootAfterReport(cmd, signal);
+      assert.ok(shot.landed, `the process ended before the signal:\n${shot.out}`);
+      assert.equal(shotFault(shot, HANG_GUARD_MS), undefined);
+      const doc = JSON.parse(readFileSync(join(cmd.cwd, cmd.reportDir, 'mutation.json'), 'utf8')) as {
+        verdict: string;
+      };
+      assert.match(doc.verdict, new RegExp(`^synconf mutate: INTERRUPTED .*\\(exit ${SIGNAL_CODES[signal]}\\)$`));
+    });
 });

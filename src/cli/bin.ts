@@ -39,8 +39,10 @@ for (const [signal, n] of Object.entries(EARLY))
 // exit code it set: Node's own exit after the last task first tears the heap down page by page (~3 ms of a replay,
 // more after a larger run), which process.exit() skips. The 'exit' handlers run either way. Two turns first: a
 // signal that landed during the command's last synchronous work is read only in a turn's poll phase, and without
-// one it would be lost (the run exited with its verdict's code, issue 41).
-process.once('beforeExit', () => setImmediate(() => setImmediate(() => process.exit())));
+// one it would be lost (the run exited with its verdict's code, issue 41). A signal heard then may start an orderly
+// stop (a report rewritten, marked interrupted: commands/interrupt.ts), which ends the process itself.
+const ending = () => (process as { synconfEnding?: boolean }).synconfEnding;
+process.once('beforeExit', () => setImmediate(() => setImmediate(() => ending() || process.exit())));
 
 const args = process.argv.slice(2);
 const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h') ? builtHelp() : undefined;

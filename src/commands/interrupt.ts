@@ -6,6 +6,7 @@
 // turn now and then (runner/yield.ts), and a command looks once more (`heard`) before its exit code is decided.
 import { constants } from 'node:os';
 import { nextTurn } from '../runner/yield.js';
+import { Interrupted } from '../errors.js';
 
 /** the exit code of a process a signal stopped, as shells report it: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) */
 export const exitCodeOfSignal = (signal: NodeJS.Signals): number => 128 + (constants.signals[signal] ?? 2);
@@ -45,7 +46,13 @@ export interface Interrupt {
   ending(): Promise<never>;
   /** the code the process exits with: 128 + n once a signal came (it wins), else `code` */
   exitCode(code: number): number;
-  /** stop listening (when the command is done) */
+  /**
+   * The command's report is in place, saying its verdict: from now until the process exits (`off` no longer stops
+   * listening), a first signal has `rewrite` write it again, marked interrupted, whole or not at all, and the process
+   * exits 128 + n. The signal wins even then, and the report agrees with the exit code (issue 41).
+   */
+  afterReport(rewrite: (signal: NodeJS.Signals) => Promise<void>, doing: string): void;
+  /** stop listening (when the command is done), unless a report is to be rewritten on a signal (`afterReport`) */
   off(): void;
 }
 
@@ -59,26 +66,32 @@ export interface InterruptOptions {
   stop?: (signal: NodeJS.Signals) => Promise<void>;
 }
 
+/** what the interrupt marks on the process for the entry (cli/bin.ts): it listens; it is ending the process itself */
+const marked = process as { synconfInterrupt?: boolean; synconfEnding?: boolean };
+
 /** Listens for SIGINT, SIGTERM and SIGHUP until `off()`. */
 export function onInterrupt(opts: InterruptOptions = {}): Interrupt {
   let signal: NodeJS.Signals | undefined;
+  let late: { rewrite: (signal: NodeJS.Signals) => Promise<void>; doing: string } | undefined;
   let resolve: (s: NodeJS.Signals) => void = () => {};
   const stopped = new Promise<NodeJS.Signals>((r) => (resolve = r));
   const abort = new AbortController();
   const onSignal = (s: NodeJS.Signals) => {
     if (signal) process.exit(exitCodeOfSignal(signal)); // the second Ctrl-C: the user does not want to wait
     signal = s;
-    if (opts.line) console.error(`\n${opts.line.command}: interrupted (${s}): ${opts.line.doing}`);
-    abort.abort(new Error(`interrupted by ${s}`));
+    if (opts.line) console.error(`\n${opts.line.command}: interrupted (${s}): ${late?.doing ?? opts.line.doing}`);
+    abort.abort(new Interrupted(s, exitCodeOfSignal(s)));
     resolve(s);
     const exit = () => process.exit(exitCodeOfSignal(s));
-    if (opts.stop) void opts.stop(s).then(exit, exit);
+    const end = late?.rewrite ?? opts.stop;
+    if (!end) return;
+    marked.synconfEnding = true; // the entry's own exit waits for this one
+    void end(s).then(exit, exit);
   };
   // on(), not once(): the lab's own handler re-raises the signal when no other listener is left,
   // which would end the process before the report is written.
   for (const s of SIGNALS) process.on(s, onSignal);
   // the entry's early handler (cli/bin.ts) leaves the signals to this one while it listens
-  const marked = process as { synconfInterrupt?: boolean };
   marked.synconfInterrupt = true;
   return {
     get signal() {
@@ -95,7 +108,11 @@ export function onInterrupt(opts: InterruptOptions = {}): Interrupt {
       return new Promise<never>(() => {});
     },
     exitCode: (code) => (signal ? exitCodeOfSignal(signal) : code),
+    afterReport(rewrite, doing) {
+      if (!signal) late = { rewrite, doing };
+    },
     off() {
+      if (late) return;
       for (const s of SIGNALS) process.off(s, onSignal);
       marked.synconfInterrupt = false;
     },

@@ -1,15 +1,15 @@
 // `synconf mutate [DIR]`: the mutation run of src/mutate/ (recordings, or a fault injector in front of a lab agent
 // with --live), a line per scenario as it ends, the reports written, the score printed; the exit code the gate's.
-import type { MutantResult } from '../schema/generated/types.js';
+import type { MutantResult, MutationReport } from '../schema/generated/types.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
-import { mutate, type DerivedFrom } from '../mutate/mutate.js';
+import { interruptedAfterEnd, mutate, type DerivedFrom } from '../mutate/mutate.js';
 import { mutationText } from '../mutate/render.js';
 import { writeMutationReports, settled, reportsLine, WriteAbandoned } from './write-reports.js';
 import { DEFAULT_OPERATORS } from '../mutate/operators.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { reapLeftovers } from './targets.js';
 import { checkSyncthing } from './versions.js';
-import { onInterrupt } from './interrupt.js';
+import { exitCodeOfSignal, onInterrupt } from './interrupt.js';
 import { UsageError } from '../errors.js';
 import { mutateProxySession } from './mutate-session.js';
 import { printableLine } from '../printable.js';
@@ -76,23 +76,37 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
           signal: interrupt.abort,
         })
       : await suiteMutation(opts, expectations, interrupt.abort);
-    // a report of every mutant is not written once a signal has come (it would say the run ended): the report of
-    // an interrupted run is, whole
-    const interrupted = (await interrupt.heard()) !== undefined && /INTERRUPTED/.test(report.verdict);
+    // a signal that came once the mutants had run wins too: the report says INTERRUPTED, the process 128 + n; a
+    // signal that lands while the verdict's report is written leaves the folder as it was
+    const signal = await interrupt.heard();
+    const ended = !signal || /INTERRUPTED/.test(report.verdict);
+    const final = ended ? report : interruptedAfterEnd(report, exitCodeOfSignal(signal));
     const written = await settled(
-      writeMutationReports(report, opts.reportDir, interrupted ? undefined : interrupt.abort),
+      writeMutationReports(final, opts.reportDir, signal ? undefined : interrupt.abort),
     ).catch((e: unknown) => {
       if (e instanceof WriteAbandoned) return console.error(`synconf mutate: ${printableLine(e.message)}`);
       throw e;
     });
     if (written) {
-      console.log(mutationText(report));
+      console.log(mutationText(final));
       console.log(reportsLine(written.paths));
       if (written.unwritable) throw written.unwritable;
+      if (!signal) interrupt.afterReport((s) => markInterrupted(report, s, opts.reportDir), MARKED);
     }
     process.exitCode = interrupt.exitCode(report.exitCode);
   } finally {
     interrupt.off();
+  }
+}
+
+const MARKED = 'the report written is marked interrupted';
+
+/** the report of a mutation run that ended, in place, rewritten once a signal came after it (whole or not at all) */
+async function markInterrupted(report: MutationReport, signal: NodeJS.Signals, dir: string): Promise<void> {
+  try {
+    await writeMutationReports(interruptedAfterEnd(report, exitCodeOfSignal(signal)), dir);
+  } catch (e) {
+    console.error(`synconf mutate: ${dir} could not be marked interrupted: ${(e as Error).message}`);
   }
 }
 

@@ -267,8 +267,13 @@ async function runSession(
 }
 
 /** the report of a run a signal stopped: what ran, the harness error that says so, the process's exit code (128 + n) */
-function interruptedReport(report: Report, signal: NodeJS.Signals, failOn: FailOn[]): Report {
-  const message = `interrupted by ${signal} before the run ended`;
+function interruptedReport(
+  report: Report,
+  signal: NodeJS.Signals,
+  failOn: FailOn[],
+  when = 'before the run ended',
+): Report {
+  const message = `interrupted by ${signal} ${when}`;
   // once: the interrupt and the run may both come to mark the same report
   if (!report.harnessErrors.some((e) => e.message === message)) report.harnessErrors.push({ message });
   const final = finalize(report, failOn);
@@ -283,18 +288,33 @@ const notWrittenLine = (dir: string) =>
   );
 
 /**
+ * The report of a run that ended, in place, rewritten once a signal came after it (whole or not at all: the folder
+ * then holds the verdict's report, said on a line)
+ */
+async function markInterrupted(report: Report, signal: NodeJS.Signals, dir: string, failOn: FailOn[]): Promise<void> {
+  const marked = interruptedReport(report, signal, failOn, 'after the run ended, once its report was written');
+  try {
+    await writeReports(marked, dir, { rendered: true });
+  } catch (e) {
+    console.error(`synconf: ${dir} could not be marked interrupted: ${(e as Error).message}`);
+  }
+}
+
+/**
  * The one writer of the report folder: the run's own end, or (a run that does not stop in time after a signal) the
  * interrupt's, never both. `finish` writes a report (WriteAbandoned once `abandon` is: nothing written); `stopped`
  * the report of a run a signal stopped, whole or not at all: within STOP_WITHIN_MS of its start (a report of 50,000
  * checks renders for seconds), and once (the interrupt and the run may both come to it).
  */
-function reportWriter(end: Ending, failOn: FailOn[]) {
+function reportWriter(end: Ending, failOn: FailOn[], onVerdict: (report: Report) => void) {
   let written = false;
   const finish = async (report: Report, abandon?: AbortSignal) => {
     if (written) return report.exitCode;
     written = true;
     try {
-      return await endRun(report, end, abandon);
+      const code = await endRun(report, end, abandon);
+      if (code < 128) onVerdict(report); // its verdict's report is in place: a signal from now on rewrites it
+      return code;
     } catch (e) {
       if (e instanceof WriteAbandoned) written = false; // nothing written: the interrupted report may be, in its place
       throw e;
@@ -328,7 +348,12 @@ export async function executeRun(
     reportDir: resolve(args.reportDir),
     out: progress(args.linesToStderr ? process.stderr : process.stdout),
   };
-  const { finish, stopped, written } = reportWriter(end, failOn);
+  const { finish, stopped, written } = reportWriter(end, failOn, (report) =>
+    interrupt.afterReport(
+      (signal) => markInterrupted(report, signal, end.reportDir, failOn),
+      'the report written is marked interrupted',
+    ),
+  );
   /** the gate: repeated runs combined, compared with the baseline, exit code decided */
   const gate = (reports: Report[]): Report => {
     const report = (args.repeat ?? 1) > 1 ? combineRuns(reports) : reports[0];

@@ -7,7 +7,7 @@ import { selectScenarios } from '../scenario/select.js';
 import { replayTarget } from '../runner/replay-target.js';
 import { expectationsToApply, indexDeviations, type LoadedExpectations } from '../runner/expectations.js';
 import { readCassette, RUN_CASSETTE } from '../transport/cassette.js';
-import { InputError, EXIT } from '../errors.js';
+import { InputError, EXIT, exitCodeOfAbort } from '../errors.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { MutationEngine, type Outcome } from './engine.js';
 import { runLive, type LiveRun } from './live.js';
@@ -55,12 +55,12 @@ function judge(
   baselineProblems: string[],
   minScore: number | null,
   statements: StatementScore | undefined,
-  interrupted?: { done: number; of: number; unit: string },
+  interrupted?: { done: number; of: number; unit: string; exitCode: number },
 ) {
   const totals = tally(results);
   const scores = [totals.score, statements?.totals.score].filter((s): s is number => s !== null && s !== undefined);
   const below = minScore !== null && scores.some((s) => s < minScore);
-  // an interrupted run is not a verdict: exit 2 in the report (as a run's), 130 for the process
+  // an interrupted run is not a verdict: exit 2 in the report (as a run's), 128 + n for the process
   const exitCode = baselineProblems.length || interrupted ? EXIT.usage : below ? EXIT.nonConforming : EXIT.ok;
   const mutantCounts = `${totals.mutants} mutants: ${totals.killed} killed, ${totals.survived} survived, ${totals.equivalent} equivalent`;
   const counts = statements ? `${statementLine(statements)}; ${mutantCounts}` : mutantCounts;
@@ -71,7 +71,7 @@ function judge(
         ? `; below --min-score ${percent(minScore)}`
         : `; at least --min-score ${percent(minScore)}`;
   const verdict = interrupted
-    ? `synconf mutate: INTERRUPTED after ${interrupted.done} of ${interrupted.of} ${interrupted.unit}: score so far ${percent(totals.score)} (${counts}) (exit ${EXIT.interrupted})`
+    ? `synconf mutate: INTERRUPTED after ${interrupted.done} of ${interrupted.of} ${interrupted.unit}: score so far ${percent(totals.score)} (${counts}) (exit ${interrupted.exitCode})`
     : baselineProblems.length
       ? `synconf mutate: HARNESS ERROR: ${baselineProblems.length} check(s) fail without any mutant, so the recordings cannot tell mutants apart (exit ${exitCode})`
       : statements
@@ -241,6 +241,7 @@ export async function mutate(opts: MutateOptions): Promise<MutationReport> {
     done: new Set(results.map((r) => r.scenario)).size,
     of: selection.scenarios.length,
     unit: 'scenarios',
+    exitCode: exitCodeOfAbort(opts.signal),
   };
   const judged = judge(results, baselineProblems, minScore, statements, aborted ? done : undefined);
   return {
@@ -273,7 +274,12 @@ export async function mutateSession(opts: SessionMutateOptions): Promise<Mutatio
   const t0 = performance.now();
   const { statements, results, violations } = await scoreProxySession(opts);
   const minScore = opts.minScore ?? null;
-  const done = { done: statements.entries.length, of: (await loadStatements()).length, unit: 'statements' };
+  const done = {
+    done: statements.entries.length,
+    of: (await loadStatements()).length,
+    unit: 'statements',
+    exitCode: exitCodeOfAbort(opts.signal),
+  };
   const judged = judge(results, [], minScore, statements, opts.signal?.aborted ? done : undefined);
   return {
     format: 'synconf-mutation/1',
@@ -293,4 +299,19 @@ export async function mutateSession(opts: SessionMutateOptions): Promise<Mutatio
     ...breakdowns(results),
     mutants: results,
   };
+}
+
+/**
+ * The report of a mutation run that ended, marked interrupted by a signal that came once it was written (exit
+ * `exitCode`, 128 + n): every scenario (or statement) done, the verdict INTERRUPTED as the process's exit says.
+ */
+export function interruptedAfterEnd(report: MutationReport, exitCode: number): MutationReport {
+  const proxy = report.mode === 'proxy';
+  const n = proxy ? (report.statements?.entries.length ?? 0) : report.byScenario.length;
+  const done = { done: n, of: n, unit: proxy ? 'statements' : 'scenarios', exitCode };
+  const judged = judge(report.mutants, [], report.minScore, report.statements, done);
+  const verdict = proxy
+    ? judged.verdict.replace(/^synconf mutate: /, 'synconf mutate --proxy-session: ')
+    : judged.verdict;
+  return { ...report, exitCode: judged.exitCode, verdict };
 }

@@ -5,8 +5,20 @@
 // files (each parses and says the code the process exited with, or is the previous one, untouched). A signal sent
 // after the process ended by itself did not land: that shot says so and is judged by nobody.
 // Used by tests/signals.test.ts (the outcome) and bench/signal-latency.mjs (the latency figures).
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  constants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { BIN, cliEnv } from './cli.js';
 
@@ -44,8 +56,8 @@ export interface Shot {
 /** a previous report the command may replace: each file holds this text until then */
 const PREVIOUS = 'the previous report\n';
 
-function startCli(cmd: Command) {
-  const child = spawn(process.execPath, [BIN, ...cmd.argv], { cwd: cmd.cwd, env: cliEnv() });
+function startCli(cmd: Command, env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(process.execPath, [BIN, ...cmd.argv], { cwd: cmd.cwd, env: cliEnv(env) });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
   child.stderr.on('data', (d: Buffer) => (out += d));
@@ -104,6 +116,44 @@ export async function shoot(cmd: Command, signal: ShotSignal, atMs: number): Pro
     new Promise<false>((resolve) => setTimeout(() => resolve(false), atMs)),
   ]);
   if (!ended && run.child.exitCode === null && run.child.kill(signal)) sentAt = performance.now();
+  return judged(cmd, run, signal, started, sentAt);
+}
+
+/**
+ * The command run once with `signal` sent after its report is in place, before it exits. Its GitHub step summary is
+ * a FIFO no one reads yet: the command appends to it once its report files are renamed into place, and blocks in
+ * opening it until a reader comes. The signal is sent once the report's first file holds the new report (a state
+ * the test sees), then the FIFO is opened, so the signal lands between the report and the exit, on any machine.
+ */
+export async function shootAfterReport(cmd: Command, signal: ShotSignal): Promise<Shot> {
+  seedPrevious(cmd);
+  const fifo = join(cmd.cwd, `${cmd.reportDir}.summary.fifo`);
+  rmSync(fifo, { force: true });
+  execFileSync('mkfifo', [fifo]);
+  const started = performance.now();
+  const run = startCli(cmd, { GITHUB_STEP_SUMMARY: fifo });
+  const first = join(cmd.cwd, cmd.reportDir, cmd.files[0]!);
+  while (run.child.exitCode === null && readFileSync(first, 'utf8') === PREVIOUS) await sleep(10);
+  const sentAt = run.child.exitCode === null && run.child.kill(signal) ? performance.now() : undefined;
+  // a reader for as long as the command runs, opened for writing too so that it never sees the end of the pipe:
+  // each summary the command appends (its verdict's, the interrupted one's) is read and dropped
+  const reader = new Socket({ fd: openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK), writable: false });
+  reader.resume();
+  try {
+    return await judged(cmd, run, signal, started, sentAt);
+  } finally {
+    reader.destroy();
+  }
+}
+
+/** what a shot gave, once its process ended */
+async function judged(
+  cmd: Command,
+  run: ReturnType<typeof startCli>,
+  signal: ShotSignal,
+  started: number,
+  sentAt: number | undefined,
+): Promise<Shot> {
   // a second signal is never sent: a process that does not end by itself is killed at last (a hang)
   const guard = setTimeout(() => run.child.kill('SIGKILL'), 60_000);
   const { code, at } = await run.exited;
