@@ -191,15 +191,16 @@ export function shotFault(shot: Shot, boundMs: number): string | undefined {
 
 /** scenarios and recordings for the shots, written into `dir` */
 export const fixtures = {
-  /** one scenario of 50 steps of 1,000 `each:` rows (50,000 requests), replayed from the bundled 1.19.2 recordings */
-  eachRows(dir: string): void {
+  /** one scenario of `count` steps of 1,000 `each:` rows (50 by default: 50,000 requests), replayed from the bundled
+   * 1.19.2 recordings */
+  eachRows(dir: string, count = 50): void {
     const rows = (k: number) =>
       Array.from(
         { length: 1000 },
         (_, i) => `      - { name: t${k}-r${i}, request: { method: GET, path: /rest/system/ping } }\n`,
       );
     const steps = Array.from(
-      { length: 50 },
+      { length: count },
       (_, k) =>
         `  - name: t${k}\n    expect: { status: 200, assert: [{ path: /ping, equals: pong }] }\n    each:\n${rows(k).join('')}`,
     );
