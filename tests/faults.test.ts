@@ -46,8 +46,8 @@ interface Row {
   report?: boolean;
   /** a harness error of report.json matches it */
   harness?: RegExp;
-  /** a signal sent `afterMs` after stdout+stderr match `after` (or after the start, without `after`) */
-  signal?: { name: NodeJS.Signals; after?: RegExp; afterMs?: number };
+  /** a signal sent once stdout+stderr match `after`, or once `when` holds (a state the row can see, never a delay) */
+  signal?: { name: NodeJS.Signals; after?: RegExp; when?: (seen: Seen) => boolean };
   /** the row's own bound (default 20 s): past it the command is killed and the row fails */
   timeoutMs?: number;
   /** files or folders (relative to the scratch folder) that must be as the setup left them */
@@ -65,6 +65,18 @@ const script = (name: string, body: string) => async (dir: string) => {
   await writeFile(join(dir, name), `#!/bin/sh\n${body}\n`);
   await chmod(join(dir, name), 0o755);
 };
+
+/** what a row's signal can wait for: its own folder, and the requests the fake agent got since the row started */
+interface Seen {
+  dir: string;
+  /** requests to this path (either method) */
+  asked: (path: string) => number;
+}
+
+/** the report folder is made: the command listens for signals from then on (commands/run.ts), and writes a report */
+const reportFolderMade = ({ dir }: Seen) => existsSync(join(dir, 'r'));
+/** the run is waiting on its ping (POST or GET), which the fake agent never answers */
+const pingHangs = (seen: Seen) => reportFolderMade(seen) && seen.asked('/rest/system/ping') > 0;
 
 /** a copy of the 1.19.2 recordings whose system-ping cassette is changed by `edit` */
 const brokenCassette = (edit: (c: { log: { entries: Record<string, any>[] } }) => void) => async (dir: string) => {
@@ -530,7 +542,7 @@ const ROWS: Record<string, Row> = {
     cause: '6 signals',
     argv: ['replay', '--suite', 'suite', '--report-dir', 'r'],
     setup: (dir) => manyScenarios(dir, 600),
-    signal: { name: 'SIGINT', afterMs: 400 },
+    signal: { name: 'SIGINT', when: reportFolderMade },
     code: 130,
     message: /^synconf: interrupted \(SIGINT\)/,
     report: true,
@@ -540,7 +552,7 @@ const ROWS: Record<string, Row> = {
     cause: '6 signals',
     argv: ['replay', '--suite', 'suite', '--report-dir', 'r'],
     setup: (dir) => manyScenarios(dir, 600),
-    signal: { name: 'SIGTERM', afterMs: 400 },
+    signal: { name: 'SIGTERM', when: reportFolderMade },
     code: 143,
     message: /^synconf: interrupted \(SIGTERM\)/,
     report: true,
@@ -554,7 +566,7 @@ const ROWS: Record<string, Row> = {
         cause: '6 signals',
         argv: LONG,
         setup: (dir: string) => longScenario(dir, 600_000),
-        signal: { name, afterMs: 500 },
+        signal: { name, when: reportFolderMade },
         code: 128 + { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[name],
         message: new RegExp(`^synconf: interrupted \\(${name}\\)`),
         report: true,
@@ -579,7 +591,7 @@ const ROWS: Record<string, Row> = {
   'SIGTERM while a live request hangs': {
     cause: '6 signals',
     argv: ['run', '--agent', '$FAKE', '--only', 'system-ping', '--report-dir', 'r', '--timeout', '60'],
-    signal: { name: 'SIGTERM', afterMs: 1500 },
+    signal: { name: 'SIGTERM', when: pingHangs },
     code: 143,
     message: /^synconf: interrupted \(SIGTERM\)/,
     report: true,
@@ -588,7 +600,7 @@ const ROWS: Record<string, Row> = {
   'SIGHUP while a live request hangs': {
     cause: '6 signals',
     argv: ['run', '--agent', '$FAKE', '--only', 'system-ping', '--report-dir', 'r', '--timeout', '60'],
-    signal: { name: 'SIGHUP', afterMs: 1500 },
+    signal: { name: 'SIGHUP', when: pingHangs },
     code: 129,
     message: /^synconf: interrupted \(SIGHUP\)/,
     report: true,
@@ -642,7 +654,7 @@ const ROWS: Record<string, Row> = {
       'r',
     ],
     setup: async (dir) => cp(REC, join(dir, 'rec'), { recursive: true }),
-    signal: { name: 'SIGTERM', afterMs: 1500 },
+    signal: { name: 'SIGTERM', when: pingHangs },
     code: 143,
     message: /the recording did not complete \(it was interrupted\): rec is left as it was/,
     report: true,
@@ -829,13 +841,9 @@ function runRow(row: Row, dir: string): Promise<CliResult> {
     sent = true;
     child.kill(row.signal.name);
   };
-  let matched = false;
   const watch = (d: Buffer) => {
     out += d;
-    if (matched || !row.signal?.after?.test(out)) return;
-    matched = true;
-    // a while after the match: inside what follows it (the next scenario), not between the two
-    setTimeout(send, row.signal.afterMs ?? 0);
+    if (row.signal?.after?.test(out)) send();
   };
   child.stdout!.on('data', (d: Buffer) => {
     stdout += d;
@@ -845,12 +853,17 @@ function runRow(row: Row, dir: string): Promise<CliResult> {
     stderr += d;
     watch(d);
   });
-  const delayed =
-    row.signal?.afterMs === undefined || row.signal.after ? undefined : setTimeout(send, row.signal.afterMs);
+  const asked = fake.requests.length;
+  const seen: Seen = {
+    dir,
+    asked: (path) => fake.requests.slice(asked).filter((r) => r.path === path).length,
+  };
+  const when = row.signal?.when;
+  const polling = when && setInterval(() => when(seen) && send(), 10);
   return new Promise((resolve) =>
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      clearTimeout(delayed);
+      clearInterval(polling);
       resolve({ code, signal, stdout, stderr, out: stdout + stderr });
     }),
   );
