@@ -16,3 +16,4 @@ export { mutateCommand } from './commands/mutate.js';
 export { serve } from './commands/serve.js';
 export { proxy } from './commands/proxy.js';
 export { spec } from './commands/spec.js';
+export { bisect } from './commands/bisect.js';

@@ -13,12 +13,14 @@ import { agentsCommand } from './agents.js';
 import { serveCommand } from './serve.js';
 import { proxyCommand } from './proxy.js';
 import { specCommand } from './spec.js';
+import { bisectCommand } from './bisect.js';
 
 export const COMMANDS: CommandModule[] = [
   runCommand,
   replayCommand,
   matrixCommand,
   driftCommand,
+  bisectCommand,
   validateCommand,
   labCommand,
   agentsCommand,

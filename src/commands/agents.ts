@@ -11,7 +11,7 @@ import { printableLine } from '../printable.js';
  * A built binary started briefly, alone on loopback (the lab's guarantees: its own home, no network), and the
  * X-Syncthing-Version header of its API's answer to a ping. About a second.
  */
-async function servedVersion(binary: string): Promise<string> {
+export async function servedVersion(binary: string): Promise<string> {
   const lab = await startLab({ instances: 1, binary });
   try {
     const [inst] = lab.instances;

@@ -1,0 +1,100 @@
+// `synconf bisect --check ID --from OLD --to NEW`: the release that changed a check's verdict. Each release probed is
+// installed on demand (agents install: Debian or a build from the Go module proxy) unless --installed-only, and runs
+// only the check's scenario in a lab, with no known deviations applied (they follow lines, the change may not); its
+// report goes to --report-dir/<version>/. The search is bisect/search.ts.
+import { resolve } from 'node:path';
+import semver from 'semver';
+import { agentPath, installedAgents } from '../agents/index.js';
+import { installAgents } from '../agents/install.js';
+import { findRelease, releaseTable, unobtainable } from '../agents/releases.js';
+import { bisect as searchReleases, type BisectOutcome, type Probe } from '../bisect/search.js';
+import { EXIT, UsageError } from '../errors.js';
+import { makeOutputDir } from '../output-dir.js';
+import { printable } from '../printable.js';
+import { servedVersion } from './agents.js';
+import { runMatrix } from './matrix.js';
+
+export interface BisectOptions {
+  /** <scenario>/<step>/<check>, as a report or the matrix names it */
+  check: string;
+  from: string;
+  to: string;
+  installedOnly?: boolean;
+  reportDir: string;
+  timeout: number;
+  json?: boolean;
+}
+
+const say = (line: string) => console.error(`synconf bisect: ${line}`);
+
+/** the check's verdict on one release (installed first when it is not), or why it tells nothing */
+async function probeRelease(version: string, o: BisectOptions): Promise<Probe> {
+  if (!installedAgents().some((a) => a.version === version)) {
+    if (o.installedOnly) return { hole: 'not installed (--installed-only)' };
+    say(`${version}: installing`);
+    const { failed } = await installAgents([version], { log: (l) => say(l), servedVersion });
+    if (failed.length > 0) return { hole: `not installed: ${failed[0].error.message}` };
+  }
+  const scenario = o.check.split('/')[0];
+  say(`${version}: running ${scenario}`);
+  const result = await runMatrix({
+    agents: [{ name: version, version, binary: agentPath(version) }],
+    jobs: 1,
+    only: [scenario],
+    reportDir: resolve(o.reportDir),
+    expectations: false,
+    failOn: ['fail'],
+    requestTimeoutMs: o.timeout * 1000,
+  });
+  const report = result.reports[0];
+  const check = report?.scenarios.flatMap((s) => s.checks).find((c) => c.id === o.check);
+  if (!check) return { hole: `the check did not run (${report?.harnessErrors[0]?.message ?? 'no report'})` };
+  if (check.verdict === 'skip') return { hole: `the check was skipped (${check.skipReason ?? check.message})` };
+  say(`${version}: ${check.verdict}`);
+  return { behaviour: check.verdict };
+}
+
+/** a release the table says cannot be had, unless it is installed all the same */
+function knownHole(version: string, o: BisectOptions): string | undefined {
+  if (installedAgents().some((a) => a.version === version)) return undefined;
+  const release = findRelease(version);
+  const why = release ? unobtainable(release) : undefined;
+  return why ?? (o.installedOnly ? 'not installed (--installed-only)' : undefined);
+}
+
+/** the answer in one line, and the tags to hand to `git bisect` */
+export function answerLines(outcome: BisectOutcome, check: string): string[] {
+  const a = outcome.answer;
+  if (a.kind === 'cannot-bisect') return [`cannot bisect ${check}: ${a.why}`];
+  if (a.kind === 'found')
+    return [
+      `${check}: first in ${a.first} (last before: ${a.lastBefore})`,
+      `upstream: git bisect start v${a.first} v${a.lastBefore}`,
+    ];
+  return [
+    `${check}: cannot tell which release: between ${a.after} and ${a.before}; ${a.holes.map((h) => `${h.version} ${h.why}`).join('; ')}`,
+    `upstream: git bisect start v${a.before} v${a.after}`,
+  ];
+}
+
+export async function bisect(o: BisectOptions): Promise<void> {
+  for (const [option, v] of [
+    ['--from', o.from],
+    ['--to', o.to],
+  ] as const)
+    if (semver.valid(v.replace(/^v/, '')) === null)
+      throw new UsageError(`${option} ${v}: not a release version (like 1.29.5)`);
+  if (!/^[^/]+\/[^/]+\/.+$/.test(o.check))
+    throw new UsageError(`--check ${o.check}: not a check id (<scenario>/<step>/<check>, as a report names it)`);
+  makeOutputDir(o.reportDir, '--report-dir');
+  const outcome = await searchReleases({
+    from: o.from.replace(/^v/, ''),
+    to: o.to.replace(/^v/, ''),
+    releases: releaseTable().releases.map((r) => r.version),
+    knownHole: (v) => knownHole(v, o),
+    probe: (v) => probeRelease(v, o),
+  });
+  if (o.json) console.log(JSON.stringify({ check: o.check, ...outcome }, null, 2));
+  else for (const line of answerLines(outcome, o.check)) console.log(printable(line));
+  process.exitCode = outcome.answer.kind === 'found' ? EXIT.ok : EXIT.usage;
+}
