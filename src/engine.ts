@@ -15,5 +15,6 @@ export { reportMerge, reportRender } from './commands/report.js';
 export { mutateCommand } from './commands/mutate.js';
 export { serve } from './commands/serve.js';
 export { proxy } from './commands/proxy.js';
+export { contract } from './commands/contract.js';
 export { spec } from './commands/spec.js';
 export { bisect } from './commands/bisect.js';

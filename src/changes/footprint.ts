@@ -2,7 +2,7 @@
 // endpoint it called and, inside an answer's body, at a member it received (or above one: a removed object takes its
 // members with it). A member it never received, or an endpoint it never called, changes nothing for that client.
 // The footprint is the `proxy.footprint` of a proxy report (schemas/report.schema.json), shape paths as drift names them.
-import type { Report } from '../schema/generated/types.js';
+import type { ContractEndpoint, Report } from '../schema/generated/types.js';
 import type { Difference } from './compare.js';
 
 export type Footprint = NonNullable<Report['proxy']>['footprint'];
@@ -24,4 +24,22 @@ export function touchesFootprint(footprint: Footprint, d: Difference): boolean {
   if (!AT_A_MEMBER.has(d.kind) || !d.path) return true;
   const path = d.path;
   return used.members.some((m) => m === path || m.startsWith(`${path}/`)) || (used.membersCut ?? 0) > 0;
+}
+
+/** the kinds of difference that reach every client that called the endpoint, whatever it reads of the answer */
+const ALWAYS = new Set<Difference['kind']>(['status', 'only-before']);
+
+/**
+ * With a client's contract (the endpoints and members its author says it reads): a status changed (an endpoint
+ * removed among them) or an exchange gone on an endpoint the client called counts always; any other difference only
+ * on an endpoint the contract names and, inside a body, at a member it reads (or above one).
+ */
+export function touchesContract(footprint: Footprint, contract: ContractEndpoint[], d: Difference): boolean {
+  if (!touchesFootprint(footprint, d)) return false;
+  if (ALWAYS.has(d.kind)) return true;
+  const named = contract.find((c) => c.endpoint === d.endpoint);
+  if (!named) return false;
+  if (!AT_A_MEMBER.has(d.kind) || !d.path) return true;
+  const path = d.path;
+  return named.members.some((m) => m === path || m.startsWith(`${path}/`));
 }

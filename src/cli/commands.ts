@@ -12,6 +12,7 @@ import { matrixCommand } from './matrix.js';
 import { agentsCommand } from './agents.js';
 import { serveCommand } from './serve.js';
 import { proxyCommand } from './proxy.js';
+import { contractCommand } from './contract.js';
 import { specCommand } from './spec.js';
 import { bisectCommand } from './bisect.js';
 
@@ -28,5 +29,6 @@ export const COMMANDS: CommandModule[] = [
   mutateCommand,
   serveCommand,
   proxyCommand,
+  contractCommand,
   specCommand,
 ];

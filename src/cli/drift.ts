@@ -25,6 +25,10 @@ function checkDriftArgs(argv: Record<string, unknown>): true {
     if (live)
       throw new UsageError(`drift SESSION --against AGENT replays the client's own requests: --${live} does not apply`);
   }
+  if (argv.contract !== undefined && argv.against === undefined)
+    throw new UsageError(
+      "drift --contract keeps a client session's drift to what its contract names: give it with SESSION --against",
+    );
   if (dirs.length > 2)
     throw new UsageError(`drift compares two recordings folders; got ${dirs.length}: ${dirs.join(' ')}`);
   if (dirs.length === 2) {
@@ -51,6 +55,14 @@ const AGAINST = {
     "with one SESSION (a report folder of `synconf proxy`, or a HAR file): ask the client's own requests again of this agent (VERSION: a lab of that installed version; URL: a running agent, with --api-key; RECORDINGS: a recordings folder) and keep to the causes that touch the client's footprint",
 } as const;
 
+/** --contract: what a client session's drift is kept to */
+const CONTRACT = {
+  type: 'string',
+  coerce: once('contract'),
+  describe:
+    'with --against: judge only what this client contract names (synconf contract; an endpoint removed or a status changed on an endpoint the client called always counts)',
+} as const;
+
 export const driftCommand: CommandModule = {
   command: 'drift [dirs..]',
   describe:
@@ -64,6 +76,7 @@ export const driftCommand: CommandModule = {
       })
       .option('keep', KEEP)
       .option('against', AGAINST)
+      .option('contract', CONTRACT)
       .option('fail-on', {
         type: 'string',
         coerce: once('fail-on'),

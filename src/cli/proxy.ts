@@ -7,6 +7,21 @@ import type { ProxyOptions } from '../commands/proxy.js';
 const PROXY_EXIT_CODES =
   "Exit codes: 0 every exchange judged conforms (or is a known deviation of the agent version), 1 a request or an answer is against the spec (each listed with its exchange, and whose fault it is), 2 usage or input error (no agent named, port in use, an agent that cannot be started or reached), or no exchange the spec describes passed (no verdict to give), 3 a fault of synconf itself, 130 interrupted by Ctrl-C (SIGINT), 129 by SIGHUP (128 + the signal's number, as every command; the report is written all the same). SIGTERM, --count and --until-idle are the orderly stop: the exit code is the verdict.";
 
+/** --until-idle: the orderly stop of a CI session */
+const UNTIL_IDLE = {
+  type: 'string',
+  coerce: wholeNumber('until-idle', 1, 86_400),
+  describe: 'stop after this many seconds with no request open, begun or ended (a long poll is never cut)',
+} as const;
+
+/** --contract: the client's quirks accepted */
+const CONTRACT = {
+  type: 'string',
+  coerce: once('contract'),
+  describe:
+    "a client contract (synconf contract; schemas/contract.schema.json): its quirks, checks of the client's requests each with its reason, are accepted as expected failures (and not refused under --errors refuse)",
+} as const;
+
 export const proxyCommand: CommandModule = {
   command: 'proxy',
   describe:
@@ -59,11 +74,8 @@ export const proxyCommand: CommandModule = {
         coerce: wholeNumber('count', 1),
         describe: 'stop after this many exchanges (for CI)',
       })
-      .option('until-idle', {
-        type: 'string',
-        coerce: wholeNumber('until-idle', 1, 86_400),
-        describe: 'stop after this many seconds with no request open, begun or ended (a long poll is never cut)',
-      })
+      .option('until-idle', UNTIL_IDLE)
+      .option('contract', CONTRACT)
       .example('synconf proxy --lab 1.19.2 --until-idle 30', 'a lab agent; point the client at the printed URL and key')
       .example('synconf proxy --agent http://127.0.0.1:8384 --api-key KEY --port 8385', 'in front of a running agent')
       .example('synconf proxy --recordings recordings/syncthing-1.29.5 --count 20', 'recordings as the agent')

@@ -4,12 +4,14 @@
 // the client's footprint: a member the client never received, or an endpoint it never called, is no change for it.
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CassetteMeta, HarEntry } from '../schema/generated/types.js';
+import type { CassetteMeta, ChangeCause, ClientContract, HarEntry } from '../schema/generated/types.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { cassettePath, newCassette, RUN_CASSETTE } from '../transport/cassette.js';
 import { Redactor } from '../transport/redact.js';
 import { compareRecordings } from '../changes/compare-recordings.js';
-import { touchesFootprint } from '../changes/footprint.js';
+import { touchesContract, touchesFootprint, type Footprint } from '../changes/footprint.js';
+import type { Difference } from '../changes/compare.js';
+import { loadContract } from '../proxy/contract.js';
 import type { Acceptance } from '../changes/accept.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { readClientSession } from '../proxy/client-session.js';
@@ -27,6 +29,8 @@ export interface AgainstOptions extends CauseOptions {
   apiKey?: string;
   /** --timeout: seconds each request to the agent may take */
   timeout?: number;
+  /** --contract: the client's contract; only what it names is judged */
+  contract?: string;
 }
 
 /** --against: a recordings folder, an agent's URL (host:port too, which agent-url.ts refuses for its missing scheme),
@@ -107,8 +111,27 @@ async function setUpStart(
   return { state, label: `the session's starting state (${stateSize(state)}), not set up`, why };
 }
 
+/** the session's exchanges asked again, each with its URL as it was asked (by step); the others left out */
+function sentAsAsked(entries: HarEntry[], asked: Map<string, string>): HarEntry[] {
+  return entries.flatMap((e) => {
+    const url = asked.get(e._step);
+    return url === undefined ? [] : [{ ...e, request: { ...e.request, url } }];
+  });
+}
+
+/** what the causes are kept to: the client's footprint, or its contract */
+function keptTo(footprint: Footprint, contract: ClientContract | undefined, file: string | undefined): string {
+  const count = (list: { members: string[] }[]) => list.reduce((n, f) => n + f.members.length, 0);
+  return contract
+    ? `contract ${file}: ${contract.endpoints.length} endpoint(s), ${count(contract.endpoints)} member(s) the client reads`
+    : `footprint: ${footprint.length} endpoint(s), ${count(footprint)} member(s)`;
+}
+
 export async function driftAgainst(source: string, opts: AgainstOptions, accepted: Acceptance[]): Promise<number> {
   const session = await readClientSession(source);
+  const contract = opts.contract === undefined ? undefined : loadContract(opts.contract, '--contract');
+  const touches = (d: Difference) =>
+    contract ? touchesContract(session.footprint, contract.endpoints, d) : touchesFootprint(session.footprint, d);
   const scratch = mkdtempSync(join(usableTempDir(), 'synconf-drift-against-'));
   try {
     const timeoutMs = opts.timeout === undefined ? undefined : opts.timeout * 1000;
@@ -133,10 +156,7 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
     // the exchanges asked of both agents, by their steps: what was not asked again is not compared
     // (each as it was asked again: a long poll's timeout shortened, so that both sides name the exchange alike)
     const asked = new Map(answered.map((e) => [e._step, e.request.url]));
-    const sent = session.entries.flatMap((e) => {
-      const url = asked.get(e._step);
-      return url === undefined ? [] : [{ ...e, request: { ...e.request, url } }];
-    });
+    const sent = sentAsAsked(session.entries, asked);
     // the answers up to the first state change not asked again are compared; those after it cannot tell
     const order = new Map(session.entries.map((e, i) => [e._step, i]));
     const parting = partingOf(session.entries, asked);
@@ -147,15 +167,14 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
         writeSide(join(scratch, `${name}-before`), sent.filter(keep), session.agentVersion),
         writeSide(join(scratch, `${name}-after`), answered.filter(keep), upstream.version),
         undefined,
-        (d) => touchesFootprint(session.footprint, d),
+        touches,
       );
     const comparison = compare('early', early);
     const label = [unheld?.label, parting?.label].filter(Boolean).join(' and ');
     const later = label ? { after: label, comparison: compare('later', (e) => !early(e)) } : undefined;
     if (!opts.json) {
-      const members = session.footprint.reduce((n, f) => n + f.members.length, 0);
       console.log(
-        `drift of the client's ${asked.size} exchange(s) (footprint: ${session.footprint.length} endpoint(s), ${members} member(s)) from ${session.har} (Syncthing ${session.agentVersion ?? 'version unknown'}) to ${upstream.description} (Syncthing ${upstream.version ?? 'version unknown'}):`,
+        `drift of the client's ${asked.size} exchange(s) (${keptTo(session.footprint, contract, opts.contract)}) from ${session.har} (Syncthing ${session.agentVersion ?? 'version unknown'}) to ${upstream.description} (Syncthing ${upstream.version ?? 'version unknown'}):`,
       );
       const skipped = new Map<string, number>();
       for (const s of replayed.skipped) skipped.set(s, (skipped.get(s) ?? 0) + 1);
@@ -164,7 +183,9 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
       else if (holdsAnything(session.startState))
         console.log(`  the session's starting state (${stateSize(session.startState)}) set up first`);
     }
-    return printCauses(comparison, session.har, upstream.description, opts, accepted, later);
+    // without a contract every member the client received counts: say how many causes no contract has confirmed
+    const unconfirmed = contract ? undefined : (causes: ChangeCause[]) => causes.filter((c) => c.pointer).length;
+    return printCauses(comparison, session.har, upstream.description, opts, accepted, later, unconfirmed);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

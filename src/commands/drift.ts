@@ -162,8 +162,10 @@ export function printCauses(
   opts: CauseOptions,
   accepted: Acceptance[],
   later?: LaterCauses,
+  unconfirmedOf?: (causes: ChangeCause[]) => number,
 ): number {
   const { causes, unused } = accept(all, accepted);
+  const unconfirmed = unconfirmedOf?.(causes.filter((c) => !c.accepted));
   const failOn = opts.failOn ?? 'any';
   const tripped = failing(causes, failOn);
   const uncertain = later && uncertainOf(later, causes, accepted);
@@ -181,6 +183,7 @@ export function printCauses(
     ...(opts.failOn ? { failOn: opts.failOn } : {}),
     causes,
     counts: countsOf(causes),
+    ...(unconfirmed === undefined ? {} : { unconfirmed }),
     ...(found.problems.length ? { problems: found.problems } : {}),
     ...(uncertain ? { uncertain } : {}),
   };
@@ -193,6 +196,10 @@ export function printCauses(
       `${plural(found.differences, 'difference')} in ${plural(changed, 'scenario')}${found.problems.length ? `, ${plural(found.problems.length, 'unreadable cassette')}` : ''}`,
     );
     console.log(countLine(doc.counts));
+    if (unconfirmed)
+      console.log(
+        `${plural(unconfirmed, 'cause')} of these ${unconfirmed === 1 ? 'is' : 'are'} at members the client received that no contract has confirmed it reads (synconf contract, then drift --contract FILE)`,
+      );
     if (uncertain) printUncertain(uncertain);
     if (opts.failOn) console.log(gateLine(failOn, tripped));
     if (untold.length)

@@ -12,7 +12,8 @@ import { SYNCONF_VERSION } from '../paths.js';
 import { Redactor } from '../transport/redact.js';
 import { RUN_CASSETTE } from '../transport/cassette.js';
 import { EXCHANGES_DIR } from '../changes/exchanges.js';
-import { ProxySession } from '../proxy/session.js';
+import { ProxySession, type SessionOptions } from '../proxy/session.js';
+import { loadContract } from '../proxy/contract.js';
 import { deviationsFor } from '../proxy/deviations.js';
 import { startForwarder, type ErrorsMode, type ExchangeNote } from '../proxy/forward.js';
 import type { Exchange } from '../transport/types.js';
@@ -39,6 +40,8 @@ export interface ProxyOptions {
   errors: ErrorsMode;
   count?: number;
   untilIdle?: number;
+  /** --contract: a client contract whose quirks are accepted with their reasons */
+  contract?: string;
 }
 
 /** how the session ended: a signal, or a limit of the options (an orderly stop) */
@@ -50,6 +53,8 @@ export async function proxy(opts: ProxyOptions): Promise<void> {
 
 export async function runProxy(opts: ProxyOptions): Promise<number> {
   if (opts.port > 65535) throw new UsageError(`--port ${opts.port}: a TCP port is at most 65535`);
+  // a bad contract stops the session before any work: its quirks would have been judged as violations
+  const contract = opts.contract === undefined ? undefined : loadContract(opts.contract, '--contract');
   makeOutputDir(opts.reportDir, '--report-dir');
   const release = lockReportDir(opts.reportDir, '--report-dir');
   try {
@@ -57,7 +62,7 @@ export async function runProxy(opts: ProxyOptions): Promise<number> {
     const upstream = await startUpstream({ ...opts, reportDir: opts.reportDir });
     let code: number;
     try {
-      code = await session(opts, upstream, startedAt);
+      code = await session(opts, upstream, startedAt, contract && { doc: contract, file: opts.contract! });
     } catch (e) {
       // the session's own failure is the one to give (its report unwritable); the upstream's is said beside it
       await upstream.close().catch((c: unknown) => console.error(`synconf: ${printableLine((c as Error).message)}`));
@@ -70,7 +75,9 @@ export async function runProxy(opts: ProxyOptions): Promise<number> {
   }
 }
 
-async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date): Promise<number> {
+type Contracted = SessionOptions['contract'];
+
+async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date, contract: Contracted): Promise<number> {
   const deviations = await deviationsFor(upstream.version);
   const redactor = new Redactor([upstream.apiKey]);
   const har = sessionHar(opts, upstream, startedAt);
@@ -81,6 +88,7 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
     apiKey: upstream.apiKey,
     harFile: join(EXCHANGES_DIR, `${RUN_CASSETTE}.har`),
     onEntry: (e) => har.add(e),
+    contract,
   });
   const state = await startStateOf(opts, upstream);
   let stop: (why: Ended) => void = () => {};
@@ -108,13 +116,7 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
   for (const line of proxyLines(forwarder.url, upstream, opts)) console.log(line);
   const interrupt = onInterrupt();
   void interrupt.stopped.then(stop);
-  const idle =
-    opts.untilIdle === undefined
-      ? undefined
-      : setInterval(() => {
-          // idle: no request open (a long poll is an exchange in flight, never cut), none begun or ended for N s
-          if (forwarder.inFlight() === 0 && Date.now() - lastActivity >= opts.untilIdle! * 1000) stop('idle');
-        }, 100);
+  const idle = idleWatch(opts.untilIdle, () => forwarder.inFlight() === 0 && lastActivity, stop);
   const why = await ended;
   clearInterval(idle);
   await forwarder.close();
@@ -137,6 +139,16 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date):
 
 /** a line of the session about exchange #n: its text may hold what the client or the agent sent */
 const say = (n: number, text: string) => console.error(`synconf proxy: #${n} ${printableLine(text)}`);
+
+/** --until-idle: stops once no request is open (a long poll is an exchange in flight, never cut) and none was begun
+ * or ended for that many seconds; `quietSince` gives when the last began or ended, false while one is open */
+function idleWatch(seconds: number | undefined, quietSince: () => number | false, stop: (why: Ended) => void) {
+  if (seconds === undefined) return undefined;
+  return setInterval(() => {
+    const since = quietSince();
+    if (since !== false && Date.now() - since >= seconds * 1000) stop('idle');
+  }, 100);
+}
 
 /** the session's HAR, staged beside the report folder's recordings/; a write that fails is said at once */
 function sessionHar(opts: ProxyOptions, upstream: Upstream, startedAt: Date): HarSink {

@@ -2,7 +2,14 @@
 // checks of a report like a run's: one scenario per endpoint, one step per exchange ("#12": the 12th of the session).
 // Memory stays bounded over a long session: every kind of check keeps its first few verbatim and counts the rest
 // (`more`), the footprint keeps counts and member names, and the exchanges themselves go to the HAR sink, not here.
-import type { CheckResult, Evidence, HarEntry, Report, ScenarioResult } from '../schema/generated/types.js';
+import type {
+  CheckResult,
+  ClientContract,
+  Evidence,
+  HarEntry,
+  Report,
+  ScenarioResult,
+} from '../schema/generated/types.js';
 import type { Check } from '../runner/exchange-checks.js';
 import { bodyOf } from '../runner/exchange-checks.js';
 import { evidenceOf } from '../runner/evidence.js';
@@ -18,6 +25,7 @@ import { EventWatch, type EventCheck } from './event-watch.js';
 import type { EndpointEntry } from '../schema/endpoints.js';
 import { applyResourceDeviations, type ResourceDeviations } from './deviations.js';
 import type { ExchangeNote } from './forward.js';
+import { applyQuirks, quirkOf } from './contract.js';
 
 /** checks of one kind (endpoint, check, verdict) kept verbatim; the rest are counted into the last kept one */
 const KEEP_PASSING = 1;
@@ -50,6 +58,8 @@ export interface SessionOptions {
   harFile: string;
   /** receives each exchange's HAR entry (redacted), in order */
   onEntry: (entry: HarEntry) => void;
+  /** the client's contract (proxy --contract) and its file: its quirks are the client's known deviations */
+  contract?: { doc: ClientContract; file: string };
   /** receives every check as made (none folded), known deviations applied: `synconf mutate --proxy-session` */
   onChecks?: (checks: CheckResult[]) => void;
 }
@@ -81,7 +91,11 @@ export class ProxySession {
 
   /** judges the request alone, before it is forwarded (--errors refuse answers a request against the spec itself) */
   requestViolations(method: string, url: string, body: string | undefined): Check[] {
-    return checkRequest({ method, url, body }).checks.filter((c) => c.verdict === 'fail');
+    // a known quirk of the client is not refused either (--errors refuse): it is accepted, with its reason
+    const endpoint = endpointName(method, url);
+    return checkRequest({ method, url, body }).checks.filter(
+      (c) => c.verdict === 'fail' && !quirkOf(this.opts.contract?.doc, endpoint, c.name),
+    );
   }
 
   /**
@@ -175,6 +189,7 @@ export class ProxySession {
     }));
     const own: ScenarioResult = { ...s, checks: results };
     applyResourceDeviations(own, this.opts.deviations);
+    if (this.opts.contract) applyQuirks(own, this.opts.contract.doc, this.opts.contract.file);
     this.opts.onChecks?.(results);
     s.durationMs += Math.round(x.durationMs);
     for (const c of results) {

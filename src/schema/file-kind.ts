@@ -16,7 +16,8 @@ export type FileKind =
   | 'drift-ignore'
   | 'change-rules'
   | 'statement-index'
-  | 'lab-state';
+  | 'lab-state'
+  | 'contract';
 
 /** each kind as a message names it */
 export const KIND_NAMES: Record<FileKind, string> = {
@@ -32,12 +33,14 @@ export const KIND_NAMES: Record<FileKind, string> = {
   'change-rules': 'a change rules file',
   'statement-index': 'a statement index',
   'lab-state': 'a lab state file (lab.json)',
+  contract: 'a client contract (synconf contract)',
 };
 
 const FORMATS: Record<string, FileKind> = {
   'synconf-report/1': 'report',
   'synconf-matrix/1': 'matrix',
   'synconf-mutation/1': 'mutation-report',
+  'synconf-contract/1': 'contract',
 };
 
 /** the kind of a parsed document by its top-level members; undefined when it looks like none of them */

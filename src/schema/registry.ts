@@ -91,7 +91,7 @@ export function short(value: unknown, max = 60): string {
 }
 
 /** files people write by hand: an unknown member in them is likely a typo, worth a "did you mean" */
-const AUTHORED = new Set(['scenario', 'expectations', 'drift-ignore', 'change-rules']);
+const AUTHORED = new Set(['scenario', 'expectations', 'drift-ignore', 'change-rules', 'contract']);
 
 /** the member lists of a schema's closed objects (`properties` beside `additionalProperties: false`) */
 function closedMemberLists(node: unknown, out: string[][] = []): string[][] {

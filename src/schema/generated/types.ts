@@ -312,6 +312,7 @@ export interface SynconfResources {
   cassette?: Cassette;
   "change-rules"?: ChangeRules;
   config?: Config;
+  contract?: ClientContract;
   "control-reply"?: ControlReply;
   "debug-facilities"?: DebugFacilities;
   device?: Device;
@@ -878,6 +879,62 @@ export interface ConfigDefaults {
   [k: string]: unknown;
 }
 /**
+ * A client's contract (`synconf contract SESSION` writes it from a proxy session; the client's author prunes it, as a Pact consumer's): the endpoints the client calls, each with the members of the answers it reads, and the client's known quirks. `synconf drift SESSION --against VERSION --contract FILE` judges only what it names (an endpoint removed or a status changed on an endpoint the client called always counts); `synconf proxy --contract FILE` accepts its quirks with their reasons.
+ */
+export interface ClientContract {
+  $schema?: string;
+  format: "synconf-contract/1";
+  /**
+   * the client, as its author names it (e.g. node-syncthing 3.3.7)
+   */
+  client?: string;
+  /**
+   * the session the contract was made from
+   */
+  madeFrom?: {
+    /**
+     * the session's HAR file, as given
+     */
+    session: string;
+    /**
+     * the agent version of the session, when known
+     */
+    agentVersion: string | null;
+  };
+  /**
+   * the endpoints the client calls, each once
+   */
+  endpoints: ContractEndpoint[];
+  /**
+   * the client's known quirks: checks of its requests the proxy accepts as expected failures, each with its reason (as the agent's known deviations)
+   */
+  quirks?: ClientQuirk[];
+}
+export interface ContractEndpoint {
+  /**
+   * "METHOD /path" as drift names it (IDs in the path as placeholders)
+   */
+  endpoint: string;
+  /**
+   * the members of the answer the client reads, as shape paths (array items as /[], map keys as placeholders); [] when it reads none (its status alone)
+   */
+  members: string[];
+}
+export interface ClientQuirk {
+  /**
+   * the proxy's check of the client's request, by name (request:body, request:no parameters, request:query NAME, request:method)
+   */
+  check: string;
+  /**
+   * only on this endpoint ("METHOD /path"); on every endpoint when left out
+   */
+  endpoint?: string;
+  /**
+   * why the quirk is harmless
+   */
+  reason: string;
+}
+/**
  * The reply of POST /rest/system/restart and POST /rest/system/shutdown: {"ok": "<what happens>"} (e.g. "restarting", "shutting down"). The spec does not show it.
  */
 export interface ControlReply {
@@ -997,6 +1054,10 @@ export interface DriftCauses {
    */
   causes: ChangeCause[];
   counts: Counts;
+  /**
+   * drift SESSION --against without --contract: how many of `causes` (accepted ones left out) are at a member of an answer, which the client received but no contract has confirmed it reads
+   */
+  unconfirmed?: number;
   /**
    * cassettes that could not be read
    */
