@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
-import type { ClientContract, DriftCauses } from '../src/schema/generated/types.js';
+import type { ClientContract, DriftCauses, HarEntry } from '../src/schema/generated/types.js';
+import { replaySession } from '../src/proxy/replay-client.js';
+import { Redactor } from '../src/transport/redact.js';
 import { cli } from './support/cli.js';
 import { tempFolder } from './support/temp.js';
 import { call, checksOf, readReport, startProxy, stopProxy } from './support/proxy.js';
@@ -169,4 +171,17 @@ describe('proxy --contract: a client quirk accepted with its reason', () => {
       new RegExp(`^synconf: --contract ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: /quirks/0`),
     );
   });
+});
+
+test('drift does not ask again a long poll the proxy\'s stop cut: no answer to compare (it read "stopped → 200")', async () => {
+  const entry = {
+    request: { method: 'GET', url: 'http://agent/rest/events?since=3', headers: [] },
+    response: { status: 0, headers: [], content: { size: 0, mimeType: '', text: '' } },
+    _error: { code: 'stopped', message: 'cut by the stop' },
+    _step: '#1',
+    _target: 'agent',
+  } as unknown as HarEntry;
+  const out = await replaySession([entry], { url: 'http://127.0.0.1:9', apiKey: 'k' }, new Redactor(['k']));
+  assert.deepEqual(out.entries, []);
+  assert.match(out.skipped.join(), /the proxy's stop cut it in the session/);
 });

@@ -26,20 +26,25 @@ export function touchesFootprint(footprint: Footprint, d: Difference): boolean {
   return used.members.some((m) => m === path || m.startsWith(`${path}/`)) || (used.membersCut ?? 0) > 0;
 }
 
+/** the kinds of difference that are about the types of the events an answer holds */
+const EVENT_KINDS = new Set<Difference['kind']>(['event-gone', 'event-new']);
+
 /** the kinds of difference that reach every client that called the endpoint, whatever it reads of the answer */
 const ALWAYS = new Set<Difference['kind']>(['status', 'only-before']);
 
 /**
  * With a client's contract (the endpoints and members its author says it reads): a status changed (an endpoint
  * removed among them) or an exchange gone on an endpoint the client called counts always; any other difference only
- * on an endpoint the contract names and, inside a body, at a member it reads (or above one).
+ * on an endpoint the contract names and, inside a body, at a member it reads (or above one); an event type fired or
+ * no longer fired only where it reads the events' /[]/type.
  */
 export function touchesContract(footprint: Footprint, contract: ContractEndpoint[], d: Difference): boolean {
   if (!touchesFootprint(footprint, d)) return false;
   if (ALWAYS.has(d.kind)) return true;
   const named = contract.find((c) => c.endpoint === d.endpoint);
   if (!named) return false;
-  if (!AT_A_MEMBER.has(d.kind) || !d.path) return true;
-  const path = d.path;
+  // an event type seen or gone is a change of the events' /[]/type: it counts for a client that reads their types
+  const path = EVENT_KINDS.has(d.kind) ? '/[]/type' : d.path;
+  if (!path || (!AT_A_MEMBER.has(d.kind) && !EVENT_KINDS.has(d.kind))) return true;
   return named.members.some((m) => m === path || m.startsWith(`${path}/`));
 }

@@ -42,6 +42,8 @@ function requestOf(e: HarEntry, apiKey: string, timeoutMs: number): OutgoingRequ
   const url = new URL(e.request.url);
   if (e._refused !== undefined) return 'the proxy refused it (--errors refuse): the agent never saw it';
   if (e._error?.code === 'aborted') return 'the agent broke off its answer in the session: nothing to compare';
+  // a long poll still open when the session stopped has no answer to compare: asked again it answers, 'stopped → 200'
+  if (e._error?.code === 'stopped') return "the proxy's stop cut it in the session: nothing to compare";
   const route = agentRoute(e.request.method, url.pathname);
   if ('undecidable' in route) return `${route.undecidable}: where the agent would route it cannot be told`;
   const harm = neverAsked(route);
