@@ -5,6 +5,8 @@
 #   replay  `synconf replay` of the bundled 1.19.2 recordings against `node -e 0` (target ≤ 10×);
 #   live    the same 13 requests against one lab agent, sent by `synconf run --suite bench/synconf-13.yaml`
 #           and by bench/plain-13.mjs (built-in fetch, checks by hand): target ≤ 0.9×.
+# Then serve --stateful under load (bench/stateful-load.mjs): 50 clients, 1,000 mixed reads and writes; requests a
+# second and peak memory (a record, no target).
 # Each a whole process as a user starts it. Results: bench/results.json.
 #
 # Environment: RUNS (default 30), WARMUP (default 3), SYNCONF_BENCH_NO_BUILD=1 to skip `npm run build`.
@@ -68,3 +70,6 @@ $PLAIN >/dev/null || { echo "bench: plain-13.mjs does not pass against the lab a
 $RUN >"$TMP/preflight.txt" || { cat "$TMP/preflight.txt" >&2; echo "bench: synconf does not pass against the lab agent" >&2; exit 1; }
 
 node bench/ratios.mjs "$BIN" "$TMP" "$URL" "$KEY" "$FOLDER"
+
+echo "bench: serve --stateful, 50 clients, 1,000 mixed reads and writes (bench/stateful-load.mjs)" >&2
+node bench/stateful-load.mjs
