@@ -57,6 +57,10 @@ export const harRef = (dir: string, scenario: string, entry: number) => ({ file:
 
 const pairs = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value }));
 
+/** a header's value whatever the case of its name (the proxy keeps names lower-case, scenarios as written); '' if none */
+const headerOf = (headers: Record<string, string>, name: string) =>
+  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1] ?? '';
+
 /** the HAR entry of an exchange, with every secret replaced by its placeholder */
 export function toEntry(x: Exchange, step: string, r: Redactor): HarEntry {
   if (x.request.body !== undefined) r.learnFrom(x.request.body);
@@ -95,7 +99,7 @@ export function toEntry(x: Exchange, step: string, r: Redactor): HarEntry {
     _step: step,
   };
   if (x.request.body !== undefined)
-    entry.request.postData = { mimeType: x.request.headers['Content-Type'] ?? '', text: r.text(x.request.body) };
+    entry.request.postData = { mimeType: headerOf(x.request.headers, 'content-type'), text: r.text(x.request.body) };
   if (x.error) entry._error = x.error;
   return entry;
 }
