@@ -149,13 +149,21 @@ mod)
     case "$version" in
     ${sums.join('\n    ')}
     esac
-    printf '{"Path":"github.com/syncthing/syncthing","Version":"%s","Dir":"%s","Sum":"%s"}\\n' "$version" "${moduleDir}" "$sum"
+    dir="${moduleDir}"; [ "$version" = "$FAKE_NO_DIR" ] && dir=/nonexistent/synconf-module
+    echo "module $version" >> ${log}
+    printf '{"Path":"github.com/syncthing/syncthing","Version":"%s","Dir":"%s","Sum":"%s"}\\n' "$version" "$dir" "$sum"
   fi ;;
 build)
   version=$(echo "$*" | sed -n 's/.*build\\.Version=v\\([^ ]*\\).*/\\1/p')
   out=; prev=
   for a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done
   echo "start $version" >> ${log}
+  if [ -n "$FAKE_NO_DIR" ]; then
+    # the other build lasts until the broken one has been downloaded, and a second beyond
+    i=0
+    while ! grep -q "^module $FAKE_NO_DIR" ${log} && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+    sleep 1
+  fi
   if [ "$version" = 2.0.9 ]; then
     i=0
     while [ "$(grep -c '^start' ${log})" -lt 2 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
@@ -176,7 +184,7 @@ function mostAtOnce(log: string): number {
   let running = 0;
   let most = 0;
   for (const line of readFileSync(log, 'utf8').trim().split('\n')) {
-    running += line.startsWith('start') ? 1 : -1;
+    running += line.startsWith('start') ? 1 : line.startsWith('end') ? -1 : 0;
     most = Math.max(most, running);
   }
   return most;
@@ -239,6 +247,35 @@ test('agents list --all shows each release with its state; install --all builds 
     assert.match(
       listed.stdout,
       /^Releases: 5 \(installed 3, obtainable 1, unknown 0, not served 1, not buildable 0\)$/m,
+    );
+  } finally {
+    removeTemp(dir);
+  }
+});
+
+test('a fault of synconf in one build (exit 3) stops the pool: the build under way ends and is cleaned up, no other starts', async () => {
+  const dir = makeTemp('releases-fault');
+  const cache = join(dir, 'cache');
+  try {
+    const { go, log } = await fakeGo(dir);
+    // 2.1.0's module folder is missing: copying it is no build failure but a fault of synconf (an ENOENT)
+    const res = await cliAsync(['agents', 'install', '--jobs', '2', '1.30.0', '2.1.0', '2.1.2'], {
+      env: {
+        SYNCONF_AGENTS_DIR: cache,
+        SYNCONF_RELEASES_FILE: await smallTable(dir),
+        SYNCONF_GO: go,
+        FAKE_NO_DIR: 'v1.30.0-rc.1.0.20260512055947-c0c401efebf2',
+      },
+    });
+    assert.equal(res.code, 3, res.out);
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    assert.ok(lines.includes('end 1.30.0'), `the other build was waited for to its end:\n${lines.join('\n')}`);
+    // the old pool went on taking builds after the fault, unreported (with --all, for every release left)
+    assert.ok(!lines.some((l) => l.includes('2.1.2') || l.includes('44cbfcad56db')), lines.join('\n'));
+    assert.deepEqual(
+      readdirSync(cache).filter((f) => f.startsWith('.build-')),
+      [],
+      'no build folder left behind',
     );
   } finally {
     removeTemp(dir);

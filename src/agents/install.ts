@@ -391,16 +391,26 @@ export async function installBuild(
   }
 }
 
-/** runs work(item) for every item, at most `jobs` at a time, in the order given */
+/**
+ * runs work(item) for every item, at most `jobs` at a time, in the order given. A work that throws stops the pool
+ * taking more, but the ones under way are waited for (their go commands and build folders ended and removed, not
+ * left behind by an exit 3); then the first throw is thrown.
+ */
 async function pooled<T>(items: readonly T[], jobs: number, work: (item: T, index: number) => Promise<void>) {
   let next = 0;
+  let fault: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < items.length) {
+    while (!fault && next < items.length) {
       const i = next++;
-      await work(items[i], i);
+      try {
+        await work(items[i], i);
+      } catch (error) {
+        fault ??= { error };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
+  if (fault) throw fault.error;
 }
 
 /**
