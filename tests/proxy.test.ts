@@ -202,6 +202,12 @@ describe('synconf proxy --recordings', () => {
     [['--agent', 'http://127.0.0.1:9'], 2, /--agent needs --api-key/],
     [['--agent', 'http://127.0.0.1:9', '--api-key', 'some-key-1'], 2, /--agent http:\/\/127.0.0.1:9: cannot reach/],
     [['--recordings', REC, '--errors', 'drop'], 2, /--errors/],
+    [
+      ['--agent', 'http://127.0.0.1:9', '--api-key', 'some-key-1', '--stateful'],
+      2,
+      /--stateful: only with --recordings/,
+    ],
+    [['--lab', '1.19.2', '--faults', '--fault', 'latency'], 2, /--faults and --fault: only with --recordings/],
   ];
   for (const [args, code, line] of usage)
     test(`exit ${code}: proxy ${args.join(' ') || '(no agent)'}`, () => {
@@ -536,4 +542,44 @@ describe("issue 40: one writer for the session files, bounded bodies, the record
         row.cleanup?.(join(dir, 'r'));
       }
     });
+});
+
+// Issue 38: proxy --recordings gets serve's state and faults, so that a client's traffic through it is judged against a
+// stand-in that behaves: a write is read back (and judged), and a fault the client's test asks for through the proxy
+// reaches the client but is synconf's, never blamed on the agent. Each fails on a proxy without the options.
+describe("proxy --recordings with the stand-in's state and faults (issue 38)", () => {
+  test('--stateful: an error posted through the proxy is read back, both exchanges judged, exit 0', async () => {
+    const p = await startProxy(work(), 'stateful', ['--recordings', REC, '--stateful']);
+    const posted = await call(p, '/rest/system/error', { method: 'POST', body: 'posted through the proxy' });
+    assert.equal(posted.status, 200, await posted.text());
+    const { errors } = (await (await call(p, '/rest/system/error')).json()) as { errors: { message: string }[] };
+    assert.deepEqual(
+      errors.map((e) => e.message.trim()),
+      ['posted through the proxy'],
+    );
+    assert.equal(await stopProxy(p), 0, p.stderr());
+    const x = readReport(p.dir).proxy!.exchanges;
+    assert.deepEqual([x.total, x.judged, x.agentViolations], [2, 2, 0]);
+  });
+
+  test('--faults: a 503 asked through the proxy reaches the client, kept and not judged; the next answer is judged', async () => {
+    const p = await startProxy(work(), 'faults', ['--recordings', REC, '--faults']);
+    assert.match(p.stdout(), /^Faults +http:\S+\/__synconf\/faults/m);
+    const fault = { mode: 'status', status: 503, endpoint: '/rest/system/version', next: 1 };
+    const asked = await call(p, '/__synconf/faults', { method: 'POST', body: JSON.stringify(fault) });
+    assert.equal(asked.status, 200, await asked.text());
+    const statuses = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await call(p, '/rest/system/version');
+      statuses.push(r.status);
+      await r.text();
+    }
+    assert.deepEqual(statuses, [503, 200]);
+    assert.equal(await stopProxy(p), 0, p.stderr());
+    assert.match(p.stderr(), /#2 a fault of the recordings \(status.*\): not judged/);
+    const x = readReport(p.dir).proxy!.exchanges;
+    assert.deepEqual([x.agentViolations, x.answersNotJudged, x.notRest], [0, 1, 1]);
+    const entries = (JSON.parse(readFileSync(join(p.dir, 'recordings', '_run.har'), 'utf8')) as Cassette).log.entries;
+    assert.equal(entries[1]._note, 'fault');
+  });
 });

@@ -3,6 +3,7 @@ import type { CommandModule } from 'yargs';
 import { join } from 'node:path';
 import { once, wholeNumber } from './options.js';
 import type { ProxyOptions } from '../commands/proxy.js';
+import { standInOptions } from './serve.js';
 
 const PROXY_EXIT_CODES =
   "Exit codes: 0 every exchange judged conforms (or is a known deviation of the agent version), 1 a request or an answer is against the spec (each listed with its exchange, and whose fault it is), 2 usage or input error (no agent named, port in use, an agent that cannot be started or reached), or no exchange the spec describes passed (no verdict to give), 3 a fault of synconf itself, 130 interrupted by Ctrl-C (SIGINT), 129 by SIGHUP (128 + the signal's number, as every command; the report is written all the same). SIGTERM, --count and --until-idle are the orderly stop: the exit code is the verdict.";
@@ -27,7 +28,7 @@ export const proxyCommand: CommandModule = {
   describe:
     "Stand between a client and an agent: forward every request unchanged, judge each exchange against the spec (the client's request, the agent's answer), report the client's footprint",
   builder: (y) =>
-    y
+    standInOptions(y)
       .option('agent', {
         type: 'string',
         coerce: once('agent'),
@@ -79,8 +80,9 @@ export const proxyCommand: CommandModule = {
       .example('synconf proxy --lab 1.19.2 --until-idle 30', 'a lab agent; point the client at the printed URL and key')
       .example('synconf proxy --agent http://127.0.0.1:8384 --api-key KEY --port 8385', 'in front of a running agent')
       .example('synconf proxy --recordings recordings/syncthing-1.29.5 --count 20', 'recordings as the agent')
+      .example('synconf proxy --recordings DIR --stateful --faults', 'recordings that remember; faults via the proxy')
       .epilogue(
-        "Nothing on the wire is changed by default: the Host header, the API key and the web GUI's CSRF cookie and header reach the agent as the client sent them, and long polls (/rest/events) stream through. A request against the spec (a method the path does not take, a missing required parameter, a body of the wrong shape) is the client's fault; an answer against the resource's schema for the agent's version or against the endpoint's statements is the agent's, unless it is a known deviation of that version. Requests the spec does not name are forwarded and counted, not judged. The report folder (docs/proxy.md) has every violation with its exchange, the client's footprint, and the redacted HAR of the session (recordings/_run.har), which `synconf drift --against` replays.\n\n" +
+        "Nothing on the wire is changed by default: the Host header, the API key and the web GUI's CSRF cookie and header reach the agent as the client sent them, and long polls (/rest/events) stream through. A request against the spec (a method the path does not take, a missing required parameter, a body of the wrong shape) is the client's fault; an answer against the resource's schema for the agent's version or against the endpoint's statements is the agent's, unless it is a known deviation of that version. Requests the spec does not name are forwarded and counted, not judged. --stateful, --faults, --fault and --fault-seed make the recordings of --recordings behave as `synconf serve`'s do (only with --recordings); an exchange a fault touched is kept and counted, never judged: the fault is synconf's, not the agent's. The report folder (docs/proxy.md) has every violation with its exchange, the client's footprint, and the redacted HAR of the session (recordings/_run.har), which `synconf drift --against` replays.\n\n" +
           PROXY_EXIT_CODES,
       ),
   handler: async (argv) => {

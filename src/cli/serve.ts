@@ -7,9 +7,15 @@ import type { ServeOptions } from '../commands/serve.js';
 const SERVE_EXIT_CODES =
   "Exit codes (when stopped with SIGTERM, as `kill` sends it): 0 stopped, 1 with --strict: a request had no recorded answer, 2 usage or input error (port in use, no recordings), 3 a fault of synconf itself; interrupted by Ctrl-C (SIGINT): 130, by SIGHUP: 129 (128 + the signal's number, as every command), the request log written all the same.";
 
-/** --faults, --fault, --fault-seed: faults a client's tests can ask for */
-function faultOptions<T>(y: Argv<T>) {
+/** --stateful, --faults, --fault, --fault-seed: a stand-in that remembers, and faults a client's tests can ask for
+ * (serve, proxy --recordings) */
+export function standInOptions<T>(y: Argv<T>) {
   return y
+    .option('stateful', {
+      type: 'boolean',
+      describe:
+        'writes change later reads: the configuration and its parts, folder pause/resume, errors, pending records, with the events the agent emits (seeded from the recordings)',
+    })
     .option('faults', {
       type: 'boolean',
       describe:
@@ -35,7 +41,7 @@ export const serveCommand: CommandModule = {
   describe:
     'Serve a recordings folder over HTTP as the agent it recorded, for the tests of API clients; runs until Ctrl-C',
   builder: (y) =>
-    faultOptions(y)
+    standInOptions(y)
       .positional('dir', {
         type: 'string',
         describe: 'recordings folder (default: the bundled recordings of the newest agent version)',
@@ -58,11 +64,6 @@ export const serveCommand: CommandModule = {
         type: 'string',
         default: join('reports', 'serve', 'requests.har'),
         describe: 'request log: every request asked, answered or missed, as HAR',
-      })
-      .option('stateful', {
-        type: 'boolean',
-        describe:
-          'writes change later reads: the configuration and its parts, folder pause/resume, errors, pending records, with the events the agent emits (seeded from the recordings)',
       })
       .option('strict', {
         type: 'boolean',

@@ -5,7 +5,7 @@ import type { Upstream } from './proxy-upstream.js';
 export function proxyLines(
   url: string,
   upstream: Upstream,
-  opts: { errors: string; count?: number; untilIdle?: number; reportDir: string },
+  opts: { errors: string; count?: number; untilIdle?: number; reportDir: string; faults?: boolean; stateful?: boolean },
 ): string[] {
   const { hostname, port } = new URL(url);
   const stops = [
@@ -19,6 +19,14 @@ export function proxyLines(
     `URL      ${url}`,
     `API key  ${upstream.apiKey}`,
     `Report   ${opts.reportDir}`,
+    ...(opts.stateful
+      ? ['Stateful: the recordings remember what the client writes (as synconf serve --stateful)']
+      : []),
+    ...(opts.faults
+      ? [
+          `Faults   ${url}/__synconf/faults (GET lists, POST adds, DELETE clears); an exchange a fault touches is not judged`,
+        ]
+      : []),
     `e.g. syncthing cli --gui-address=${hostname}:${port} --gui-apikey=${upstream.apiKey} show system`,
     `Stops on ${stops.join(', ')}.`,
   ];

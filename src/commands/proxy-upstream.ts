@@ -7,6 +7,7 @@ import { checkRecordingsFolder } from '../transport/cassette.js';
 import { agentUrl } from '../transport/agent-url.js';
 import { checkStandInKey, generateApiKey } from './serve.js';
 import { usableTempDir } from '../output-dir.js';
+import { parseFaultOption } from '../serve/faults.js';
 
 export interface Upstream {
   url: string;
@@ -17,6 +18,8 @@ export interface Upstream {
   description: string;
   /** recordings only: the request was answered with a connection dropped as recorded (where), taken once */
   recordedDrop?(method: string, url: string): string | undefined;
+  /** recordings only: a fault touched the request (which), taken once */
+  faulted?(method: string, url: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -31,6 +34,19 @@ export interface UpstreamOptions {
   agentOption?: string;
   /** how long asking the agent its version may take (default 10 s; drift's --timeout) */
   timeoutMs?: number;
+  /** recordings only, as serve takes them: writes change later reads; faults (the control endpoint, given ones) */
+  stateful?: boolean;
+  faults?: boolean;
+  fault?: string[];
+  faultSeed?: number;
+}
+
+/** what each request was answered with beyond the recorded answer, by "METHOD url", each taken once */
+class Marks {
+  private readonly byRequest = new Map<string, string[]>();
+  add = (method: string, url: string, what: string) =>
+    this.byRequest.set(`${method} ${url}`, [...(this.byRequest.get(`${method} ${url}`) ?? []), what]);
+  take = (method: string, url: string) => this.byRequest.get(`${method} ${url}`)?.shift();
 }
 
 /** the one upstream the options name; a usage error when they name none or several */
@@ -42,8 +58,14 @@ export async function startUpstream(opts: UpstreamOptions): Promise<Upstream> {
         ? `--${named.join(' and --')}: name one agent to forward to, not ${named.length}`
         : 'name the agent to forward to: --agent URL (with --api-key), --lab VERSION or --recordings DIR',
     );
+  const standIn = [opts.stateful && '--stateful', opts.faults && '--faults', opts.fault?.length && '--fault'];
+  const given = standIn.filter((o): o is string => typeof o === 'string');
+  if (opts.recordings === undefined && given.length)
+    throw new UsageError(
+      `${given.join(' and ')}: only with --recordings (the recordings stand in for the agent; a running agent keeps its own state)`,
+    );
   if (opts.lab !== undefined) return labUpstream(opts.lab);
-  if (opts.recordings !== undefined) return recordingsUpstream(opts.recordings, opts.apiKey, opts.reportDir);
+  if (opts.recordings !== undefined) return recordingsUpstream(opts.recordings, opts);
   return agentUpstream(opts.agent!, opts.apiKey, opts.agentOption ?? '--agent', opts.timeoutMs ?? 10_000);
 }
 
@@ -61,14 +83,20 @@ async function labUpstream(version: string): Promise<Upstream> {
   };
 }
 
-async function recordingsUpstream(dir: string, apiKey: string | undefined, reportDir: string): Promise<Upstream> {
+async function recordingsUpstream(dir: string, opts: UpstreamOptions): Promise<Upstream> {
+  const { apiKey, reportDir } = opts;
   checkRecordingsFolder(dir, true);
   checkStandInKey(apiKey); // the key of the stand-in, as serve takes it
+  const faults = (opts.fault ?? []).map(parseFaultOption);
   const { startServer } = await import('../serve/server.js');
-  const drops = new Map<string, string[]>();
+  const [drops, faulted] = [new Marks(), new Marks()];
   const server = await startServer({
-    onRecordedDrop: (method, url, origin) =>
-      drops.set(`${method} ${url}`, [...(drops.get(`${method} ${url}`) ?? []), origin]),
+    onRecordedDrop: drops.add,
+    onFault: faulted.add,
+    stateful: opts.stateful ?? false,
+    faultControl: opts.faults ?? false,
+    faults,
+    faultSeed: opts.faultSeed ?? 1,
     dir,
     host: '127.0.0.1',
     port: 0,
@@ -83,7 +111,8 @@ async function recordingsUpstream(dir: string, apiKey: string | undefined, repor
     apiKey: server.apiKey,
     version: server.agentVersion,
     description: dir,
-    recordedDrop: (method, url) => drops.get(`${method} ${url}`)?.shift(),
+    recordedDrop: drops.take,
+    faulted: faulted.take,
     close: () => server.close(),
   };
 }

@@ -42,6 +42,11 @@ export interface ProxyOptions {
   untilIdle?: number;
   /** --contract: a client contract whose quirks are accepted with their reasons */
   contract?: string;
+  /** --recordings only, as serve takes them */
+  stateful?: boolean;
+  faults?: boolean;
+  fault?: string[];
+  faultSeed?: number;
 }
 
 /** how the session ended: a signal, or a limit of the options (an orderly stop) */
@@ -103,7 +108,7 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date, 
     onRequest: () => (lastActivity = Date.now()),
     onRequestEnd: () => (lastActivity = Date.now()),
     onExchange: (x, forwarded) => {
-      const note = forwarded ?? recordedDrop(upstream, x);
+      const note = forwarded ?? recordedDrop(upstream, x) ?? faulted(upstream, x);
       if (note && note.kind !== 'spec-refused') say(s.counts.total + 1, note.text);
       const judged = s.judge(x, note);
       for (const v of judged.violations) say(judged.n, `${v.blame === 'client' ? 'CLIENT' : 'AGENT'} ${v.message}`);
@@ -169,6 +174,12 @@ function recordedDrop(upstream: Upstream, x: Exchange): ExchangeNote | undefined
   return origin
     ? { kind: 'recorded-drop', text: `connection dropped as the recordings hold it (${origin}): not judged` }
     : undefined;
+}
+
+/** an exchange a fault of the recordings standing in for the agent touched: synconf's doing, not the agent's */
+function faulted(upstream: Upstream, x: Exchange): ExchangeNote | undefined {
+  const fault = upstream.faulted?.(x.request.method, x.request.url);
+  return fault ? { kind: 'fault', text: `a fault of the recordings (${fault}): not judged` } : undefined;
 }
 
 /** what a live agent already holds: drift --against sets it up on the other version (recordings hold what they hold) */

@@ -29,10 +29,11 @@ const MIB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
  * What the proxy did to an exchange beyond forwarding it, kept with it in the HAR and counted in the report:
  * `spec-refused` a request --errors refuse answered itself (text: the checks it failed; the 400 is the proxy's),
  * `too-large` a request body over the bound (413), `stopped` cut by the stop, `cut` an answer kept cut,
- * `recorded-drop` a connection the recordings standing in for the agent dropped as recorded.
+ * `recorded-drop` a connection the recordings standing in for the agent dropped as recorded, `fault` an exchange a
+ * fault of the recordings standing in for the agent touched (proxy --recordings --fault, --faults).
  */
 export interface ExchangeNote {
-  kind: 'spec-refused' | 'too-large' | 'stopped' | 'cut' | 'recorded-drop';
+  kind: 'spec-refused' | 'too-large' | 'stopped' | 'cut' | 'recorded-drop' | 'fault';
   text: string;
 }
 

@@ -37,6 +37,7 @@ const NOTE_COUNTS: Partial<Record<ExchangeNote['kind'], 'tooLarge' | 'cutByStop'
   stopped: 'cutByStop',
   cut: 'answersNotJudged',
   'recorded-drop': 'answersNotJudged',
+  fault: 'answersNotJudged',
 };
 
 /** how one exchange was judged */

@@ -37,6 +37,8 @@ export interface ServeOptions {
   stateful?: boolean;
   /** a request answered with a dropped connection, as recorded (where): the proxy tells it from the agent's fault */
   onRecordedDrop?: (method: string, url: string, origin: string) => void;
+  /** a request a fault touched (which): the proxy tells it from the agent's fault */
+  onFault?: (method: string, url: string, fault: string) => void;
   /** --faults: the control endpoint /__synconf/faults answers */
   faultControl?: boolean;
   /** --fault: faults in force from the start */
@@ -92,7 +94,8 @@ class Answers {
   readonly agent: RecordedAgent;
   readonly log: RequestLog;
   readonly counts = { served: 0, fromState: 0, missed: 0 };
-  readonly polls = new Set<{ timer: NodeJS.Timeout; res: http.ServerResponse }>();
+  /** the long polls open, with the request each answers (`url` as the client sent it) */
+  readonly polls = new Set<{ timer: NodeJS.Timeout; res: http.ServerResponse; url: string }>();
   /** --stateful: what the state answers before the recordings */
   private readonly stateful: StatefulAgent | undefined;
   /** the faults in force (--fault, and the control endpoint of --faults) */
@@ -199,6 +202,7 @@ class Answers {
     });
     const poll = {
       res,
+      url: url.pathname + url.search,
       timer: setTimeout(() => {
         end();
         answer([]);
@@ -213,6 +217,7 @@ class Answers {
     for (const poll of [...this.polls]) {
       clearTimeout(poll.timer);
       this.polls.delete(poll);
+      this.opts.onFault?.('GET', poll.url, 'restart, which ended this long poll');
       reset(poll.res);
     }
   }
@@ -225,7 +230,10 @@ class Answers {
     const path = new URL(req.url, 'http://agent').pathname;
     const control = this.opts.faultControl && this.faults && path === CONTROL_PATH;
     const fault = control ? undefined : this.faults?.pick(path);
-    if (fault) this.say(`${req.method} ${req.url}: fault ${describeFault(fault)}`);
+    if (fault) {
+      this.say(`${req.method} ${req.url}: fault ${describeFault(fault)}`);
+      this.opts.onFault?.(req.method, req.url, describeFault(fault));
+    }
     if (fault?.mode === 'restart') this.restart();
     const finish = (outcome: Outcome, given?: IncomingResponse, error?: Exchange['error']) => {
       const response = fault?.mode === 'status' ? faultStatus(fault) : given;

@@ -441,9 +441,9 @@ export interface HarEntry {
    */
   _refused?: string;
   /**
-   * synconf proxy did more than forward this exchange (its comment, or _refused, says what in words): it answered the request itself, the stop cut it, it kept the answer cut, or the recordings standing in for the agent dropped the connection as recorded. The answer is the agent's to judge in none of these: a session judged again (mutate --proxy-session) does not judge it either
+   * synconf proxy did more than forward this exchange (its comment, or _refused, says what in words): it answered the request itself, the stop cut it, it kept the answer cut, the recordings standing in for the agent dropped the connection as recorded, or a fault asked of them (--fault, --faults) touched it. The answer is the agent's to judge in none of these: a session judged again (mutate --proxy-session) does not judge it either
    */
-  _note?: "spec-refused" | "too-large" | "stopped" | "cut" | "recorded-drop";
+  _note?: "spec-refused" | "too-large" | "stopped" | "cut" | "recorded-drop" | "fault";
   /**
    * HAR 1.2: what synconf did to the exchange beyond keeping it (a proxy session: a body over its bound refused or kept cut, an exchange cut by the stop, a recorded drop)
    */
@@ -2530,7 +2530,7 @@ export interface Report {
        */
       cutByStop?: number;
       /**
-       * answers forwarded but not judged: over the 10 MB the proxy keeps of one (relayed whole), or a connection the recordings standing in for the agent dropped as recorded. Absent: none
+       * answers forwarded but not judged: over the 10 MB the proxy keeps of one (relayed whole), a connection the recordings standing in for the agent dropped as recorded, or an exchange a fault of theirs touched (proxy --recordings --fault, --faults). Absent: none
        */
       answersNotJudged?: number;
     };
