@@ -157,6 +157,30 @@ const ROWS: Record<string, Step | Step[]> = {
   },
   'spec (the package statements)': { argv: ['spec', '--kind', 'auth'], code: 0, stdout: /auth/ },
   'spec --coverage (relative)': { argv: ['spec', '--coverage', 'r.json'], code: 0, stdout: /./ },
+  // a client's contract from a cassette of the run (a proxy session's HAR is read the same way)
+  'contract HAR -o (relative)': {
+    argv: ['contract', 'rec/system-ping.har', '-o', 'c.json'],
+    code: 0,
+    writes: ['c.json'],
+  },
+  // both ends run in labs and agree on the check: nothing to bisect (exit 2), each end's report here
+  'bisect --installed-only --report-dir (relative)': {
+    argv: [
+      'bisect',
+      '--check',
+      'system-ping/get-ping/status',
+      '--from',
+      LIVE,
+      '--to',
+      '1.30.0',
+      '--installed-only',
+      '--report-dir',
+      'b',
+    ],
+    code: 2,
+    writes: [`b/${LIVE}/report.json`, 'b/1.30.0/report.json'],
+    stdout: /cannot bisect/,
+  },
   completion: { argv: ['completion'], code: 0, stdout: /synconf/ },
   '--help': { argv: ['--help'], code: 0, stdout: /Usage: synconf/ },
   '--version': { argv: ['--version'], code: 0, stdout: /^\d+\.\d+\.\d+/ },
