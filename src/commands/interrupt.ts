@@ -49,7 +49,8 @@ export interface Interrupt {
   /**
    * The command's report is in place, saying its verdict: from now until the process exits (`off` no longer stops
    * listening), a first signal has `rewrite` write it again, marked interrupted, whole or not at all, and the process
-   * exits 128 + n. The signal wins even then, and the report agrees with the exit code (issue 41).
+   * exits 128 + n. The signal wins even then, and the report agrees with the exit code (issue 41). A signal that came
+   * while the report was written, after its last stop point, has it rewritten now, and the process exits after that.
    */
   afterReport(rewrite: (signal: NodeJS.Signals) => Promise<void>, doing: string): void;
   /** stop listening (when the command is done), unless a report is to be rewritten on a signal (`afterReport`) */
@@ -73,6 +74,7 @@ const marked = process as { synconfInterrupt?: boolean; synconfEnding?: boolean 
 export function onInterrupt(opts: InterruptOptions = {}): Interrupt {
   let signal: NodeJS.Signals | undefined;
   let late: { rewrite: (signal: NodeJS.Signals) => Promise<void>; doing: string } | undefined;
+  let lateWrite: Promise<void> | undefined; // a report rewritten for a signal that came while it was written
   let resolve: (s: NodeJS.Signals) => void = () => {};
   const stopped = new Promise<NodeJS.Signals>((r) => (resolve = r));
   const abort = new AbortController();
@@ -86,7 +88,9 @@ export function onInterrupt(opts: InterruptOptions = {}): Interrupt {
     const end = late?.rewrite ?? opts.stop;
     if (!end) return;
     marked.synconfEnding = true; // the entry's own exit waits for this one
-    void end(s).then(exit, exit);
+    void end(s)
+      .then(() => lateWrite)
+      .then(exit, exit);
   };
   // on(), not once(): the lab's own handler re-raises the signal when no other listener is left,
   // which would end the process before the report is written.
@@ -110,6 +114,9 @@ export function onInterrupt(opts: InterruptOptions = {}): Interrupt {
     exitCode: (code) => (signal ? exitCodeOfSignal(signal) : code),
     afterReport(rewrite, doing) {
       if (!signal) late = { rewrite, doing };
+      // the signal came while the report was written (after its last stop point): it wins all the same, and the
+      // process exits once the report says so
+      else lateWrite ??= rewrite(signal);
     },
     off() {
       if (late) return;
