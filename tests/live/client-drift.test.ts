@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Cassette, DriftCauses, HarEntry } from '../../src/schema/generated/types.js';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { labFetch, useLab } from '../support/lab.js';
+import { readFileSync } from 'node:fs';
+import { holdFolder, useLab } from '../support/lab.js';
 import { replaySession } from '../../src/proxy/replay-client.js';
 import { Redactor } from '../../src/transport/redact.js';
 import { cli } from '../support/cli.js';
@@ -209,14 +209,7 @@ describe("the session's starting state", () => {
   const shared = useLab(1, { binary: VERSION });
   test('a folder held before the session: set up on the lab asked again (0 causes), cannot tell elsewhere', async () => {
     const agent = shared.lab.instances[0];
-    const path = join(work(), 'held-folder');
-    mkdirSync(path);
-    const made = await labFetch(agent, '/rest/config/folders', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ id: 'held-before', label: 'Held', path }),
-    });
-    assert.equal(made.status, 200, await made.text());
+    await holdFolder(agent, join(work(), 'held-folder'), 'held-before');
     const p = await startProxy(work(), 'held', ['--agent', agent.url, '--api-key', agent.apiKey]);
     for (const path of ['/rest/db/status?folder=held-before', '/rest/config/folders', '/rest/system/status']) {
       const res = await call(p, path);

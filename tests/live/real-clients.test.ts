@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import syncthing from 'node-syncthing';
 import type { ClientContract, DriftCauses } from '../../src/schema/generated/types.js';
-import { labFetch, useLab } from '../support/lab.js';
+import { holdFolder, useLab } from '../support/lab.js';
 import { cli } from '../support/cli.js';
 import { tempFolder } from '../support/temp.js';
 import { readReport, startProxy, stopProxy, type Proxying } from '../support/proxy.js';
@@ -89,14 +89,7 @@ describe('syncthingctl (syncthingtray) through the proxy', () => {
   const shared = useLab(1, { binary: '1.29.5' });
   test('on 1.29.5 (a folder held before): status, rescan, pause, resume, edit; a pruned contract: 0 breaking against 2.1.2', async () => {
     const agent = shared.lab.instances[0];
-    const path = join(work(), 'ctl-folder');
-    mkdirSync(path);
-    const made = await labFetch(agent, '/rest/config/folders', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ id: 'ctl-held', label: 'Held', path }),
-    });
-    assert.equal(made.status, 200, await made.text());
+    await holdFolder(agent, join(work(), 'ctl-folder'), 'ctl-held');
     const p = await startProxy(work(), 'ctl-1.29.5', ['--agent', agent.url, '--api-key', agent.apiKey]);
     assert.match(await ctl(p, 'status'), /ctl-held/);
     await ctl(p, 'status', '--dir', 'ctl-held');

@@ -1,5 +1,7 @@
 // Lab helpers for tests that need real Syncthing instances.
 import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { startLab, type Lab, type LabInstance, type LabOptions } from '../../src/lab/lab.js';
 import { runningProcesses } from '../../src/lab/procs.js';
 
@@ -40,6 +42,17 @@ export function labFetch(inst: LabInstance, path: string, init: RequestInit = {}
   const headers = new Headers(init.headers);
   headers.set('X-API-Key', inst.apiKey);
   return fetch(`${inst.url}${path}`, { ...init, headers, signal: init.signal ?? AbortSignal.timeout(10_000) });
+}
+
+/** a folder the instance holds before a client's session begins (its calls then depend on it): made at `path` */
+export async function holdFolder(inst: LabInstance, path: string, id: string): Promise<void> {
+  mkdirSync(path);
+  const made = await labFetch(inst, '/rest/config/folders', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ id, label: 'Held', path }),
+  });
+  assert.equal(made.status, 200, await made.text());
 }
 
 /** Running processes (zombies excluded) whose command line mentions text, e.g. a lab dir: what a clean stop must leave empty. */
