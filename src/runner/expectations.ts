@@ -6,6 +6,9 @@ import { CORE_SCHEMA } from 'js-yaml';
 import { loadBounded, loadLocated } from '../scenario/located-yaml.js';
 import satisfies from 'semver/functions/satisfies.js';
 import Range from 'semver/classes/range.js';
+import intersects from 'semver/ranges/intersects.js';
+import gte from 'semver/functions/gte.js';
+import lt from 'semver/functions/lt.js';
 import type { KnownDeviations, CheckResult, ScenarioResult } from '../schema/generated/types.js';
 import { validate } from '../schema/registry.js';
 import { kindProblem } from '../schema/file-kind.js';
@@ -61,11 +64,38 @@ export function loadExpectations(path: string): LoadedExpectations {
   exp.deviations.forEach((d, i) => {
     if (seen.has(d.check)) throw new InputError(`expectations file ${at(i)}listed twice`);
     seen.add(d.check);
+    const bounds = boundsProblem(d, exp.versions);
+    if (bounds) throw new InputError(`expectations file ${at(i)}${bounds}`);
   });
   return { file, data: exp };
 }
 
-/** the expectations files in expectations/ whose version range holds the agent's version */
+type Deviation = KnownDeviations['deviations'][number];
+
+/** the releases a deviation's bounds hold as a range: from `from` (introduced) to before `until` (fixed) */
+const boundsRange = (d: Deviation) => [d.from && `>=${d.from}`, d.until && `<${d.until}`].filter(Boolean).join(' ');
+
+/** why a deviation's from/until hold no release of the file's range (an entry that could never apply), if they do not */
+function boundsProblem(d: Deviation, versions: string): string | undefined {
+  if (!d.from && !d.until) return undefined;
+  if (d.from && d.until && !lt(d.from, d.until)) return `until ${d.until} is not after from ${d.from}`;
+  if (!intersects(new Range(boundsRange(d)), new Range(versions)))
+    return `from/until (${boundsRange(d)}) hold no release of the file's versions "${versions}"`;
+  return undefined;
+}
+
+/** whether a deviation holds on a release: from the release that introduced it to before the one that fixed it */
+function holdsOn(d: Deviation, release: string): boolean {
+  return (!d.from || gte(release, d.from)) && (!d.until || lt(release, d.until));
+}
+
+/** a file's deviations that hold on the release (a file of a line lists some only from or until a release of it) */
+function forRelease(e: LoadedExpectations, release: string): LoadedExpectations {
+  const deviations = e.data.deviations.filter((d) => holdsOn(d, release));
+  return deviations.length === e.data.deviations.length ? e : { file: e.file, data: { ...e.data, deviations } };
+}
+
+/** the expectations files in expectations/ whose version range holds the agent's version, with its deviations */
 export function expectationsFor(agentVersion: string, dir = EXPECTATIONS_DIR): LoadedExpectations[] {
   if (!existsSync(dir)) return [];
   const release = releaseOf(agentVersion);
@@ -73,7 +103,8 @@ export function expectationsFor(agentVersion: string, dir = EXPECTATIONS_DIR): L
     .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
     .sort()
     .map((f) => loadExpectations(join(dir, f)))
-    .filter((e) => satisfies(release, e.data.versions));
+    .filter((e) => satisfies(release, e.data.versions))
+    .map((e) => forRelease(e, release));
 }
 
 /**
@@ -90,7 +121,7 @@ export function expectationsToApply(
   const given = loadExpectations(file);
   if (!agentVersion || !isVersion(agentVersion)) return [given];
   const release = releaseOf(agentVersion);
-  if (satisfies(release, given.data.versions)) return [given];
+  if (satisfies(release, given.data.versions)) return [forRelease(given, release)];
   const own = expectationsFor(agentVersion).map((e) => e.file);
   throw new InputError(
     `expectations file ${given.file} is for versions "${given.data.versions}", not the agent's ${agentVersion}: give the file for ${release}${own.length ? ` (without --expectations, ${own.join(' and ')} ${own.length > 1 ? 'apply' : 'applies'})` : ''}, or --no-expectations to apply none`,
@@ -103,7 +134,7 @@ function errorPattern(entry: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
-export type DeviationIndex = Map<string, KnownDeviations['deviations'][number] & { file: string }>;
+export type DeviationIndex = Map<string, Deviation & { file: string }>;
 
 export function indexDeviations(files: LoadedExpectations[]): DeviationIndex {
   return new Map(files.flatMap((f) => f.data.deviations.map((d) => [d.check, { ...d, file: f.file }] as const)));

@@ -1287,7 +1287,7 @@ export interface EndpointEntry {
   };
 }
 /**
- * Known deviations of one agent line (expectations/*.yaml): checks known not to conform, each with what the agent does and why it is accepted as known. A listed check that fails is an expected failure; one that passes is an unexpected pass, so the file stays true.
+ * Known deviations of one agent line (expectations/*.yaml): checks known not to conform, each with what the agent does and why it is accepted as known, and where only some releases of the line have it, the releases that introduced it (from) and fixed it (until). A listed check that fails is an expected failure; one that passes is an unexpected pass, so the file stays true.
  */
 export interface KnownDeviations {
   $schema?: string;
@@ -1311,6 +1311,14 @@ export interface Deviation {
    * for schema checks: the known errors as "<pointer> <rule>"; any other error still fails
    */
   errors?: string[];
+  /**
+   * the first release that has it (the release that introduced it, as bisect finds it); left out: every release of the file's range up to until
+   */
+  from?: string;
+  /**
+   * the first release that no longer has it (the release that fixed it); left out: every release of the file's range from from on
+   */
+  until?: string;
   /**
    * what the agent does
    */
