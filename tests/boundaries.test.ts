@@ -263,6 +263,29 @@ describe('the observations, from what the checks of each version gave', () => {
     assert.match(e.why, /does not hold on 1\.17\.0; holds on 1\.18\.0/);
   });
 
+  test("a failed call is read by the gate's rule: the router's 404 and a 405 naming other methods absent, others not", () => {
+    // what a failed status check keeps of its answer: the request's method, the response's status, headers and body
+    const failed = (status: number, headers: Record<string, string>, body: string) =>
+      ({
+        id: 's/call/status',
+        kind: 'status',
+        verdict: 'fail',
+        actual: status,
+        evidence: { request: { method: 'DELETE', url: '/x' }, response: { status, headers, body } },
+      }) as const;
+    const cases: [string, ReturnType<typeof failed>, Seen][] = [
+      ["the router's 404", failed(404, {}, '404 page not found\n'), N],
+      ["its handler's 404 (no such record)", failed(404, {}, 'no such device\n'), U],
+      ["405, Allow naming the path's GET", failed(405, { allow: 'GET, OPTIONS' }, 'Method Not Allowed\n'), N],
+      ['405 without Allow', failed(405, {}, 'Method Not Allowed\n'), U],
+      ['405, Allow naming DELETE itself', failed(405, { allow: 'GET, DELETE' }, 'nope\n'), U],
+    ];
+    for (const [name, check, seen] of cases) {
+      const e = rows([report('1.17.0', [check]), report('1.18.0', [status(200)])]).get('e.since')!;
+      assert.equal(e.cells[0].observed, seen, name);
+    }
+  });
+
   test('an endpoint that answers before its boundary (the probe fails) holds too early', () => {
     const e = rows([report('1.12.1', [probe('fail')]), report('1.19.2', [status(200)])]).get('e.since')!;
     assert.deepEqual(

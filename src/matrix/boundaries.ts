@@ -20,6 +20,7 @@ import type {
 } from '../schema/generated/types.js';
 import { citationState } from '../verdict/statement-coverage.js';
 import { atLeast } from '../schema/version.js';
+import { showsAbsent } from '../verdict/absent.js';
 import type { GateIndex } from './gates.js';
 import { plural } from '../plural.js';
 
@@ -35,18 +36,30 @@ const list = (tested: Tested[]) => tested.map((t) => t.label).join(', ');
 /** statuses that do not show an endpoint there */
 const NOT_SHOWN = [401, 403, 404, 405];
 
+/**
+ * What a status check's answer shows of the endpoint. The evidence a failed check keeps (headers, body) is judged by
+ * the gate's own rule (verdict/absent.ts: the router's 404, or 405 with Allow naming only other methods); a check that
+ * passed kept none, and its 405 was what the scenario expected of a method the path lacks: absent too.
+ */
+function statusShows(c: CheckResult): boolean | undefined {
+  const response = c.evidence?.response;
+  const method = c.evidence?.request?.method;
+  if (response && method && (response.status === 404 || response.status === 405))
+    return showsAbsent(method, response) ? false : undefined;
+  if (c.actual === 405) return false;
+  // an unrouted path answers 404, a request without the API key 401/403 before any routing: only another status
+  // shows the endpoint there
+  return typeof c.actual === 'number' && !NOT_SHOWN.includes(c.actual) ? true : undefined;
+}
+
 /** whether the endpoint answered on this check: true present, false absent, undefined the check does not say */
 function endpointShown(c: CheckResult): boolean | undefined {
   if (c.verdict === 'skip') return undefined;
   if (c.kind === 'version-gate') {
     const passed = c.verdict === 'pass' || c.verdict === 'unexpected-pass';
-    return c.expected === 404 ? !passed : passed; // an absent-probe expects 404; a present-probe "not 404"
+    return c.expected === 404 ? !passed : passed; // an absent-probe expects 404 (or 405); a present-probe "not 404"
   }
-  // an unrouted path answers 404, a request without the API key 401/403 before any routing: only another status
-  // shows the endpoint there. A method the path lacks answers 405: that endpoint (METHOD path) is absent
-  if (c.kind === 'status' && c.actual === 405) return false;
-  if (c.kind === 'status' && typeof c.actual === 'number' && !NOT_SHOWN.includes(c.actual)) return true;
-  return undefined;
+  return c.kind === 'status' ? statusShows(c) : undefined;
 }
 
 /** what one version's checks showed of a statement with its own boundary */

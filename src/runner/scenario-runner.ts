@@ -15,6 +15,7 @@ import { validate } from '../schema/registry.js';
 import { brokenStatements, schemaStatements } from '../schema/schema-statements.js';
 import { endpointKey } from '../schema/endpoints.js';
 import { scenarioVerdict } from '../verdict/verdicts.js';
+import { otherMethods as otherMethodsOf, showsAbsent } from '../verdict/absent.js';
 import { evidenceOf } from './evidence.js';
 // RECORDING_ENDS: a replay ends a wait or an event poll where the live run ended it.
 import { agentGone, RECORDING_ENDS } from '../transport/types.js';
@@ -473,8 +474,9 @@ class ScenarioRun {
     const answered = status ?? x.error?.code;
     const agent = this.ctx.agentVersion;
     const body = x.response?.body.trim() ?? '';
-    const otherMethods = methodNotAllowed(method, x);
-    const routed = status !== undefined && !(status === 404 && body === '404 page not found') && !otherMethods;
+    const answer = x.response && { status: x.response.status, headers: x.response.headers, body };
+    const otherMethods = answer && otherMethodsOf(method, answer);
+    const routed = answer !== undefined && !showsAbsent(method, answer);
     const ok = since ? status === 404 || otherMethods !== undefined : routed;
     const present = status === 404 ? `404 from its own handler: ${JSON.stringify(body.slice(0, 80))}` : status;
     const absent = otherMethods ? `405: the path answers ${otherMethods}, not ${method}` : '404';
@@ -761,20 +763,4 @@ export class ScenarioStopped extends Error {
     super(cause.message);
     this.wholeRun = cause.wholeRun;
   }
-}
-
-/**
- * The other methods the path answers, when the agent answered 405 to `method`: the method is absent there while the
- * path has another (DELETE /rest/cluster/pending/devices answers 405 on 1.13.0-1.17.x, where the path has a GET).
- * Syncthing's router names them in Allow; a 405 without Allow, or whose Allow lists the method itself, does not show
- * that, and is no such answer.
- */
-function methodNotAllowed(method: string, x: Exchange): string | undefined {
-  if (x.response?.status !== 405) return undefined;
-  const allow = (x.response.headers['allow'] ?? '')
-    .split(',')
-    .map((m) => m.trim().toUpperCase())
-    .filter(Boolean);
-  if (!allow.length || allow.includes(method.toUpperCase())) return undefined;
-  return allow.join(', ');
 }
