@@ -4,7 +4,7 @@
 //
 //   7 cli/                     yargs command definitions only
 //   6 commands/ (+ engine.ts)  prints, exit codes, signals, report folders
-//   5 matrix/ mutate/ serve/ proxy/   features, none imports another
+//   5 matrix/ mutate/ serve/ proxy/ bisect/ history/   features, none imports another
 //   4 runner/ report/ changes/ report never imports runner or matrix; changes/ compares two versions' recordings
 //   3 scenario/ transport/ lab/ agents/
 //   2 verdict/
@@ -18,7 +18,7 @@
 /** layer 0: below everything */
 const BASE = '^src/(errors|json|paths|output-dir|text-file|did-you-mean|bounded-exec|regex-safety|printable|plural)\\.ts$';
 const LAYER3 = '^src/(scenario|transport|lab|agents)/';
-const FEATURES = '^src/(matrix|mutate|serve|proxy|bisect)/';
+const FEATURES = '^src/(matrix|mutate|serve|proxy|bisect|history)/';
 /** every layer but cli may be imported from below cli only by what lies above it: cli has its own rule */
 const CLI = '^src/cli/';
 
@@ -95,7 +95,7 @@ module.exports = {
     {
       name: 'layer-5-features',
       comment:
-        'matrix/, mutate/, serve/, proxy/ and bisect/ import runner/, report/, changes/ and below, never each other (what two need lies below both)',
+        'matrix/, mutate/, serve/, proxy/, bisect/ and history/ import runner/, report/, changes/ and below, never each other (what two need lies below both)',
       severity: 'error',
       from: { path: FEATURES },
       to: {

@@ -78,7 +78,7 @@ function standaloneModule(schemas: object[], exportsMap: Record<string, string>)
 
 // synconf's own documents: their validators are a module of their own (validators-documents.ts), loaded when
 // such a document is read; a run writes the output documents but reads none, and reads no statement index.
-const DOCUMENTS = ['drift-causes', 'matrix', 'mutation-report', 'report', 'statement-index'];
+const DOCUMENTS = ['drift-causes', 'history', 'matrix', 'mutation-report', 'report', 'statement-index'];
 
 // A bucket module holds only the validators that differ from the spec's; the registry falls back
 // to the spec module for the rest (keeps what a run loads small).

@@ -18,3 +18,4 @@ export { proxy } from './commands/proxy.js';
 export { contract } from './commands/contract.js';
 export { spec } from './commands/spec.js';
 export { bisect } from './commands/bisect.js';
+export { history } from './commands/history.js';

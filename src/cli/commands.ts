@@ -15,6 +15,7 @@ import { proxyCommand } from './proxy.js';
 import { contractCommand } from './contract.js';
 import { specCommand } from './spec.js';
 import { bisectCommand } from './bisect.js';
+import { historyCommand } from './history.js';
 
 export const COMMANDS: CommandModule[] = [
   runCommand,
@@ -22,6 +23,7 @@ export const COMMANDS: CommandModule[] = [
   matrixCommand,
   driftCommand,
   bisectCommand,
+  historyCommand,
   validateCommand,
   labCommand,
   agentsCommand,

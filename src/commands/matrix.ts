@@ -126,6 +126,26 @@ async function selectionOf(opts: MatrixRunOptions): Promise<{ selection: Selecti
 /** a version's report says which shard it is (--shard) */
 const withShard = (report: Report, shard?: Shard): Report => (shard ? Object.assign(report, { shard }) : report);
 
+/** the matrix of reports kept in their report folders, named by `labels`: checks, causes (from the exchanges each
+ * folder keeps), version gates and boundaries (matrix and history both make it so) */
+export async function matrixOf(
+  reports: Report[],
+  dirs: string[],
+  labels: string[],
+  scenarios: Parameters<typeof gateIndex>[0],
+  accepted?: MatrixRunOptions['accepted'],
+): Promise<Matrix> {
+  return mergeReports(reports, {
+    files: dirs,
+    labels,
+    gates: gateIndex(scenarios),
+    statements: await loadStatements(),
+    // the causes of the changes come from the exchanges each version's report folder keeps
+    exchanges: reports.map((r, i) => exchangesOf(r, dirs[i])),
+    accepted,
+  });
+}
+
 /** the matrix of the versions done, written */
 async function finishMatrix(
   opts: MatrixRunOptions,
@@ -138,15 +158,13 @@ async function finishMatrix(
   const done = opts.agents.filter((a) => reports.has(a));
   const ordered = done.map((a) => reports.get(a)!);
   const doneDirs = done.map((a) => dirs[opts.agents.indexOf(a)]);
-  const matrix = mergeReports(ordered, {
-    files: doneDirs,
-    labels: done.map((a) => a.name),
-    gates: gateIndex(scenarios),
-    statements: await loadStatements(),
-    // the causes of the changes come from the exchanges each version's report folder keeps
-    exchanges: ordered.map((r, i) => exchangesOf(r, doneDirs[i])),
-    accepted: opts.accepted,
-  });
+  const matrix = await matrixOf(
+    ordered,
+    doneDirs,
+    done.map((a) => a.name),
+    scenarios,
+    opts.accepted,
+  );
   const matrixFiles = await writeMatrix(matrix, opts.reportDir, abandon);
   return {
     matrix,

@@ -10,7 +10,8 @@ import { mutationHtml, mutationMarkdown } from '../mutate/render.js';
 import { toHtml } from '../report/html.js';
 import { toJUnit } from '../report/junit.js';
 import { toMarkdown } from '../report/markdown.js';
-import type { Matrix } from '../schema/generated/types.js';
+import type { History, Matrix } from '../schema/generated/types.js';
+import { historyJson, historyToHtml, historyToMarkdown } from '../report/history-page.js';
 import { matrixToHtml } from '../report/matrix-html.js';
 import { matrixToMarkdown } from '../report/matrix-markdown.js';
 import { viewOf } from '../report/view.js';
@@ -214,6 +215,19 @@ export async function writeMatrix(matrix: Matrix, dir: string, abandon?: AbortSi
       ['matrix.json', () => matrixJson(matrix)],
       ['matrix.html', () => matrixToHtml(matrix)],
       ['matrix.md', () => printable(matrixToMarkdown(matrix))],
+    ],
+    abandon,
+  );
+}
+
+/** history.json, history.html and history.md in `dir`; the paths written, in that order */
+export async function writeHistory(history: History, dir: string, abandon?: AbortSignal): Promise<string[]> {
+  return writeAll(
+    dir,
+    [
+      ['history.json', () => historyJson(history)],
+      ['history.html', () => historyToHtml(history)],
+      ['history.md', () => printable(historyToMarkdown(history))],
     ],
     abandon,
   );

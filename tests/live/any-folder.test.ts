@@ -181,6 +181,26 @@ const ROWS: Record<string, Step | Step[]> = {
     writes: [`b/${LIVE}/report.json`, 'b/1.30.0/report.json'],
     stdout: /cannot bisect/,
   },
+  // two recordings folders as the releases: the page and each release's report here, the results kept in c/; the
+  // second run takes both from the cache
+  'history --recordings --suite --report-dir --cache-dir (relative)': [
+    {
+      argv: ['history', '--recordings', 'rec,rec2', '--suite', 's.yaml', '--report-dir', 'h', '--cache-dir', 'c'],
+      code: 0,
+      writes: ['h/history.json', 'h/history.html', 'h/history.md', 'h/matrix.json', 'h/1.19.2/report.json'],
+      stdout: /2 run, 0 from the cache/,
+    },
+    {
+      argv: ['history', '--recordings', 'rec,rec2', '--suite', 's.yaml', '--report-dir', 'h', '--cache-dir', 'c'],
+      code: 0,
+      writes: ['h/history.json', 'h/1.29.5/report.json'],
+      stdout: /0 run, 2 from the cache/,
+    },
+  ],
+  'history with one release: exit 2': {
+    argv: ['history', '--recordings', 'rec', '--suite', 's.yaml', '--cache-dir', 'c'],
+    code: 2,
+  },
   completion: { argv: ['completion'], code: 0, stdout: /synconf/ },
   '--help': { argv: ['--help'], code: 0, stdout: /Usage: synconf/ },
   '--version': { argv: ['--version'], code: 0, stdout: /^\d+\.\d+\.\d+/ },

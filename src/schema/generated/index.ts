@@ -8,7 +8,7 @@ export const BUCKETS = [
   { from: '0.0.0', validators: bucket0 as unknown as Record<string, unknown> },
   { from: '1.2.0', validators: bucket1 as unknown as Record<string, unknown> },
 ];
-export const RESOURCES: string[] = ["bisect","browse","candidate","cassette","change-rules","config","contract","control-reply","debug-facilities","device","drift-causes","drift-ignore","endpoints","event","events","expectations","file-info","folder-device","folder-status","folder","gui","lab-state","ldap","local-changed","matrix","mutation-report","need","options","pending-devices-changed","pending-devices","pending-folders-changed","pending-folders","ping","releases","remote-ignored-device","report","scenario","statement-index","system-errors","system-status","system-version","usage-report","validation-error","versions-restore-request","versions-restore-result","versions"];
+export const RESOURCES: string[] = ["bisect","browse","candidate","cassette","change-rules","config","contract","control-reply","debug-facilities","device","drift-causes","drift-ignore","endpoints","event","events","expectations","file-info","folder-device","folder-status","folder","gui","history","lab-state","ldap","local-changed","matrix","mutation-report","need","options","pending-devices-changed","pending-devices","pending-folders-changed","pending-folders","ping","releases","remote-ignored-device","report","scenario","statement-index","system-errors","system-status","system-version","usage-report","validation-error","versions-restore-request","versions-restore-result","versions"];
 /** synconf's own documents (outputs, the statement index), whose validators are loaded on demand */
-export const DOCUMENTS: string[] = ["drift-causes","matrix","mutation-report","report","statement-index"];
+export const DOCUMENTS: string[] = ["drift-causes","history","matrix","mutation-report","report","statement-index"];
 export const loadDocuments = () => import('./validators-documents.js');

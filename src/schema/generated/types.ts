@@ -140,6 +140,14 @@ export type Event = {
  * GET /rest/events: a list of events.
  */
 export type Events = Event[];
+/**
+ * ran: run now; cached: its results kept from an earlier run of the same suite and build; hole: not run (why says why)
+ */
+export type HistoryReleaseState = "ran" | "cached" | "hole";
+/**
+ * what the newer version does to a client of the older one: breaks (a breaking cause not accepted), may-affect (a risky one), compatible, or cannot-tell (the exchanges of a version are missing: no causes are made up from the changed checks alone)
+ */
+export type PairAnswer = "breaks" | "may-affect" | "compatible" | "cannot-tell";
 export type Verdict = "pass" | "fail" | "expected-fail" | "unexpected-pass" | "skip";
 /**
  * regression: conforms on the older version, deviates on the newer, not listed; listed-regression: the same, but the newer version's deviation is listed as a known deviation (reviewed: counted apart, and said so); fixed: the reverse; version-change: an endpoint, step or field behind the check is gated by since/deprecated between the two; known: a listed deviation on both whose deviation changed; other: anything else (the note says what)
@@ -153,10 +161,6 @@ export type BoundaryObservation = "holds" | "does not hold" | "not observed";
  * agrees: it holds on every observed version on the spec's side of the boundary and on none of the other, and both sides have an observed version; disagrees: some version contradicts the boundary (holds too early, or does not hold on its side: holds too late); cannot tell: nothing contradicts it but a side is not observed (no tested version before the boundary, not checked, not checkable)
  */
 export type BoundaryVerdict = "agrees" | "disagrees" | "cannot tell";
-/**
- * what the newer version does to a client of the older one: breaks (a breaking cause not accepted), may-affect (a risky one), compatible, or cannot-tell (the exchanges of a version are missing: no causes are made up from the changed checks alone)
- */
-export type PairAnswer = "breaks" | "may-affect" | "compatible" | "cannot-tell";
 export type ReleaseRecipeId = "generate-noquic" | "generate" | "noassets" | "noassets-noquic" | "unsupported";
 export type FailOn = "fail" | "unexpected-pass" | "expected-fail" | "skip" | "new-failure" | "flaky";
 export type StatementState = "passed" | "deviating" | "failing" | "not checked" | "not checkable";
@@ -327,6 +331,7 @@ export interface SynconfResources {
   "folder-status"?: FolderStatus;
   folder?: Folder;
   gui?: Gui1;
+  history?: History;
   "lab-state"?: LabState;
   ldap?: Ldap1;
   "local-changed"?: LocalChanged;
@@ -1519,6 +1524,163 @@ export interface Gui1 {
   insecureSkipHostcheck: boolean;
   insecureAllowFrameLoading: boolean;
   [k: string]: unknown;
+}
+/**
+ * history.json, written by `synconf history`: the suite's verdicts across releases, oldest first, with every release between the oldest and the newest that did not run shown as a hole, and every change between neighbouring columns with its causes (those of the matrix, matrix.json beside it) and a bisect hint.
+ */
+export interface History {
+  format: "synconf-history/1";
+  /**
+   * live: agents run in labs; replay: their recordings replayed
+   */
+  mode: "live" | "replay";
+  suite: {
+    /**
+     * how many scenario files ran
+     */
+    scenarios: number;
+    /**
+     * the hash of the scenario files that ran and of synconf's build: with the release, the key of the cached results
+     */
+    key: string;
+  };
+  /**
+   * every release of the release table from the oldest column to the newest, and every column not in the table, oldest first
+   */
+  releases: HistoryRelease[];
+  /**
+   * the releases that ran (or whose results were cached), oldest first
+   */
+  columns: HistoryColumn[];
+  /**
+   * one per pair of neighbouring columns whose checks or exchanges differ, oldest first
+   */
+  changes: HistoryChange[];
+  /**
+   * the changed rows first (by the first release they changed in), then the others
+   */
+  rows: HistoryRow[];
+  /**
+   * present only when history.json would pass the size bound of a report file: this many unchanged rows at the end are left out
+   */
+  rowsLeftOut?: number;
+  /**
+   * the matrix file beside it, with every check and cause whole
+   */
+  matrix?: string;
+}
+export interface HistoryRelease {
+  version: string;
+  state: HistoryReleaseState;
+  /**
+   * a hole: not installed, not served by the Go module proxy, not buildable, or its run failed
+   */
+  why?: string;
+  /**
+   * ran or cached: its column
+   */
+  column?: number;
+}
+export interface HistoryColumn {
+  version: string;
+  /**
+   * its results came from the cache, nothing was run
+   */
+  cached: boolean;
+  exitCode: number;
+  /**
+   * its run's one-line verdict
+   */
+  verdict: string;
+  /**
+   * its report folder, relative to the history's folder
+   */
+  report: string;
+}
+export interface HistoryChange {
+  /**
+   * the older release
+   */
+  from: string;
+  /**
+   * the newer release: where the change is seen first
+   */
+  to: string;
+  answer: PairAnswer;
+  /**
+   * cannot-tell: why
+   */
+  reason?: string;
+  counts: Counts;
+  /**
+   * how many checks changed verdict
+   */
+  checks: number;
+  /**
+   * the releases between the two that did not run, and why: the change is in one of them or in `to`
+   */
+  holes: {
+    version: string;
+    why: string;
+  }[];
+  bisect: HistoryBisectHint;
+  /**
+   * most urgent first, as the matrix pair has them (at most 10)
+   */
+  causes: {
+    level: string;
+    rule: string;
+    /**
+     * the cause as drift prints it
+     */
+    line: string;
+    /**
+     * its checks are listed known deviations of the newer release
+     */
+    listed: boolean;
+    accepted?: boolean;
+    /**
+     * the changed checks it explains (at most 5)
+     */
+    checks: string[];
+  }[];
+  /**
+   * causes left out of `causes` (in matrix.json)
+   */
+  moreCauses: number;
+}
+export interface HistoryBisectHint {
+  /**
+   * first: the two are neighbouring releases, the change is first in `to`; search: obtainable releases lie between, `synconf bisect` can find it; cannot-narrow: every release between is a hole no install can fill
+   */
+  kind: "first" | "search" | "cannot-narrow";
+  /**
+   * one line
+   */
+  text: string;
+  /**
+   * search: the synconf bisect command line for the first changed check
+   */
+  command?: string;
+}
+export interface HistoryRow {
+  /**
+   * a check group, <scenario>/<step>, or a statement id
+   */
+  id: string;
+  kind: "checks" | "statement";
+  /**
+   * a statement: the spec's words
+   */
+  title?: string;
+  /**
+   * one per column: a check group's worst verdict (and how many of its checks have it), a statement's observation; null when it did not run there
+   */
+  cells: (string | null)[];
+  /**
+   * the releases where it differs from the column before
+   */
+  changedIn: string[];
 }
 /**
  * lab.json, written by `synconf lab up` in its folder: the instances it started, read by `synconf lab down` to stop them. A file that is not one is refused before any process is signalled.
