@@ -3,32 +3,16 @@
 // proxy's, not an agent's), N requests of GET /rest/system/version sent one after another straight to the stand-in agent and as many
 // through the proxy, interleaved in rounds of 100 so that the shared machine's load hits both alike. Prints the
 // median and 95th percentile of each, the added latency per exchange, and the proxy process's peak memory (VmHWM).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { printedUrl, startBuilt as start } from './built.mjs';
 
 const N = Number(process.argv[2] ?? 10_000);
 const ROOT = new URL('..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'synconf-bench-proxy-'));
 const KEY = 'bench-key-123456';
-
-/** start the built synconf with `args` and resolve with what `parse` finds in its output once it has all of it */
-function start(args, parse) {
-  const child = spawn(process.execPath, [join(ROOT, 'dist/bin/synconf.js'), ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  return new Promise((resolve) => {
-    child.stdout.on('data', (d) => {
-      out += d;
-      const found = parse(out);
-      if (found) resolve({ child, url: found });
-    });
-  });
-}
-const printedUrl = (ready) => (out) => (ready.test(out) ? /^URL\s+(\S+)$/m.exec(out)?.[1] : undefined);
 
 // the stand-in agent in a process of its own, so that the proxy's memory is the proxy's alone (serve keeps its
 // request log in memory)

@@ -6,7 +6,8 @@
 #   live    the same 13 requests against one lab agent, sent by `synconf run --suite bench/synconf-13.yaml`
 #           and by bench/plain-13.mjs (built-in fetch, checks by hand): target ≤ 0.9×.
 # Then serve --stateful under load (bench/stateful-load.mjs): 50 clients, 1,000 mixed reads and writes; requests a
-# second and peak memory (a record, no target).
+# second and peak memory (a record, no target). Last, serve's request log at 1,000 and 10,000 requests
+# (bench/serve-log.mjs): bytes written and time a request, and their ratio (1 = linear; a record).
 # Each a whole process as a user starts it. Results: bench/results.json.
 #
 # Environment: RUNS (default 30), WARMUP (default 3), SYNCONF_BENCH_NO_BUILD=1 to skip `npm run build`.
@@ -73,3 +74,6 @@ node bench/ratios.mjs "$BIN" "$TMP" "$URL" "$KEY" "$FOLDER"
 
 echo "bench: serve --stateful, 50 clients, 1,000 mixed reads and writes (bench/stateful-load.mjs)" >&2
 node bench/stateful-load.mjs
+
+echo "bench: serve --log, 1,000 then 10,000 requests (bench/serve-log.mjs)" >&2
+node bench/serve-log.mjs

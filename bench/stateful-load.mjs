@@ -3,10 +3,10 @@
 // folder of its own, posts an error, relabels its folder eight times reading each label back, reads its folder and
 // the errors: tests/serve-stateful-load.test.ts asserts the answers, this only times them). Each round a fresh serve;
 // prints each round's requests a second and the median, and the serve process's peak memory (VmHWM).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { printedUrl, startBuilt } from './built.mjs';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const CLIENTS = 50;
@@ -18,17 +18,7 @@ const KEY = 'bench-key-123456';
 /** the built serve --stateful, once it printed where it listens */
 function startServe(log) {
   const args = ['serve', join(ROOT, 'recordings/syncthing-2.1.2'), '--stateful', '--api-key', KEY, '--port', '0'];
-  const child = spawn(process.execPath, [join(ROOT, 'dist/bin/synconf.js'), ...args, '--log', log], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  return new Promise((resolve) => {
-    child.stdout.on('data', (d) => {
-      out += d;
-      const url = /Stop with Ctrl-C/.test(out) && /^URL\s+(\S+)$/m.exec(out)?.[1];
-      if (url) resolve({ child, url });
-    });
-  });
+  return startBuilt([...args, '--log', log], printedUrl(/Stop with Ctrl-C/));
 }
 
 async function ask(url, method, path, body) {

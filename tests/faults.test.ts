@@ -1222,7 +1222,8 @@ describe('the request log of a stand-in agent on a full disk or shared (issue 40
         counts.set('40 said, not muddled', (counts.get('40 said, not muddled') ?? 0) + 1);
         const p = await startProxy(dir, 'disk/r', ['--recordings', REC, '--api-key', KEY]);
         await fillDisk(disk, 0);
-        assert.equal((await ask(p.url, KEY)).status, 200);
+        // more than the page of the disk the log's stage holds already: its entries are appended
+        for (let i = 0; i < 20; i++) assert.equal((await ask(p.url, KEY)).status, 200);
         assert.equal(await stopProxy(p), 2, p.stderr());
         assert.doesNotMatch(p.stderr(), /--log/, 'proxy has no --log');
         const named =
@@ -1258,6 +1259,51 @@ describe('the request log of a stand-in agent on a full disk or shared (issue 40
         assert.equal(log.log.entries.length, 1, "the first serve's request, kept");
       } finally {
         first.child.kill('SIGKILL');
+        removeTemp(dir);
+      }
+    },
+  );
+
+  // Issue 38: the log was rewritten whole every 200 ms, a cost quadratic in the session's length (bench/serve-log.mjs);
+  // each entry is now appended to a stage beside it, renamed into place at the stop.
+  test(
+    'serve --log appends to a stage: the log found there stays whole while serving and after a SIGKILL',
+    { timeout: 60_000 },
+    async () => {
+      const dir = makeTemp('faults-log-stage');
+      counts.set('8 nothing destroyed', (counts.get('8 nothing destroyed') ?? 0) + 1);
+      const previous = '{"log": {"version": "1.2", "creator": {"name": "an earlier serve"}, "entries": []}}\n';
+      await writeFile(join(dir, 'l.har'), previous);
+      const s = await startServe([REC, '--api-key', KEY, '--log', 'l.har'], dir);
+      try {
+        const exited = serveExited(s);
+        for (let i = 0; i < 30; i++) assert.equal((await ask(s.url, KEY)).status, 200);
+        // the stage holds the 30 entries (appended soon after each request): waited for, as the serve writes it
+        const stage = join(dir, `.l.har.${s.child.pid}.partial`);
+        const entriesIn = () => (readFileSync(stage, { encoding: 'utf8', flag: 'r' }).match(/"_served"/g) ?? []).length;
+        for (let waited = 0; !existsSync(stage) || entriesIn() < 30; waited += 50) {
+          assert.ok(waited < 20_000, `the stage ${stage} never held the 30 entries`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.equal(await readFile(join(dir, 'l.har'), 'utf8'), previous, 'the log found there, untouched');
+        s.child.kill('SIGKILL');
+        await exited;
+        assert.equal(await readFile(join(dir, 'l.har'), 'utf8'), previous, 'a killed serve leaves the log it found');
+        // the next serve removes what the dead one staged, and puts its own log whole in place at its stop
+        const next = await startServe([REC, '--api-key', KEY, '--log', 'l.har'], dir);
+        const nextExited = serveExited(next);
+        assert.equal((await ask(next.url, KEY)).status, 200);
+        next.child.kill('SIGTERM');
+        assert.equal(await nextExited, 0, next.stderr());
+        const log = JSON.parse(await readFile(join(dir, 'l.har'), 'utf8')) as { log: { entries: unknown[] } };
+        assert.equal(log.log.entries.length, 1);
+        assert.deepEqual(
+          (await readdir(dir)).filter((f) => f.includes('partial')),
+          [],
+          'no stage left',
+        );
+      } finally {
+        s.child.kill('SIGKILL');
         removeTemp(dir);
       }
     },
