@@ -8,6 +8,7 @@ import { agentUrl } from '../transport/agent-url.js';
 import { checkStandInKey, generateApiKey } from './serve.js';
 import { usableTempDir } from '../output-dir.js';
 import { parseFaultOption } from '../serve/faults.js';
+import { agentRoute } from '../proxy/agent-route.js';
 
 export interface Upstream {
   url: string;
@@ -41,12 +42,25 @@ export interface UpstreamOptions {
   faultSeed?: number;
 }
 
-/** what each request was answered with beyond the recorded answer, by "METHOD url", each taken once */
+/**
+ * A request by its route, as the agent routes it (agent-route.ts: the method in capitals, the path decoded and
+ * cleaned; its query aside): the stand-in names a request by the URL it parsed ("/rest/events?since=5"), the proxy by
+ * the URL the client spelled ("/rest/./events?since=5"), and both must name it alike.
+ */
+function routeOf(method: string, url: string): string {
+  const path = url.split(/[?#]/)[0];
+  const route = agentRoute(method, path);
+  return 'undecidable' in route ? `${method} ${path}` : `${route.method} ${route.path}`;
+}
+
+/** what each request was answered with beyond the recorded answer, by its route, each taken once */
 class Marks {
-  private readonly byRequest = new Map<string, string[]>();
-  add = (method: string, url: string, what: string) =>
-    this.byRequest.set(`${method} ${url}`, [...(this.byRequest.get(`${method} ${url}`) ?? []), what]);
-  take = (method: string, url: string) => this.byRequest.get(`${method} ${url}`)?.shift();
+  private readonly byRoute = new Map<string, string[]>();
+  add = (method: string, url: string, what: string) => {
+    const route = routeOf(method, url);
+    this.byRoute.set(route, [...(this.byRoute.get(route) ?? []), what]);
+  };
+  take = (method: string, url: string) => this.byRoute.get(routeOf(method, url))?.shift();
 }
 
 /** the one upstream the options name; a usage error when they name none or several */
