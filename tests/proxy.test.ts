@@ -621,3 +621,31 @@ describe("proxy --recordings with the stand-in's state and faults (issue 38)", (
     assert.deepEqual([x.agentViolations, x.answersNotJudged], [0, 4], p.stderr());
   });
 });
+
+// Issue 37: 1.12 has no folder versioning fsPath/fsType; a configuration holding a folder (the stand-in's state seeds
+// one, as a client's agent holds its folders) lacks both in every folder. The suite's configuration holds none, so
+// the known deviations of 1.12 listed the other members alone and every client of a 1.12.1 agent with a folder failed.
+describe("1.12's known deviations cover the folder versioning members (issue 37)", () => {
+  test('GET /rest/config and /rest/system/config with a folder on 1.12.1: known deviations with their reason, exit 0', async () => {
+    const rec = join(ROOT, 'recordings', 'syncthing-1.12.1');
+    const p = await startProxy(work(), 'versioning-1.12', ['--recordings', rec, '--stateful']);
+    for (const path of ['/rest/config', '/rest/system/config']) {
+      const answer = await call(p, path);
+      const config = (await answer.json()) as { folders: { versioning: Record<string, unknown> }[] };
+      assert.ok(config.folders.length > 0, `${path} holds a folder`);
+      assert.ok(!('fsPath' in config.folders[0].versioning), `${path}: 1.12.1 has no fsPath`);
+    }
+    assert.equal(await stopProxy(p), 0, p.stderr());
+    const schemas = checksOf(readReport(p.dir)).filter((c) => c.kind === 'schema');
+    assert.deepEqual(
+      schemas.map((c) => c.verdict),
+      ['expected-fail', 'expected-fail'],
+    );
+    for (const c of schemas) {
+      const known = c.schemaErrors!.filter((e) => /^\/folders\/0\/versioning\/fs(Path|Type)$/.test(e.pointer));
+      assert.equal(known.length, 2, JSON.stringify(c.schemaErrors));
+      assert.ok(known.every((e) => e.known));
+      assert.match(c.deviation!.reason, /versioning/);
+    }
+  });
+});
