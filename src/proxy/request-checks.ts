@@ -14,7 +14,10 @@ export type Scope = 'spec' | 'beyond-spec' | 'outside-spec' | 'not-rest';
 
 export interface RequestVerdict {
   scope: Scope;
-  /** the catalog entry the request is judged by (scope spec), or the path's first entry (a method not in the spec) */
+  /**
+   * the catalog entry the request is judged by (scope spec), the path's first entry (a method not in the spec), or
+   * the entry of a path the spec never names (outside the spec, not judged: its polls of /rest/events are watched)
+   */
   endpoint?: EndpointEntry;
   checks: Check[];
 }
@@ -167,6 +170,8 @@ export function checkRequest(req: ClientRequest): RequestVerdict {
       ],
     };
   }
+  // a path the spec never names (Syncthing's events and version): outside it, its entry kept for the events watch
+  if (endpoint.unnamed) return { scope: 'outside-spec', endpoint, checks: [] };
   const checks = endpoint.request
     ? [
         check('request:method', true, `${endpoint.id}`, [endpoint.request.methodStatement]),

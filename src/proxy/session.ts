@@ -22,7 +22,6 @@ import { checkRequest, type Scope } from './request-checks.js';
 import { checkAnswer } from './answer-checks.js';
 import { Footprint } from './footprint.js';
 import { EventWatch, type EventCheck } from './event-watch.js';
-import type { EndpointEntry } from '../schema/endpoints.js';
 import { applyResourceDeviations, type ResourceDeviations } from './deviations.js';
 import type { ExchangeNote } from './forward.js';
 import { applyQuirks, quirkOf } from './contract.js';
@@ -128,6 +127,9 @@ export class ProxySession {
       this.counts[
         req.scope === 'beyond-spec' ? 'beyondSpec' : req.scope === 'outside-spec' ? 'outsideSpec' : 'notRest'
       ]++;
+      // a poll of /rest/events is not judged (the spec never names the path) but judges the calls before it
+      if (req.scope === 'outside-spec' && req.endpoint?.id === 'GET /rest/events' && !note)
+        this.keepEvents(this.events.polled(kept));
       return { n, scope: req.scope, violations: [] };
     }
     this.counts.judged++;
@@ -136,17 +138,11 @@ export class ProxySession {
     const judgeAnswer = !wrongMethod && !note;
     const answer = judgeAnswer ? checkAnswer(x, req.endpoint, this.opts.agentVersion) : [];
     const checks = this.keep(endpointName(x.request.method, x.request.url), n, kept, [...req.checks, ...answer]);
-    if (judgeAnswer) this.watchEvents(n, kept, req.endpoint);
+    if (judgeAnswer) this.events.called(n, kept, req.endpoint);
     const violations = checks.filter((c) => c.verdict === 'fail');
     if (violations.some((c) => c.blame === 'client')) this.counts.clientViolations++;
     if (violations.some((c) => c.blame === 'agent')) this.counts.agentViolations++;
     return { n, scope: 'spec', violations };
-  }
-
-  /** the statements of the session so far: a call that fires an event, judged by the client's later polls */
-  private watchEvents(n: number, x: Exchange, endpoint: EndpointEntry): void {
-    this.events.called(n, x, endpoint);
-    if (endpoint.id === 'GET /rest/events') this.keepEvents(this.events.polled(x));
   }
 
   private keepEvents(found: EventCheck[]): void {

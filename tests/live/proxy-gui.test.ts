@@ -121,7 +121,9 @@ describe('the web GUI of 1.19.2 and 1.29.5 through synconf proxy --lab, side by 
       const note = summary(version, p.dir);
       t.diagnostic(note);
       const x = report.proxy!.exchanges;
-      assert.ok(x.judged >= 20, note);
+      // its polls of /rest/events and its GET /rest/system/version are outside the spec, not judged (issue 37): 17
+      // and 21 judged of 139 and 145 exchanges, measured
+      assert.ok(x.judged >= 15 && x.outsideSpec >= 20, note);
       assert.equal(x.clientViolations, 0, note);
       const endpoints = report.proxy!.footprint.map((f) => f.endpoint);
       for (const e of ['GET /rest/system/status', 'GET /rest/events', 'GET (outside /rest/)'])

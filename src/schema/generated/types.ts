@@ -1217,6 +1217,10 @@ export interface EndpointEntry {
    */
   related?: boolean;
   /**
+   * a path the spec never names (Syncthing's own, which scenarios read: its events interface, its version): synconf proxy counts an exchange on it outside the spec, never judged; its polls of /rest/events still judge the events of the calls before them
+   */
+  unnamed?: true;
+  /**
    * what the spec says of the request: synconf proxy judges a client's request by it (a request against it is the client's fault)
    */
   request?: {
