@@ -41,6 +41,16 @@ describe('drift causes', () => {
       assert.deepEqual(causes[0].scenarios, ['rule-pair']);
     });
 
+  test("2.0.14's answers without '; charset=utf-8' (syncthing#10508): one risky cause over every endpoint", () => {
+    const drift = driftBetween(join(RECORDINGS_DIR, 'syncthing-1.30.0'), join(RECORDINGS_DIR, 'syncthing-2.1.0'));
+    const found = causesOf(drift.scenarios).filter((c) => c.rule === 'media-type-parameters-changed');
+    assert.deepEqual(
+      found.map((c) => [c.level, c.change]),
+      [['risky', 'media type parameters charset=utf-8 → (none)']],
+    );
+    assert.ok(found[0].endpoints.includes('GET /rest/config'), found[0].endpoints.join(', '));
+  });
+
   test('a folder ID in a configuration path is a name, not an endpoint: two folders, one cause', async () => {
     const read = (folder: string, maxConflicts: number): Step => ({
       step: `read-${folder}`,

@@ -73,7 +73,13 @@ interface Folded {
   evidence: ChangeEvidence[];
 }
 
-const keyOf = (f: Finding) => [f.rule, f.schema ? `schema ${f.schema}` : f.endpoint, f.pointer, f.change].join('\n');
+const keyOf = (f: Finding) =>
+  [
+    f.rule,
+    f.schema ? `schema ${f.schema}` : f.acrossEndpoints ? 'every endpoint' : f.endpoint,
+    f.pointer,
+    f.change,
+  ].join('\n');
 
 function toCause(g: Folded): ChangeCause {
   const { rule, schema, pointer, change } = g.finding;

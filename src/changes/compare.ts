@@ -74,11 +74,22 @@ interface Observed {
   endpoint: string;
   status: number | string;
   mediaType: string;
+  /** the media type's parameters ("charset=utf-8"), lower-case and sorted; '' none */
+  mediaParameters: string;
   shape: Map<string, Set<string>> | null;
   broken: Set<string>;
   eventTypes: Set<string>;
   /** configuration booleans and numbers (configuration endpoints only) */
   values: Map<string, string>;
+}
+
+/** the answer's media type and, apart, its parameters (2.0.14 dropped `; charset=utf-8`: syncthing#10508) */
+function mediaTypeOf(e: HarEntry): Pick<Observed, 'mediaType' | 'mediaParameters'> {
+  const [type, ...parameters] = (
+    e.response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? ''
+  ).split(';');
+  const named = parameters.map((p) => p.trim().toLowerCase()).filter(Boolean);
+  return { mediaType: type.trim(), mediaParameters: named.sort().join('; ') };
 }
 
 /** a request identified without its volatile parts (since/timeout of event polls, ids, tmp paths) */
@@ -170,9 +181,7 @@ function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Obse
       endpoint: endpointOf(e),
       values: doc !== undefined && CONFIG.test(new URL(e.request.url).pathname) ? configScalars(doc) : new Map(),
       status: e._error ? (agentGone(e._error) ? 'no response (refused or reset)' : e._error.code) : e.response.status,
-      mediaType: (e.response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '')
-        .split(';')[0]
-        .trim(),
+      ...mediaTypeOf(e),
       shape: doc === undefined ? null : shapeOf(doc, tmp),
       broken: resource ? valueRulesBroken(resource, doc, tmp) : new Set(),
       eventTypes,
@@ -187,6 +196,7 @@ export type DifferenceKind =
   | 'only-after'
   | 'status'
   | 'media-type'
+  | 'media-type-parameters'
   | 'type'
   | 'removed'
   | 'added'
@@ -286,6 +296,13 @@ export function differencesOf(before: Cassette, after: Cassette): Difference[] {
     if (x.status !== y.status) out.push({ ...at, kind: 'status', before: String(x.status), after: String(y.status) });
     if (x.mediaType !== y.mediaType)
       out.push({ ...at, kind: 'media-type', before: x.mediaType || '(none)', after: y.mediaType || '(none)' });
+    else if (x.mediaParameters !== y.mediaParameters)
+      out.push({
+        ...at,
+        kind: 'media-type-parameters',
+        before: x.mediaParameters || '(none)',
+        after: y.mediaParameters || '(none)',
+      });
     // one by one: a body of 100,000 members has as many differences, past what a spread may pass as arguments
     for (const d of bodyDifferences(x, y, at)) out.push(d);
     for (const t of x.eventTypes) if (!y.eventTypes.has(t)) out.push({ ...at, kind: 'event-gone', before: t });
@@ -302,6 +319,7 @@ const WHAT: Record<DifferenceKind, (d: Difference) => string> = {
   'only-after': () => 'only in the new recording',
   status: (d) => `status ${d.before} → ${d.after}`,
   'media-type': (d) => `media type ${d.before} → ${d.after}`,
+  'media-type-parameters': (d) => `media type parameters ${d.before} → ${d.after}`,
   type: (d) => `field ${d.path || '/'} type ${d.before} → ${d.after}`,
   removed: (d) => `field ${d.path} removed${inside(d.inside)}`,
   added: (d) => `field ${d.path} added${inside(d.inside)}`,

@@ -32,8 +32,9 @@ export interface UnexplainedCheck {
 type Find<S> = (s: S) => Finding | undefined;
 /** `fits`: the class of change a cause of the rule explains best where a step shows several (matrix/causes.ts): a
  * check that now conforms by what brought the answer to the spec, a version change by an endpoint or exchange on one
- * side only */
-type Row = { rule: ChangeRuleId; when: string; fits?: ChangeClass } & (
+ * side only. `seenByNoCheck`: no check of the suite sees the change (a media type is checked without its parameters),
+ * so it explains no changed check */
+type Row = { rule: ChangeRuleId; when: string; fits?: ChangeClass; seenByNoCheck?: true } & (
   | { on: 'exchange'; find: Find<Seen> }
   | { on: 'scenario'; find: Find<OneSided> }
   | { on: 'check'; find: Find<UnexplainedCheck> }
@@ -107,6 +108,23 @@ export const FINDERS: Row[] = [
     find: ({ body: b }) =>
       b.kind === 'media-type'
         ? endpointFinding('media-type-changed', b.endpoint, `media type ${b.before} → ${b.after}`)
+        : undefined,
+  },
+  {
+    rule: 'media-type-parameters-changed',
+    seenByNoCheck: true,
+    when: "the answer's media type is the same, its parameters (charset=…) differ (one cause over every endpoint)",
+    on: 'exchange',
+    find: ({ body: b }) =>
+      b.kind === 'media-type-parameters'
+        ? {
+            ...endpointFinding(
+              'media-type-parameters-changed',
+              b.endpoint,
+              `media type parameters ${b.before} → ${b.after}`,
+            ),
+            acrossEndpoints: true,
+          }
         : undefined,
   },
   {
@@ -293,3 +311,6 @@ export const whenOf = (id: string): string | undefined => FINDERS.find((r) => r.
 
 /** the class of change a cause of rule `id` explains best, if any */
 export const fitsOf = (id: string): ChangeClass | undefined => FINDERS.find((r) => r.rule === id)?.fits;
+
+/** whether a cause of the rule can explain a changed check (a change no check sees cannot) */
+export const explainsChecks = (id: string): boolean => !FINDERS.find((r) => r.rule === id)?.seenByNoCheck;

@@ -19,6 +19,8 @@ export interface Finding {
   /** an added member, grouped under `pointer` */
   member?: string;
   change: string;
+  /** a change of the agent's HTTP layer, not of one endpoint: one cause over every endpoint it shows on */
+  acrossEndpoints?: true;
 }
 
 let responses: Map<string, string> | undefined;

@@ -14,7 +14,7 @@ import type {
 import { compareRecordings } from '../changes/compare-recordings.js';
 import { byUrgency } from '../changes/causes.js';
 import { ruleOf } from '../changes/rules.js';
-import { checkFinding, fitsOf } from '../changes/finders.js';
+import { checkFinding, explainsChecks, fitsOf } from '../changes/finders.js';
 import { accept, type Acceptance } from '../changes/accept.js';
 import type { RunExchanges } from '../changes/exchanges.js';
 import { CHANGE_CLASSES } from '../verdict/change-class.js';
@@ -115,7 +115,7 @@ function pairOf(m: Matrix, [from, to]: [number, number], recorded: ChangeCause[]
   const causes: MatrixCause[] = accept(recorded, accepted).causes.map((cause) => ({ cause, checks: [] }));
   // where each cause shows: "<scenario>/<step>", most urgent cause first (causes are sorted so)
   const byStep = new Map<string, MatrixCause[]>();
-  for (const c of causes)
+  for (const c of causes.filter((x) => explainsChecks(x.cause.rule)))
     for (const e of c.cause.evidence) {
       const key = `${e.scenario}/${stepOfEvidence(e.difference)}`;
       const here = byStep.get(key) ?? byStep.set(key, []).get(key)!;

@@ -46,6 +46,7 @@ export type ChangeRuleId =
   | "response-value-format-changed"
   | "response-body-no-longer-json"
   | "media-type-changed"
+  | "media-type-parameters-changed"
   | "status-changed"
   | "endpoint-removed"
   | "event-not-fired"
