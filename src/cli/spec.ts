@@ -1,6 +1,6 @@
 // `synconf spec`: list the statement index of the spec (spec/statements.yaml).
 import type { CommandModule } from 'yargs';
-import { list } from './options.js';
+import { list, TIMEOUT } from './options.js';
 import type { SpecOptions } from '../commands/spec.js';
 
 export const specCommand: CommandModule = {
@@ -23,8 +23,25 @@ export const specCommand: CommandModule = {
       })
       .option('json', {
         type: 'boolean',
-        describe: 'print the statements as a JSON array of {id, kind, section, line, checkable, reason, sameAs}',
+        describe:
+          'print the statements as a JSON array of {id, kind, section, line, checkable, reason, sameAs} (with --boundaries: schemas/spec-boundaries.schema.json)',
       })
+      .option('boundaries', {
+        type: 'boolean',
+        describe:
+          'each version statement ("added in 1.18.0") told by the two releases that straddle it (the release table): where both are installed, only its scenarios run on them, a lab each, no known deviations applied, and the verdict names them',
+      })
+      .option('install', {
+        type: 'boolean',
+        describe:
+          'with --boundaries: install the straddling releases first (Debian or a build from the Go module proxy; minutes each); without it nothing is installed',
+      })
+      .option('report-dir', {
+        type: 'string',
+        default: 'reports/boundaries',
+        describe: "with --boundaries: where each pair of releases' reports and matrix go (<report-dir>/<before>-<at>/)",
+      })
+      .option('timeout', TIMEOUT)
       .example('synconf spec', 'every statement, then the counts by kind and the reasons for "not checkable"')
       .example(
         'synconf spec --kind cross-endpoint,effect',
@@ -35,11 +52,15 @@ export const specCommand: CommandModule = {
         'what each run proved of every statement, one column per agent version',
       )
       .example(
+        'synconf spec --boundaries --install',
+        'build the releases straddling each version statement, run its scenarios on them: "from 1.18.0: … as the spec says"',
+      )
+      .example(
         'synconf spec --json | jq -r \'.[] | select(.checkable == "not checkable") | .id\'',
         'what cannot be checked',
       )
       .epilogue(
-        'Exit codes: 0 listed, 2 an unknown --kind, a malformed statement index or a report that cannot be read, 3 a fault of synconf itself.',
+        'Exit codes: 0 listed (--boundaries: no statement disagrees with its straddling releases), 1 (--boundaries) a statement disagrees, 2 an unknown --kind, a malformed statement index or a report that cannot be read, 3 a fault of synconf itself.',
       ),
   handler: async (argv) => {
     const { spec } = await import('../engine.js');

@@ -1,6 +1,7 @@
 // `synconf spec`: the statement index of the spec (spec/statements.yaml), listed: id, kind, section, and whether the
 // tested agents can decide each statement (if not, why). --kind filters; --coverage adds a column per report (what
-// that run proved of each statement); --json prints the rows as JSON.
+// that run proved of each statement); --json prints the rows as JSON. --boundaries: each version statement told by the
+// releases that straddle it (spec-boundaries.ts).
 import { EXIT, UsageError } from '../errors.js';
 import { didYouMean } from '../did-you-mean.js';
 import { loadStatements, statementKinds, type Statement } from '../schema/statements.js';
@@ -8,11 +9,17 @@ import { coverageLine, statementRows, statementsText, type StatementRow } from '
 import { readReport } from '../report/load.js';
 import { statementCoverage } from '../verdict/statement-coverage.js';
 import { printableLine } from '../printable.js';
+import { specBoundaries } from './spec-boundaries.js';
 
 export interface SpecOptions {
   kind?: string[];
   coverage?: string[];
   json?: boolean;
+  /** each version statement told by the releases that straddle it (spec-boundaries.ts) */
+  boundaries?: boolean;
+  install?: boolean;
+  reportDir?: string;
+  timeout?: number;
 }
 
 /** one column per report, named by its agent version (the file when two share one or it has none) */
@@ -34,6 +41,18 @@ async function coverageColumns(files: string[], statements: Statement[]) {
 }
 
 export async function spec(opts: SpecOptions): Promise<void> {
+  if (opts.install && !opts.boundaries)
+    throw new UsageError('--install builds the releases of --boundaries: give both');
+  if (opts.boundaries) {
+    const other = opts.kind ? '--kind' : opts.coverage ? '--coverage' : undefined;
+    if (other) throw new UsageError(`--boundaries lists every version statement: it takes no ${other}`);
+    return specBoundaries({
+      install: opts.install,
+      json: opts.json,
+      reportDir: opts.reportDir ?? 'reports/boundaries',
+      timeout: opts.timeout ?? 10,
+    });
+  }
   const kinds: string[] = statementKinds();
   const wanted = opts.kind ?? [];
   for (const kind of wanted)

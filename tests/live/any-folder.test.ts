@@ -157,6 +157,14 @@ const ROWS: Record<string, Step | Step[]> = {
   },
   'spec (the package statements)': { argv: ['spec', '--kind', 'auth'], code: 0, stdout: /auth/ },
   'spec --coverage (relative)': { argv: ['spec', '--coverage', 'r.json'], code: 0, stdout: /./ },
+  // nothing installed in the cache named: each statement says which releases straddle it, nothing is built or run
+  'spec --boundaries --report-dir (relative), SYNCONF_AGENTS_DIR relative': {
+    argv: ['spec', '--boundaries', '--report-dir', 'sb'],
+    env: { SYNCONF_AGENTS_DIR: 'empty-cache' },
+    code: 0,
+    stdout:
+      /^pending-devices\.delete\.since \(spec: from 1\.18\.0\): not installed: straddled by 1\.17\.0 and 1\.18\.0;/m,
+  },
   // a client's contract from a cassette of the run (a proxy session's HAR is read the same way)
   'contract HAR -o (relative)': {
     argv: ['contract', 'rec/system-ping.har', '-o', 'c.json'],

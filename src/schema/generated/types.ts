@@ -305,6 +305,10 @@ export type StatementIds1 = [string, ...string[]];
 export type StatementIds2 = [string, ...string[]];
 export type Steps = Step[];
 /**
+ * What `synconf spec --boundaries --json` prints: each version statement of the spec with the releases that straddle the version it names and, where both are installed, what they showed of it.
+ */
+export type SpecBoundaries = SpecBoundaryRow[];
+/**
  * shape: a field, type, parameter or path exists as said; value: a value means what is said; cross-field: two fields of one response agree; cross-endpoint: a response agrees with another endpoint's or with the agent; effect: a call changes (or keeps) state as said; error: a failure answers as said; auth: the API key rules; version: a version note (added, since, deprecated)
  */
 export type StatementKind =
@@ -349,6 +353,7 @@ export interface SynconfResources {
   "remote-ignored-device"?: RemoteIgnoredDevice;
   report?: Report;
   scenario?: Scenario;
+  "spec-boundaries"?: SpecBoundaries;
   "statement-index"?: StatementIndex;
   "system-errors"?: SystemErrors;
   "system-status"?: SystemStatus;
@@ -3226,6 +3231,67 @@ export interface Operators {
    */
   except?: string[];
   [k: string]: unknown;
+}
+export interface SpecBoundaryRow {
+  /**
+   * the version statement's id (spec/statements.yaml)
+   */
+  statement: string;
+  quote: string;
+  /**
+   * the version the spec names; null when it names none
+   */
+  version: string | null;
+  /**
+   * the spec's side: from the version on, or only before it
+   */
+  holds: "from" | "before" | null;
+  straddle?: ReleaseStraddle;
+  /**
+   * the verdict of the straddling releases; not installed: they can be had but are not (--install builds them)
+   */
+  state: "agrees" | "disagrees" | "cannot tell" | "not installed" | "not checkable";
+  /**
+   * one line: what each straddling release showed, or why there is no verdict
+   */
+  why: string;
+  /**
+   * what each straddling release showed, the one before first
+   */
+  cells?: {
+    version: string;
+    observed: "holds" | "does not hold" | "not observed";
+    by: string;
+  }[];
+  /**
+   * where the straddling releases' reports and matrix are
+   */
+  reportDir?: string;
+}
+export interface ReleaseStraddle {
+  /**
+   * the newest release before the version synconf can have
+   */
+  before?: string;
+  /**
+   * the first release at or after the version synconf can have
+   */
+  at?: string;
+  /**
+   * the releases of the table passed over on the way to them, nearest first, each with why it cannot be had
+   */
+  passed: {
+    version: string;
+    why: string;
+  }[];
+  /**
+   * true when before and at are not the version's own neighbours in the release table, or at is not the version itself
+   */
+  bracketed: boolean;
+  /**
+   * why a side has no release synconf can have
+   */
+  none?: string;
 }
 /**
  * spec/statements.yaml: every checkable sentence and table row of the spec (spec/rest-api-subset.md) as a statement with a stable id, where it stands in the spec, its kind, and why it cannot be checked on the tested agents when it cannot. tests/statements.test.ts holds the index to the spec text in both directions.
