@@ -3,9 +3,9 @@
 // however soon the work would have ended), says "interrupted (SIGNAME)" once and starts an orderly stop (the command
 // writes what it has, e.g. the report of the scenarios done so far); a second one ends the process at once.
 // A signal is read by the event loop only between two pieces of synchronous work: every long stretch below takes a
-// turn now and then (runner/yield.ts), and a command looks once more (`heard`) before its exit code is decided.
+// turn now and then (turns.ts), and a command looks once more (`heard`) before its exit code is decided.
 import { constants } from 'node:os';
-import { nextTurn } from '../runner/yield.js';
+import { nextTurn } from '../turns.js';
 import { Interrupted } from '../errors.js';
 
 /** the exit code of a process a signal stopped, as shells report it: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) */

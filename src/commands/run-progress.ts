@@ -3,7 +3,8 @@
 // (or FORCE_COLOR=0). NO_COLOR and TERM=dumb (an editor's shell, a screen reader, a log that keeps every byte) get
 // no escape sequence at all: no colour and no live line redrawn in place, one plain line per scenario.
 import type { CheckResult, ScenarioResult } from '../schema/generated/types.js';
-import { checkKind, moreLine, streamFold } from '../report/fold.js';
+import { checkKind, kindsAhead, moreLine, streamFold } from '../report/fold.js';
+import { pacer } from '../turns.js';
 import type { LoadedScenario } from '../scenario/load.js';
 import { printableLine } from '../printable.js';
 
@@ -47,8 +48,10 @@ export function progress(stream: NodeJS.WriteStream = process.stdout, env: NodeJ
       draw();
       timer = setInterval(draw, 200);
     },
-    onScenario(r: ScenarioResult, i: number, total: number) {
+    async onScenario(r: ScenarioResult, i: number, total: number) {
       if (timer) clearInterval(timer);
+      const failing = r.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass');
+      await kindsAhead(failing, (c) => checkKind(c, r.id), pacer()); // a signal lands meanwhile
       const counts = r.checks.reduce<Record<string, number>>(
         (m, c) => ((m[c.verdict] = (m[c.verdict] ?? 0) + 1), m),
         {},
@@ -67,7 +70,6 @@ export function progress(stream: NodeJS.WriteStream = process.stdout, env: NodeJ
         : paint(VERDICT_COLOUR[r.verdict] ?? 0, r.verdict.toUpperCase().padEnd(15));
       const line = `[${String(i + 1).padStart(width(total))}/${total}] ${label} ${printableLine(r.id)}${r.mode === 'absent' ? ' (absent)' : ''} (${(r.durationMs / 1000).toFixed(1)}s) ${printableLine(detail ?? '')}`;
       stream.write(live ? `\r\x1b[K${line}\n` : `${line}\n`);
-      const failing = r.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'unexpected-pass');
       const shown = [...problems.next(failing.map((check) => ({ check, scenario: r.id })))];
       for (const { item, more } of shown.slice(0, MAX_FAILURES_SHOWN)) {
         stream.write(`      ${paint(31, '✗')} ${printableLine(`${item.check.id}: ${item.check.message}`)}\n`);

@@ -14,14 +14,14 @@ import type { History, Matrix } from '../schema/generated/types.js';
 import { historyJson, historyToHtml, historyToMarkdown } from '../report/history-page.js';
 import { matrixToHtml } from '../report/matrix-html.js';
 import { matrixToMarkdown } from '../report/matrix-markdown.js';
-import { viewOf } from '../report/view.js';
-import { reportJson } from '../report/report-json.js';
+import { pacedViewOf } from '../report/view.js';
+import { pacedReportJson } from '../report/report-json.js';
 import { matrixJson } from '../report/matrix-json.js';
 import { makeOutputDir } from '../output-dir.js';
 import { loadStatements } from '../schema/statements.js';
 import { statementCoverage } from '../verdict/statement-coverage.js';
 import { InputError } from '../errors.js';
-import { nextTurn } from '../runner/yield.js';
+import { nextTurn, pacer } from '../turns.js';
 import { hearSignals } from './interrupt.js';
 import { printable } from '../printable.js';
 
@@ -72,7 +72,7 @@ export class WriteAbandoned extends Error {
 }
 
 /** a report file and how to render it (rendered when its turn comes, so that a signal lands between two renders) */
-type ReportFile = [name: string, render: () => string];
+type ReportFile = [name: string, render: () => string | Promise<string>];
 
 // Each file is rendered, then written synchronously (each asynchronous write waited a turn of the thread pool: ~3 ms
 // of every run, bench/), to a temporary name beside its place; only when every one of them is complete are they
@@ -92,7 +92,7 @@ async function writeAll(dir: string, files: ReportFile[], abandon?: AbortSignal)
       await stopPoint(dir, abandon);
       const path = join(dir, name);
       const tmp = join(dir, `.${name}.${process.pid}.partial`);
-      const text = render();
+      const text = await render();
       staged.push([tmp, path]);
       try {
         writeFileSync(tmp, text, 'utf8');
@@ -150,13 +150,14 @@ export async function writeReports(report: Report, dir: string, opts: WriteOptio
     report.statementCoverage = statementCoverage(await loadStatements(), report.scenarios);
     keepExchanges(report, dir);
   }
-  await stopPoint(dir, opts.abandon);
-  const view = viewOf(report); // computed once, rendered by each writer
+  // a turn now and then, where a signal lands and the writing stops once `abandon` is aborted
+  const pace = pacer(() => stopPoint(dir, opts.abandon));
+  const view = await pacedViewOf(report, pace); // computed once, rendered by each writer
   let markdown = '';
   const paths = await writeAll(
     dir,
     [
-      ['report.json', () => reportJson(report)],
+      ['report.json', () => pacedReportJson(report, pace)],
       ['junit.xml', () => toJUnit(report, view)],
       ['report.html', () => toHtml(report, { view, reportDir: dir })],
       ['summary.md', () => (markdown = printable(toMarkdown(report, view)))],

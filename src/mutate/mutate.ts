@@ -14,7 +14,7 @@ import { runLive, type LiveRun } from './live.js';
 import type { Mutant } from './mutants.js';
 import { tally, tallyBy, percent } from './score.js';
 import { labTarget } from '../runner/targets.js';
-import { nextTurn } from '../runner/yield.js';
+import { nextTurn } from '../turns.js';
 import { loadStatements } from '../schema/statements.js';
 import { mutateStatement, statementTotals, type Replayed } from './spec-mutants.js';
 import { scoreProxySession, type ProxySessionInput } from './proxy-score.js';

@@ -5,7 +5,7 @@
 // mutate/ and proxy/ are features that do not import each other.
 import type { CheckResult, HarEntry, MutantResult, StatementScore } from '../schema/generated/types.js';
 import { loadStatements, type Statement } from '../schema/statements.js';
-import { nextTurn } from '../runner/yield.js';
+import { nextTurn } from '../turns.js';
 import {
   describeTarget,
   replacementsIn,

@@ -10,7 +10,7 @@ import type { Mutant } from './mutants.js';
 import { endpointOf } from './mutants.js';
 import { applyTarget, type SpecTarget } from './spec-operators.js';
 import { targetsOf } from './spec-targets.js';
-import { nextTurn } from '../runner/yield.js';
+import { nextTurn } from '../turns.js';
 
 export type Entry = StatementScore['entries'][number];
 

@@ -37,6 +37,11 @@ export function boundedJson(doc: unknown, limit: number, shrunk: (share: number)
   } catch (e) {
     if (!(e instanceof RangeError)) throw e; // longer than a string can be
   }
+  return shrunkJson(limit, shrunk);
+}
+
+/** the text of `shrunk(share)`, the share shrinking until it fits in `limit` bytes: a document known not to fit */
+export function shrunkJson(limit: number, shrunk: (share: number) => unknown): string {
   for (let share = 0.9; ; share *= 0.7) {
     const out = jsonText(shrunk(share));
     if (Buffer.byteLength(out) <= limit || share < 0.01) return out;

@@ -4,7 +4,8 @@
 // left out whole (problems are kept before passes) and counted by verdict per scenario (`omitted`). `folded` says
 // so. The totals, the verdict and the exit code are the run's, untouched.
 import type { CheckResult, Report, ScenarioResult, VerdictCounts } from '../schema/generated/types.js';
-import { REPORT_FILE_BOUND, Budget, boundedJson, jsonText } from './bound.js';
+import { REPORT_FILE_BOUND, Budget, boundedJson, jsonText, shrunkJson } from './bound.js';
+import type { Pace } from '../turns.js';
 import { checkKind, fold, harnessKind, type Kept } from './fold.js';
 
 /** how many a check or harness error stands for: itself and those folded into it */
@@ -25,6 +26,22 @@ const sum = (ns: number[]) => ns.reduce((a, b) => a + b, 0);
 export const reportJson = (report: Report, limit = REPORT_FILE_BOUND): string =>
   // the share of the bound the checks are given shrinks until the file fits (the first try nearly always does)
   boundedJson(report, limit, (share) => boundedReport(report, limit, share));
+
+/**
+ * The same text, a turn now and then (`pace`): the checks' bytes are counted first, check by check, and a report whose
+ * checks alone pass the bound is never written out whole (50,000 checks took a second and more in one piece, deaf to
+ * signals: issue 41), only folded.
+ */
+export async function pacedReportJson(report: Report, pace: Pace, limit = REPORT_FILE_BOUND): Promise<string> {
+  let bytes = 0;
+  for (const s of report.scenarios)
+    for (const c of s.checks) {
+      await pace();
+      bytes += checkBytes(c);
+      if (bytes > limit) return shrunkJson(limit, (share) => boundedReport(report, limit, share));
+    }
+  return reportJson(report, limit);
+}
 
 /** the checks that fit in what the rest of the report leaves of `bytes`: problems first, then passes */
 function checksThatFit(scenarios: ScenarioResult[], bytes: number): Set<CheckResult> {

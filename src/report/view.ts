@@ -15,6 +15,7 @@ import { type CoverageRow, type EndpointEntry, coverage, loadEndpoints } from '.
 import { endpointKey } from '../schema/endpoints.js';
 import { curlOf } from './curl.js';
 import { checkKind, fold, foldedCount, harnessKind, type Kept } from './fold.js';
+import { drained, pacedDrain, pacer, type Pace } from '../turns.js';
 import {
   DEFAULT_FAIL_ON,
   VERDICTS,
@@ -186,9 +187,9 @@ function coverageView(report: Report, endpoints: EndpointEntry[] | undefined): R
   };
 }
 
-/** the view of each check of a scenario */
-function checkViews(report: Report, s: ScenarioResult, si: number, failOn: readonly FailOn[]): CheckView[] {
-  return s.checks.map((c, ci): CheckView => {
+/** the view of one check of a scenario */
+function checkView(report: Report, s: ScenarioResult, si: number, failOn: readonly FailOn[]) {
+  return (c: CheckResult, ci: number): CheckView => {
     const fails = failsRun(c, failOn);
     const interesting = fails || isProblem(c.verdict) || c.verdict === 'expected-fail' || !!c.flaky;
     return {
@@ -204,7 +205,7 @@ function checkViews(report: Report, s: ScenarioResult, si: number, failOn: reado
       curl: interesting ? curlOf(c, report.run.target) : null,
       more: c.more ?? 0,
     };
-  });
+  };
 }
 
 /** one scenario of the run with its checks (`own`, repeats folded); `open` when it needs attention */
@@ -280,12 +281,44 @@ function baselineView(report: Report, checks: CheckView[]): BaselineView | null 
  * The view of a run. `endpoints` defaults to schemas/endpoints.json; when it cannot be read the
  * coverage lists only the endpoints scenarios name, and `coverage.listError` says why.
  */
-export function viewOf(report: Report, endpoints?: EndpointEntry[]): RunView {
+export const viewOf = (report: Report, endpoints?: EndpointEntry[]): RunView => drained(viewSteps(report, endpoints));
+
+/**
+ * The same view, a turn of the event loop now and then (`pace`): of 50,000 checks it takes seconds, which in one
+ * piece left a signal unheard (issue 41).
+ */
+export const pacedViewOf = (report: Report, pace: Pace = pacer(), endpoints?: EndpointEntry[]): Promise<RunView> =>
+  pacedDrain(viewSteps(report, endpoints), pace);
+
+/**
+ * The view, piece by piece: it yields after each check and each harness error (whose kinds it works out: cached, the
+ * folds after only look them up) and between the folds, where a paced caller may take a turn.
+ */
+function* viewSteps(report: Report, endpoints?: EndpointEntry[]): Generator<void, RunView> {
   const failOn = report.run.failOn ?? DEFAULT_FAIL_ON;
-  const own = report.scenarios.map((s, si) => checkViews(report, s, si, failOn));
+  const own: CheckView[][] = report.scenarios.map(() => []);
+  for (const [si, s] of report.scenarios.entries())
+    for (const [ci, c] of s.checks.entries()) {
+      own[si].push(checkView(report, s, si, failOn)(c, ci));
+      checkKind(c, s.id);
+      yield;
+    }
+  for (const e of report.harnessErrors) {
+    harnessKind(e);
+    yield;
+  }
   const scenarios = report.scenarios.map((s, si) => scenarioView(s, si, own[si]));
+  yield;
   const checks = own.flat();
-  const problems = [...checks.filter((c) => c.fails), ...checks.filter((c) => !c.fails && isProblem(c.check.verdict))];
+  const problems = folded([
+    ...checks.filter((c) => c.fails),
+    ...checks.filter((c) => !c.fails && isProblem(c.check.verdict)),
+  ]);
+  yield;
+  const harnessErrors = fold(report.harnessErrors, harnessKind, (e) => 1 + (e.more ?? 0));
+  yield;
+  const deviations = deviationGroups(checks);
+  yield;
   const ordered = [...scenarios].sort(
     (a, b) => VERDICTS.indexOf(a.scenario.verdict) - VERDICTS.indexOf(b.scenario.verdict),
   );
@@ -300,9 +333,9 @@ export function viewOf(report: Report, endpoints?: EndpointEntry[]): RunView {
     agent,
     headline: report.exitCode <= 1 ? `${agent} ${status}` : `${status} (${agent})`,
     checks,
-    problems: folded(problems),
-    harnessErrors: fold(report.harnessErrors, harnessKind, (e) => 1 + (e.more ?? 0)),
-    deviations: deviationGroups(checks),
+    problems,
+    harnessErrors,
+    deviations,
     flaky: checks.filter((c) => c.check.flaky),
     baseline: baselineView(report, checks),
     coverage: coverageView(report, endpoints),

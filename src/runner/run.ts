@@ -1,6 +1,6 @@
 // One synconf run: load the scenarios, set up the target (lab, a given agent, or recordings),
 // run every scenario, apply the known deviations, and build the Report. Writing it is the caller's.
-import { nextTurn } from './yield.js';
+import { nextTurn, pacedMap, pacer } from '../turns.js';
 import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
 import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
 import { finalize, totalsOf } from '../verdict/totals.js';
@@ -65,7 +65,7 @@ export interface RunOptions {
   /** an undocumented member of a response fails the check of its exchange (otherwise it is a note) */
   strict?: boolean;
   /** progress output, one call per finished scenario */
-  onScenario?: (s: ScenarioResult, index: number, total: number) => void;
+  onScenario?: (s: ScenarioResult, index: number, total: number) => void | Promise<void>;
   onStart?: (s: LoadedScenario, index: number, total: number) => void;
   /** receives the report as soon as it exists (it fills in as scenarios end), e.g. to write it on Ctrl-C */
   onReport?: (report: Report) => void;
@@ -270,11 +270,30 @@ async function runEach(
       for (const c of result.checks) if (loaded.stepLines[c.step]) c.line = loaded.stepLines[c.step];
       applyDeviations(result, deviations);
       report.scenarios.push(result);
-      opts.onScenario?.(result, i, total);
+      await opts.onScenario?.(result, i, total); // its output may take a while: awaited, paced
     }
   } finally {
     bounds.done();
   }
+}
+
+/** `value` with the secrets `redactor` knows replaced: itself when it quotes none (the kinds of its checks cached) */
+function redacted<T>(redactor: Redactor, value: T): T {
+  const text = JSON.stringify(value);
+  const clean = redactor.text(text);
+  return clean === text ? value : (JSON.parse(clean) as T);
+}
+
+/** the scenarios redacted check by check, a turn now and then: 50,000 checks in one piece were seconds deaf to signals */
+async function redactedScenarios(scenarios: ScenarioResult[], redactor: Redactor): Promise<ScenarioResult[]> {
+  const pace = pacer();
+  const out: ScenarioResult[] = [];
+  for (const s of scenarios) {
+    // the checks keep their place among the scenario's members
+    const checks = await pacedMap(s.checks, (c) => redacted(redactor, c), pace);
+    out.push(Object.assign(redacted(redactor, { ...s, checks: [] }), { checks }));
+  }
+  return out;
 }
 
 /** run the selected scenarios against a target that is already set up */
@@ -291,8 +310,7 @@ export async function runScenarios(selection: Selection, target: Target, opts: R
     report.run.durationMs = Math.round(monotonicMs() - t0);
     await nextTurn();
     // Evidence, captured values and messages may quote a secret: the report says its placeholder.
-    report.scenarios = JSON.parse(redactor.text(JSON.stringify(report.scenarios)));
-    await nextTurn();
+    report.scenarios = await redactedScenarios(report.scenarios, redactor);
     report.undocumented = JSON.parse(redactor.text(JSON.stringify(sortedNotes(undocumented))));
     return finalize(report, failOn);
   };

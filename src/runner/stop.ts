@@ -3,7 +3,7 @@
 // pause of the scenario races that signal, and the steps look at it between them, so a scenario stops within a turn
 // of the event loop, keeping the checks it made.
 import { monotonicMs } from './clock.js';
-import { nextTurn } from './yield.js';
+import { nextTurn } from '../turns.js';
 
 /** thrown inside a scenario when its signal is aborted: the reason is a harness error of the run */
 export class Stopped extends Error {
