@@ -198,16 +198,24 @@ export async function waitReady(
 
 /** Checks through the REST config API that the loopback settings are in force; returns the agent's version. */
 async function checkRunning(inst: LabInstance, spec: InstanceSpec): Promise<string> {
-  const get = async (path: string): Promise<Record<string, unknown>> => {
+  const get = async (path: string, orAt?: string): Promise<Record<string, unknown>> => {
     const res = await fetch(`${inst.url}${path}`, {
       headers: { 'X-API-Key': inst.apiKey },
       signal: AbortSignal.timeout(5000),
     });
+    if (res.status === 404 && orAt) {
+      await res.arrayBuffer();
+      return get(orAt);
+    }
     if (res.status !== 200)
       throw new LabError(`${inst.name}: GET ${inst.url}${path} answered ${res.status} right after start`);
     return (await res.json()) as Record<string, unknown>;
   };
-  const [config, version] = await Promise.all([get('/rest/config'), get('/rest/system/version')]);
+  // GET /rest/config came in 1.12.0: an older agent answers the same document at /rest/system/config only
+  const [config, version] = await Promise.all([
+    get('/rest/config', '/rest/system/config'),
+    get('/rest/system/version'),
+  ]);
   const wrong = loopbackViolations(config, spec);
   if (wrong.length > 0) {
     throw new LabError(
