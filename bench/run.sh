@@ -6,8 +6,10 @@
 #   live    the same 13 requests against one lab agent, sent by `synconf run --suite bench/synconf-13.yaml`
 #           and by bench/plain-13.mjs (built-in fetch, checks by hand): target ≤ 0.9×.
 # Then serve --stateful under load (bench/stateful-load.mjs): 50 clients, 1,000 mixed reads and writes; requests a
-# second and peak memory (a record, no target). Last, serve's request log at 1,000 and 10,000 requests
+# second and peak memory (a record, no target). Then serve's request log at 1,000 and 10,000 requests
 # (bench/serve-log.mjs): bytes written and time a request, and their ratio (1 = linear; a record).
+# Last, `synconf history` of the bundled recordings and again from its cache (bench/history.mjs --replay; the live
+# figure is `npm run bench:history`).
 # Each a whole process as a user starts it. Results: bench/results.json.
 #
 # Environment: RUNS (default 30), WARMUP (default 3), SYNCONF_BENCH_NO_BUILD=1 to skip `npm run build`.
@@ -77,3 +79,6 @@ node bench/stateful-load.mjs
 
 echo "bench: serve --log, 1,000 then 10,000 requests (bench/serve-log.mjs)" >&2
 node bench/serve-log.mjs
+
+echo "bench: synconf history of the bundled recordings, then again from its cache (bench/history.mjs --replay)" >&2
+node bench/history.mjs --replay
