@@ -256,6 +256,29 @@ describe('synconf serve', () => {
     assert.match(s.stderr(), /--strict: 2 request\(s\) had no recorded answer/);
   });
 
+  // issue 37: the bodies differ past their first 80 characters; the miss said "body of 81 bytes vs recorded" and the
+  // recorded body's first 80 characters, where nothing differs
+  test('a miss by body says where the bodies first differ, the recorded value quoted, the sent one not', async () => {
+    const s = await serve([REC, '--api-key', 'key-of-k2']);
+    try {
+      const body = '{"scratch.txt":"2020-01-01T00:00:00Z","never-existed.txt":"2021-06-30T12:00:00Z"}';
+      const miss = await fetch(`${s.url}/rest/folder/versions?folder=synconf-versions`, {
+        method: 'POST',
+        headers: { 'X-API-Key': s.key },
+        body,
+      });
+      assert.equal(miss.status, 404);
+      const text = await miss.text();
+      assert.match(
+        text,
+        /differs in: body differs at \/[\w.-]+: sent a string of 20 characters vs recorded ("[\d:TZ-]+"|\(missing\))/,
+      );
+      assert.doesNotMatch(text, /2021-06-30/, "the client's body is not repeated back (issue 40)");
+    } finally {
+      await stop(s);
+    }
+  });
+
   test('the request log is valid HAR 1.2 without the API key', async () => {
     const file = join(work, 'logs', 'requests.har');
     const s = await serve([REC, '--api-key', 'secret-key-4711', '--log', file]);

@@ -6,6 +6,7 @@ import type { OutgoingRequest } from './types.js';
 import { entryKey, requestKey } from './cassette.js';
 import { API_KEY, type Redactor } from './redact.js';
 import { editDistance } from '../did-you-mean.js';
+import { bodyDifference } from './body-difference.js';
 
 type KeyParts = [string, string, string, [string, string][], string | null, string];
 
@@ -26,10 +27,7 @@ export function difference(req: OutgoingRequest, e: HarEntry, r: Redactor, echo 
   if (q(query) !== q(rq)) out.push(`query ${sent(q(query), `of ${query.length} parameter(s)`)} vs recorded ${q(rq)}`);
   if (key !== rk)
     out.push(`API key ${sent(key ?? '(none)', key === API_KEY ? API_KEY : 'another')} vs recorded ${rk ?? '(none)'}`);
-  if (body !== rb)
-    out.push(
-      `body ${sent(body.slice(0, 80) || '(none)', `of ${Buffer.byteLength(body)} bytes`)} vs recorded ${rb.slice(0, 80) || '(none)'}`,
-    );
+  if (body !== rb) out.push(bodyDifference(body, rb, echo));
   return out.join('; ');
 }
 
