@@ -63,7 +63,11 @@ describe('node-syncthing 3.3.7 through proxy --lab 1.29.5', () => {
     };
     const contract = pruned(p.dir, 'node-syncthing', (e, m) => (reads[e] ?? []).includes(m));
     const other = drift(p.dir, '2.1.2', contract);
-    assert.deepEqual(lines(other.doc), ['breaking endpoint-removed GET /rest/system/debug ']);
+    // beside it the risky charset=utf-8 dropped by 2.0.14 (media-type-parameters-changed), on every endpoint called
+    assert.deepEqual(
+      lines(other.doc).filter((l) => !l.startsWith('risky media-type-parameters-changed')),
+      ['breaking endpoint-removed GET /rest/system/debug '],
+    );
     assert.equal(other.code, 1);
     console.log(
       `node-syncthing 1.29.5 → 2.1.2 without a contract: ${drift(p.dir, '2.1.2').doc.counts.breaking} breaking`,
