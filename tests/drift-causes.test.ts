@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { driftBetween } from '../src/changes/compare-dirs.js';
-import { causesOf } from '../src/changes/causes.js';
+import { causesOf, foldMembers } from '../src/changes/causes.js';
+import { accept, parseIgnore } from '../src/changes/accept.js';
 import { loadRules, rulesDoc, RULES_FILE } from '../src/changes/rules.js';
 import { FINDERS, finderProblems } from '../src/changes/finders.js';
 import { RECORDINGS_DIR, ROOT, SCHEMAS_DIR } from '../src/paths.js';
@@ -129,19 +130,20 @@ describe('drift causes', () => {
   });
 
   // [what, members, the older and the newer value of each member, the causes expected: how many, rule, level, pointer,
-  // change]. Up to FOLD_MEMBERS_OVER (20) causes of one rule under one object stay a line each, as the bundled
-  // recordings' (at most 17); past it they are one cause naming the members, of the same rule and level.
+  // change]. One member is its own cause; two or more of one rule under one object are one cause naming the members,
+  // of the same rule and level (issue 37: the usage report's 17 members removed in 2.1.0 were 17 lines)
   const FOLDS: [string, number, unknown, unknown, number, string, string, string, string][] = [
+    ['1 member removed: its cause', 1, 1, undefined, 1, 'response-member-removed', 'breaking', '/foo/m0', 'removed'],
     [
-      '20 members removed: 20 causes',
-      20,
+      '2 members removed: one',
+      2,
       1,
       undefined,
-      20,
+      1,
       'response-member-removed',
       'breaking',
-      '/foo/m0',
-      'removed',
+      '/foo',
+      'removed (2 members)',
     ],
     [
       '21 members removed: one',
@@ -185,8 +187,34 @@ describe('drift causes', () => {
         n,
         'every difference in one cause',
       );
-      if (count === 1) assert.equal(causes[0].members?.length, n);
+      if (n > 1) assert.equal(causes[0].members?.length, n);
     });
+
+  test('members folded after the reviewed causes are accepted: what an entry accepts is folded apart, the gate unchanged', async () => {
+    const body = (n: number) => ({ foo: Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, 1])) });
+    const a = await folder(join(work(), 'fold-accepted', 'a'), 'v1.0.0', [
+      { step: 'get-x', path: '/rest/x', body: body(3) },
+    ]);
+    const b = await folder(join(work(), 'fold-accepted', 'b'), 'v1.1.0', [
+      { step: 'get-x', path: '/rest/x', body: body(0) },
+    ]);
+    const each = causesOf(driftBetween(a, b).scenarios, false);
+    const entry = parseIgnore('response-member-removed@GET /rest/x /foo/m1');
+    const folded = foldMembers(accept(each, [entry]).causes);
+    // an entry naming the object accepts every member under it: one folded cause, accepted
+    const byObject = parseIgnore('response-member-removed@GET /rest/x /foo');
+    assert.deepEqual(
+      foldMembers(accept(each, [byObject]).causes).map((c) => [c.pointer, c.members, c.accepted?.by]),
+      [['/foo', ['m0', 'm1', 'm2'], byObject.by]],
+    );
+    assert.deepEqual(
+      folded.map((c) => [c.pointer, c.members ?? [], c.accepted?.by ?? 'open']),
+      [
+        ['/foo', ['m0', 'm2'], 'open'],
+        ['/foo/m1', [], entry.by],
+      ],
+    );
+  });
 
   const real = (older: string, newer: string) =>
     causesOf(

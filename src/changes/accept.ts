@@ -77,10 +77,16 @@ export function loadIgnoreFile(file: string): Acceptance[] {
   }));
 }
 
+/** the object a member's pointer is in ("/a/b": "/a"): an entry naming it accepts its members, folded under it */
+const objectOf = (pointer: string) => pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));
+
 const matches = (a: Acceptance, c: ChangeCause) =>
   a.rule === c.rule &&
   (c.endpoints as string[]).includes(a.endpoint) &&
-  (a.pointer === undefined || a.pointer === c.pointer || (c.at ?? []).includes(a.pointer));
+  (a.pointer === undefined ||
+    a.pointer === c.pointer ||
+    (c.at ?? []).includes(a.pointer) ||
+    (c.pointer !== '' && a.pointer === objectOf(c.pointer)));
 
 /** the causes, those an entry accepts marked with it (the first that matches); and the entries that match none */
 export function accept(causes: ChangeCause[], entries: Acceptance[]): { causes: ChangeCause[]; unused: Acceptance[] } {

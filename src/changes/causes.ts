@@ -3,8 +3,10 @@
 // version (A → B). A cause is an endpoint (or the schema a member is
 // defined in, for a member several endpoints return) + a JSON pointer with array items and map keys as `*` + a kind
 // of change; an endpoint absent on one side; a status change. Every difference is folded into exactly one cause,
-// and the cause keeps them as its evidence. Many causes of one rule about members of one object are one cause that
-// names them (foldMembers): an answer that lost 99,000 members is one line, not 99,000.
+// and the cause keeps them as its evidence. The causes of one rule about members of one object are one cause that
+// names them (foldMembers): the 17 members the usage report lost in 2.1.0 are one line, as 99,000 would be; the
+// cause keeps the members, and is folded after the reviewed causes are accepted (an entry accepts a member's cause,
+// and what it accepts is folded apart from what it does not: the gate is the same, folded or not).
 import type { ChangeCause, ChangeEvidence } from '../schema/generated/types.js';
 import { describeDifference, type Difference } from './compare.js';
 import type { ScenarioDrift } from './compare-dirs.js';
@@ -112,11 +114,8 @@ export function byUrgency(x: ChangeCause, y: ChangeCause): number {
   );
 }
 
-/**
- * More causes than this of one rule about the members of one object fold into one. The bundled recordings have at
- * most 17 (the usage report's members removed in 2.1.0), which stay a line each: each can be accepted on its own.
- */
-export const FOLD_MEMBERS_OVER = 20;
+/** More causes than this of one rule about the members of one object fold into one: two members are one change */
+export const FOLD_MEMBERS_OVER = 1;
 
 /** the pointer of the object a member's pointer is in ("/a/b": "/a"; "/a": "", the whole answer) */
 const parentOf = (pointer: string) => pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));
@@ -144,29 +143,39 @@ function folded(group: ChangeCause[]): ChangeCause {
     occurrences: evidence.length,
     scenarios: sortedUnion(group.map((c) => c.scenarios)),
     evidence,
+    ...(group[0].accepted ? { accepted: group[0].accepted } : {}),
   };
 }
 
-/** the causes, those of one rule about more than FOLD_MEMBERS_OVER members of one object folded, in their order */
-function foldMembers(causes: ChangeCause[]): ChangeCause[] {
+/**
+ * The causes, those of one rule about more than FOLD_MEMBERS_OVER members of one object folded (each folded cause
+ * of members accepted by one entry, or by none), most urgent first. A cause folded already stays as it is.
+ */
+export function foldMembers(causes: ChangeCause[]): ChangeCause[] {
   const groupOf = new Map<ChangeCause, ChangeCause[]>();
   const groups = new Map<string, ChangeCause[]>();
   for (const c of causes) {
-    if (!c.pointer) continue; // a cause of a whole answer or endpoint is about no member
-    const key = [c.rule, c.schema ? `schema ${c.schema}` : c.endpoints.join(', '), parentOf(c.pointer)].join('\n');
+    if (!c.pointer || c.members) continue; // a cause of a whole answer or endpoint is about no member
+    const by = c.accepted?.by ?? '';
+    const key = [c.rule, c.schema ? `schema ${c.schema}` : c.endpoints.join(', '), parentOf(c.pointer), by].join('\n');
     const group = groups.get(key) ?? groups.set(key, []).get(key)!;
     group.push(c);
     groupOf.set(c, group);
   }
-  return causes.flatMap((c) => {
-    const group = groupOf.get(c);
-    if (!group || group.length <= FOLD_MEMBERS_OVER) return [c];
-    return group[0] === c ? [folded(group)] : [];
-  });
+  return causes
+    .flatMap((c) => {
+      const group = groupOf.get(c);
+      if (!group || group.length <= FOLD_MEMBERS_OVER) return [c];
+      return group[0] === c ? [folded(group)] : [];
+    })
+    .sort(byUrgency);
 }
 
-/** the causes of a drift from folder A (older) to folder B (newer), most urgent first */
-export function causesOf(scenarios: ScenarioDrift[]): ChangeCause[] {
+/**
+ * The causes of a drift from folder A (older) to folder B (newer), most urgent first; those of one rule about
+ * members of one object folded, unless `folding` is false (reviewed causes are accepted first, then folded)
+ */
+export function causesOf(scenarios: ScenarioDrift[], folding = true): ChangeCause[] {
   const seen = scenarios.flatMap((s) => s.differences.map((d) => ({ scenario: s.scenario, d })));
   const absent = absentEndpoints(seen);
   const groups = new Map<string, Folded>();
@@ -191,5 +200,6 @@ export function causesOf(scenarios: ScenarioDrift[]): ChangeCause[] {
       s.lines.length === s.differences.length ? s.lines[i] : describeDifference(d);
     s.differences.forEach((d, i) => fold(findings[i], { scenario: s.scenario, difference: line(d, i) }));
   }
-  return foldMembers([...groups.values()].map(toCause)).sort(byUrgency);
+  const causes = [...groups.values()].map(toCause).sort(byUrgency);
+  return folding ? foldMembers(causes) : causes;
 }

@@ -25,7 +25,8 @@ export function compareRecordings(
 ): Comparison {
   const drift = driftBetween(a, b, only);
   if (keep) restrict(drift, keep);
-  return { drift, causes: causesOf(drift.scenarios) };
+  // not folded yet: whoever accepts reviewed causes folds them after (foldMembers)
+  return { drift, causes: causesOf(drift.scenarios, false) };
 }
 
 /** the drift with only the differences `keep` holds for (its lines and count with them) */

@@ -184,7 +184,9 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
         console.log(`  the session's starting state (${stateSize(session.startState)}) set up first`);
     }
     // without a contract every member the client received counts: say how many causes no contract has confirmed
-    const unconfirmed = contract ? undefined : (causes: ChangeCause[]) => causes.filter((c) => c.pointer).length;
+    const unconfirmed = contract
+      ? undefined
+      : (causes: ChangeCause[]) => causes.filter((c) => c.pointer || c.members).length;
     return printCauses(comparison, session.har, upstream.description, opts, accepted, later, unconfirmed);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

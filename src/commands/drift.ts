@@ -12,6 +12,7 @@ import { checkAgentVersion, checkSyncthing } from './versions.js';
 import { RUN_CASSETTE } from '../transport/cassette.js';
 import { compareRecordings, type Comparison } from '../changes/compare-recordings.js';
 import { EXCHANGES_DIR } from '../changes/exchanges.js';
+import { foldMembers } from '../changes/causes.js';
 import { accept, loadIgnoreFile, parseIgnore, type Acceptance } from '../changes/accept.js';
 import { causeLine, causesJson, countLine, countsOf, failing, gateLine } from '../report/causes-text.js';
 import type { ChangeFailOn } from '../verdict/change-levels.js';
@@ -139,7 +140,9 @@ const placesOf = (c: ChangeCause) =>
 /** the causes found only after the parting request: each may follow from it, not from the version */
 function uncertainOf(later: LaterCauses, known: ChangeCause[], accepted: Acceptance[]): DriftCauses['uncertain'] {
   const seen = new Set(known.flatMap(placesOf));
-  const causes = accept(later.comparison.causes, accepted).causes.filter((c) => !placesOf(c).some((k) => seen.has(k)));
+  const causes = foldMembers(accept(later.comparison.causes, accepted).causes).filter(
+    (c) => !placesOf(c).some((k) => seen.has(k)),
+  );
   return { after: later.after, causes, counts: countsOf(causes) };
 }
 
@@ -164,7 +167,8 @@ export function printCauses(
   later?: LaterCauses,
   unconfirmedOf?: (causes: ChangeCause[]) => number,
 ): number {
-  const { causes, unused } = accept(all, accepted);
+  const { causes: each, unused } = accept(all, accepted);
+  const causes = foldMembers(each);
   const unconfirmed = unconfirmedOf?.(causes.filter((c) => !c.accepted));
   const failOn = opts.failOn ?? 'any';
   const tripped = failing(causes, failOn);

@@ -12,7 +12,7 @@ import type {
   MatrixPair,
 } from '../schema/generated/types.js';
 import { compareRecordings } from '../changes/compare-recordings.js';
-import { byUrgency } from '../changes/causes.js';
+import { byUrgency, foldMembers } from '../changes/causes.js';
 import { ruleOf } from '../changes/rules.js';
 import { checkFinding, explainsChecks, fitsOf } from '../changes/finders.js';
 import { accept, type Acceptance } from '../changes/accept.js';
@@ -112,7 +112,7 @@ function cannotTell(m: Matrix, [from, to]: [number, number], reason: string): Ma
 /** the causes between two columns: recorded causes with the checks they explain, then the checks nothing explains */
 function pairOf(m: Matrix, [from, to]: [number, number], recorded: ChangeCause[], opts: PairOptions): MatrixPair {
   const accepted = opts.accepted ?? [];
-  const causes: MatrixCause[] = accept(recorded, accepted).causes.map((cause) => ({ cause, checks: [] }));
+  const causes: MatrixCause[] = foldMembers(accept(recorded, accepted).causes).map((cause) => ({ cause, checks: [] }));
   // where each cause shows: "<scenario>/<step>", most urgent cause first (causes are sorted so)
   const byStep = new Map<string, MatrixCause[]>();
   for (const c of causes.filter((x) => explainsChecks(x.cause.rule)))
