@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
-import type { DriftCauses, Report } from '../src/schema/generated/types.js';
+import type { Cassette, DriftCauses, Report } from '../src/schema/generated/types.js';
 import { cli } from './support/cli.js';
 import { tempFolder } from './support/temp.js';
 import { call, startProxy, stopProxy } from './support/proxy.js';
@@ -142,6 +142,43 @@ describe('synconf drift SESSION --against', () => {
       /^cannot tell: \d+ causes?: .*; found only after PUT \/rest\/config \(#\d+\), which was not asked again/m,
     );
     if (!told && untold) assert.match(text.stdout, /^cannot tell whether the gate trips: /m);
+  });
+
+  // Issue 38: a session made through proxy --recordings --stateful --faults. The 503 a fault made is synconf's doing,
+  // never a change of the version; the answers the recordings' state gave are synconf's model of the agent, not its
+  // recorded answers: their causes cannot tell. Against the very recordings the session was made with, nothing may be
+  // blamed on the version (the 503 was: 'status changed' on GET /rest/system/status)
+  test("a stateful, faulted session: the fault's answer is not compared, the state's answers cannot tell", async () => {
+    const p = await startProxy(work(), 'stateful', ['--recordings', REC('1.19.2'), '--stateful', '--faults']);
+    const fault = { mode: 'status', status: 503, endpoint: '/rest/system/status', next: 1 };
+    await (await call(p, '/__synconf/faults', { method: 'POST', body: JSON.stringify(fault) })).text();
+    const statuses: number[] = [];
+    for (const [method, path, body] of [
+      ['GET', '/rest/system/version'],
+      ['GET', '/rest/system/status'],
+      ['POST', '/rest/system/error', 'posted in a stateful session'],
+      ['GET', '/rest/system/error'],
+    ]) {
+      const r = await call(p, path, { method, ...(body ? { body } : {}) });
+      statuses.push(r.status);
+      await r.text();
+    }
+    assert.deepEqual(statuses, [200, 503, 200, 200]);
+    assert.equal(await stopProxy(p), 0, p.stderr());
+    const har = JSON.parse(readFileSync(join(p.dir, 'recordings', '_run.har'), 'utf8')) as Cassette;
+    const of = (path: string, method = 'GET') =>
+      har.log.entries.find((e) => e.request.method === method && new URL(e.request.url).pathname === path)!;
+    assert.equal(of('/rest/system/status')._note, 'fault');
+    assert.match(of('/rest/system/error')._fromState ?? '', /\S/, 'the state answered the read of the errors');
+    assert.equal(of('/rest/system/version')._fromState, undefined, 'a recorded answer');
+
+    const r = cli(['drift', p.dir, '--against', REC('1.19.2'), '--fail-on', 'breaking', '--json'], { cwd: work() });
+    assert.equal(r.code, 0, r.out);
+    const doc = JSON.parse(r.stdout) as DriftCauses;
+    assert.deepEqual(lines(doc), [], 'nothing blamed on the version against the recordings the session was made with');
+    const text = cli(['drift', p.dir, '--against', REC('1.19.2')], { cwd: work() });
+    assert.match(text.stdout, /^  not asked again: GET \/rest\/system\/status: a fault synconf injected/m);
+    if (doc.uncertain) assert.match(doc.uncertain.after, /answers? of the recordings' state/);
   });
 
   // [arguments, what the one line says]

@@ -23,6 +23,7 @@ import { printCauses, type CauseOptions } from './drift.js';
 import { MISS_PREFIX } from '../serve/miss.js';
 import { InputError } from '../errors.js';
 import { printableLine } from '../printable.js';
+import { plural } from '../plural.js';
 
 export interface AgainstOptions extends CauseOptions {
   against: string;
@@ -111,6 +112,30 @@ async function setUpStart(
   return { state, label: `the session's starting state (${stateSize(state)}), not set up`, why };
 }
 
+/** what the answers left out of the comparison are (uncertain.after in the JSON) and why each cannot tell */
+function untoldWhy(
+  unheld: Unheld | undefined,
+  parting: { label: string } | undefined,
+  modelled: number,
+): { after: string; why: string } | undefined {
+  const parts = [
+    unheld && {
+      after: unheld.label,
+      why: `found in calls that depend on ${unheld.label} on the other agent: each may follow from that state's absence, not from the version`,
+    },
+    parting && {
+      after: parting.label,
+      why: `found only after ${parting.label}, which was not asked again: each may follow from the state that request left on the older agent alone, not from the version`,
+    },
+    modelled > 0 && {
+      after: `${plural(modelled, 'answer')} of the recordings' state (proxy --recordings --stateful)`,
+      why: `found in answers the recordings' state gave in the session (${modelled}), synconf's model of the older agent and not its recorded answers: each may follow from the model, not from the version`,
+    },
+  ].filter((p) => !!p);
+  if (!parts.length) return undefined;
+  return { after: parts.map((p) => p.after).join(' and '), why: parts.map((p) => p.why).join('; or ') };
+}
+
 /** the session's exchanges asked again, each with its URL as it was asked (by step); the others left out */
 function sentAsAsked(entries: HarEntry[], asked: Map<string, string>): HarEntry[] {
   return entries.flatMap((e) => {
@@ -160,8 +185,11 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
     // the answers up to the first state change not asked again are compared; those after it cannot tell
     const order = new Map(session.entries.map((e, i) => [e._step, i]));
     const parting = partingOf(session.entries, asked);
+    // an answer the recordings' state gave (proxy --recordings --stateful) is synconf's model, not the agent's
     const early = (e: HarEntry) =>
-      (order.get(e._step) ?? Infinity) < (parting?.index ?? Infinity) && !(unheld && dependsOnStart(e, unheld.state));
+      (order.get(e._step) ?? Infinity) < (parting?.index ?? Infinity) &&
+      !(unheld && dependsOnStart(e, unheld.state)) &&
+      e._fromState === undefined;
     const compare = (name: string, keep: (e: HarEntry) => boolean) =>
       compareRecordings(
         writeSide(join(scratch, `${name}-before`), sent.filter(keep), session.agentVersion),
@@ -170,8 +198,9 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
         touches,
       );
     const comparison = compare('early', early);
-    const label = [unheld?.label, parting?.label].filter(Boolean).join(' and ');
-    const later = label ? { after: label, comparison: compare('later', (e) => !early(e)) } : undefined;
+    const modelled = sent.filter((e) => e._fromState !== undefined).length;
+    const why = untoldWhy(unheld, parting, modelled);
+    const later = why && { ...why, comparison: compare('later', (e) => !early(e)) };
     if (!opts.json) {
       console.log(
         `drift of the client's ${asked.size} exchange(s) (${keptTo(session.footprint, contract, opts.contract)}) from ${session.har} (Syncthing ${session.agentVersion ?? 'version unknown'}) to ${upstream.description} (Syncthing ${upstream.version ?? 'version unknown'}):`,

@@ -126,10 +126,13 @@ export async function printFolderDrift(
   return printCauses(comparison, a, b, opts, accepted);
 }
 
-/** the causes of the answers after a state change not asked again (drift --against): "cannot tell" */
+/** the causes of the answers drift --against cannot tell the version by (after a state change not asked again, on a
+ * starting state not set up, of the recordings' state model): "cannot tell" */
 export interface LaterCauses {
-  /** the request not asked again: METHOD /path (#step) */
+  /** what those answers are: the request not asked again, METHOD /path (#step); the starting state; the model's */
   after: string;
+  /** why their causes cannot tell, as the line says it */
+  why: string;
   comparison: Comparison;
 }
 
@@ -146,14 +149,9 @@ function uncertainOf(later: LaterCauses, known: ChangeCause[], accepted: Accepta
   return { after: later.after, causes, counts: countsOf(causes) };
 }
 
-function printUncertain(u: NonNullable<DriftCauses['uncertain']>): void {
+function printUncertain(u: NonNullable<DriftCauses['uncertain']>, why: string): void {
   if (!u.causes.length) return;
-  const start = u.after.startsWith("the session's starting state");
-  console.log(
-    start
-      ? `cannot tell: ${countLine(u.counts)}; found in calls that depend on ${u.after} on the other agent: each may follow from that state's absence, not from the version`
-      : `cannot tell: ${countLine(u.counts)}; found only after ${u.after}, which was not asked again: each may follow from the state that request left on the older agent alone, not from the version`,
-  );
+  console.log(`cannot tell: ${countLine(u.counts)}; ${why}`);
   for (const c of u.causes) console.log(`  ${printableLine(causeLine(c))}`);
 }
 
@@ -204,11 +202,11 @@ export function printCauses(
       console.log(
         `${plural(unconfirmed, 'cause')} of these ${unconfirmed === 1 ? 'is' : 'are'} at members the client received that no contract has confirmed it reads (synconf contract, then drift --contract FILE)`,
       );
-    if (uncertain) printUncertain(uncertain);
+    if (uncertain) printUncertain(uncertain, later!.why);
     if (opts.failOn) console.log(gateLine(failOn, tripped));
     if (untold.length)
       console.log(
-        `cannot tell whether the gate trips: ${plural(untold.length, 'cause')} it would count came only after ${uncertain!.after} (exit 2)`,
+        `cannot tell whether the gate trips: ${plural(untold.length, 'cause')} it would count came only from ${uncertain!.after} (exit 2)`,
       );
   }
   if (found.problems.length || untold.length) return EXIT.usage;

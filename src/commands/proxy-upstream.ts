@@ -21,6 +21,8 @@ export interface Upstream {
   recordedDrop?(method: string, url: string): string | undefined;
   /** recordings only: a fault touched the request (which), taken once */
   faulted?(method: string, url: string): string | undefined;
+  /** recordings --stateful only: the state answered the request (its rule), not a recorded answer; taken once */
+  fromState?(method: string, url: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -103,10 +105,11 @@ async function recordingsUpstream(dir: string, opts: UpstreamOptions): Promise<U
   checkStandInKey(apiKey); // the key of the stand-in, as serve takes it
   const faults = (opts.fault ?? []).map(parseFaultOption);
   const { startServer } = await import('../serve/server.js');
-  const [drops, faulted] = [new Marks(), new Marks()];
+  const [drops, faulted, fromState] = [new Marks(), new Marks(), new Marks()];
   const server = await startServer({
     onRecordedDrop: drops.add,
     onFault: faulted.add,
+    onState: fromState.add,
     stateful: opts.stateful ?? false,
     faultControl: opts.faults ?? false,
     faults,
@@ -127,6 +130,7 @@ async function recordingsUpstream(dir: string, opts: UpstreamOptions): Promise<U
     description: dir,
     recordedDrop: drops.take,
     faulted: faulted.take,
+    fromState: fromState.take,
     close: () => server.close(),
   };
 }

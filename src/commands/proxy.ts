@@ -110,7 +110,7 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date, 
     onExchange: (x, forwarded) => {
       const note = forwarded ?? recordedDrop(upstream, x) ?? faulted(upstream, x);
       if (note && note.kind !== 'spec-refused') say(s.counts.total + 1, note.text);
-      const judged = s.judge(x, note);
+      const judged = s.judge(x, note, upstream.fromState?.(x.request.method, x.request.url));
       for (const v of judged.violations) say(judged.n, `${v.blame === 'client' ? 'CLIENT' : 'AGENT'} ${v.message}`);
       if (opts.count !== undefined && s.counts.total >= opts.count) stop('count');
       return { violations: judged.violations };

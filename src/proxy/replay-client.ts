@@ -37,10 +37,19 @@ function framingOf(e: HarEntry): Record<string, string> {
   return {};
 }
 
+/** an exchange synconf made in the session, not the agent (HarEntry _note): nothing of the agent's to compare */
+const NOT_THE_AGENTS: Partial<Record<NonNullable<HarEntry['_note']>, string>> = {
+  fault: "a fault synconf injected in the session (the recordings' --fault, --faults) made its answer",
+  'recorded-drop': 'the recordings standing in for the agent dropped it as recorded in the session',
+  cut: 'its answer was kept cut in the session: nothing whole to compare',
+};
+
 /** the request of an entry as it is asked again: path and query, the body, and the other agent's key */
 function requestOf(e: HarEntry, apiKey: string, timeoutMs: number): OutgoingRequest | string {
   const url = new URL(e.request.url);
   if (e._refused !== undefined) return 'the proxy refused it (--errors refuse): the agent never saw it';
+  const synconfs = e._note && NOT_THE_AGENTS[e._note];
+  if (synconfs) return synconfs;
   if (e._error?.code === 'aborted') return 'the agent broke off its answer in the session: nothing to compare';
   // a long poll still open when the session stopped has no answer to compare: asked again it answers, 'stopped → 200'
   if (e._error?.code === 'stopped') return "the proxy's stop cut it in the session: nothing to compare";

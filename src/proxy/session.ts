@@ -103,9 +103,11 @@ export class ProxySession {
    * happened to it beyond forwarding (forward.ts): the answer is then not judged (not the agent's: the proxy's own
    * refusal under --errors refuse or of a body over the bound, an answer kept cut, an exchange the stop cut, a drop
    * the stand-in replayed); the entry says so (_refused: the proxy answered itself; comment: what happened), and a
-   * request refused for its size is not judged either (its body was not read).
+   * request refused for its size is not judged either (its body was not read). `fromState`: the recordings' state
+   * answered (proxy --recordings --stateful, the rule that did), kept in the entry (_fromState): the answer is synconf's
+   * model of the agent, not a recorded one, and drift --against cannot tell the version by it.
    */
-  judge(x: Exchange, note?: ExchangeNote): Judged {
+  judge(x: Exchange, note?: ExchangeNote, fromState?: string): Judged {
     const n = ++this.n;
     this.counts.total++;
     const count = note && NOTE_COUNTS[note.kind];
@@ -121,6 +123,7 @@ export class ProxySession {
     if (own) entry._refused = note.text;
     if (note && note.kind !== 'spec-refused') entry.comment = note.text;
     if (note) entry._note = note.kind; // a session judged again reads it: the answer was not the agent's to judge
+    if (fromState) entry._fromState = fromState;
     this.opts.onEntry(entry);
     if (note?.kind === 'too-large') return { n, scope: req.scope, violations: [] }; // its body was not read
     if (req.scope !== 'spec' || !req.endpoint) {

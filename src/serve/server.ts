@@ -39,6 +39,8 @@ export interface ServeOptions {
   onRecordedDrop?: (method: string, url: string, origin: string) => void;
   /** a request a fault touched (which): the proxy tells it from the agent's fault */
   onFault?: (method: string, url: string, fault: string) => void;
+  /** a request the state answered (--stateful; the rule): the proxy tells the model's answer from a recorded one */
+  onState?: (method: string, url: string, rule: string) => void;
   /** --faults: the control endpoint /__synconf/faults answers */
   faultControl?: boolean;
   /** --fault: faults in force from the start */
@@ -212,6 +214,12 @@ class Answers {
     res.on('close', end);
   }
 
+  /** an answer the state gave: counted, and said to the proxy (which tells the model's answer from a recorded one) */
+  private fromState(req: OutgoingRequest, rule: string): void {
+    this.counts.fromState++;
+    this.opts.onState?.(req.method, req.url, rule);
+  }
+
   /** an agent restart: every open long poll ends without an answer, as its connection is reset */
   private restart(): void {
     for (const poll of [...this.polls]) {
@@ -248,7 +256,7 @@ class Answers {
       this.log.add(x, outcome);
       if (outcome.served === 'miss') this.counts.missed++;
       else if (outcome.served !== 'control') this.counts.served++;
-      if (outcome.served === 'state') this.counts.fromState++;
+      if (outcome.served === 'state') this.fromState(req, outcome.origin!);
       // the recorded agent gave no answer (it was restarting or gone), or the agent restarts now
       if (!response || fault?.mode === 'restart') return void reset(res);
       deliver(res, response, fault);

@@ -456,6 +456,10 @@ export interface HarEntry {
    */
   _note?: "spec-refused" | "too-large" | "stopped" | "cut" | "recorded-drop" | "fault";
   /**
+   * synconf proxy --recordings --stateful: the recordings' state answered this request (the rule of serve's state that did), not a recorded answer of the agent: synconf's model of the agent, which drift --against cannot tell a version by
+   */
+  _fromState?: string;
+  /**
    * HAR 1.2: what synconf did to the exchange beyond keeping it (a proxy session: a body over its bound refused or kept cut, an exchange cut by the stop, a recorded drop)
    */
   comment?: string;
@@ -1078,7 +1082,7 @@ export interface DriftCauses {
    */
   uncertain?: {
     /**
-     * the request not asked again: METHOD /path (#step); or the session's starting state (its folders and devices) the other agent does not hold, the causes then those of the calls that depend on it
+     * the request not asked again: METHOD /path (#step); or the session's starting state (its folders and devices) the other agent does not hold, the causes then those of the calls that depend on it; or the answers the recordings' state gave in the session (proxy --recordings --stateful), synconf's model of the agent rather than its recorded answers; several joined by ' and '
      */
     after: string;
     causes: ChangeCause[];
