@@ -67,17 +67,39 @@ function causeOf(e: unknown): string {
  */
 export function usableTempDir(): string {
   const dir = tmpdir();
-  const from = process.env.TMPDIR ? `TMPDIR ${dir}` : `the temporary folder ${dir}`;
-  const fail = (cause: string) => new InputError(`${from}: ${cause}; set TMPDIR to a folder synconf can write into`);
-  const found = statOrUndefined(dir, fail);
-  if (!found) throw fail('it does not exist');
-  if (!found.isDirectory()) throw fail('it is a file, not a folder');
+  const found = statOrUndefined(dir, tempDirProblem);
+  if (!found) throw tempDirProblem('it does not exist');
+  if (!found.isDirectory()) throw tempDirProblem('it is a file, not a folder');
   const probe = join(dir, `.synconf-write-test-${process.pid}`);
   try {
-    writeFileSync(probe, '');
-    rmSync(probe, { force: true });
+    // bytes, not an empty file: a full disk still makes an empty one (an inode, no block)
+    writeFileSync(probe, Buffer.alloc(PROBE_BYTES));
   } catch (e) {
-    throw fail(`the folder is not writable (${causeOf(e)})`);
+    throw tempDirProblem(`the folder is not writable (${causeOf(e)})`);
+  } finally {
+    rmSync(probe, { force: true });
   }
   return dir;
+}
+
+/** what the temporary folder's probe writes: a few of a disk's blocks */
+const PROBE_BYTES = 64 * 1024;
+
+/** a problem of the temporary folder (TMPDIR), as one line naming it */
+function tempDirProblem(cause: string): InputError {
+  const dir = tmpdir();
+  const from = process.env.TMPDIR ? `TMPDIR ${dir}` : `the temporary folder ${dir}`;
+  return new InputError(`${from}: ${cause}; set TMPDIR to a folder synconf can write into`);
+}
+
+/** a disk full (or over its quota, or read-only) */
+const NO_ROOM = new Set(['ENOSPC', 'EDQUOT', 'EROFS']);
+
+/**
+ * `e` as the user's environment when it is a write into the temporary folder that found no room (a TMPDIR that filled
+ * after the probe): one line naming TMPDIR and `what` was written (exit 2), never an internal error; else `e` itself
+ */
+export function tempDirWriteError(e: unknown, what: string): unknown {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code && NO_ROOM.has(code) ? tempDirProblem(`cannot write ${what} (${causeOf(e)})`) : e;
 }

@@ -1196,6 +1196,25 @@ const serveExited = (s: Serving) =>
 const ask = (url: string, key: string) =>
   fetch(`${url}/rest/system/version`, { headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(30_000) });
 
+// Issue 40: a TMPDIR that is full. The probe wrote an empty file, which a full tmpfs still makes (an inode, no block):
+// the lab's first write then failed with ENOSPC, an internal error (exit 3). Exit 2, one line naming TMPDIR and why.
+describe('a full TMPDIR is the user environment: exit 2 naming TMPDIR (issue 40)', () => {
+  for (const argv of [
+    ['run', '--syncthing', '1.19.2', '--only', 'system-ping', '--report-dir', 'r'],
+    ['lab', 'up'],
+  ])
+    test(argv.slice(0, 2).join(' '), { timeout: 60_000 }, (t) =>
+      onTinyDisk(t, async (dir, disk) => {
+        counts.set('3 exit 2, not 3', (counts.get('3 exit 2, not 3') ?? 0) + 1);
+        await fillDisk(disk, 0);
+        const r = await cliAsync(argv, { cwd: dir, timeout: 50_000, env: { TMPDIR: disk } });
+        assert.equal(r.code, 2, r.out);
+        assert.match(r.stderr, /^synconf: TMPDIR \S+disk: .*\(ENOSPC: no space left on device\); set TMPDIR/m);
+        assert.doesNotMatch(r.stderr, /internal error|\n\s+at .*[:(]\d+/, 'no internal error, no stack trace');
+      }),
+    );
+});
+
 describe('the request log of a stand-in agent on a full disk or shared (issue 40)', () => {
   test('serve --log on a full disk: said once, serving goes on, exit 2 naming --log', { timeout: 60_000 }, (t) =>
     onTinyDisk(t, async (dir, disk) => {

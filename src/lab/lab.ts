@@ -12,7 +12,7 @@ import { access, constants, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, join, resolve } from 'node:path';
 import { agentsDir, installedAgents, isVersionSpec, resolveSyncthing, versionHint } from '../agents/index.js';
-import { makeOutputDir } from '../output-dir.js';
+import { makeOutputDir, tempDirWriteError } from '../output-dir.js';
 import { LabError } from './errors.js';
 import { startInstance, stopInstance, type LabInstance } from './instance.js';
 import { detachPorts, freePorts, releasePorts } from './ports.js';
@@ -112,20 +112,32 @@ export function instanceNames(n: number, names: string[] = []): string[] {
   return out;
 }
 
+/**
+ * A lab folder of ours in the temporary folder. It holds API keys and private keys: removed however this process ends
+ * (its exit handler), and named for the next run to reap (owner.json) if it is killed before any handler runs. A
+ * temporary folder with no room left is the user's (one line naming TMPDIR), not a fault of the lab.
+ */
+async function ownLabDir(detach: boolean | undefined): Promise<string> {
+  let dir: string | undefined;
+  try {
+    dir = await mkdtemp(join(tmpdir(), TEMP_PREFIX));
+    claimLabDir(dir, false);
+  } catch (e) {
+    if (dir) await rm(dir, { recursive: true, force: true });
+    throw tempDirWriteError(e, dir ? `the lab folder ${dir}` : 'a lab folder');
+  }
+  if (!detach) removeOnExit(dir);
+  return dir;
+}
+
 export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   const n = opts.instances ?? 1;
   if (!Number.isInteger(n) || n < 1) throw new LabError(`instances must be a whole number ≥ 1, got ${n}`);
   const names = instanceNames(n, opts.names);
   const binary = await resolveBinary(opts.binary);
   const ownsDir = opts.dir === undefined;
-  const dir = ownsDir ? await mkdtemp(join(tmpdir(), TEMP_PREFIX)) : resolve(opts.dir!);
+  const dir = ownsDir ? await ownLabDir(opts.detach) : resolve(opts.dir!);
   if (!ownsDir) await prepareUserDir(dir, names);
-  // A folder of ours holds API keys and private keys: removed however this process ends (its exit handler), and
-  // named for the next run to reap (owner.json) if it is killed before any handler runs.
-  if (ownsDir) {
-    claimLabDir(dir, false);
-    if (!opts.detach) removeOnExit(dir);
-  }
 
   const ports = await freePorts(2 * n, dir);
   // in parallel: each start spends ~1.5 s in Syncthing's hash benchmarks

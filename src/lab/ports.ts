@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LabError } from './errors.js';
 import { processStart } from './reaper.js';
+import { tempDirWriteError } from '../output-dir.js';
 
 interface Reservation {
   pid: number;
@@ -81,6 +82,9 @@ function write(file: string, r: Reservation, flag: 'wx' | 'w'): void {
   const fd = openSync(file, flag, 0o600);
   try {
     writeSync(fd, JSON.stringify(r) + '\n');
+  } catch (e) {
+    rmSync(file, { force: true }); // a reservation half written is none
+    throw tempDirWriteError(e, `the port reservation ${file}`);
   } finally {
     closeSync(fd);
   }
