@@ -1420,6 +1420,8 @@ const hostileReport = (at: string) => async (dir: string) => {
 };
 const TERMINAL: [name: string, argv: string[], setup: (dir: string) => Promise<void>, env?: NodeJS.ProcessEnv][] = [
   ['replay --strict', ['replay', 'rec', '--only', 'system-ping', '--strict', '--report-dir', 'r'], hostileRecordings],
+  // an error's line names the folder given: its newline printed a line of its own (src/commands/fault.ts)
+  ['an error line naming a --report-dir', ['replay', '--report-dir', `/proc/${HOSTILE_MEMBER}/r`], async () => {}],
   ['drift of two recordings', ['drift', REC, 'rec'], hostileRecordings],
   ['drift --differences', ['drift', REC, 'rec', '--differences'], hostileRecordings],
   [
@@ -1457,8 +1459,13 @@ describe('text from an agent, a cassette, a report or a binary reaches no termin
         assert.ok(r.out.includes('\\x1b]0;pwned\\x07'), `the text shown, escaped\n${r.out}`);
         assert.doesNotMatch(r.out, RAW_CONTROL, 'no raw control character on the terminal');
         assert.doesNotMatch(r.out, /^synconf: FORGED/m, 'no line forged by a newline in the text');
-        for (const file of [join(dir, 'r', 'summary.md'), join(dir, 'm', 'matrix.md'), summary])
-          if (existsSync(file)) assert.doesNotMatch(readFileSync(file, 'utf8'), RAW_CONTROL, file);
+        for (const file of [join(dir, 'r', 'summary.md'), join(dir, 'm', 'matrix.md'), summary]) {
+          if (!existsSync(file)) continue;
+          const markdown = readFileSync(file, 'utf8');
+          assert.doesNotMatch(markdown, RAW_CONTROL, file);
+          // a newline in a cell or an item ends the table or the list: the text stays on its line
+          assert.doesNotMatch(markdown, /^synconf: FORGED/m, `a line forged in ${file}`);
+        }
       } finally {
         removeTemp(dir);
       }

@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { SYNCONF_VERSION } from '../paths.js';
 import { SynconfError, exitCodeOf, type ExitCode } from '../errors.js';
-import { printable } from '../printable.js';
+import { printableLine } from '../printable.js';
 
 /** prints `err` as its kind asks; returns the exit code */
 export function reportError(err: unknown, verbose: boolean): ExitCode {
+  // one line each: a newline in a file's name or an agent's text would print a line synconf never wrote
   if (err instanceof SynconfError) {
-    console.error(`synconf: ${printable(err.message)}`);
-    if (err.hint) console.error(`synconf: ${printable(err.hint)}`);
+    console.error(`synconf: ${printableLine(err.message)}`);
+    if (err.hint) console.error(`synconf: ${printableLine(err.hint)}`);
   } else reportFault(err, verbose);
   return exitCodeOf(err);
 }
@@ -26,7 +27,7 @@ export function withoutSecrets(args: string[]): string[] {
 
 export function reportFault(err: unknown, verbose: boolean): void {
   const e = err instanceof Error ? err : new Error(String(err));
-  console.error(`synconf: internal error (a bug in synconf ${SYNCONF_VERSION}): ${printable(e.message)}`);
+  console.error(`synconf: internal error (a bug in synconf ${SYNCONF_VERSION}): ${printableLine(e.message)}`);
   const details = `synconf ${SYNCONF_VERSION}, node ${process.version}, ${process.platform}-${process.arch}\nsynconf ${withoutSecrets(process.argv.slice(2)).join(' ')}\n\n${e.stack ?? e}\n`;
   if (verbose) {
     console.error(details);

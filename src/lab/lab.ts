@@ -209,7 +209,7 @@ export async function readState(dir: string): Promise<LabState | undefined> {
 async function stopAll(state: LabState): Promise<void> {
   const results = await Promise.allSettled(state.instances.map((i) => stopInstance(i)));
   const failed = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
-  if (failed.length > 0) throw new LabError(failed.join('\n'));
+  if (failed.length > 0) throw new LabError(failed.join('; '));
   releasePorts(state.instances.flatMap(portsOf), state.dir);
   if (state.ownsDir) await removeOwnedDir(state.dir);
 }

@@ -172,7 +172,7 @@ async function prepare(opts: MutateOptions) {
   const selection = await selectScenarios(opts.suites, opts.only);
   if (selection.errors.length)
     throw new InputError(
-      selection.errors.map((e) => `${e.file}: ${e.step ? `step "${e.step}": ` : ''}${e.message}`).join('\n'),
+      selection.errors.map((e) => `${e.file}: ${e.step ? `step "${e.step}": ` : ''}${e.message}`).join('; '),
     );
   const target = replayTarget(opts.dir);
   const agentVersion = readCassette(opts.dir, RUN_CASSETTE)?.log._synconf.agent?.version ?? null;
