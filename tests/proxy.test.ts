@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cp, mkdir, readFile, symlink } from 'node:fs/promises';
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import type { Cassette } from '../src/schema/generated/types.js';
@@ -479,6 +480,37 @@ const SESSION_ROWS: Record<string, SessionRow> = {
       assert.equal(readReport(p.dir).proxy!.exchanges.total, 1);
       assert.equal(harOf(p).log.entries[0]._error?.code, 'aborted');
     },
+  },
+  // the same with a TCP reset (RST) once part of the body reached the client: the reset reaches the client as an abort
+  // at once (waited on as the client sees it, never a time: a stall fails the row at its bound)
+  "an agent's TCP reset once part of its answer reached the client: the client's answer broken off too": {
+    args: ['--agent', '$FAKE', '--api-key', FAKE_API_KEY],
+    client: async (p, fake) => {
+      let agentSide: Socket | undefined;
+      fake.route('GET /rest/system/browse', {
+        describe: 'reset mid-answer',
+        act: (res) => {
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': '100' });
+          res.write('["/tmp/"');
+          agentSide = res.socket!;
+        },
+      });
+      const seen = await new Promise<string>((resolve) => {
+        const req = http.get(`${p.url}/rest/system/browse?current=/`, {
+          headers: { 'X-API-Key': p.key },
+          agent: false,
+        });
+        req.on('response', (res) => {
+          res.once('data', () => agentSide!.resetAndDestroy()); // part of the body came through: the agent resets
+          res.on('end', () => resolve('whole'));
+          res.on('error', () => resolve('broken off'));
+        });
+        req.on('error', () => resolve('broken off'));
+      });
+      assert.equal(seen, 'broken off', 'the client sees the answer broken off, not a whole one');
+    },
+    code: 0,
+    then: (p) => assert.equal(harOf(p).log.entries[0]._error?.code, 'aborted'),
   },
   'an exchange under way when the proxy stops: kept and counted as cut by the stop': {
     args: ['--agent', '$FAKE', '--api-key', FAKE_API_KEY],

@@ -79,6 +79,8 @@ interface Flight {
   t0: number;
   res: ServerResponse;
   settled: boolean;
+  /** the agent's answer began (its status and headers came): a failure from then on is an answer broken off */
+  answered?: boolean;
   /** ends it at the agent (the client left, or the proxy stops) */
   abort: () => void;
 }
@@ -170,6 +172,7 @@ class KeptBody {
 /** the agent's answer: streamed to the client as it comes (held until judged under --errors mark), then judged */
 function relay(opts: ForwardOptions, pending: Set<Flight>, f: Flight, answer: IncomingMessage): void {
   let hold = opts.errors === 'mark';
+  f.answered = true;
   const body = new KeptBody();
   const status = answer.statusCode ?? 502;
   if (!hold) f.res.writeHead(status, answer.rawHeaders);
@@ -223,7 +226,8 @@ function forgotten(pending: Set<Flight>, f: Flight): boolean {
 
 /** no answer from the agent (refused, reset): judged as such, and the client told so with a 502 */
 function failed(opts: ForwardOptions, pending: Set<Flight>, f: Flight, e: NodeJS.ErrnoException): void {
-  if (forgotten(pending, f)) return;
+  // a reset once the answer began (a TCP reset mid-body) is an answer broken off: the relay's close ends it as such
+  if (f.answered || forgotten(pending, f)) return;
   const error = { code: codeOf(e), message: e.message };
   if (!settle(opts, pending, f, { error })) return; // settled already: the proxy stopped it
   if (f.res.headersSent) return void f.res.destroy();
