@@ -136,6 +136,9 @@ function untoldWhy(
   return { after: parts.map((p) => p.after).join(' and '), why: parts.map((p) => p.why).join('; or ') };
 }
 
+/** the call depends on the session's starting state the other agent does not hold */
+const dependsOn = (unheld: Unheld | undefined, e: HarEntry) => !!unheld && dependsOnStart(e, unheld.state);
+
 /** the session's exchanges asked again, each with its URL as it was asked (by step); the others left out */
 function sentAsAsked(entries: HarEntry[], asked: Map<string, string>): HarEntry[] {
   return entries.flatMap((e) => {
@@ -170,26 +173,20 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
     } finally {
       await upstream.close();
     }
-    // recordings that hold no answer to a request tell nothing of the version: such a call is not compared (it read
-    // as the endpoint removed, a breaking change)
+    // recordings holding no answer to a request tell nothing of the version: not compared (not endpoint-removed)
     const { answered, unrecorded } = splitUnrecorded(replayed.entries);
     replayed.skipped.push(...unrecorded);
     if (!answered.length)
       throw new InputError(
         `cannot tell: ${opts.against} holds no recorded answer to any of the client's ${replayed.entries.length} exchange(s); record that version with the client's calls, or give --against a version or URL`,
       );
-    // the exchanges asked of both agents, by their steps: what was not asked again is not compared
-    // (each as it was asked again: a long poll's timeout shortened, so that both sides name the exchange alike)
+    // the exchanges asked of both agents, by their steps, each as asked again (a long poll's timeout shortened)
     const asked = new Map(answered.map((e) => [e._step, e.request.url]));
     const sent = sentAsAsked(session.entries, asked);
-    // the answers up to the first state change not asked again are compared; those after it cannot tell
     const order = new Map(session.entries.map((e, i) => [e._step, i]));
     const parting = partingOf(session.entries, asked);
-    // an answer the recordings' state gave (proxy --recordings --stateful) is synconf's model, not the agent's
     const early = (e: HarEntry) =>
-      (order.get(e._step) ?? Infinity) < (parting?.index ?? Infinity) &&
-      !(unheld && dependsOnStart(e, unheld.state)) &&
-      e._fromState === undefined;
+      (order.get(e._step) ?? Infinity) < (parting?.index ?? Infinity) && !dependsOn(unheld, e) && !e._fromState;
     const compare = (name: string, keep: (e: HarEntry) => boolean) =>
       compareRecordings(
         writeSide(join(scratch, `${name}-before`), sent.filter(keep), session.agentVersion),
@@ -198,8 +195,7 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
         touches,
       );
     const comparison = compare('early', early);
-    const modelled = sent.filter((e) => e._fromState !== undefined).length;
-    const why = untoldWhy(unheld, parting, modelled);
+    const why = untoldWhy(unheld, parting, sent.filter((e) => e._fromState !== undefined).length);
     const later = why && { ...why, comparison: compare('later', (e) => !early(e)) };
     if (!opts.json) {
       console.log(
