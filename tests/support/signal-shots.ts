@@ -105,17 +105,36 @@ function seedPrevious(cmd: Command): void {
   for (const f of cmd.files) writeFileSync(join(dir, f), PREVIOUS);
 }
 
+/**
+ * Whether the process still runs: its exit is seen here only once this process's event loop turns (seconds late on a
+ * loaded machine), and a signal sent to a process that had exited (a zombie, not yet reaped) cannot land. Linux's
+ * /proc says so at once; where there is none, the exit event alone decides.
+ */
+function stillRunning(child: ReturnType<typeof spawn>): boolean {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return false;
+  try {
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self/stat');
+  }
+}
+
+/** the signal sent if the process still runs: when it was sent, or undefined */
+const sendIfRunning = (child: ReturnType<typeof spawn>, signal: ShotSignal): number | undefined =>
+  stillRunning(child) && child.kill(signal) ? performance.now() : undefined;
+
 /** the command run once with `signal` sent `atMs` after its start */
 export async function shoot(cmd: Command, signal: ShotSignal, atMs: number): Promise<Shot> {
   seedPrevious(cmd);
   const started = performance.now();
   const run = startCli(cmd);
-  let sentAt: number | undefined;
   const ended = await Promise.race([
     run.exited.then(() => true),
     new Promise<false>((resolve) => setTimeout(() => resolve(false), atMs)),
   ]);
-  if (!ended && run.child.exitCode === null && run.child.kill(signal)) sentAt = performance.now();
+  const sentAt = ended ? undefined : sendIfRunning(run.child, signal);
   return judged(cmd, run, signal, started, sentAt);
 }
 
@@ -134,7 +153,7 @@ export async function shootAfterReport(cmd: Command, signal: ShotSignal): Promis
   const run = startCli(cmd, { GITHUB_STEP_SUMMARY: fifo });
   const first = join(cmd.cwd, cmd.reportDir, cmd.files[0]!);
   while (run.child.exitCode === null && readFileSync(first, 'utf8') === PREVIOUS) await sleep(10);
-  const sentAt = run.child.exitCode === null && run.child.kill(signal) ? performance.now() : undefined;
+  const sentAt = sendIfRunning(run.child, signal);
   // a reader for as long as the command runs, opened for writing too so that it never sees the end of the pipe:
   // each summary the command appends (its verdict's, the interrupted one's) is read and dropped
   const reader = new Socket({ fd: openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK), writable: false });
