@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import type { Report, Verdict } from '../src/schema/generated/types.js';
+import type { CheckResult, Report, Verdict } from '../src/schema/generated/types.js';
 import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
 import { toJUnit } from '../src/report/junit.js';
 import { toMarkdown } from '../src/report/markdown.js';
@@ -17,7 +17,7 @@ import { ROOT } from '../src/paths.js';
 import { hostileReport, readFixture, SCRIPT_TAG, IMG_ATTR, LONG } from './fixtures/reports/hostile.js';
 import { readFileSync } from 'node:fs';
 import { toHtml } from '../src/report/html.js';
-import { failsRun } from '../src/verdict/verdicts.js';
+import { failsRun, scenarioVerdict } from '../src/verdict/verdicts.js';
 import { coverage, loadEndpoints, sectionTitle } from '../src/report/coverage.js';
 import { concatenated, escapeHtml, escapeMarkdown } from '../src/report/text.js';
 import { replayReport } from './support/replay-run.js';
@@ -35,6 +35,28 @@ const fixtures = (): [string, Report][] => [
 ];
 const checksOf = (r: Report) => r.scenarios.flatMap((s) => s.checks);
 const count = (r: Report, ...vs: Verdict[]) => checksOf(r).filter((c) => vs.includes(c.verdict)).length;
+
+// A scenario stopped part-way (an agent that stopped answering) stands as a skip: its checks before the stop that
+// matched known deviations made it read EXPECTED-FAIL, a scenario done (faults-live's SIGSTOP row on a clean clone)
+describe('the verdict of a scenario stopped part-way', () => {
+  const check = (verdict: CheckResult['verdict'], kind: CheckResult['kind'] = 'status'): CheckResult => ({
+    id: `s/x/${verdict}`,
+    step: 'x',
+    phase: 'steps',
+    kind,
+    verdict,
+    message: verdict,
+  });
+  const stopped = check('skip', 'stopped');
+  const rows: [string, CheckResult[], CheckResult['verdict']][] = [
+    ['passes and expected failures, then the stop', [check('pass'), check('expected-fail'), stopped], 'skip'],
+    ['passes, then the stop', [check('pass'), stopped], 'skip'],
+    ['a failure, then the stop', [check('expected-fail'), check('fail'), stopped], 'fail'],
+    ['an unexpected pass, then the stop', [check('unexpected-pass'), stopped], 'unexpected-pass'],
+    ['not stopped: the expected failure', [check('pass'), check('expected-fail')], 'expected-fail'],
+  ];
+  for (const [name, checks, want] of rows) test(name, () => assert.equal(scenarioVerdict(checks), want));
+});
 
 describe('fixture reports', () => {
   for (const [name, report] of fixtures()) {

@@ -68,9 +68,15 @@ export function worst(vs: Iterable<Verdict>): Verdict {
   return VERDICTS[best];
 }
 
-/** the verdict of a scenario: the one of its checks that needs the most attention */
+/**
+ * The verdict of a scenario: the one of its checks that needs the most attention. A scenario stopped part-way (its
+ * `stopped` check) is a skip, not run to its end, never a pass nor an expected failure (both read as done), unless a
+ * check already needs attention.
+ */
 export function scenarioVerdict(checks: CheckResult[]): CheckResult['verdict'] {
-  return checks.length ? worst(checks.map((c) => c.verdict)) : 'skip';
+  if (!checks.length) return 'skip';
+  const verdict = worst(checks.map((c) => c.verdict));
+  return checks.some((c) => c.kind === 'stopped') && !isProblem(verdict) ? 'skip' : verdict;
 }
 
 /** an exit code of a process a signal stopped: 128 + the signal's number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) */
