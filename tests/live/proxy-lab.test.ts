@@ -66,7 +66,8 @@ for (const version of [VERSION, GENERATION_2X])
       const proxied = bySchema(checksOf(report));
       const ran = bySchema(checksOf(readReport(join(work(), `run-${version}`))));
       const shared = [...proxied.keys()].filter((k) => ran.has(k));
-      assert.ok(shared.length >= 3, `resources judged by both: ${shared.join(', ')}`);
+      // GET /rest/system/version is Syncthing's, not the spec's: the proxy does not judge it (a1c0a6c), the run does
+      assert.ok(shared.length >= 2, `resources judged by both: ${shared.join(', ')}`);
       for (const resource of shared) assert.deepEqual(proxied.get(resource), ran.get(resource), resource);
       // what the proxy found beyond them is listed, each a violation of the agent's with its check
       const failing = checksOf(report).filter((c) => c.verdict === 'fail');
@@ -95,8 +96,8 @@ describe('faults between the proxy and a lab agent', () => {
     ['pong to pang', { json: set('ping', 'pang') }, ['POST', '/rest/system/ping'], 'ping.post.pong'],
     [
       'no timestamp',
-      { json: set('date', 'yesterday') },
-      ['GET', '/rest/system/version'],
+      { json: set('startTime', 'yesterday') },
+      ['GET', '/rest/system/status'],
       'resources.timestamps.rfc3339',
     ],
     ['config member dropped', { json: drop('version') }, ['GET', '/rest/system/config'], 'config.version.type'],
