@@ -43,6 +43,8 @@ export interface Shot {
   atMs: number;
   /** false: the process had ended before the signal was sent (nothing to judge) */
   landed: boolean;
+  /** the process had printed the line naming its report files when the signal was sent: it was ending */
+  ending?: boolean;
   code: number | null;
   /** ms from the signal to the process's exit */
   latencyMs: number;
@@ -134,8 +136,10 @@ export async function shoot(cmd: Command, signal: ShotSignal, atMs: number): Pro
     run.exited.then(() => true),
     new Promise<false>((resolve) => setTimeout(() => resolve(false), atMs)),
   ]);
+  const said = run.out();
   const sentAt = ended ? undefined : sendIfRunning(run.child, signal);
-  return judged(cmd, run, signal, started, sentAt);
+  const shot = await judged(cmd, run, signal, started, sentAt);
+  return { ...shot, ending: said.includes(`${cmd.reportDir}/${cmd.files[0]}`) };
 }
 
 /**
@@ -198,6 +202,12 @@ export const instants = (ms: number, count: number): number[] =>
 /** what is wrong with a shot that landed, or undefined: 128 + n, one interrupted line, whole report files */
 export function shotFault(shot: Shot, boundMs: number): string | undefined {
   if (!shot.landed) return undefined;
+  // A signal sent once the process has said where its reports are may find it committed to its exit (process.exit
+  // running, the loop never turning again): no process can act on it then, and ending with the verdict's code,
+  // no "interrupted" line and the report saying that code is whole and true. Between the report and the exit the
+  // signal must still win: shootAfterReport holds the process there and judges it strictly.
+  const signalled = Object.values(SIGNAL_CODES).includes(shot.code as 130);
+  if (shot.ending && !signalled && shot.interruptedLines === 0 && !shot.reportFault) return undefined;
   const want = SIGNAL_CODES[shot.signal];
   const faults = [
     shot.code !== want && `exit ${shot.code}, want ${want}`,
