@@ -52,6 +52,33 @@ describe('drift causes', () => {
     assert.ok(found[0].endpoints.includes('GET /rest/config'), found[0].endpoints.join(', '));
   });
 
+  test('1.17.0 → 1.18.0: a DELETE answered 405 with Allow naming only GET, OPTIONS is absent, not a status change', async () => {
+    // 1.13.0-1.17.x answer DELETE /rest/cluster/pending/devices 405 (the path has a GET): verdict/absent.ts's rule
+    const remove = (status: number, headers?: Record<string, string>): Step => ({
+      step: 'dismiss',
+      method: 'DELETE',
+      path: '/rest/cluster/pending/devices?device=X',
+      status,
+      ...(headers ? { headers } : {}),
+      body: status === 200 ? undefined : 'Method Not Allowed',
+    });
+    const rows: [string, Step, string][] = [
+      ['405 naming other methods', remove(405, { Allow: 'GET, OPTIONS' }), 'endpoint-added'],
+      ['405 without Allow', remove(405), 'status-changed'],
+      ['405 whose Allow names DELETE', remove(405, { Allow: 'DELETE, GET' }), 'status-changed'],
+    ];
+    for (const [what, old, rule] of rows) {
+      const a = await folder(join(work(), 'absent-405', what, 'a'), 'v1.17.0', [old]);
+      const b = await folder(join(work(), 'absent-405', what, 'b'), 'v1.18.0', [remove(200)]);
+      const causes = causesOf(driftBetween(a, b).scenarios);
+      assert.deepEqual(
+        causes.map((c) => `${c.rule} ${c.endpoints.join(',')}`),
+        [`${rule} DELETE /rest/cluster/pending/devices`],
+        what,
+      );
+    }
+  });
+
   test('a folder ID in a configuration path is a name, not an endpoint: two folders, one cause', async () => {
     const read = (folder: string, maxConflicts: number): Step => ({
       step: `read-${folder}`,

@@ -17,18 +17,25 @@ import { changeLevels } from '../verdict/change-levels.js';
 
 export type { ChangeCause };
 
-/** endpoints answered only with 404 on one side and with a success on the other: the side they are absent on */
+/**
+ * Endpoints whose every answer on one side shows them absent (verdict/absent.ts: the router's 404, or a 405 whose
+ * Allow names only the path's other methods, as 1.13.0-1.17.x answer DELETE /rest/cluster/pending/*) and with a
+ * success on the other: the side they are absent on
+ */
+type Answered = { absent: boolean; status: number | string };
+
 function absentEndpoints(seen: { d: Difference }[]): Map<string, 0 | 1> {
-  const statuses = new Map<string, [(number | string)[], (number | string)[]]>();
+  const answers = new Map<string, [Answered[], Answered[]]>();
   for (const { d } of seen) {
-    const s = statuses.get(d.endpoint) ?? statuses.set(d.endpoint, [[], []]).get(d.endpoint)!;
-    d.status.forEach((st, side) => st !== null && s[side].push(st));
+    const s = answers.get(d.endpoint) ?? answers.set(d.endpoint, [[], []]).get(d.endpoint)!;
+    d.status.forEach((st, side) => st !== null && s[side].push({ absent: d.absent[side] === true, status: st }));
   }
   const absent = new Map<string, 0 | 1>();
-  for (const [endpoint, sides] of statuses)
+  for (const [endpoint, sides] of answers)
     for (const side of [0, 1] as const) {
       const [here, there] = [sides[side], sides[1 - side]];
-      if (here.length && here.every((s) => s === 404) && there.some((s) => !isError(s))) absent.set(endpoint, side);
+      if (here.length && here.every((a) => a.absent) && there.some((a) => !isError(a.status)))
+        absent.set(endpoint, side);
     }
   return absent;
 }

@@ -10,6 +10,7 @@ import { endpointKey, loadEndpoints } from '../schema/endpoints.js';
 import { validate } from '../schema/registry.js';
 import { DEVICE_ID, normalKey } from '../schema/normal-key.js';
 import { plural } from '../plural.js';
+import { showsAbsent } from '../verdict/absent.js';
 
 /** every path of a JSON document with the JSON types found there; array items share one path */
 export function shapeOf(doc: unknown, tmp?: string): Map<string, Set<string>> {
@@ -73,6 +74,8 @@ interface Observed {
   /** "METHOD /path", device IDs in the path as placeholders */
   endpoint: string;
   status: number | string;
+  /** the answer shows the endpoint absent (verdict/absent.ts: the router's 404, or a 405 naming other methods) */
+  absent: boolean;
   mediaType: string;
   /** the media type's parameters ("charset=utf-8"), lower-case and sorted; '' none */
   mediaParameters: string;
@@ -160,6 +163,13 @@ function opensCursor(e: HarEntry): boolean {
   return u.pathname === '/rest/events' && u.searchParams.get('since') === '0' && u.searchParams.get('timeout') === '0';
 }
 
+/** the answer of an entry as verdict/absent.ts reads it */
+const answerOf = (e: HarEntry) => ({
+  status: e.response.status,
+  headers: Object.fromEntries(e.response.headers.map((h) => [h.name.toLowerCase(), h.value])),
+  body: e.response.content.text,
+});
+
 function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Observed> {
   const out = new Map<string, Observed>();
   for (const e of entries.filter((x) => !opensCursor(x))) {
@@ -181,6 +191,7 @@ function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Obse
       endpoint: endpointOf(e),
       values: doc !== undefined && CONFIG.test(new URL(e.request.url).pathname) ? configScalars(doc) : new Map(),
       status: e._error ? (agentGone(e._error) ? 'no response (refused or reset)' : e._error.code) : e.response.status,
+      absent: !e._error && showsAbsent(e.request.method, answerOf(e)),
       ...mediaTypeOf(e),
       shape: doc === undefined ? null : shapeOf(doc, tmp),
       broken: resource ? valueRulesBroken(resource, doc, tmp) : new Set(),
@@ -215,6 +226,8 @@ export interface Difference {
   endpoint: string;
   /** the answer's status in the older and the newer recording (null: no such exchange there) */
   status: [number | string | null, number | string | null];
+  /** whether the answer showed the endpoint absent in the older and the newer recording (null: no such exchange) */
+  absent: [boolean | null, boolean | null];
   kind: DifferenceKind;
   /** where in the body: a shape path (array items as /[], keys in disguise as placeholders), '' the whole body */
   path?: string;
@@ -288,6 +301,7 @@ export function differencesOf(before: Cassette, after: Cassette): Difference[] {
       exchange,
       endpoint: (x ?? y)!.endpoint,
       status: [x?.status ?? null, y?.status ?? null] as Difference['status'],
+      absent: [x?.absent ?? null, y?.absent ?? null] as Difference['absent'],
     };
     if (!x || !y) {
       out.push({ ...at, kind: x ? 'only-before' : 'only-after' });

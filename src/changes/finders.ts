@@ -10,7 +10,7 @@ import { endpointFinding, isError, memberFinding, segmentsOf, type Finding } fro
 /** one difference of an exchange, with what the rest of its scenario says about it */
 export interface Seen {
   d: Difference;
-  /** the endpoint absent (404) on one side that explains this difference, and that side (0: older, 1: newer) */
+  /** the endpoint absent (404, or 405 naming other methods) on one side that explains this difference, and that side (0: older, 1: newer) */
   absent?: { endpoint: string; side: 0 | 1 };
   /** the status difference of d's exchange, when its status changed */
   status?: Difference;
@@ -48,15 +48,19 @@ const isNarrowed = (d: Difference) => d.after!.split('|').every((t) => d.before!
 const statusChange = (s: Difference) => `status ${s.before} → ${s.after}`;
 const bothErrors = (d: Difference) => isError(d.status[0]) && isError(d.status[1]);
 
-/** the row of an endpoint absent (404 only) on one side, the other answering it with a success */
+/** the row of an endpoint absent on one side (verdict/absent.ts: the router's 404, or 405 naming other methods), the other answering it with a success */
 const absentRow = (rule: ChangeRuleId, side: 0 | 1): Row => ({
   rule,
   fits: 'version-change',
-  when: `an endpoint the ${sides[side]} version answers only with 404 and the ${sides[1 - side]} with a success: any difference of its exchanges, and the exchanges of its probes on one side only`,
+  when: `an endpoint the ${sides[side]} version answers only as absent (the router's 404, or a 405 whose Allow names only other methods) and the ${sides[1 - side]} with a success: any difference of its exchanges, and the exchanges of its probes on one side only`,
   on: 'exchange',
   find: ({ absent }) =>
     absent?.side === side
-      ? endpointFinding(rule, absent.endpoint, `not found (404) on the ${sides[side]} version`)
+      ? endpointFinding(
+          rule,
+          absent.endpoint,
+          `absent (404, or 405 naming other methods) on the ${sides[side]} version`,
+        )
       : undefined,
 });
 
