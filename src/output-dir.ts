@@ -2,7 +2,7 @@
 // recordings, the agents cache, a lab's --dir): made and test-written before any work, so a bad location is one
 // line up front (exit 2) and never a lost report at the end. Made one level at a time: Node 20's recursive mkdir
 // spins at full CPU, deaf to SIGTERM, when a missing parent is under /proc.
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { InputError } from './errors.js';
@@ -102,4 +102,25 @@ const NO_ROOM = new Set(['ENOSPC', 'EDQUOT', 'EROFS']);
 export function tempDirWriteError(e: unknown, what: string): unknown {
   const code = (e as NodeJS.ErrnoException).code;
   return code && NO_ROOM.has(code) ? tempDirProblem(`cannot write ${what} (${causeOf(e)})`) : e;
+}
+
+/** what a failed start says when the disk it wrote to was full (Syncthing 2.x's database: "database or disk is full") */
+const SAYS_FULL = /no space left on device|disk is full|\bENOSPC\b|\bEDQUOT\b/i;
+
+/**
+ * A lab agent that could not start in `dir`, a folder of the temporary folder, as that folder's problem when its disk
+ * is full: less than a probe's room left there when the start failed, or the start's own words (`said`) say so (the
+ * agent's log may be empty when even that found no room). Undefined when nothing says the disk is full.
+ */
+export function tempDirFullProblem(dir: string, said: string): InputError | undefined {
+  let free: number | undefined;
+  try {
+    const fs = statfsSync(dir);
+    free = fs.bavail * fs.bsize;
+  } catch {
+    free = undefined; // the folder is gone or cannot be asked: only the words can tell
+  }
+  if (!SAYS_FULL.test(said) && (free === undefined || free >= PROBE_BYTES)) return undefined;
+  const room = free === undefined ? '' : `, ${Math.floor(free / 1024)} KiB left`;
+  return tempDirProblem(`no room for a lab agent to start${room} (ENOSPC: no space left on device)`);
 }

@@ -1198,15 +1198,27 @@ const ask = (url: string, key: string) =>
 
 // Issue 40: a TMPDIR that is full. The probe wrote an empty file, which a full tmpfs still makes (an inode, no block):
 // the lab's first write then failed with ENOSPC, an internal error (exit 3). Exit 2, one line naming TMPDIR and why.
+// With room for the probe but not for the agent's own start (a 2.x agent's database), the lab's error named the agent
+// and its log ("database or disk is full"), never TMPDIR: the same line is due.
+const FULL_TMPDIR: Record<string, { argv: string[]; room: number }> = {
+  'run, no room': { argv: ['run', '--syncthing', '1.19.2', '--only', 'system-ping', '--report-dir', 'r'], room: 0 },
+  'lab up, no room': { argv: ['lab', 'up'], room: 0 },
+  'run, room for the probe, not for a 2.x agent': {
+    argv: ['run', '--syncthing', '2.1.2', '--only', 'system-ping', '--report-dir', 'r'],
+    room: 100 * 1024,
+  },
+  'lab up, room for the probe, not for a 2.x agent': { argv: ['lab', 'up', '--syncthing', '2.1.2'], room: 100 * 1024 },
+  'proxy --lab, room for the probe, not for a 2.x agent': {
+    argv: ['proxy', '--lab', '2.1.2', '--report-dir', 'r', '--count', '1'],
+    room: 100 * 1024,
+  },
+};
 describe('a full TMPDIR is the user environment: exit 2 naming TMPDIR (issue 40)', () => {
-  for (const argv of [
-    ['run', '--syncthing', '1.19.2', '--only', 'system-ping', '--report-dir', 'r'],
-    ['lab', 'up'],
-  ])
-    test(argv.slice(0, 2).join(' '), { timeout: 60_000 }, (t) =>
+  for (const [name, { argv, room }] of Object.entries(FULL_TMPDIR))
+    test(name, { timeout: 60_000 }, (t) =>
       onTinyDisk(t, async (dir, disk) => {
         counts.set('3 exit 2, not 3', (counts.get('3 exit 2, not 3') ?? 0) + 1);
-        await fillDisk(disk, 0);
+        await fillDisk(disk, room);
         const r = await cliAsync(argv, { cwd: dir, timeout: 50_000, env: { TMPDIR: disk } });
         assert.equal(r.code, 2, r.out);
         assert.match(r.stderr, /^synconf: TMPDIR \S+disk: .*\(ENOSPC: no space left on device\); set TMPDIR/m);

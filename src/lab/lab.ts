@@ -12,7 +12,7 @@ import { access, constants, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, join, resolve } from 'node:path';
 import { agentsDir, installedAgents, isVersionSpec, resolveSyncthing, versionHint } from '../agents/index.js';
-import { makeOutputDir, tempDirWriteError } from '../output-dir.js';
+import { makeOutputDir, tempDirFullProblem, tempDirWriteError } from '../output-dir.js';
 import { LabError } from './errors.js';
 import { startInstance, stopInstance, type LabInstance } from './instance.js';
 import { detachPorts, freePorts, releasePorts } from './ports.js';
@@ -130,6 +130,25 @@ async function ownLabDir(detach: boolean | undefined): Promise<string> {
   return dir;
 }
 
+/**
+ * What a start that failed throws, once what it made is removed. In our temporary folder, a file system found full
+ * when the start failed is the user's TMPDIR (one line, exit 2), whatever the agent managed to say about it.
+ */
+async function failedStart(dir: string, ownsDir: boolean, names: string[], failures: unknown[]): Promise<unknown> {
+  const said = failures.map((e) => (e instanceof Error ? e.message : String(e))).join('\n\n');
+  const full = ownsDir ? tempDirFullProblem(dir, said) : undefined;
+  if (ownsDir) await removeOwnedDir(dir);
+  // in a user's folder: remove the homes and data folders this call made (so a retry is not blocked), keep the logs
+  else {
+    for (const name of names) {
+      await rm(join(dir, name), { recursive: true, force: true });
+      await rm(join(dir, `${name}-data`), { recursive: true, force: true });
+    }
+  }
+  if (full) return full;
+  return failures.length === 1 ? failures[0] : new LabError(said);
+}
+
 export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   const n = opts.instances ?? 1;
   if (!Number.isInteger(n) || n < 1) throw new LabError(`instances must be a whole number ≥ 1, got ${n}`);
@@ -159,16 +178,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   if (failures.length > 0) {
     await Promise.allSettled(instances.map((i) => stopInstance(i)));
     releasePorts(ports);
-    if (ownsDir) await removeOwnedDir(dir);
-    // in a user's folder: remove the homes and data folders this call made (so a retry is not blocked), keep the logs
-    else {
-      for (const name of names) {
-        await rm(join(dir, name), { recursive: true, force: true });
-        await rm(join(dir, `${name}-data`), { recursive: true, force: true });
-      }
-    }
-    if (failures.length === 1) throw failures[0];
-    throw new LabError(failures.map((e) => (e as Error).message).join('\n\n'));
+    throw await failedStart(dir, ownsDir, names, failures);
   }
 
   const state: LabState = { dir, ownsDir, startedAt: new Date().toISOString(), instances };
