@@ -13,7 +13,7 @@ import { selectScenarios } from '../../src/scenario/select.js';
 import { ROOT, SCHEMAS_DIR } from '../../src/paths.js';
 import type { Report } from '../../src/schema/generated/types.js';
 import { AGENT_VERSIONS, agentBinary } from '../support/agents.js';
-import { liveMatrix, wholeRunReport } from '../support/live-runs.js';
+import { liveMatrix, liveRunAgain, reportOf, wholeRunReport } from '../support/live-runs.js';
 import { tempFolder } from '../support/temp.js';
 
 const work = tempFolder('suites');
@@ -76,13 +76,13 @@ describe('the bundled suites', () => {
 
   // A second whole run in a row of one version, with `synconf run` (the matrix's runs share its core, not its shell):
   // what the first run leaves behind (the port registry, the agents cache, a lab not cleaned up) must not change a
-  // verdict. Every other test that needs a whole run reads the matrix's.
+  // verdict. Every other test that needs a whole run reads the matrix's. The run is shared (support/live-runs.ts):
+  // shard-live.test.ts makes it among its shard runs, after the matrix.
   test('the whole suite again with `synconf run` against a lab Syncthing 1.19.2: exit 0, the verdicts of the first run, check for check', async () => {
     agentBinary('1.19.2');
     const first = await wholeRunReport('1.19.2');
-    const dir = join(work(), 'live-1.19.2-again');
-    const r = await cliAsync(['run', '--syncthing', '1.19.2', '--report-dir', dir]);
-    const report = readReport(dir);
+    const r = await liveRunAgain('1.19.2');
+    const report = reportOf(r);
     assert.equal(r.code, 0, `${report.verdict}\n${failing(report).join('\n')}\n${r.stderr}`);
     conformsAsListed('1.19.2', 'v1.19.2-ds1', report);
     assert.deepEqual(verdicts(report), verdicts(first));

@@ -146,16 +146,32 @@ export function liveMatrix(): Promise<LiveMatrix> {
   });
 }
 
+/** `synconf run --syncthing VERSION ...more`, live, in its own lab, from `dir` */
+async function liveRunIn(dir: string, version: string, more: string[]): Promise<LiveRun> {
+  const reportDir = join(dir, 'r');
+  const r = await cliAsync(['run', '--syncthing', version, ...more, '--report-dir', reportDir], {
+    cwd: dir,
+    timeout: 300_000,
+  });
+  return { ...r, reportDir };
+}
+
 /** `synconf run --syncthing VERSION --shard INDEX/COUNT`, live, in its own lab */
 export function liveShard(version: string, index: number, count: number): Promise<LiveRun> {
-  return shared(`shard-${version}-${index}-of-${count}`, async (dir) => {
-    const reportDir = join(dir, 'r');
-    const shard = ['--shard', `${index}/${count}`];
-    const r = await cliAsync(['run', '--syncthing', version, ...shard, '--report-dir', reportDir], {
-      cwd: dir,
-      timeout: 300_000,
-    });
-    return { ...r, reportDir };
+  return shared(`shard-${version}-${index}-of-${count}`, (dir) =>
+    liveRunIn(dir, version, ['--shard', `${index}/${count}`]),
+  );
+}
+
+/**
+ * `synconf run --syncthing VERSION`, the whole suite live in its own lab, after the live matrix: a second whole run
+ * of the version in a row (suites.test.ts holds it to the first). shard-live.test.ts makes it in its pool of shard
+ * runs, where it costs no wall time of its own.
+ */
+export function liveRunAgain(version: string): Promise<LiveRun> {
+  return shared(`again-${version}`, async (dir) => {
+    await liveMatrix(); // the first run: the matrix's
+    return liveRunIn(dir, version, []);
   });
 }
 
