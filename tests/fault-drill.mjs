@@ -22,7 +22,7 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const FAULTS = [
   {
     name: 'a scenario verdict flipped in the runner (every check of system-ping that held reported failing)',
-    file: 'src/runner/scenario-runner.ts',
+    file: 'src/runner/step-io.ts',
     find: 'this.checks.push(result);',
     put: "if (this.s.id === 'system-ping' && result.verdict === 'pass') result.verdict = 'fail';\n    this.checks.push(result);",
     offline: ['tests/matrix.test.ts', 'tests/gate.test.ts'],
