@@ -2,8 +2,9 @@
 // every import — static, dynamic, type-only, re-export — points down. One rule per layer says what that layer may
 // not import; each import that breaks the picture matches exactly one rule, whose name says which.
 //
-//   7 cli/                     yargs command definitions only
-//   6 commands/ (+ engine.ts)  prints, exit codes, signals, report folders
+//   8 cli/                     yargs command definitions only
+//   7 commands/ (+ engine.ts)  entry points: print, exit codes, signals (commands/terminal/: the printers, the interrupt)
+//   6 session/                 a run from its options to its written report folder: prints nothing, handles no signal
 //   5 matrix/ mutate/ serve/ proxy/ bisect/ history/   features, none imports another
 //   4 runner/ report/ changes/ report never imports runner or matrix; changes/ compares two versions' recordings
 //   3 scenario/ transport/ lab/ agents/
@@ -16,7 +17,8 @@
 // place where the picture is not yet true.
 
 /** layer 0: below everything */
-const BASE = '^src/(errors|json|paths|output-dir|text-file|did-you-mean|bounded-exec|regex-safety|printable|plural|turns)\\.ts$';
+const BASE =
+  '^src/(errors|json|paths|output-dir|text-file|did-you-mean|bounded-exec|regex-safety|printable|plural|turns)\\.ts$';
 const LAYER3 = '^src/(scenario|transport|lab|agents)/';
 const FEATURES = '^src/(matrix|mutate|serve|proxy|bisect|history)/';
 /** every layer but cli may be imported from below cli only by what lies above it: cli has its own rule */
@@ -104,14 +106,34 @@ module.exports = {
       },
     },
     {
-      name: 'layer-6-commands',
+      name: 'layer-6-session',
+      comment:
+        'session/ (what every command that runs scenarios shares: a run set up, run, torn down, its report folder written) imports the features and below, never commands/ (it prints nothing, sets no exit code, handles no signal: it hands that up)',
+      severity: 'error',
+      from: { path: '^src/session/' },
+      to: {
+        path: '^src/',
+        pathNot: [
+          '^src/session/',
+          FEATURES,
+          '^src/(runner|report|changes)/',
+          LAYER3,
+          '^src/verdict/',
+          '^src/schema/',
+          BASE,
+          CLI,
+        ],
+      },
+    },
+    {
+      name: 'layer-7-commands',
       comment: 'commands/ imports everything below it, not the engine barrel that re-exports it',
       severity: 'error',
       from: { path: '^src/commands/' },
       to: { path: '^src/engine\\.ts$' },
     },
     {
-      name: 'layer-6-engine',
+      name: 'layer-7-engine',
       comment:
         'src/engine.ts, the lazy barrel of the CLI (scripts/bundle.mjs), re-exports the entry points of commands/ only',
       severity: 'error',
@@ -119,7 +141,7 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/commands/', CLI] },
     },
     {
-      name: 'layer-7-cli',
+      name: 'layer-8-cli',
       comment:
         'cli/ (yargs command definitions) imports commands/ (through engine.ts), verdict/, errors, paths and the version helpers',
       severity: 'error',
@@ -137,7 +159,7 @@ module.exports = {
       },
     },
     {
-      name: 'layer-7-cli-mutate',
+      name: 'layer-8-cli-mutate',
       comment: 'the exception above, kept as narrow as it is: cli/mutate.ts may import mutate/operators.ts only',
       severity: 'error',
       from: { path: '^src/cli/mutate\\.ts$' },
@@ -155,7 +177,7 @@ module.exports = {
       },
     },
     {
-      name: 'layer-7-cli-lazy',
+      name: 'layer-8-cli-lazy',
       comment:
         'the CLI loads what a command runs only when it runs (--help and --version stay light): engine.ts and commands/ by import(), or as types',
       severity: 'error',

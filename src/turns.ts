@@ -6,6 +6,15 @@
 
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * Two turns of the event loop: a signal that landed during synchronous work is read in the loop's poll phase, which
+ * a single turn taken from an I/O callback may come before.
+ */
+export async function hearSignals(): Promise<void> {
+  await nextTurn();
+  await nextTurn();
+}
+
 /** how long a loop runs without a turn: well within the second a signal is to be acted on, on a loaded machine */
 export const TURN_MS = 50;
 

@@ -1432,7 +1432,7 @@ const hostileReport = (at: string) => async (dir: string) => {
 };
 const TERMINAL: [name: string, argv: string[], setup: (dir: string) => Promise<void>, env?: NodeJS.ProcessEnv][] = [
   ['replay --strict', ['replay', 'rec', '--only', 'system-ping', '--strict', '--report-dir', 'r'], hostileRecordings],
-  // an error's line names the folder given: its newline printed a line of its own (src/commands/fault.ts)
+  // an error's line names the folder given: its newline printed a line of its own (src/commands/terminal/fault.ts)
   ['an error line naming a --report-dir', ['replay', '--report-dir', `/proc/${HOSTILE_MEMBER}/r`], async () => {}],
   ['drift of two recordings', ['drift', REC, 'rec'], hostileRecordings],
   ['drift --differences', ['drift', REC, 'rec', '--differences'], hostileRecordings],

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { executeRun } from '../src/commands/run.js';
 import { readReport } from '../src/report/load.js';
 import { exitCodeOf, EXIT } from '../src/errors.js';
-import { withoutSecrets } from '../src/commands/fault.js';
+import { withoutSecrets } from '../src/commands/terminal/fault.js';
 import { makeTemp, removeTemp } from './support/temp.js';
 
 test('a run ended by an internal fault writes a valid report saying exit 3, what the process exits with', async () => {

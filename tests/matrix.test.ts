@@ -18,7 +18,7 @@ import { causesOf } from '../src/changes/causes.js';
 import { cliAsync } from './support/cli.js';
 import { cassetteOf, type Step } from './fixtures/drift-rules/pairs.js';
 import { simulatedNewerRecording } from './support/recordings.js';
-import { writeMatrix } from '../src/commands/write-reports.js';
+import { writeMatrix } from '../src/session/write-reports.js';
 import { pairAnswerLines } from '../src/report/matrix-answer.js';
 import { matrixToHtml } from '../src/report/matrix-html.js';
 import { matrixToMarkdown } from '../src/report/matrix-markdown.js';

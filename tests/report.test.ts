@@ -12,7 +12,7 @@ import { toMarkdown } from '../src/report/markdown.js';
 import { mergeReports } from '../src/matrix/merge.js';
 import { matrixToHtml } from '../src/report/matrix-html.js';
 import { matrixToMarkdown } from '../src/report/matrix-markdown.js';
-import { writeReports } from '../src/commands/write-reports.js';
+import { writeReports } from '../src/session/write-reports.js';
 import { ROOT } from '../src/paths.js';
 import { hostileReport, readFixture, SCRIPT_TAG, IMG_ATTR, LONG } from './fixtures/reports/hostile.js';
 import { readFileSync } from 'node:fs';

@@ -12,7 +12,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ROOT } from '../src/paths.js';
 import { newestRecordings } from '../src/serve/recordings.js';
-import { generateApiKey } from '../src/commands/serve.js';
+import { generateApiKey } from '../src/serve/stand-in.js';
 import type { Cassette, Report } from '../src/schema/generated/types.js';
 import { agentBinary, GENERATION_2X } from './support/agents.js';
 import { cli } from './support/cli.js';

@@ -26,7 +26,7 @@ for (const stream of [process.stdout, process.stderr])
 
 // A signal before a command listens for it itself (the engine still loading, scenarios not yet read) would kill the
 // process with no line: until then it is one "interrupted" line and 128 + its number. A command's own interrupt
-// (commands/interrupt.ts) marks itself on the process and takes over; the lab's exit handlers still run.
+// (commands/terminal/interrupt.ts) marks itself on the process and takes over; the lab's exit handlers still run.
 const EARLY = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const;
 for (const [signal, n] of Object.entries(EARLY))
   process.on(signal, () => {
@@ -40,7 +40,7 @@ for (const [signal, n] of Object.entries(EARLY))
 // more after a larger run), which process.exit() skips. The 'exit' handlers run either way. Two turns first: a
 // signal that landed during the command's last synchronous work is read only in a turn's poll phase, and without
 // one it would be lost (the run exited with its verdict's code, issue 41). A signal heard then may start an orderly
-// stop (a report rewritten, marked interrupted: commands/interrupt.ts), which ends the process itself.
+// stop (a report rewritten, marked interrupted: commands/terminal/interrupt.ts), which ends the process itself.
 const ending = () => (process as { synconfEnding?: boolean }).synconfEnding;
 process.once('beforeExit', () => setImmediate(() => setImmediate(() => ending() || process.exit())));
 

@@ -12,7 +12,7 @@
 //      src/errors.ts); the work lives below it. The layer rule (.dependency-cruiser.cjs) holds this in the build.
 //   3. A command throws UsageError / InputError (or a subclass) for anything the user can act on — printed here as
 //      one line, exit 2; anything else is a fault of synconf (exit 3, stack to a log file, or to stderr with
-//      --verbose): src/commands/fault.ts.
+//      --verbose): src/commands/terminal/fault.ts.
 //   4. Lists are `type: 'string', coerce: list` (repeat or comma-separate), never `array: true` options.
 //   5. Register it in COMMANDS (./commands.ts), and add it to the CLI tests (tests/cli.test.ts). Its options that
 //      take a value need nothing more: ./values.ts refuses them valueless or "" for every command.
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   try {
     await parser.parseAsync();
   } catch (err) {
-    const { reportError } = await import('../commands/fault.js');
+    const { reportError } = await import('../commands/terminal/fault.js');
     process.exitCode = reportError(err, argv.includes('--verbose'));
   }
   // exitCode only: a command's handles (a lab being stopped) may still be closing.

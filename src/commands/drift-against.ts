@@ -17,7 +17,7 @@ import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { readClientSession } from '../proxy/client-session.js';
 import { replaySession, requestLabel } from '../proxy/replay-client.js';
 import { agentRoute } from '../proxy/agent-route.js';
-import { startUpstream, type Upstream, type UpstreamOptions } from './proxy-upstream.js';
+import { startUpstream, type Upstream, type UpstreamOptions } from '../session/proxy-upstream.js';
 import { dependsOnStart, holdsAnything, seedStartState, stateSize, type StartState } from '../proxy/start-state.js';
 import { printCauses, type CauseOptions } from './drift.js';
 import { MISS_PREFIX } from '../serve/miss.js';

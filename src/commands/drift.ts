@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { EXIT } from '../errors.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
 import { executeRun, type CommonRunOptions } from './run.js';
-import { checkLiveTarget, liveTargetMaker, type TargetOptions } from './targets.js';
-import { checkAgentVersion, checkSyncthing } from './versions.js';
+import { checkLiveTarget, liveTargetMaker, type TargetOptions } from '../session/targets.js';
+import { checkAgentVersion, checkSyncthing } from '../session/versions.js';
 import { RUN_CASSETTE } from '../transport/cassette.js';
 import { compareRecordings, type Comparison } from '../changes/compare-recordings.js';
 import { EXCHANGES_DIR } from '../changes/exchanges.js';
@@ -67,7 +67,7 @@ const scenarioDrift = (scenario: string, lines: string[]) =>
 
 /** runs the scenarios live into a temp report folder, prints the changes from `dir` to its exchanges; the exit code */
 export async function driftRun(dir: string, opts: DriftOptions, accepted: Acceptance[] = []): Promise<number> {
-  checkLiveTarget(opts);
+  checkLiveTarget(opts, console.error);
   await checkSyncthing(opts.syncthing, !opts.agent);
   await checkAgentVersion(opts.agentVersion);
   const fresh = mkdtempSync(join(usableTempDir(), 'synconf-drift-'));

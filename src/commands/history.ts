@@ -1,6 +1,6 @@
 // `synconf history`: the suite across releases, read as "what changed, in which release". The installed releases
 // (or --syncthing, --all, --replay) are the columns; each release's results are kept in synconf's cache under a key
-// of the release, the scenario files that ran and synconf's build (history-cache.ts), so a second history runs only
+// of the release, the scenario files that ran and synconf's build (history/cache.ts), so a second history runs only
 // the releases whose key changed. Those run as `synconf matrix` runs them (runMatrix: a lab each, a report each,
 // Ctrl-C writes what is done); the page is the matrix of every column (its causes, src/changes/ through the matrix's
 // pairs) read by src/history/page.ts, the releases of the table between the columns shown as holes. Exit 0 when the
@@ -19,11 +19,11 @@ import { historyOf, type Hole } from '../history/page.js';
 import { historySummary } from '../report/history-text.js';
 import { readReport } from '../report/load.js';
 import { matrixOf, runMatrix } from './matrix.js';
-import { matrixProgress } from './matrix-progress.js';
-import { reapLeftovers } from './targets.js';
-import { onInterrupt } from './interrupt.js';
-import { writeHistory, writeMatrix } from './write-reports.js';
-import { cachedRun, historyCacheDir, keepable, releaseKey, restoreRun, storeRun, suiteKey } from './history-cache.js';
+import { matrixProgress } from './terminal/matrix-progress.js';
+import { reapLeftovers } from '../session/targets.js';
+import { onInterrupt } from './terminal/interrupt.js';
+import { writeHistory, writeMatrix } from '../session/write-reports.js';
+import { cachedRun, historyCacheDir, keepable, releaseKey, restoreRun, storeRun, suiteKey } from '../history/cache.js';
 import { printableLine } from '../printable.js';
 import { plural } from '../plural.js';
 
@@ -130,7 +130,7 @@ async function runMisses(
   if (misses.length === 0) return fresh;
   if (!run.offline) {
     usableTempDir();
-    reapLeftovers();
+    reapLeftovers(console.error);
   }
   const jobs = opts.jobs ?? defaultJobs(misses.length);
   const out = matrixProgress(misses, jobs, run.offline);

@@ -1,7 +1,7 @@
 // `synconf lab up|down`: start real Syncthing instances for manual runs and print how to reach them; stop them.
 import { InputError } from '../errors.js';
 import { usableTempDir } from '../output-dir.js';
-import { reapLeftovers } from './targets.js';
+import { reapLeftovers } from '../session/targets.js';
 import { startLab, readState, stopLab } from '../lab/lab.js';
 import { printableLine } from '../printable.js';
 
@@ -16,7 +16,7 @@ export interface LabUpOptions {
 
 export async function labUp(opts: LabUpOptions): Promise<void> {
   if (opts.dir === undefined) usableTempDir(); // the lab's folder goes there
-  reapLeftovers();
+  reapLeftovers(console.error);
   const started = await startLab({
     instances: opts.instances,
     dir: opts.dir,

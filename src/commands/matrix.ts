@@ -2,7 +2,7 @@
 // a few at a time, then one report per version and the merged version matrix. The exit code is the worst of
 // the versions: 0 only when every version conforms or deviates only as listed. Running one version is
 // src/matrix/versions.ts; this runs them side by side, writes their reports as they end, and the matrix.
-import { releaseGateOf } from './release-gate.js';
+import { releaseGateOf } from '../matrix/release-gate.js';
 import { matrixGates } from '../report/matrix-answer.js';
 import { EXIT } from '../errors.js';
 import { join, resolve } from 'node:path';
@@ -17,11 +17,11 @@ import {
   type ShardSpec,
 } from '../scenario/shard.js';
 import { finalize } from '../verdict/totals.js';
-import { writeReports, writeMatrix, WriteAbandoned } from './write-reports.js';
+import { writeReports, writeMatrix, WriteAbandoned } from '../session/write-reports.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
-import { reapLeftovers } from './targets.js';
-import { onInterrupt, STOP_WITHIN_MS } from './interrupt.js';
-import { matrixProgress } from './matrix-progress.js';
+import { reapLeftovers } from '../session/targets.js';
+import { onInterrupt, STOP_WITHIN_MS } from './terminal/interrupt.js';
+import { matrixProgress } from './terminal/matrix-progress.js';
 import { mergeReports, type Matrix } from '../matrix/merge.js';
 import { gateIndex } from '../matrix/gates.js';
 import { loadStatements } from '../schema/statements.js';
@@ -34,7 +34,7 @@ import {
   worstExit,
   type MatrixRunOptions,
 } from '../matrix/versions.js';
-import { runOnce } from './lifecycle.js';
+import { runOnce } from '../session/run-once.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Target } from '../runner/run.js';
 import { exchangesOf } from '../changes/exchanges.js';
@@ -75,7 +75,7 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
   makeOutputDir(opts.reportDir, '--report-dir');
   if (!offline) {
     usableTempDir(); // the labs' homes go there
-    reapLeftovers();
+    reapLeftovers(console.error);
   }
   const jobs = opts.jobs ?? defaultJobs(agents.length);
   const out = matrixProgress(agents, jobs, offline);
@@ -176,7 +176,7 @@ async function finishMatrix(
   };
 }
 
-/** one version: its target set up, its scenarios run, torn down (commands/lifecycle.ts); its report */
+/** one version: its target set up, its scenarios run, torn down (session/run-once.ts); its report */
 async function runVersion(
   agent: MatrixAgent,
   selection: Selection,

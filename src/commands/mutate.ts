@@ -4,14 +4,14 @@ import type { MutantResult, MutationReport } from '../schema/generated/types.js'
 import { DEFAULT_RECORDINGS } from '../paths.js';
 import { interruptedAfterEnd, mutate, type DerivedFrom } from '../mutate/mutate.js';
 import { mutationText } from '../mutate/render.js';
-import { writeMutationReports, settled, reportsLine, WriteAbandoned } from './write-reports.js';
+import { writeMutationReports, settled, reportsLine, WriteAbandoned } from '../session/write-reports.js';
 import { DEFAULT_OPERATORS } from '../mutate/operators.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
-import { reapLeftovers } from './targets.js';
-import { checkSyncthing } from './versions.js';
-import { exitCodeOfSignal, onInterrupt } from './interrupt.js';
+import { reapLeftovers } from '../session/targets.js';
+import { checkSyncthing } from '../session/versions.js';
+import { exitCodeOfSignal, onInterrupt } from './terminal/interrupt.js';
 import { UsageError } from '../errors.js';
-import { mutateProxySession } from './mutate-session.js';
+import { mutateProxySession } from '../session/proxy-mutants.js';
 import { printableLine } from '../printable.js';
 
 /** the options of `synconf mutate`, as the command line gives them */
@@ -55,7 +55,7 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
     );
   if (opts.live) {
     usableTempDir(); // lab homes go there
-    reapLeftovers();
+    reapLeftovers(console.error);
   }
   if (opts.live) await checkSyncthing(opts.syncthing);
   makeOutputDir(opts.reportDir, '--report-dir'); // a bad folder is one line now, not after the whole run
@@ -74,6 +74,7 @@ export async function mutateCommand(opts: MutateCommandOptions): Promise<void> {
           expectations,
           minScore: opts.minScore,
           signal: interrupt.abort,
+          say: (line) => console.error(line),
         })
       : await suiteMutation(opts, expectations, interrupt.abort);
     // a signal that came once the mutants had run wins too: the report says INTERRUPTED, the process 128 + n; a

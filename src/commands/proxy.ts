@@ -19,13 +19,13 @@ import { startForwarder, type ErrorsMode, type ExchangeNote } from '../proxy/for
 import type { Exchange } from '../transport/types.js';
 import { finalize, totalsOf, verdictLine } from '../verdict/totals.js';
 import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
-import { onInterrupt, serverInterruptCode } from './interrupt.js';
-import { beyondLoopbackLine } from './serve.js';
-import { writeReports } from './write-reports.js';
-import { startUpstream, type Upstream } from './proxy-upstream.js';
-import { HarSink } from './har-sink.js';
-import { lockReportDir } from './report-lock.js';
-import { proxyLines } from './proxy-lines.js';
+import { onInterrupt, serverInterruptCode } from './terminal/interrupt.js';
+import { beyondLoopbackLine } from '../serve/stand-in.js';
+import { writeReports } from '../session/write-reports.js';
+import { startUpstream, type Upstream } from '../session/proxy-upstream.js';
+import { HarSink } from '../proxy/har-sink.js';
+import { lockReportDir } from '../session/report-lock.js';
+import { proxyLines } from './terminal/proxy-lines.js';
 import { readStartState, type StartState } from '../proxy/start-state.js';
 import { printableLine } from '../printable.js';
 

@@ -4,10 +4,10 @@
 import { relative, resolve } from 'node:path';
 import type { FailOn, Report } from '../schema/generated/types.js';
 import type { MakeTarget, RunOptions, Target } from '../runner/run.js';
-import { runOnce, type RunPlan } from './lifecycle.js';
+import { runOnce, type RunPlan } from '../session/run-once.js';
 import type { RecorderOptions } from '../transport/recorder.js';
 import { replayTarget } from '../runner/replay-target.js';
-import { checkLiveTarget, liveTargetMaker, type TargetOptions } from './targets.js';
+import { checkLiveTarget, liveTargetMaker, type TargetOptions } from '../session/targets.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
 import { selectScenarios, type Selection } from '../scenario/select.js';
 import { bundledRecordings, recordedDurations, shardLine, shardSelection, type ShardSpec } from '../scenario/shard.js';
@@ -19,13 +19,13 @@ import {
   verdictAsPrinted,
   reportsLine,
   WriteAbandoned,
-} from './write-reports.js';
+} from '../session/write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
-import { progress } from './run-progress.js';
-import { harnessLines } from './harness-lines.js';
-import { exitCodeOfSignal, onInterrupt, STOP_WITHIN_MS, type Interrupt } from './interrupt.js';
+import { progress } from './terminal/run-progress.js';
+import { harnessLines } from './terminal/harness-lines.js';
+import { exitCodeOfSignal, onInterrupt, STOP_WITHIN_MS, type Interrupt } from './terminal/interrupt.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { checkAgentVersion, checkSyncthing } from './versions.js';
+import { checkAgentVersion, checkSyncthing } from '../session/versions.js';
 import { EXIT, SynconfError, UsageError } from '../errors.js';
 import { isVersion } from '../schema/version.js';
 import { readReport } from '../report/load.js';
@@ -77,7 +77,7 @@ export async function run(opts: RunCommandOptions): Promise<void> {
   const record = opts.record
     ? { dir: opts.record, mode: opts.recordMode ?? 'all', redact: opts.redact ?? [] }
     : undefined;
-  checkLiveTarget(opts);
+  checkLiveTarget(opts, console.error);
   await checkSyncthing(opts.syncthing, !opts.agent);
   await checkAgentVersion(opts.agentVersion);
   const knownVersion = opts.agentVersion ?? (opts.syncthing && isVersion(opts.syncthing) ? opts.syncthing : undefined);
@@ -206,6 +206,7 @@ async function runRepeats(s: Session): Promise<Report[] | { notSetUp: string }> 
         runTimeoutMs: args.runTimeout === undefined ? undefined : args.runTimeout * 1000,
         scenarioTimeoutMs: args.scenarioTimeout === undefined ? undefined : args.scenarioTimeout * 1000,
       },
+      say: (line) => console.error(line),
       onTarget: (t) => {
         s.target = t;
         if (t?.mode === 'replay') s.end.replayed = t.description;

@@ -11,7 +11,7 @@ import { sniffKind, KIND_NAMES } from '../schema/file-kind.js';
 import { loadExpectations } from '../runner/expectations.js';
 import { readCassette } from '../transport/cassette.js';
 import { readReport } from '../report/load.js';
-import { checkAgentVersion } from './versions.js';
+import { checkAgentVersion } from '../session/versions.js';
 import { fold, moreLine, validationKind } from '../report/fold.js';
 import {
   validate,

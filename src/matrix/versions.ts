@@ -1,6 +1,6 @@
 // One version of `synconf matrix`: how its target is set up (a lab of its binary, or its recordings) and the report
-// of a version that could not run, so the matrix still has its column. The run itself is the one lifecycle of every
-// command (commands/lifecycle.ts).
+// of a version that could not run, so the matrix still has its column. The run itself is the one `runOnce` of every
+// command (session/run-once.ts).
 import { availableParallelism } from 'node:os';
 import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
 import type { MakeTarget } from '../runner/run.js';

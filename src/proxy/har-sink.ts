@@ -9,10 +9,9 @@ import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CassetteMeta, HarEntry } from '../schema/generated/types.js';
 import { cassettePath, newCassette, RUN_CASSETTE } from '../transport/cassette.js';
-import { EXCHANGES_DIR, liveExchangesDir } from '../changes/exchanges.js';
+import { EXCHANGES_DIR, liveExchangesDir, removeDeadStages } from '../changes/exchanges.js';
 import { makeOutputDir } from '../output-dir.js';
 import { SYNCONF_VERSION } from '../paths.js';
-import { removeDeadStages } from './lifecycle.js';
 
 export class HarSink {
   /** where the HAR will be once the report is written (recordings/_run.har of the report folder) */

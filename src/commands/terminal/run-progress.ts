@@ -2,11 +2,11 @@
 // Colour on a terminal, or wherever FORCE_COLOR asks for it (CI logs that show colour); never with NO_COLOR
 // (or FORCE_COLOR=0). NO_COLOR and TERM=dumb (an editor's shell, a screen reader, a log that keeps every byte) get
 // no escape sequence at all: no colour and no live line redrawn in place, one plain line per scenario.
-import type { CheckResult, ScenarioResult } from '../schema/generated/types.js';
-import { checkKind, kindsAhead, moreLine, streamFold } from '../report/fold.js';
-import { pacer } from '../turns.js';
-import type { LoadedScenario } from '../scenario/load.js';
-import { printableLine } from '../printable.js';
+import type { CheckResult, ScenarioResult } from '../../schema/generated/types.js';
+import { checkKind, kindsAhead, moreLine, streamFold } from '../../report/fold.js';
+import { pacer } from '../../turns.js';
+import type { LoadedScenario } from '../../scenario/load.js';
+import { printableLine } from '../../printable.js';
 
 /** the terminal takes escape sequences: a terminal, not TERM=dumb, and NO_COLOR not set */
 const redrawable = (tty: boolean, env: NodeJS.ProcessEnv) => tty && env.TERM !== 'dumb' && !env.NO_COLOR;

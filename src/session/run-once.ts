@@ -3,16 +3,16 @@
 // the target torn down. The recorder writes the run's exchanges (redacted HAR, one cassette a scenario) beside the
 // report folder's recordings/ as they happen (liveExchangesDir), and they are swapped in with the report, so a run
 // stopped halfway keeps the exchanges of what it did and a run killed leaves the old report and its exchanges whole;
-// a replay's and a --record run's cassettes are copied there when the report is written (write-reports.ts).
-import { readdirSync, rmSync } from 'node:fs';
+// a replay's and a --record run's cassettes are copied there when the report is written (write-reports.ts). It prints
+// nothing: what the user is to read is handed to the command (`say`).
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Report } from '../schema/generated/types.js';
 import { runScenarios, type MakeTarget, type RunOptions, type Target } from '../runner/run.js';
 import type { Selection } from '../scenario/select.js';
 import { recorderFor, type RecorderOptions } from '../transport/recorder.js';
-import { EXCHANGES_DIR, liveExchangesDir } from '../changes/exchanges.js';
+import { EXCHANGES_DIR, liveExchangesDir, removeDeadStages } from '../changes/exchanges.js';
 import { SynconfError } from '../errors.js';
-import { isAlive } from '../lab/procs.js';
 import { announceRecording, settleRecording } from './recording-commit.js';
 
 export interface RunPlan {
@@ -23,26 +23,14 @@ export interface RunPlan {
   /** --record: the exchanges are recorded into this folder (with its mode) instead, and copied with the report */
   record?: RecorderOptions;
   options: RunOptions;
+  /** a line for the user (the command prints it): what a --record run's recording replaces, and whether it did */
+  say?: (line: string) => void;
   /** the target once it is set up, and undefined once it is torn down (Ctrl-C tears down what is set up) */
   onTarget?: (target: Target | undefined) => void;
 }
 
 /** what a run gives: its report, or why its target could not be set up (the agent's or the user's fault, said so) */
 export type RunOutcome = { report: Report } | { notSetUp: string };
-
-/** the exchanges a synconf process that died was recording into `reportDir`: never swapped in, removed */
-export function removeDeadStages(reportDir: string): void {
-  let names: string[] = [];
-  try {
-    names = readdirSync(reportDir);
-  } catch {
-    return; // no folder yet
-  }
-  for (const name of names) {
-    const pid = Number(new RegExp(`^${EXCHANGES_DIR}\\.(\\d+)\\.(live|partial)$`).exec(name)?.[1]);
-    if (pid && pid !== process.pid && !isAlive(pid)) rmSync(join(reportDir, name), { recursive: true, force: true });
-  }
-}
 
 /** a run's target set up, its scenarios run, the target torn down */
 export async function runOnce(plan: RunPlan): Promise<RunOutcome> {
@@ -61,7 +49,10 @@ export async function runOnce(plan: RunPlan): Promise<RunOutcome> {
     rmSync(plan.record ? evidence : live, { recursive: true, force: true });
     return recorder(agent);
   };
-  if (plan.record) announceRecording(plan.record.dir);
+  const say = (line: string | undefined) => {
+    if (line) plan.say?.(line);
+  };
+  if (plan.record) say(announceRecording(plan.record.dir));
   let target: Target;
   try {
     target = await plan.makeTarget(needsPeer, wrap);
@@ -83,6 +74,6 @@ export async function runOnce(plan: RunPlan): Promise<RunOutcome> {
     await target.close();
     plan.onTarget?.(undefined);
   }
-  if (plan.record) settleRecording(report, evidence, resolve(plan.record.dir), !!plan.options.signal?.aborted);
+  if (plan.record) say(settleRecording(report, evidence, resolve(plan.record.dir), !!plan.options.signal?.aborted));
   return { report };
 }

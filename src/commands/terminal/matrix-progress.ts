@@ -2,14 +2,14 @@
 // every line names its version), then the release answer (report/matrix-answer.ts): per pair of versions what the
 // newer does to clients of the older, per version its verdict, and the exit code with why.
 import { relative } from 'node:path';
-import type { Report, ScenarioResult } from '../schema/generated/types.js';
-import type { MatrixAgent } from '../matrix/agents.js';
-import type { MatrixResult } from './matrix.js';
-import { matrixSummary, type GateOutcome } from '../report/matrix-answer.js';
-import { checkKind, fold, moreLine } from '../report/fold.js';
+import type { Report, ScenarioResult } from '../../schema/generated/types.js';
+import type { MatrixAgent } from '../../matrix/agents.js';
+import type { MatrixResult } from '../matrix.js';
+import { matrixSummary, type GateOutcome } from '../../report/matrix-answer.js';
+import { checkKind, fold, moreLine } from '../../report/fold.js';
 import { harnessLines } from './harness-lines.js';
-import { printableLine } from '../printable.js';
-import { plural } from '../plural.js';
+import { printableLine } from '../../printable.js';
+import { plural } from '../../plural.js';
 
 /** a path as short as it reads well: relative inside the working folder, absolute outside it */
 const rel = (p: string) => {

@@ -14,13 +14,15 @@ export interface SessionOptions {
   expectations: string | false | undefined;
   minScore?: number;
   signal: AbortSignal;
+  /** the line that says what is mutated (the command prints it) */
+  say: (line: string) => void;
 }
 
 export async function mutateProxySession(opts: SessionOptions): Promise<MutationReport> {
   const session = await readClientSession(opts.session);
   const { byResource: deviations } = await deviationsFor(session.agentVersion, opts.expectations);
   const of = { agentVersion: session.agentVersion, deviations, harFile: session.har };
-  console.error(
+  opts.say(
     printableLine(
       `synconf mutate: the proxy's checks on ${session.entries.length} exchange(s) of ${session.har} (Syncthing ${session.agentVersion ?? 'version unknown'}): each statement of the spec broken in turn (Ctrl-C stops)`,
     ),

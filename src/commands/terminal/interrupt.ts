@@ -5,8 +5,8 @@
 // A signal is read by the event loop only between two pieces of synchronous work: every long stretch below takes a
 // turn now and then (turns.ts), and a command looks once more (`heard`) before its exit code is decided.
 import { constants } from 'node:os';
-import { nextTurn } from '../turns.js';
-import { Interrupted } from '../errors.js';
+import { hearSignals } from '../../turns.js';
+import { Interrupted } from '../../errors.js';
 
 /** the exit code of a process a signal stopped, as shells report it: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) */
 export const exitCodeOfSignal = (signal: NodeJS.Signals): number => 128 + (constants.signals[signal] ?? 2);
@@ -23,15 +23,6 @@ export const STOP_WITHIN_MS = 800;
 
 /** the signals that stop a command in order */
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-/**
- * Two turns of the event loop: a signal that landed during synchronous work is read in the loop's poll phase, which
- * a single turn taken from an I/O callback may come before.
- */
-export async function hearSignals(): Promise<void> {
-  await nextTurn();
-  await nextTurn();
-}
 
 export interface Interrupt {
   /** the signal that arrived, once one has */

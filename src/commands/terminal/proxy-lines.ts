@@ -1,6 +1,6 @@
 // What `synconf proxy` prints when it listens: where to point the client, with which key, what it forwards to and
 // how it stops. Tests and CI scripts read the URL line (`URL  http://127.0.0.1:PORT`).
-import type { Upstream } from './proxy-upstream.js';
+import type { Upstream } from '../../session/proxy-upstream.js';
 
 export function proxyLines(
   url: string,

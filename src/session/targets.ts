@@ -21,22 +21,23 @@ export const noAgent = (why: string) =>
 
 /**
  * What a live run needs from its command line and environment, checked before any work (exit 2, one line): an --agent
- * that is an agent's http:// URL (transport/agent-url.ts) and a temporary folder for lab homes and scenario folders.
+ * that is an agent's http:// URL (transport/agent-url.ts) and a temporary folder for lab homes and scenario folders;
+ * the labs that killed processes left are reaped (`say` tells the user).
  */
-export function checkLiveTarget(opts: TargetOptions): void {
+export function checkLiveTarget(opts: TargetOptions, say: (line: string) => void): void {
   if (opts.agent !== undefined) agentUrl(opts.agent);
   usableTempDir();
-  reapLeftovers();
+  reapLeftovers(say);
 }
 
 /**
  * Before a command starts agents: the labs of synconf processes that were killed (SIGKILL leaves no handler a chance)
- * are stopped and their folders, which hold keys, removed; said in one line.
+ * are stopped and their folders, which hold keys, removed; said in one line (`say`: the command prints it).
  */
-export function reapLeftovers(): void {
+export function reapLeftovers(say: (line: string) => void): void {
   const { dirs, processes } = reapOrphanedLabs();
   if (dirs.length)
-    console.error(
+    say(
       `synconf: stopped ${processes} agent process(es) and removed ${dirs.length} lab folder(s) left by a synconf process that was killed: ${dirs.join(', ')}`,
     );
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { checkRecordingsFolder } from '../transport/cassette.js';
 import { agentUrl } from '../transport/agent-url.js';
-import { checkStandInKey, generateApiKey } from './serve.js';
+import { checkStandInKey, generateApiKey } from '../serve/stand-in.js';
 import { usableTempDir } from '../output-dir.js';
 import { parseFaultOption } from '../serve/faults.js';
 import { agentRoute } from '../proxy/agent-route.js';

@@ -9,13 +9,11 @@ import type { Report } from '../schema/generated/types.js';
 const cassettes = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.har')) : []);
 const shown = (dir: string) => relative(process.cwd(), dir) || '.';
 
-/** said before the run: what the recording would replace, and that it will only if the run completes */
-export function announceRecording(dir: string): void {
+/** the line said before the run: what the recording would replace, and that it will only if the run completes */
+export function announceRecording(dir: string): string | undefined {
   const held = cassettes(dir);
   if (held.length)
-    console.error(
-      `synconf: ${shown(dir)} holds ${held.length} cassette(s): those this run records replace them only if the run completes`,
-    );
+    return `synconf: ${shown(dir)} holds ${held.length} cassette(s): those this run records replace them only if the run completes`;
 }
 
 /** copies each staged cassette into `dir` (to a temporary name, then renamed: a cassette is never half written) */
@@ -37,23 +35,17 @@ function commit(stage: string, dir: string): { written: number; replaced: number
 
 /**
  * After the run: its cassettes into the recordings folder if it completed (the report then names that folder), else
- * the folder left alone and the report naming the staged cassettes; one line either way.
+ * the folder left alone and the report naming the staged cassettes; the one line that says which.
  */
-export function settleRecording(report: Report, stage: string, dir: string, interrupted: boolean): void {
+export function settleRecording(report: Report, stage: string, dir: string, interrupted: boolean): string {
   const why = interrupted
     ? 'it was interrupted'
     : report.harnessErrors.length
       ? `it had ${report.harnessErrors.length} harness error(s)`
       : undefined;
-  if (why) {
-    console.error(
-      `synconf: the recording did not complete (${why}): ${shown(dir)} is left as it was; this run's cassettes are in ${shown(stage)}`,
-    );
-    return;
-  }
+  if (why)
+    return `synconf: the recording did not complete (${why}): ${shown(dir)} is left as it was; this run's cassettes are in ${shown(stage)}`;
   const { written, replaced } = commit(stage, dir);
   report.run.recordings = dir;
-  console.error(
-    `synconf: recorded ${written} cassette(s) into ${shown(dir)}${replaced ? ` (${replaced} replaced)` : ''}`,
-  );
+  return `synconf: recorded ${written} cassette(s) into ${shown(dir)}${replaced ? ` (${replaced} replaced)` : ''}`;
 }

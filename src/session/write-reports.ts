@@ -21,8 +21,7 @@ import { makeOutputDir } from '../output-dir.js';
 import { loadStatements } from '../schema/statements.js';
 import { statementCoverage } from '../verdict/statement-coverage.js';
 import { InputError } from '../errors.js';
-import { nextTurn, pacer } from '../turns.js';
-import { hearSignals } from './interrupt.js';
+import { hearSignals, nextTurn, pacer } from '../turns.js';
 import { printable } from '../printable.js';
 
 /** a report file that could not be written (the folder was proven writable up front): the others are */
@@ -172,13 +171,13 @@ export async function writeReports(report: Report, dir: string, opts: WriteOptio
 
 /**
  * The run's exchanges in the report folder (recordings/), named in report.json: a live run's recorder wrote them
- * beside it as it ran (commands/lifecycle.ts), swapped in here; a replay's come from the folder it replayed, a --record run's from the
+ * beside it as it ran (session/run-once.ts), swapped in here; a replay's come from the folder it replayed, a --record run's from the
  * folder it recorded into (the cassettes of the scenarios it ran, and _run.har). A folder without _run.har (the run
  * exchanged nothing) is not named: whoever compares the report then says it cannot tell.
  */
 function keepExchanges(report: Report, dir: string): void {
   const evidence = join(dir, EXCHANGES_DIR);
-  // a live run's recorder wrote beside them (lifecycle.ts): its exchanges replace the old ones with its report
+  // a live run's recorder wrote beside them (run-once.ts): its exchanges replace the old ones with its report
   const live = liveExchangesDir(dir);
   if (existsSync(live)) {
     rmSync(evidence, { recursive: true, force: true });

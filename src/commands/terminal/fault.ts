@@ -4,9 +4,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { SYNCONF_VERSION } from '../paths.js';
-import { SynconfError, exitCodeOf, type ExitCode } from '../errors.js';
-import { printableLine } from '../printable.js';
+import { SYNCONF_VERSION } from '../../paths.js';
+import { SynconfError, exitCodeOf, type ExitCode } from '../../errors.js';
+import { printableLine } from '../../printable.js';
 
 /** prints `err` as its kind asks; returns the exit code */
 export function reportError(err: unknown, verbose: boolean): ExitCode {
