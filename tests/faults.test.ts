@@ -1501,6 +1501,21 @@ const PLANTED: [name: string, method: string, path: string, headers: Record<stri
   ['a body on a request nothing answers', 'POST', '/rest/system/nothing', {}, '{"note":"kept-body-9"}'],
   ['a query value on a request nothing answers', 'GET', '/rest/db/status?folder=kept-query-10', {}],
   ['a wrong key on a request nothing answers', 'GET', '/rest/no/such', { 'X-API-Key': 'planted-wrong-key-11' }],
+  [
+    'X-Forwarded-Authorization',
+    'GET',
+    '/rest/system/version',
+    { 'X-Forwarded-Authorization': 'Bearer planted-forwarded-auth-12' },
+  ],
+  ['?pass=', 'GET', '/rest/system/version?pass=planted-short-pass-13', {}],
+  ['?sessionid=', 'GET', '/rest/system/version?sessionid=planted-session-id-14', {}],
+  [
+    "a folder's encryptionPassword in a body (the spec: a secret)",
+    'PUT',
+    '/rest/config/folders/default',
+    { 'Content-Type': 'application/json' },
+    JSON.stringify({ id: 'default', devices: [{ deviceID: 'D', encryptionPassword: 'planted-encryption-pass-15' }] }),
+  ],
 ];
 // the scratch folders of these tests are named without those words: "planted-proxy-" and a random suffix starting
 // with a digit, printed in the proxy's lines, read as a leak (one run in six failed)

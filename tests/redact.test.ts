@@ -31,6 +31,20 @@ test('a clear password (set through a request body, or echoed by an agent) becom
   assert.equal(echoed.text('{"gui":{"password":"plain-secret"}}'), '{"gui":{"password":"<PASSWORD>"}}');
 });
 
+test("a folder device's encryptionPassword (a secret, says the spec) becomes <PASSWORD>, parsed or cut short", () => {
+  const folder = { id: 'f', devices: [{ deviceID: 'D1', encryptionPassword: 'enc-secret-1' }, { deviceID: 'D2' }] };
+  const r = new Redactor();
+  r.learnFrom(JSON.stringify({ folders: [folder] }));
+  assert.equal(r.text('"enc-secret-1"'), '"<PASSWORD>"');
+  const cut = new Redactor();
+  cut.learnFrom('[{"id":"f","devices":[{"deviceID":"D1","encryptionPassword":"enc-secret-2"},{"devic');
+  assert.equal(cut.text('{"encryptionPassword":"enc-secret-2"}'), '{"encryptionPassword":"<PASSWORD>"}');
+  // no encryption: an empty password stays as it is
+  const none = new Redactor();
+  none.learnFrom('{"devices":[{"deviceID":"D1","encryptionPassword":""}]}');
+  assert.equal(none.text('{"encryptionPassword":"","x":"D1"}'), '{"encryptionPassword":"","x":"D1"}');
+});
+
 test('user rules: header names, JSON pointers and regular expressions', () => {
   const r = new Redactor([], redactionRules(['header:Authorization', 'json:/token', 're:secret-[0-9]+']));
   assert.deepEqual(r.headers({ authorization: 'Bearer x', 'x-other': 'secret-123' }), {
@@ -203,6 +217,9 @@ const CREDENTIALS: [name: string, headers: Record<string, string>, url: string, 
   ['?api+key= (a "+" is a space)', {}, '/rest/x?api+key=qk-6', /qk-6/, []],
   ['?secret= with an invalid escape beside it', {}, '/rest/x?a=%zz&secret=qk-7', /qk-7/, ['a=%zz']],
   ['?folder= and ?device= stay', {}, '/rest/x?folder=abc&device=DEV', /<REDACTED>/, ['folder=abc&device=DEV']],
+  ['X-Forwarded-Authorization', { 'X-Forwarded-Authorization': 'Bearer fa-1' }, '/rest/x', /fa-1/, []],
+  ['?pass=', {}, '/rest/x?pass=qk-8', /qk-8/, []],
+  ['?sessionid= (a GUI session)', {}, '/rest/x?sessionid=qk-9', /qk-9/, []],
 ];
 
 for (const [name, headers, url, gone, stays] of CREDENTIALS)

@@ -1,7 +1,8 @@
 // Redaction: secrets become the spec's placeholders before anything is written (cassettes,
 // reports) and before a match key is computed. Secrets are the API keys synconf knows, the GUI
 // API key and password found in any configuration body (the stored hash, or the plain password a
-// request sets, and a clear password an agent would echo), and values a user names by rule. A bcrypt hash becomes
+// request sets, and a clear password an agent would echo), a folder device's encryptionPassword (a secret, says the
+// spec), and values a user names by rule. A bcrypt hash becomes
 // <PASSWORD_HASH> and any other password <PASSWORD>, so that a recording still shows which of the two an agent stored.
 
 export const API_KEY = '<API_KEY>';
@@ -14,7 +15,9 @@ const BCRYPT = /^\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}$/;
  */
 const BCRYPT_IN_TEXT = /\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{1,53}/g;
 /** the GUI's secrets as members of JSON text, for bodies that do not parse (cut short, or not JSON at all) */
-const MEMBERS = /"(apiKey|password)"\s*:\s*"((?:[^"\\]|\\.)+)"/g;
+const MEMBERS = /"(apiKey|password|encryptionPassword)"\s*:\s*"((?:[^"\\]|\\.)+)"/g;
+/** a folder device's encryption password, as a member of a configuration, a folder or a folder list */
+const ENCRYPTION_PASSWORD = '"encryptionPassword"';
 /**
  * A secret at least this long is replaced wherever it occurs: no other text holds it by chance. A shorter one only
  * where it stands as a value (a whole header or string, a query value, a word), never inside other text: the key
@@ -58,7 +61,8 @@ export class Redactor {
    * `parsed` gives the body parsed already, undefined when it is not JSON (a response is parsed once for its checks)
    */
   learnFrom(body: string, parsed?: () => unknown): void {
-    if (!body.includes('"gui"') && !body.includes('"apiKey"') && !body.includes('"password"')) return;
+    const secretsIn = ['"gui"', '"apiKey"', '"password"', ENCRYPTION_PASSWORD];
+    if (!secretsIn.some((member) => body.includes(member))) return;
     let doc: unknown;
     try {
       doc = parsed ? parsed() : JSON.parse(body);
@@ -71,6 +75,16 @@ export class Redactor {
       if (typeof gui.apiKey === 'string' && gui.apiKey) this.secrets.set(gui.apiKey, API_KEY);
       if (typeof gui.password === 'string' && gui.password)
         this.secrets.set(gui.password, BCRYPT.test(gui.password) ? PASSWORD_HASH : PASSWORD);
+    }
+    if (body.includes(ENCRYPTION_PASSWORD)) this.learnEncryptionPasswords(doc);
+  }
+
+  /** every folder device's encryption password in `doc`, however deep (a configuration, a folder, a list) */
+  private learnEncryptionPasswords(doc: unknown): void {
+    if (!doc || typeof doc !== 'object') return;
+    for (const [member, value] of Object.entries(doc)) {
+      if (member === 'encryptionPassword' && typeof value === 'string' && value) this.secrets.set(value, PASSWORD);
+      else this.learnEncryptionPasswords(value);
     }
   }
 
@@ -133,12 +147,12 @@ export class Redactor {
 const REDACTED = '<REDACTED>';
 /**
  * A header that carries a credential, by meaning rather than spelling: its name in any case, "-", "_" and spaces
- * aside, is (Proxy-)Authorization or holds cookie, apikey, token, secret, password or credential: X-API-Key, Api_Key,
- * Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-CSRF-Token-*, X-Auth-Token, X-Access-Token, ….
+ * aside, holds authorization, cookie, session, apikey, token, secret, password or credential: X-API-Key, Api_Key,
+ * Authorization, Proxy-Authorization, X-Forwarded-Authorization, Cookie, Set-Cookie, X-CSRF-Token-*, X-Auth-Token, ….
  */
-const CREDENTIAL_HEADER = /^(proxy)?authori[sz]ation$|cookie|apikey|token|secret|passw(or)?d|credential/;
+const CREDENTIAL_HEADER = /authori[sz]ation|cookie|session|apikey|token|secret|passw(or)?d|credential/;
 /** a query parameter that carries a credential, its name percent-decoded and compared as a header's */
-const CREDENTIAL_PARAM = /^(key|auth|authorization)$|apikey|token|secret|passw(or)?d|credential/;
+const CREDENTIAL_PARAM = /^(key|auth|pass)$|authori[sz]ation|session|apikey|token|secret|passw(or)?d|credential/;
 const meaning = (name: string) => name.toLowerCase().replace(/[-_\s]/g, '');
 
 export const isCredentialHeader = (name: string): boolean => CREDENTIAL_HEADER.test(meaning(name));
