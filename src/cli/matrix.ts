@@ -41,7 +41,7 @@ export const matrixCommand: CommandModule = {
           type: 'string',
           coerce: list,
           describe:
-            'agent versions (installed) or syncthing binaries to run; repeat or comma-separate (default: every installed agent)',
+            'agent versions (installed) or syncthing binaries to run; repeat or comma-separate (default: the installed versions of the default set)',
         })
         .option('replay', {
           type: 'boolean',
@@ -75,7 +75,7 @@ export const matrixCommand: CommandModule = {
       .option('strict', { type: 'boolean', describe: STRICT })
       .option('shard', SHARD)
       .options(changeGate())
-      .example('synconf matrix', 'every installed agent, each in its own lab')
+      .example('synconf matrix', 'the installed versions of the default set, each in its own lab')
       .example(
         "synconf matrix --syncthing 1.19.2 --syncthing /opt/st/syncthing --only 'system-*'",
         'an installed version and a binary of your own',

@@ -82,7 +82,9 @@ async function chooseColumns(opts: HistoryOptions): Promise<{ agents: MatrixAgen
     const wanted = opts.syncthing!.filter((v) => semver.valid(v) && !installedAgents().some((a) => a.version === v));
     if (wanted.length) await installAgents(wanted, { log: (l) => console.error(printableLine(l)), servedVersion });
   }
-  const syncthing = opts.all ? await allReleases(opts) : (opts.syncthing ?? []);
+  // live without --syncthing: every installed release (the matrix runs only the default set's)
+  const everyInstalled = offline ? [] : installedAgents().map((a) => a.version);
+  const syncthing = opts.all ? await allReleases(opts) : opts.syncthing?.length ? opts.syncthing : everyInstalled;
   const choice = await chooseAgents({ syncthing, replay: !!opts.replay, recordings: opts.recordings ?? [] });
   if (choice.agents.length < 2)
     throw new UsageError(

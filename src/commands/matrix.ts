@@ -66,11 +66,15 @@ export interface MatrixOptions {
 export async function matrix(opts: MatrixOptions): Promise<void> {
   // the change gate's level apart from the verdicts; the accepted changes read before any work
   const gate = releaseGateOf(opts);
-  const { agents, offline } = await chooseAgents({
+  const { agents, offline, leftOut } = await chooseAgents({
     syncthing: opts.syncthing ?? [],
     replay: opts.replay ?? false,
     recordings: opts.recordings ?? [],
   });
+  if (leftOut.length)
+    console.log(
+      `synconf matrix: the default set only; installed besides it, not run: ${leftOut.join(', ')} (name versions to run with --syncthing, e.g. --syncthing ${[...agents.map((a) => a.name), ...leftOut].join(',')})`,
+    );
   // after the versions are known to exist: a version mistyped makes no folder
   makeOutputDir(opts.reportDir, '--report-dir');
   if (!offline) {

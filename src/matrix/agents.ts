@@ -39,19 +39,22 @@ function sorted(agents: MatrixAgent[]): MatrixAgent[] {
 }
 
 export type ResolveBinary = (spec: string) => Promise<{ version: string; path: string }>;
-export type InstalledAgents = () => Promise<{ version: string; path: string }[]>;
+/** the agents a matrix runs by default, and the installed versions left out of it (not in the default set) */
+export type InstalledAgents = () => Promise<{ run: { version: string; path: string }[]; leftOut: string[] }>;
 
 /** a PATH given as --syncthing: an executable file; anything else that looks like a version is looked up */
 export async function liveAgents(
   specs: string[],
   lookup: { resolve: ResolveBinary; installed: InstalledAgents },
-): Promise<MatrixAgent[]> {
-  const found = specs.length ? await Promise.all(specs.map((s) => lookup.resolve(s))) : await lookup.installed();
+): Promise<{ agents: MatrixAgent[]; leftOut: string[] }> {
+  const { run: found, leftOut } = specs.length
+    ? { run: await Promise.all(specs.map((s) => lookup.resolve(s))), leftOut: [] }
+    : await lookup.installed();
   if (found.length === 0)
     throw new UsageError(
       'no agent to run the matrix against: none is installed (synconf agents install) and no --syncthing was given',
     );
-  return sorted(named(found.map((a) => ({ version: versionLabel(a.version), binary: a.path }))));
+  return { agents: sorted(named(found.map((a) => ({ version: versionLabel(a.version), binary: a.path })))), leftOut };
 }
 
 /** the version a recordings folder was recorded from: its _run cassette, else the folder name (syncthing-1.19.2) */
@@ -101,7 +104,10 @@ export function recordedAgents(dirs: string[], versions: string[], root = RECORD
 
 /**
  * How `--syncthing` is resolved (src/agents/): a VERSION names an installed agent, a PATH a binary whose --version
- * tells its version. Without --syncthing: every installed agent, or else the lab's own binary (syncthing on PATH).
+ * tells its version. Without --syncthing: the installed versions of the default set, or else, nothing being
+ * installed, the lab's own binary (syncthing on PATH). A release or candidate installed besides them runs only when
+ * named: a gate's columns are the same on every machine, whatever a cache holds (one `install --all` would make a
+ * default matrix of 53 versions); the command names the versions left out.
  */
 export const defaultLookup: { resolve: ResolveBinary; installed: InstalledAgents } = {
   async resolve(spec) {
@@ -110,12 +116,18 @@ export const defaultLookup: { resolve: ResolveBinary; installed: InstalledAgents
     return { version: isVersionSpec(spec) ? spec : await versionOf(path), path };
   },
   async installed() {
-    const { installedAgents } = await import('../agents/index.js');
+    const { installedAgents, DEFAULT_VERSIONS } = await import('../agents/index.js');
     const installed = installedAgents();
-    if (installed.length) return installed;
+    const run = installed.filter((a) => DEFAULT_VERSIONS.includes(a.version));
+    const leftOut = installed.filter((a) => !run.includes(a)).map((a) => a.version);
+    if (run.length) return { run, leftOut };
+    if (leftOut.length)
+      throw new UsageError(
+        `none of the default set (${DEFAULT_VERSIONS.join(', ')}) is installed, and the versions installed besides it run only when named: --syncthing ${leftOut.join(',')}`,
+      );
     const { resolveBinary } = await import('../lab/lab.js');
     const path = await resolveBinary();
-    return [{ version: await versionOf(path), path }];
+    return { run: [{ version: await versionOf(path), path }], leftOut: [] };
   },
 };
 
@@ -128,6 +140,8 @@ async function versionOf(binary: string): Promise<string> {
 export interface AgentChoice {
   agents: MatrixAgent[];
   offline: boolean;
+  /** installed versions outside the default set, not run because none was named (live, without --syncthing) */
+  leftOut: string[];
 }
 
 /**
@@ -140,9 +154,9 @@ export async function chooseAgents(
   lookup = defaultLookup,
 ): Promise<AgentChoice> {
   if (opts.replay || opts.recordings.length)
-    return { agents: recordedAgents(opts.recordings, opts.syncthing), offline: true };
+    return { agents: recordedAgents(opts.recordings, opts.syncthing), offline: true, leftOut: [] };
   try {
-    return { agents: await liveAgents(opts.syncthing, lookup), offline: false };
+    return { ...(await liveAgents(opts.syncthing, lookup)), offline: false };
   } catch (e) {
     if (!(e instanceof InputError || e instanceof UsageError) || opts.syncthing.length) throw e;
     throw new UsageError(

@@ -3,15 +3,15 @@
 // same gate. The classification of changes and the matrix of the bundled recordings: matrix.test.ts.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, unlink } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Report, Matrix } from '../../src/schema/generated/types.js';
 import { validate, formatError, loadDocumentValidators } from '../../src/schema/registry.js';
 import { cliAsync } from '../support/cli.js';
 import { AGENT_VERSIONS, agentBinary } from '../support/agents.js';
 import { liveMatrix } from '../support/live-runs.js';
-import { tempFolder } from '../support/temp.js';
+import { makeTemp, removeTemp, tempFolder } from '../support/temp.js';
 
 await loadDocumentValidators(); // the matrix validator
 
@@ -85,4 +85,41 @@ describe('synconf matrix on the real agents', () => {
     const gateLines = (text: string) => text.split('\n').filter((l) => / → .*: --fail-on breaking: /.test(l));
     assert.deepEqual(gateLines(replayed.stdout), gateLines(live.stdout), 'both name the same causes');
   });
+});
+
+test('without --syncthing only the default set runs: a release installed besides it is named, left out (exit as the set)', async () => {
+  const dir = makeTemp('matrix-default-set');
+  const cache = join(dir, 'cache');
+  const env = { SYNCONF_AGENTS_DIR: cache };
+  try {
+    await mkdir(cache);
+    // 1.29.5 of the default set, and a release installed by hand (its folder: the lab never starts it here)
+    await symlink(dirname(agentBinary('1.29.5')), join(cache, '1.29.5'));
+    await symlink(dirname(agentBinary('1.29.5')), join(cache, '1.17.0'));
+    const out = join(dir, 'reports');
+    const r = await cliAsync(['matrix', '--only', 'system-ping', '--report-dir', out], { cwd: dir, env });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const lines = r.stdout.split('\n');
+    assert.equal(
+      lines[0],
+      'synconf matrix: the default set only; installed besides it, not run: 1.17.0 (name versions to run with --syncthing, e.g. --syncthing 1.29.5,1.17.0)',
+    );
+    assert.match(lines[1], /^synconf matrix: 1 version \(1\.29\.5\),/);
+    assert.ok(!existsSync(join(out, '1.17.0')), 'the release installed besides the set did not run');
+
+    // only releases besides the set installed: one line naming them, nothing run (exit 2)
+    await unlink(join(cache, '1.29.5'));
+    const none = await cliAsync(['matrix', '--only', 'system-ping', '--report-dir', join(dir, 'r2')], {
+      cwd: dir,
+      env,
+    });
+    assert.equal(none.code, 2, none.stdout + none.stderr);
+    assert.match(
+      none.stderr,
+      /^synconf: no agent to run the matrix against \(none of the default set \(1\.12\.1, .*\) is installed, and the versions installed besides it run only when named: --syncthing 1\.17\.0\)/,
+    );
+    assert.equal(none.stderr.trimEnd().split('\n').length, 1, none.stderr);
+  } finally {
+    removeTemp(dir);
+  }
 });
