@@ -16,7 +16,7 @@ import type { Acceptance } from '../changes/accept.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { readClientSession } from '../proxy/client-session.js';
 import { replaySession, requestLabel } from '../proxy/replay-client.js';
-import { agentRoute } from '../proxy/agent-route.js';
+import { agentRoute } from '../transport/agent-route.js';
 import { startUpstream, type Upstream, type UpstreamOptions } from '../session/proxy-upstream.js';
 import { dependsOnStart, holdsAnything, seedStartState, stateSize, type StartState } from '../proxy/start-state.js';
 import { printCauses, type CauseOptions } from './drift.js';

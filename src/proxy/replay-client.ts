@@ -8,7 +8,7 @@ import type { Exchange, OutgoingRequest } from '../transport/types.js';
 import { LiveTransport } from '../transport/live.js';
 import { toEntry } from '../transport/cassette.js';
 import type { Redactor } from '../transport/redact.js';
-import { agentRoute, neverAsked } from './agent-route.js';
+import { agentRoute, neverAsked } from '../transport/agent-route.js';
 
 /** what redaction left in a body: asked again, the placeholder would be stored as a key or a password */
 const PLACEHOLDER = /<(API_KEY|PASSWORD_HASH|PASSWORD|REDACTED)>/;

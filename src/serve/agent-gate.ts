@@ -5,8 +5,12 @@
 //  - CORS (corsMiddleware): an OPTIONS preflight is 204 with the allowed methods and headers, without a key
 //  - GET /rest/noauth/health: {"status": "OK"}, without a key
 //  - the API key as `Authorization: Bearer <key>` as well as X-API-Key
+//  - a path the agent cannot read (400) or redirects to its cleaned form (transport/agent-route.ts)
 import { isIP } from 'node:net';
+import gte from 'semver/functions/gte.js';
+import coerce from 'semver/functions/coerce.js';
 import type { IncomingResponse } from '../transport/types.js';
+import type { TargetRoute } from '../transport/agent-route.js';
 
 const TEXT = 'text/plain; charset=utf-8';
 
@@ -62,4 +66,38 @@ export function sentKey(headers: Record<string, string | string[] | undefined>):
   const auth = headers.authorization;
   const bearer = typeof auth === 'string' ? /^Bearer (.+)$/i.exec(auth)?.[1] : undefined;
   return bearer?.trim();
+}
+
+/** Go's server on a request target whose path holds a % that starts no escape (before any handler) */
+export const BAD_REQUEST: IncomingResponse = {
+  status: 400,
+  headers: { 'content-type': TEXT, connection: 'close' },
+  body: '400 Bad Request',
+};
+
+/** the builds recorded from 1.30.0 on (Go 1.26) redirect with 307 where 1.29.5 and older (Go 1.24 and older) say 301 */
+const newerGo = (version: string | undefined) => {
+  const v = version === undefined ? null : coerce(version);
+  return v !== null && gte(v, '1.30.0');
+};
+
+/** Go's redirect of a path that is not clean to its cleaned form (http.Redirect: a small HTML body for GET and HEAD),
+ * with the status the recorded builds answer: 301, from 1.30.0 on 307 for a path written unclean (the ServeMux) or
+ * a method other than GET escaped unclean (the router); measured on 1.19.2, 1.29.5 and 2.1.2 */
+export function redirectAnswer(
+  method: string,
+  redirect: NonNullable<Extract<TargetRoute, { path: string }>['redirect']>,
+  agentVersion: string | undefined,
+): IncomingResponse {
+  const temporary = newerGo(agentVersion) && (redirect.unclean === 'written' || method !== 'GET');
+  const [status, text] = temporary ? [307, 'Temporary Redirect'] : [301, 'Moved Permanently'];
+  const headers = { location: redirect.location };
+  if (method !== 'GET' && method !== 'HEAD') return { status, headers, body: '' };
+  const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' };
+  const href = redirect.location.replace(/[&<>"']/g, (c) => escapes[c]);
+  return {
+    status,
+    headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+    body: `<a href="${href}">${text}</a>.\n\n`,
+  };
 }

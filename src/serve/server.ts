@@ -17,7 +17,8 @@ import { CONTROL_PATH, Faults, describeFault, type Fault } from './faults.js';
 import { controlAnswer, deliver, faultStatus, reset } from './fault-delivery.js';
 import { RequestLog, type Outcome } from './request-log.js';
 import { UsageError } from '../errors.js';
-import { gateAnswer, isLocalhost, sentKey } from './agent-gate.js';
+import { BAD_REQUEST, gateAnswer, isLocalhost, redirectAnswer, sentKey } from './agent-gate.js';
+import { targetRoute } from '../transport/agent-route.js';
 
 export interface ServeOptions {
   dir: string;
@@ -109,6 +110,7 @@ class Answers {
   private readonly say: (line: string) => void;
   /** serving on a loopback address: the agent then checks the Host header */
   private readonly onLoopback: boolean;
+  private readonly agentVersion: string | undefined;
 
   constructor(
     private readonly opts: ServeOptions,
@@ -131,6 +133,7 @@ class Answers {
     )?.response.headers ?? [{ name: 'content-type', value: 'application/json; charset=utf-8' }];
     this.say = opts.onLine ?? (() => {});
     this.onLoopback = isLocalhost(opts.host.includes(':') ? `[${opts.host}]` : opts.host);
+    this.agentVersion = rec.agentVersion ?? undefined;
   }
 
   private recorded(e: HarEntry): IncomingResponse {
@@ -163,8 +166,9 @@ class Answers {
     );
   }
 
-  /** GET /rest/events: the recorded events after `since`; none new holds the request for its timeout */
-  private eventsAnswer(url: URL, res: http.ServerResponse, done: (r: IncomingResponse) => void): void {
+  /** GET /rest/events (`disk`: /rest/events/disk): the recorded events after `since`; none new holds the request for
+   * its timeout. `url`: the path as routed, the query as sent */
+  private eventsAnswer(url: URL, disk: boolean, res: http.ServerResponse, done: (r: IncomingResponse) => void): void {
     const int = (name: string, fallback: number) => {
       const v = url.searchParams.get(name);
       return v === null || v === '' ? fallback : Number.parseInt(v, 10);
@@ -179,7 +183,7 @@ class Answers {
         body: 'Invalid since, timeout or limit\n',
       });
     const types = url.searchParams.get('events')?.split(',').filter(Boolean);
-    const list = this.events.query({ disk: url.pathname.endsWith('/disk'), types, since, limit });
+    const list = this.events.query({ disk, types, since, limit });
     const answer = (items: unknown[]) =>
       done({
         status: 200,
@@ -197,7 +201,7 @@ class Answers {
       this.polls.delete(poll);
     };
     const stopWatching = this.events.onAppend(() => {
-      const fresh = this.events.query({ disk: url.pathname.endsWith('/disk'), types, since, limit });
+      const fresh = this.events.query({ disk, types, since, limit });
       if (!fresh.length) return;
       end();
       answer(fresh);
@@ -230,12 +234,13 @@ class Answers {
     }
   }
 
-  /** answers one request (its body read), logs it and counts it */
+  /** answers one request (its body read), logs it and counts it; every decision on its path as the agent routes it */
   answer(req: OutgoingRequest, res: http.ServerResponse): void {
     const startedAt = new Date();
     const t0 = performance.now();
     const authorized = req.headers['X-API-Key'] === this.opts.apiKey;
-    const path = new URL(req.url, 'http://agent').pathname;
+    const route = targetRoute(req.url);
+    const path = 'path' in route ? route.path : pathOf(req.url);
     const control = this.opts.faultControl && this.faults && path === CONTROL_PATH;
     const fault = control ? undefined : this.faults?.pick(path);
     if (fault) {
@@ -264,19 +269,42 @@ class Answers {
 
     if (control)
       return finish({ served: 'control' }, controlAnswer(this.faults!, req.method, req.body, this.polls.size));
-
-    const url = new URL(req.url, 'http://agent');
-    const gate = gateAnswer(req.method, url.pathname, req.headers.host, this.onLoopback);
-    if (gate && !(gate.status === 200 && this.agent.answer(req)))
+    if ('badRequest' in route)
+      return finish(
+        { served: 'agent', origin: "what the agent's HTTP server answers a path it cannot read" },
+        BAD_REQUEST,
+      );
+    // the recordings and the state are asked as the agent routes the request: its path decoded
+    const routed: OutgoingRequest = { ...req, url: route.asRecorded };
+    const gate = gateAnswer(req.method, path, req.headers.host, this.onLoopback);
+    if (gate && !(gate.status === 200 && this.agent.answer(routed)))
       return finish({ served: 'agent', origin: 'what the agent answers before any handler' }, gate);
-    if (req.method === 'GET' && authorized && /^\/rest\/events(\/disk)?$/.test(url.pathname)) {
-      return this.eventsAnswer(url, res, (r) => finish({ served: 'events' }, r));
+    // the key is asked first of a path under /rest (the agent's CSRF guard reads r.URL.Path), the redirect then
+    if (route.redirect && (authorized || !path.startsWith('/rest')))
+      return finish(
+        { served: 'agent', origin: 'the agent redirects a path that is not clean' },
+        redirectAnswer(req.method, route.redirect, this.agentVersion),
+      );
+    if (req.method === 'GET' && authorized && !route.redirect && /^\/rest\/events(\/disk)?$/.test(path)) {
+      const url = new URL(route.asRecorded, 'http://agent');
+      return this.eventsAnswer(url, path.endsWith('/disk'), res, (r) => finish({ served: 'events' }, r));
     }
-    const fromState = authorized ? this.stateful?.answer(req) : undefined;
+    this.answerRest(req, routed, path, authorized, finish);
+  }
+
+  /** what the state, the recordings or the agent's refusal answer, else a miss */
+  private answerRest(
+    req: OutgoingRequest,
+    routed: OutgoingRequest,
+    path: string,
+    authorized: boolean,
+    finish: (outcome: Outcome, given?: IncomingResponse, error?: Exchange['error']) => void,
+  ): void {
+    const fromState = authorized ? this.stateful?.answer(routed, path) : undefined;
     if (fromState) return finish({ served: 'state', origin: fromState.rule }, fromState.response);
     // the placeholder stands for the key in the recordings; sent as a key, it is a wrong key, never a match
     const placeholder = !authorized && req.headers['X-API-Key'] === API_KEY;
-    const entry = placeholder ? undefined : this.agent.answer(req);
+    const entry = placeholder ? undefined : this.agent.answer(routed);
     if (entry) {
       const origin = this.agent.originOf(entry);
       if (entry._error) {
@@ -285,7 +313,7 @@ class Answers {
       }
       return finish({ served: 'recorded', origin }, entry._error ? undefined : this.recorded(entry), entry._error);
     }
-    const refused = authorized ? undefined : this.refusal(req);
+    const refused = authorized ? undefined : this.refusal(routed);
     if (refused) return finish({ served: 'refusal', origin: this.agent.originOf(refused) }, this.recorded(refused));
     const text = this.missText(req);
     this.say(text.trimEnd().replace(/\n/g, '; '));

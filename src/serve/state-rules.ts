@@ -123,24 +123,23 @@ function collectionRows(c: Collection): StateRule[] {
     gate: 'config',
     handle,
   });
-  const item = (id: string) => (id.includes('%') ? decodeURIComponent(id) : id);
   return [
     row('GET', all, (s) => json(s.config[c.key] ?? [])),
     row('PUT', all, (s, _, req, v) => putAll(s, c, req, v)),
     row('POST', all, (s, _, req, v) => decodeItem(s, c, defaultsOf(s, c), req, v)),
     row('GET', one, (s, id) => {
-      const found = named(s, c, item(id));
+      const found = named(s, c, id);
       return 'reply' in found ? found.reply : json(found.item);
     }),
     row('PUT', one, (s, _, req, v) => decodeItem(s, c, defaultsOf(s, c), req, v)),
     row('PATCH', one, (s, id, req, v) => {
-      const found = named(s, c, item(id));
+      const found = named(s, c, id);
       return 'reply' in found ? found.reply : decodeItem(s, c, found.item, req, v);
     }),
     row('DELETE', one, (s, id) => {
-      const bad = c.name === 'device' ? deviceIdRefusal(item(id)) : undefined;
+      const bad = c.name === 'device' ? deviceIdRefusal(id) : undefined;
       if (bad) return refused(400, bad);
-      const key = c.name === 'device' ? item(id).toUpperCase() : item(id);
+      const key = c.name === 'device' ? id.toUpperCase() : id;
       return save(
         s,
         s.with(

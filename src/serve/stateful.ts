@@ -30,17 +30,18 @@ export class StatefulAgent {
     this.rules = STATE_RULES.filter((r) => applies(r, seed));
   }
 
-  /** the state's answer to this request, or undefined when the recordings answer it */
-  answer(req: OutgoingRequest): StateAnswer | undefined {
+  /** the state's answer to this request (`path`: decoded, as the agent routes it), or undefined when the recordings
+   * answer it */
+  answer(req: OutgoingRequest, path: string): StateAnswer | undefined {
     const url = new URL(req.url, 'http://agent');
     for (const rule of this.rules) {
       if (rule.method !== req.method) continue;
-      const match = rule.path.exec(url.pathname);
+      const match = rule.path.exec(path);
       if (!match) continue;
       const reply = rule.handle(
         this.state,
         match[1] ?? '',
-        { method: req.method, path: url.pathname, query: url.searchParams, body: req.body ?? '' },
+        { method: req.method, path, query: url.searchParams, body: req.body ?? '' },
         this.agentVersion,
       );
       if (!reply) return undefined;

@@ -8,7 +8,7 @@ import { agentUrl } from '../transport/agent-url.js';
 import { checkStandInKey, generateApiKey } from '../serve/stand-in.js';
 import { usableTempDir } from '../output-dir.js';
 import { parseFaultOption } from '../serve/faults.js';
-import { agentRoute } from '../proxy/agent-route.js';
+import { agentRoute } from '../transport/agent-route.js';
 
 export interface Upstream {
   url: string;
