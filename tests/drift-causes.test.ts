@@ -345,6 +345,31 @@ describe('drift causes', () => {
       );
     });
 
+    test('1.30.0 → 2.1.0: the charset cause over 24 endpoints is one short line naming three and the count; --json keeps all', () => {
+      const [from, to] = ['1.30.0', '2.1.0'].map((v) => join(RECORDINGS_DIR, `syncthing-${v}`));
+      const r = cli(['drift', from, to]);
+      const [line, ...others] = causeLines(r.stdout).filter((l) => l.includes('media-type-parameters-changed'));
+      assert.deepEqual(others, []);
+      const doc = JSON.parse(cli(['drift', from, to, '--json']).stdout) as DriftCauses;
+      const { endpoints } = doc.causes.find((c) => c.rule === 'media-type-parameters-changed')!;
+      assert.ok(endpoints.length > 4, endpoints.join(', '));
+      assert.match(
+        line,
+        new RegExp(
+          `^risky +media-type-parameters-changed +${endpoints
+            .slice(0, 3)
+            .join(', ')
+            .replace(
+              /[.*+?^${}()|[\]\\]/g,
+              '\\$&',
+            )} and ${endpoints.length - 3} more endpoints: media type parameters charset=utf-8 → \\(none\\) — `,
+        ),
+      );
+      assert.ok(line.length <= 400, `${line.length} characters: ${line}`);
+      for (const hidden of endpoints.slice(3))
+        assert.ok(!line.includes(`${hidden},`) && !line.endsWith(hidden), hidden);
+    });
+
     test('accepted changes: listed as accepted, not counted by the gate; a stale entry is said on stderr', async () => {
       const file = join(work(), 'accepted.yaml');
       await writeFile(

@@ -29,6 +29,17 @@ export function namedMembers(members: string[], left = 0): string {
   return more ? `${named} and ${more.toLocaleString('en-US')} more` : named;
 }
 
+/** a line names every endpoint of a cause up to this many; beyond, the first few and a count (one cause over every
+ * endpoint the agent's HTTP layer answers, media-type-parameters-changed, named 24: --json keeps them all) */
+const ENDPOINTS_SHOWN = 4;
+
+/** the endpoints, all of them up to ENDPOINTS_SHOWN, else the first three and how many more */
+export function namedEndpoints(endpoints: string[]): string {
+  if (endpoints.length <= ENDPOINTS_SHOWN) return endpoints.join(', ');
+  const shown = ENDPOINTS_SHOWN - 1;
+  return `${endpoints.slice(0, shown).join(', ')} and ${(endpoints.length - shown).toLocaleString('en-US')} more endpoints`;
+}
+
 /**
  * How many evidence entries (and member names) a cause keeps in matrix.json, which holds the causes of every pair of
  * versions: a pair whose answer lost 99,000 members is 20 of them and a count, not 99,000 differences. The bundled
@@ -62,7 +73,7 @@ export function causeLine(c: ChangeCause): string {
   const level = c.accepted ? 'accepted' : c.level;
   const folded = `(${plural(c.occurrences, 'occurrence')} in ${plural(c.scenarios.length, 'scenario')})`;
   const accepted = c.accepted ? ` [${c.level}, accepted by ${c.accepted.by}: ${c.accepted.reason}]` : '';
-  return `${level.padEnd(10)} ${c.rule}  ${c.endpoints.join(', ')}${where ? ` ${where}` : ''}: ${change} — ${c.summary} ${folded}${accepted}`;
+  return `${level.padEnd(10)} ${c.rule}  ${namedEndpoints(c.endpoints)}${where ? ` ${where}` : ''}: ${change} — ${c.summary} ${folded}${accepted}`;
 }
 
 /** causes per level, accepted ones counted apart */
