@@ -304,10 +304,10 @@ async function markInterrupted(report: Report, signal: NodeJS.Signals, dir: stri
 /**
  * The one writer of the report folder: the run's own end, or (a run that does not stop in time after a signal) the
  * interrupt's, never both. `finish` writes a report (WriteAbandoned once `abandon` is: nothing written); `stopped`
- * the report of a run a signal stopped, whole or not at all: within STOP_WITHIN_MS of its start (a report of 50,000
- * checks renders for seconds), and once (the interrupt and the run may both come to it).
+ * the report of a run a signal stopped, whole or not at all: by the interrupt's deadline, STOP_WITHIN_MS after the
+ * signal (a report of 50,000 checks renders for seconds), and once (the interrupt and the run may both come to it).
  */
-function reportWriter(end: Ending, failOn: FailOn[], onVerdict: (report: Report) => void) {
+function reportWriter(end: Ending, failOn: FailOn[], onVerdict: (report: Report) => void, deadline: () => AbortSignal) {
   let written = false;
   const finish = async (report: Report, abandon?: AbortSignal) => {
     if (written) return report.exitCode;
@@ -324,7 +324,7 @@ function reportWriter(end: Ending, failOn: FailOn[], onVerdict: (report: Report)
   const stopped = async (report: Report, signal: NodeJS.Signals) => {
     if (written) return exitCodeOfSignal(signal);
     try {
-      await finish(interruptedReport(report, signal, failOn), AbortSignal.timeout(STOP_WITHIN_MS));
+      await finish(interruptedReport(report, signal, failOn), deadline());
     } catch (e) {
       if (!(e instanceof WriteAbandoned)) throw e;
       notWrittenLine(end.reportDir);
@@ -349,11 +349,15 @@ export async function executeRun(
     reportDir: resolve(args.reportDir),
     out: progress(args.linesToStderr ? process.stderr : process.stdout),
   };
-  const { finish, stopped, written } = reportWriter(end, failOn, (report) =>
-    interrupt.afterReport(
-      (signal) => markInterrupted(report, signal, end.reportDir, failOn),
-      'the report written is marked interrupted',
-    ),
+  const { finish, stopped, written } = reportWriter(
+    end,
+    failOn,
+    (report) =>
+      interrupt.afterReport(
+        (signal) => markInterrupted(report, signal, end.reportDir, failOn),
+        'the report written is marked interrupted',
+      ),
+    () => interrupt.deadline,
   );
   /** the gate: repeated runs combined, compared with the baseline, exit code decided */
   const gate = (reports: Report[]): Report => {
@@ -371,11 +375,7 @@ export async function executeRun(
     stop: new AbortController().signal,
     stopped,
   };
-  // The interrupt, when the run has not ended within STOP_WITHIN_MS: a report under way is not waited for (the
-  // process ends at its next file, the folder as it was); when none is, what ran is written (a run stuck).
-  const { interrupt, ended } = guardRun(session, async (report, signal) =>
-    written() ? notWrittenLine(end.reportDir) : stopped(report, signal),
-  );
+  const { interrupt, ended } = guardRun(session, stopped, written);
   try {
     return await runSession(session, interrupt, finish, gate);
   } catch (e) {
@@ -400,20 +400,31 @@ export async function executeRun(
 
 /**
  * Signals are heard from here on, loading included: the run stops between steps and writes the report of what ran
- * itself; when it has not within STOP_WITHIN_MS, the interrupt writes what there is (`write`). `ended` says the run
- * has written its report (the interrupt then exits 128 + the signal's number).
+ * itself, by the interrupt's deadline. A run that has not begun to by half of it (stuck: a target being set up) has
+ * what there is written here (`write`, by the same deadline; the run's own writer then writes nothing). `ended` says
+ * the run has written its report (the interrupt then exits 128 + the signal's number).
  */
-function guardRun(session: Session, write: (report: Report, signal: NodeJS.Signals) => Promise<unknown>) {
+function guardRun(
+  session: Session,
+  write: (report: Report, signal: NodeJS.Signals) => Promise<unknown>,
+  writing: () => boolean,
+) {
   let ended: () => void = () => {};
   const runEnded = new Promise<void>((r) => (ended = r));
+  const endedWithin = (ms: number) => Promise.race([runEnded.then(() => true), sleep(ms).then(() => false)]);
   const interrupt = onInterrupt({
     line: { command: 'synconf', doing: 'stopping; the report of the scenarios done so far is written' },
     stop: async (signal) => {
-      if (await Promise.race([runEnded.then(() => true), sleep(STOP_WITHIN_MS).then(() => false)])) return;
-      const { partial, target } = session;
-      const report = partial ?? emptyReport(session.mode, target?.description ?? 'unknown', 'nothing ran');
-      await target?.close().catch(() => {}); // first: closing a recorder writes the run's _run.har
-      await write(report, signal).catch(() => {});
+      if (await endedWithin(STOP_WITHIN_MS / 2)) return;
+      if (!writing()) {
+        const { partial, target } = session;
+        const report = partial ?? emptyReport(session.mode, target?.description ?? 'unknown', 'nothing ran');
+        await target?.close().catch(() => {}); // first: closing a recorder writes the run's _run.har
+        return void (await write(report, signal).catch(() => {}));
+      }
+      // the report under way gives up at the deadline (said by its writer); one still going then is not waited for:
+      // the process exits, its staged files removed as it goes (the folder as it was)
+      if (!(await endedWithin(STOP_WITHIN_MS / 2 + 100))) notWrittenLine(session.end.reportDir);
     },
   });
   session.stop = interrupt.abort;

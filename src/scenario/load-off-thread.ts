@@ -6,9 +6,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import { pacer } from '../turns.js';
 import { loadScenario, ScenarioError, type LoadedScenario } from './load.js';
-import type { LoadAnswer, LoadRequest } from './load-worker.js';
+import type { LoadAnswer, LoadedPart, LoadRequest } from './load-worker.js';
 
 /** files at least this large are loaded off the main thread (the bundled suites' largest is ~20 KB) */
 export const OFF_THREAD_BYTES = 1024 * 1024;
@@ -54,11 +56,29 @@ export async function loadScenarioAbortably(
   try {
     const answer = await Promise.race([answered, aborted]);
     if (!answer) return undefined;
-    if ('loaded' in answer) return answer.loaded;
+    if ('loaded' in answer) return await joined(answer, signal);
     if ('error' in answer) throw new ScenarioError(...answer.error);
     throw new Error(`loading ${path} in a worker thread failed: ${answer.fault}`);
   } finally {
     signal?.removeEventListener('abort', stop);
     void worker.terminate();
   }
+}
+
+/** the scenario the worker posted in parts, read part by part with a turn now and then; undefined once aborted */
+async function joined(
+  { loaded, parts }: { loaded: LoadedScenario; parts: Uint8Array[] },
+  signal?: AbortSignal,
+): Promise<LoadedScenario | undefined> {
+  const pace = pacer();
+  const steps: LoadedScenario['scenario']['steps'] = [];
+  const stepLines: LoadedScenario['stepLines'] = {};
+  for (const bytes of parts) {
+    await pace();
+    if (signal?.aborted) return undefined;
+    const part = deserialize(bytes) as LoadedPart;
+    for (const step of part.steps) steps.push(step);
+    for (const [name, line] of part.lines) stepLines[name] = line;
+  }
+  return { ...loaded, scenario: { ...loaded.scenario, steps }, stepLines };
 }

@@ -18,8 +18,11 @@ export const exitCodeOfSignal = (signal: NodeJS.Signals): number => 128 + (const
 export const serverInterruptCode = (signal: NodeJS.Signals): number | undefined =>
   signal === 'SIGTERM' ? undefined : exitCodeOfSignal(signal);
 
-/** how long a run may take to stop after a signal (at its next step) before the interrupt writes its report for it */
-export const STOP_WITHIN_MS = 800;
+/**
+ * How long an orderly stop may take after the signal: what it still writes then (the report of a run the signal
+ * stopped) is given up, whole or not at all (`deadline`), so that the process ends within a second of the signal.
+ */
+export const STOP_WITHIN_MS = 700;
 
 /** the signals that stop a command in order */
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -31,6 +34,8 @@ export interface Interrupt {
   readonly stopped: Promise<NodeJS.Signals>;
   /** aborted by the first signal (its reason: "interrupted by SIGNAME"): what the work below stops on */
   readonly abort: AbortSignal;
+  /** aborted STOP_WITHIN_MS after the first signal: what the orderly stop still writes is given up then */
+  readonly deadline: AbortSignal;
   /** the signal, if one came, once every signal that landed during synchronous work has been heard */
   heard(): Promise<NodeJS.Signals | undefined>;
   /** never resolves: once a signal came, the orderly stop (`stop`) writes what there is and ends the process */
@@ -69,11 +74,13 @@ export function onInterrupt(opts: InterruptOptions = {}): Interrupt {
   let resolve: (s: NodeJS.Signals) => void = () => {};
   const stopped = new Promise<NodeJS.Signals>((r) => (resolve = r));
   const abort = new AbortController();
+  const deadline = new AbortController();
   const onSignal = (s: NodeJS.Signals) => {
     if (signal) process.exit(exitCodeOfSignal(signal)); // the second Ctrl-C: the user does not want to wait
     signal = s;
     if (opts.line) console.error(`\n${opts.line.command}: interrupted (${s}): ${late?.doing ?? opts.line.doing}`);
     abort.abort(new Interrupted(s, exitCodeOfSignal(s)));
+    setTimeout(() => deadline.abort(), STOP_WITHIN_MS).unref();
     resolve(s);
     const exit = () => process.exit(exitCodeOfSignal(s));
     const end = late?.rewrite ?? opts.stop;
@@ -94,6 +101,7 @@ export function onInterrupt(opts: InterruptOptions = {}): Interrupt {
     },
     stopped,
     abort: abort.signal,
+    deadline: deadline.signal,
     async heard() {
       await hearSignals();
       return signal;
