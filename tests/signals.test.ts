@@ -7,7 +7,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { Report } from '../src/schema/generated/types.js';
 import { ROOT } from '../src/paths.js';
 import { tempFolder } from './support/temp.js';
 import {
@@ -148,5 +149,34 @@ describe('a signal after the report is written, before the exit: the report says
         verdict: string;
       };
       assert.match(doc.verdict, new RegExp(`^synconf mutate: INTERRUPTED .*\\(exit ${SIGNAL_CODES[signal]}\\)$`));
+    });
+});
+
+// matrix: its step summary is matrix.md, appended once matrix.json is in place, so the same FIFO holds it between its
+// files and its exit. The signal wins there too: each version's report.json and the matrix's runs say 128 + n (they
+// said the verdict, exit 0, beside a process that exited 128 + n).
+describe('matrix: a signal after matrix.json is written, before the exit: every report says interrupted', () => {
+  for (const signal of Object.keys(SIGNAL_CODES) as ShotSignal[])
+    test(`matrix --recordings, ${signal}`, async () => {
+      const code = SIGNAL_CODES[signal];
+      const cmd: Command = {
+        argv: ['matrix', '--recordings', REC, '--only', 'system-ping', '--report-dir', `late-x-${signal}`],
+        cwd: scratch(),
+        reportDir: `late-x-${signal}`,
+        files: ['matrix.json', 'matrix.html', 'matrix.md'],
+        interruptedMark: (doc) =>
+          (doc as { columns: { exitCode: number }[] }).columns.every((r) => r.exitCode === code),
+      };
+      const shot = await shootAfterReport(cmd, signal);
+      assert.ok(shot.landed, `the process ended before the signal:\n${shot.out}`);
+      assert.equal(shotFault(shot, HANG_GUARD_MS), undefined);
+      const matrix = JSON.parse(readFileSync(join(cmd.cwd, cmd.reportDir, 'matrix.json'), 'utf8')) as {
+        columns: { file: string }[];
+      };
+      for (const run of matrix.columns) {
+        const report = JSON.parse(readFileSync(join(resolve(cmd.cwd, run.file), 'report.json'), 'utf8')) as Report;
+        assert.equal(report.exitCode, code, `${run.file}/report.json: ${report.verdict}`);
+        assert.ok(report.harnessErrors.some((e) => e.message.startsWith(`interrupted by ${signal} after the run`)));
+      }
     });
 });

@@ -20,6 +20,7 @@ import { finalize } from '../verdict/totals.js';
 import { writeReports, writeMatrix, WriteAbandoned } from '../session/write-reports.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { reapLeftovers } from '../session/targets.js';
+import { interruptedReport } from './run.js';
 import { onInterrupt, STOP_WITHIN_MS } from './terminal/interrupt.js';
 import { matrixProgress } from './terminal/matrix-progress.js';
 import { mergeReports, type Matrix } from '../matrix/merge.js';
@@ -169,7 +170,7 @@ async function finishMatrix(
     scenarios,
     opts.accepted,
   );
-  const matrixFiles = await writeMatrix(matrix, opts.reportDir, abandon);
+  const matrixFiles = await writeMatrix(matrix, opts.reportDir, abandon, true);
   return {
     matrix,
     reports: ordered,
@@ -228,7 +229,7 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
       }
       // stopped between two steps, or while its report was written: the report holds the scenario under way too,
       // and the interrupt writes it, marked interrupted
-      if (interrupt.signal || !(await written(() => writeReports(withShard(report, shard), dir, { abandon }))))
+      if (interrupt.signal || !(await written(() => writeReports(withShard(report, shard), dir, { abandon, ...ONE }))))
         return void partial.set(agent, report);
       reports.set(agent, report);
       opts.onVersionEnd?.(agent, report, dir);
@@ -240,20 +241,13 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
     line: { command: 'synconf matrix', doing: 'the reports of the versions done so far are written' },
     stop: async (signal) => {
       await Promise.race([workers, sleep(STOP_WITHIN_MS)]); // the runs under way stop at their next step
-      for (const [agent, report] of partial) {
-        if (reports.has(agent)) continue;
-        await targets
-          .get(agent)
-          ?.close()
-          .catch(() => {}); // first: closing a recorder writes the run's _run.har
-        report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
-        reports.set(agent, finalize(withShard(report, shard), opts.failOn));
-        await writeReports(report, dirs[opts.agents.indexOf(agent)]).catch(() => {});
-      }
+      if (finished && (await finished)) return; // the matrix is in place: afterReport marks it interrupted
+      await writeWhatRan({ partial, reports, targets, dirs, opts, shard }, signal);
       await finish().catch(() => {});
     },
   });
   const abandon = interrupt.abort;
+  let finished: Promise<boolean> | undefined; // the matrix written (true), or given up for a signal
   opts.onBegin?.();
   // --shard: which shard of which plan every version's report is, a failed one too; loaded once Ctrl-C is heard
   let selection: Awaited<ReturnType<typeof selectionOf>>['selection'] | undefined;
@@ -264,13 +258,69 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
     // a signal heard now or while the matrix is written wins: the interrupt writes it and ends the process
     if (!(await interrupt.heard())) {
       let result: MatrixResult | undefined;
-      if (await written(async () => (result = await finish(abandon)))) return result!;
+      finished = written(async () => (result = await finish(abandon)));
+      if (await finished) {
+        const marking = { reports, dirs, agents: opts.agents, failOn: opts.failOn, finish };
+        interrupt.afterReport(
+          (signal) => markInterrupted(marking, signal),
+          'the reports written are marked interrupted',
+        );
+        return result!;
+      }
     }
     return await interrupt.ending();
   } finally {
     interrupt.off();
   }
 }
+
+/** the reports of the versions a signal stopped, with what they did so far, marked so */
+async function writeWhatRan(
+  m: {
+    partial: Map<MatrixAgent, Report>;
+    reports: Map<MatrixAgent, Report>;
+    targets: Map<MatrixAgent, Target>;
+    dirs: string[];
+    opts: MatrixRunOptions;
+    shard?: Shard;
+  },
+  signal: NodeJS.Signals,
+): Promise<void> {
+  for (const [agent, report] of m.partial) {
+    if (m.reports.has(agent)) continue;
+    await m.targets
+      .get(agent)
+      ?.close()
+      .catch(() => {}); // first: closing a recorder writes the run's _run.har
+    report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
+    m.reports.set(agent, finalize(withShard(report, m.shard), m.opts.failOn));
+    await writeReports(report, m.dirs[m.opts.agents.indexOf(agent)], ONE).catch(() => {});
+  }
+}
+
+/** the versions' reports and the matrix in place, rewritten marked interrupted: a signal came after them, before the exit */
+async function markInterrupted(
+  m: {
+    reports: Map<MatrixAgent, Report>;
+    dirs: string[];
+    agents: MatrixAgent[];
+    failOn: FailOn[];
+    finish: () => Promise<MatrixResult>;
+  },
+  signal: NodeJS.Signals,
+): Promise<void> {
+  for (const [agent, report] of m.reports) {
+    const marked = interruptedReport(report, signal, m.failOn, 'after the run ended, once its report was written');
+    m.reports.set(agent, marked);
+    await writeReports(marked, m.dirs[m.agents.indexOf(agent)], { rendered: true, ...ONE }).catch(() => {});
+  }
+  await m
+    .finish()
+    .catch((e: Error) => console.error(`synconf matrix: the matrix could not be marked interrupted: ${e.message}`));
+}
+
+/** a version's report: its summary.md is not appended to the job summary, which is the matrix's (matrix.md) */
+const ONE = { noStepSummary: true } as const;
 
 /** false when a signal stopped the writing (WriteAbandoned): nothing was written */
 async function written(write: () => Promise<unknown>): Promise<boolean> {

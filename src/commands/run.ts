@@ -268,7 +268,7 @@ async function runSession(
 }
 
 /** the report of a run a signal stopped: what ran, the harness error that says so, the process's exit code (128 + n) */
-function interruptedReport(
+export function interruptedReport(
   report: Report,
   signal: NodeJS.Signals,
   failOn: FailOn[],

@@ -137,6 +137,8 @@ export interface WriteOptions {
   rendered?: boolean;
   /** once aborted (a signal), the report is not written: WriteAbandoned, the folder as it was */
   abandon?: AbortSignal;
+  /** summary.md is not appended to the GitHub job summary (a version of a matrix: the job's summary is matrix.md) */
+  noStepSummary?: boolean;
 }
 
 /**
@@ -165,7 +167,7 @@ export async function writeReports(report: Report, dir: string, opts: WriteOptio
   );
   // GitHub Actions shows this file on the run's page; appending keeps other steps' summaries.
   const summary = process.env.GITHUB_STEP_SUMMARY;
-  if (summary) appendFileSync(summary, markdown + '\n', 'utf8');
+  if (summary && !opts.noStepSummary) appendFileSync(summary, markdown + '\n', 'utf8');
   return paths;
 }
 
@@ -207,17 +209,29 @@ function keepExchanges(report: Report, dir: string): void {
 
 const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
 
-/** matrix.json, matrix.html and matrix.md in `dir`; the paths written, in that order */
-export async function writeMatrix(matrix: Matrix, dir: string, abandon?: AbortSignal): Promise<string[]> {
-  return writeAll(
+/**
+ * matrix.json, matrix.html and matrix.md in `dir`; the paths written, in that order. `stepSummary`: matrix.md is
+ * appended to the GitHub job summary too (the matrix command's, as run appends summary.md)
+ */
+export async function writeMatrix(
+  matrix: Matrix,
+  dir: string,
+  abandon?: AbortSignal,
+  stepSummary = false,
+): Promise<string[]> {
+  let markdown = '';
+  const paths = await writeAll(
     dir,
     [
       ['matrix.json', () => matrixJson(matrix)],
       ['matrix.html', () => matrixToHtml(matrix)],
-      ['matrix.md', () => printable(matrixToMarkdown(matrix))],
+      ['matrix.md', () => (markdown = printable(matrixToMarkdown(matrix)))],
     ],
     abandon,
   );
+  if (stepSummary && process.env.GITHUB_STEP_SUMMARY)
+    appendFileSync(process.env.GITHUB_STEP_SUMMARY, markdown + '\n', 'utf8');
+  return paths;
 }
 
 /** history.json, history.html and history.md in `dir`; the paths written, in that order */

@@ -156,7 +156,10 @@ export async function shootAfterReport(cmd: Command, signal: ShotSignal): Promis
   const started = performance.now();
   const run = startCli(cmd, { GITHUB_STEP_SUMMARY: fifo });
   const first = join(cmd.cwd, cmd.reportDir, cmd.files[0]!);
+  // a command that blocks before its report (a step summary appended earlier) is killed at last: a hang, not a wait
+  const guard = setTimeout(() => run.child.kill('SIGKILL'), 60_000);
   while (run.child.exitCode === null && readFileSync(first, 'utf8') === PREVIOUS) await sleep(10);
+  clearTimeout(guard);
   const sentAt = sendIfRunning(run.child, signal);
   // a reader for as long as the command runs, opened for writing too so that it never sees the end of the pipe:
   // each summary the command appends (its verdict's, the interrupted one's) is read and dropped
