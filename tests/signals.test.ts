@@ -99,6 +99,21 @@ describe('a signal at any instant ends the command with 128 + n, one line, whole
     assertHeld(await shotsOver(cmd));
   });
 
+  // drift of two folders writes no report (the report folder holds the previous one, untouched); its interrupted line
+  // names it, as every command's
+  test('drift A B of two folders of 10 copies of the 1.19.2 and 2.1.0 cassettes', async () => {
+    fixtures.manyCassettes(scratch(), 10, REC, join(ROOT, 'recordings', 'syncthing-2.1.0'));
+    const cmd = {
+      argv: ['drift', 'a', 'b'],
+      cwd: scratch(),
+      reportDir: 'untouched',
+      files: ['untouched.json'],
+      doneLine: /^\d+ causes: /m,
+      named: 'synconf drift',
+    };
+    assertHeld(await shotsOver(cmd));
+  });
+
   // three scenarios: the same mutation loop (check mutants scenario by scenario, then the spec's, then the reports)
   // as over all of them, in a twentieth of the time; bench/signal-latency.mjs times all of them
   test('mutate of the bundled recordings (three system scenarios)', async () => {

@@ -6,6 +6,7 @@ import { checkRecordingsFolder, readCassette, CassetteError } from '../transport
 import type { Cassette } from '../schema/generated/types.js';
 import { describeDifference, differencesOf, type Difference } from './compare.js';
 import { InputError } from '../errors.js';
+import { drained, pacedDrain, type Pace } from '../turns.js';
 
 export interface ScenarioDrift {
   scenario: string;
@@ -47,7 +48,22 @@ function cassetteOf(dir: string, scenario: string, seen: Map<string, { read: num
 }
 
 /** the drift from folder `a` (older) to folder `b` (newer); `only` limits it to some scenario ids */
-export function driftBetween(a: string, b: string, only?: (scenario: string) => boolean): FolderDrift {
+export const driftBetween = (a: string, b: string, only?: (scenario: string) => boolean): FolderDrift =>
+  drained(driftSteps(a, b, only));
+
+/**
+ * The same, a turn of the event loop now and then (`pace`): folders of thousands of cassettes compare for seconds,
+ * which in one piece left a signal unheard (issue 41)
+ */
+export const pacedDriftBetween = (
+  a: string,
+  b: string,
+  only: ((scenario: string) => boolean) | undefined,
+  pace: Pace,
+): Promise<FolderDrift> => pacedDrain(driftSteps(a, b, only), pace);
+
+/** the drift, scenario by scenario: it yields after each, where a paced caller may take a turn */
+function* driftSteps(a: string, b: string, only?: (scenario: string) => boolean): Generator<void, FolderDrift> {
   const inA = new Set(scenariosIn(a));
   const inB = new Set(scenariosIn(b));
   const ids = [...new Set([...inA, ...inB])].filter((id) => !only || only(id)).sort();
@@ -56,6 +72,7 @@ export function driftBetween(a: string, b: string, only?: (scenario: string) => 
   // recorded in the older folder only" (a green gate), it is no recordings folder
   const seen = new Map<string, { read: number; problem?: string }>();
   for (const scenario of ids) {
+    yield;
     const [older, newer] = [
       inA.has(scenario) && cassetteOf(a, scenario, seen),
       inB.has(scenario) && cassetteOf(b, scenario, seen),

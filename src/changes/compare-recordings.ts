@@ -3,7 +3,8 @@
 // folder keeps its exchanges) and report merge. Scenario by scenario by shape (compare-dirs.ts), then folded into
 // causes classified by the change rules (causes.ts).
 import type { ChangeCause } from '../schema/generated/types.js';
-import { driftBetween, type FolderDrift } from './compare-dirs.js';
+import { driftBetween, pacedDriftBetween, type FolderDrift } from './compare-dirs.js';
+import type { Pace } from '../turns.js';
 import { causesOf } from './causes.js';
 import { describeDifference, type Difference } from './compare.js';
 
@@ -26,6 +27,17 @@ export function compareRecordings(
   const drift = driftBetween(a, b, only);
   if (keep) restrict(drift, keep);
   // not folded yet: whoever accepts reviewed causes folds them after (foldMembers)
+  return { drift, causes: causesOf(drift.scenarios, false) };
+}
+
+/** the changes from `a` to `b` of every scenario (`only`: some), a turn taken now and then (`pace`) */
+export async function pacedCompareRecordings(
+  a: string,
+  b: string,
+  only: ((scenario: string) => boolean) | undefined,
+  pace: Pace,
+): Promise<Comparison> {
+  const drift = await pacedDriftBetween(a, b, only, pace);
   return { drift, causes: causesOf(drift.scenarios, false) };
 }
 

@@ -10,7 +10,9 @@ import { executeRun, type CommonRunOptions } from './run.js';
 import { checkLiveTarget, liveTargetMaker, type TargetOptions } from '../session/targets.js';
 import { checkAgentVersion, checkSyncthing } from '../session/versions.js';
 import { RUN_CASSETTE } from '../transport/cassette.js';
-import { compareRecordings, type Comparison } from '../changes/compare-recordings.js';
+import { compareRecordings, pacedCompareRecordings, type Comparison } from '../changes/compare-recordings.js';
+import { onInterrupt } from './terminal/interrupt.js';
+import { pacer } from '../turns.js';
 import { EXCHANGES_DIR } from '../changes/exchanges.js';
 import { foldMembers } from '../changes/causes.js';
 import { accept, loadIgnoreFile, parseIgnore, type Acceptance } from '../changes/accept.js';
@@ -110,7 +112,11 @@ function keepOrRemove(fresh: string, reportDir: string, compared: boolean, keep?
   else rmSync(fresh, { recursive: true, force: true });
 }
 
-/** prints the drift between two folders and returns the exit code: 0 none, 1 the gate trips, 2 unreadable cassettes */
+/**
+ * prints the drift between two folders and returns the exit code: 0 none, 1 the gate trips, 2 unreadable cassettes.
+ * A signal ends it with 128 + n and its line whenever it lands, until the process exits: the folders are compared a
+ * scenario at a time, a turn now and then hearing it (thousands of cassettes compare for seconds).
+ */
 export async function printFolderDrift(
   a: string,
   b: string,
@@ -121,7 +127,10 @@ export async function printFolderDrift(
   const patterns = only?.map(idPattern);
   if (existsSync(a) && existsSync(b) && realpathSync(a) === realpathSync(b))
     console.error(`synconf drift: warning: ${a} and ${b} are the same folder: there can be no drift`);
-  const comparison = compareRecordings(a, b, patterns && ((id) => patterns.some((r) => r.test(id))));
+  // nothing to write on a signal: the stop is the exit, 128 + n
+  onInterrupt({ line: { command: 'synconf drift', doing: 'nothing more is compared' }, stop: async () => {} });
+  const filter = patterns && ((id: string) => patterns.some((r) => r.test(id)));
+  const comparison = await pacedCompareRecordings(a, b, filter, pacer());
   if (!opts.json) console.log(`drift of ${plural(comparison.drift.scenarios.length, 'scenario')} from ${a} to ${b}:`);
   return printCauses(comparison, a, b, opts, accepted);
 }

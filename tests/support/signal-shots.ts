@@ -35,6 +35,10 @@ export interface Command {
   files: string[];
   /** how the first file says it was interrupted (default: its exitCode is the process's, 128 + n) */
   interruptedMark?: (doc: { exitCode?: number; verdict?: string }) => boolean;
+  /** the command its interrupted line names ("synconf drift: interrupted (SIGINT): ..."), when it must */
+  named?: string;
+  /** what the command prints once its work is done (default: the line naming its report's first file) */
+  doneLine?: RegExp;
 }
 
 export interface Shot {
@@ -139,7 +143,7 @@ export async function shoot(cmd: Command, signal: ShotSignal, atMs: number): Pro
   const said = run.out();
   const sentAt = ended ? undefined : sendIfRunning(run.child, signal);
   const shot = await judged(cmd, run, signal, started, sentAt);
-  return { ...shot, ending: said.includes(`${cmd.reportDir}/${cmd.files[0]}`) };
+  return { ...shot, ending: cmd.doneLine?.test(said) ?? said.includes(`${cmd.reportDir}/${cmd.files[0]}`) };
 }
 
 /**
@@ -185,7 +189,8 @@ async function judged(
   const { code, at } = await run.exited;
   clearTimeout(guard);
   const out = run.out();
-  const interruptedLines = out.split('\n').filter((l) => l.includes(`interrupted (${signal})`)).length;
+  const named = (l: string) => !cmd.named || l.startsWith(`${cmd.named}: `);
+  const interruptedLines = out.split('\n').filter((l) => l.includes(`interrupted (${signal})`) && named(l)).length;
   return {
     signal,
     atMs: Math.round((sentAt ?? at) - started),
@@ -240,6 +245,24 @@ export const fixtures = {
       join(dir, 'big.yaml'),
       `id: system-ping\ntitle: big\nspec: [GET /rest/system/ping]\nsteps:\n${steps.join('')}`,
     );
+  },
+  /** a/ and b/: every cassette of the recordings `older` and `newer`, `copies` times each (as scenarios of their own) */
+  manyCassettes(dir: string, copies: number, older: string, newer: string): void {
+    for (const [side, from] of [
+      ['a', older],
+      ['b', newer],
+    ] as const) {
+      mkdirSync(join(dir, side), { recursive: true });
+      for (const file of readdirSync(from).filter((f) => f.endsWith('.har') && !f.startsWith('_'))) {
+        const id = file.slice(0, -4);
+        const har = readFileSync(join(from, file), 'utf8');
+        for (let k = 0; k < copies; k++)
+          writeFileSync(
+            join(dir, side, `${id}-${k}.har`),
+            har.replace(new RegExp(`"scenario": *"${id}"`, 'g'), `"scenario": "${id}-${k}"`),
+          );
+      }
+    }
   },
   /** suite/: a ping scenario, then one of `steps` pauses and a ping; rec/: their recordings */
   longScenario(dir: string, steps: number, recordings: string): void {
