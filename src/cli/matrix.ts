@@ -1,7 +1,7 @@
 // `synconf matrix`: the suite against several agent versions (live, each in its own lab, or from recordings),
 // one report per version and the merged version matrix. The work is src/matrix/; this file is the wiring.
 import type { CommandModule } from 'yargs';
-import { scenarioOptions, list, wholeNumber, STRICT, TIMEOUT, SHARD } from './options.js';
+import { boundOptions, scenarioOptions, list, wholeNumber, STRICT, TIMEOUT, SHARD } from './options.js';
 import { failOnVerdicts } from '../verdict/verdicts.js';
 import { BOUNDARY_FAIL_ON, changeFailOnChoices } from '../verdict/change-levels.js';
 import type { MatrixOptions } from '../commands/matrix.js';
@@ -35,43 +35,47 @@ export const matrixCommand: CommandModule = {
   describe:
     'Run the scenarios against several agent versions, each in its own lab (or replay their recordings), and write one report per version plus the version matrix that classifies every change between versions; exit code: the worst of the versions',
   builder: (y) =>
-    scenarioOptions(
-      y
-        .option('syncthing', {
+    boundOptions(
+      scenarioOptions(
+        y
+          .option('syncthing', {
+            type: 'string',
+            coerce: list,
+            describe:
+              'agent versions (installed) or syncthing binaries to run; repeat or comma-separate (default: the installed versions of the default set)',
+          })
+          .option('replay', {
+            type: 'boolean',
+            describe:
+              'offline: replay the bundled recordings (recordings/syncthing-*/) instead of starting agents; --syncthing then picks versions',
+          })
+          .option('recordings', {
+            type: 'string',
+            coerce: list,
+            describe: 'offline: replay these recordings folders (implies --replay); repeat or comma-separate',
+          })
+          .option('jobs', {
+            type: 'string',
+            coerce: (v: unknown) => (v === undefined ? undefined : wholeNumber('jobs', 1)(v)),
+            describe:
+              'how many versions run at once (default: three per core, at most the number of versions: the labs mostly wait)',
+          }),
+        'run',
+      )
+        .option('report-dir', {
           type: 'string',
-          coerce: list,
+          default: 'reports/matrix',
           describe:
-            'agent versions (installed) or syncthing binaries to run; repeat or comma-separate (default: the installed versions of the default set)',
+            'where <version>/ (the four report files of each version) and matrix.json, matrix.html, matrix.md go',
         })
-        .option('replay', {
-          type: 'boolean',
-          describe:
-            'offline: replay the bundled recordings (recordings/syncthing-*/) instead of starting agents; --syncthing then picks versions',
-        })
-        .option('recordings', {
+        .option('expectations', {
           type: 'string',
-          coerce: list,
-          describe: 'offline: replay these recordings folders (implies --replay); repeat or comma-separate',
-        })
-        .option('jobs', {
-          type: 'string',
-          coerce: (v: unknown) => (v === undefined ? undefined : wholeNumber('jobs', 1)(v)),
           describe:
-            'how many versions run at once (default: three per core, at most the number of versions: the labs mostly wait)',
-        }),
-      'run',
+            'one known-deviations file for every version, whose versions range must hold each (default: each version its own expectations/*.yaml); --no-expectations applies none',
+        })
+        .option('timeout', TIMEOUT),
+      "each version's run",
     )
-      .option('report-dir', {
-        type: 'string',
-        default: 'reports/matrix',
-        describe: 'where <version>/ (the four report files of each version) and matrix.json, matrix.html, matrix.md go',
-      })
-      .option('expectations', {
-        type: 'string',
-        describe:
-          'one known-deviations file for every version, whose versions range must hold each (default: each version its own expectations/*.yaml); --no-expectations applies none',
-      })
-      .option('timeout', TIMEOUT)
       .option('strict', { type: 'boolean', describe: STRICT })
       .option('shard', SHARD)
       .options(changeGate())

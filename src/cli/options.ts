@@ -106,15 +106,23 @@ export function scenarioOptions<T>(y: Argv<T>, onlyVerb = 'run') {
     });
 }
 
-/** the scenario selection, agent version and request timeout: every running command (run, replay, drift) */
+/** the scenario selection, agent version, request timeout and time bounds: every running command (run, replay, drift) */
 export function selectionOptions<T>(y: Argv<T>) {
-  return scenarioOptions(y)
-    .option('agent-version', {
-      type: 'string',
-      coerce: version('agent-version'),
-      describe: 'use this agent version for version gates and schema overlays instead of the one the agent reports',
-    })
-    .option('timeout', TIMEOUT)
+  return boundOptions(
+    scenarioOptions(y)
+      .option('agent-version', {
+        type: 'string',
+        coerce: version('agent-version'),
+        describe: 'use this agent version for version gates and schema overlays instead of the one the agent reports',
+      })
+      .option('timeout', TIMEOUT),
+  );
+}
+
+/** --scenario-timeout and --run-timeout: every command that runs scenarios (run, replay, drift, matrix); `run` says
+ * what one run is (matrix: each version's) */
+export function boundOptions<T>(y: Argv<T>, run = 'the whole run') {
+  return y
     .option('scenario-timeout', {
       type: 'string',
       coerce: wholeNumber('scenario-timeout', 1, DAY_S),
@@ -128,8 +136,7 @@ export function selectionOptions<T>(y: Argv<T>) {
       coerce: wholeNumber('run-timeout', 1, 7 * DAY_S),
       default: '3600',
       defaultDescription: '3600',
-      describe:
-        'seconds the whole run may take; past them it stops as on Ctrl-C and writes the report of what ran (exit 2)',
+      describe: `seconds ${run} may take; past them it stops as on Ctrl-C and writes the report of what ran (exit 2)`,
     });
 }
 

@@ -7,15 +7,9 @@ import { matrixGates } from '../report/matrix-answer.js';
 import { EXIT } from '../errors.js';
 import { join, resolve } from 'node:path';
 import type { FailOn, Report } from '../schema/generated/types.js';
-import { selectScenarios, type Selection } from '../scenario/select.js';
-import {
-  bundledRecordings,
-  recordedDurations,
-  shardLine,
-  shardSelection,
-  type Shard,
-  type ShardSpec,
-} from '../scenario/shard.js';
+import type { Selection } from '../scenario/select.js';
+import { shardLine, type Shard, type ShardSpec } from '../scenario/shard.js';
+import { boundsOf, selectionOf } from '../session/scope.js';
 import { finalize } from '../verdict/totals.js';
 import { writeReports, writeMatrix, WriteAbandoned } from '../session/write-reports.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
@@ -61,6 +55,10 @@ export interface MatrixOptions {
   timeout: number;
   strict?: boolean;
   shard?: ShardSpec;
+  /** --run-timeout: seconds each version's run may take, as run's (default runner/bounds.ts) */
+  runTimeout?: number;
+  /** --scenario-timeout: seconds each scenario may take */
+  scenarioTimeout?: number;
 }
 
 /** `synconf matrix`: the versions chosen, run side by side, their reports and the matrix; the exit code the worst */
@@ -97,6 +95,7 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
     strict: opts.strict,
     shard: opts.shard,
     requestTimeoutMs: opts.timeout * 1000,
+    ...boundsOf(opts),
     onShard: (shard) => console.log(shardLine(shard)),
     onBegin: out.begin,
     onVersionStart: out.start,
@@ -117,15 +116,6 @@ export interface MatrixResult {
   matrixFiles: string[];
   exitCode: number;
   wallMs: number;
-}
-
-/** the scenarios every version runs: the suite, or one shard of it (--shard) and which shard it is */
-async function selectionOf(opts: MatrixRunOptions): Promise<{ selection: Selection; shard?: Shard }> {
-  const selection = await selectScenarios(opts.suites, opts.only);
-  if (!opts.shard) return { selection };
-  const sharded = shardSelection(selection, opts.shard, recordedDurations(bundledRecordings()));
-  opts.onShard?.(sharded.shard);
-  return sharded;
 }
 
 /** a version's report says which shard it is (--shard) */
@@ -197,6 +187,8 @@ async function runVersion(
     options: {
       expectations: opts.expectations,
       requestTimeoutMs: opts.requestTimeoutMs,
+      runTimeoutMs: opts.runTimeoutMs,
+      scenarioTimeoutMs: opts.scenarioTimeoutMs,
       failOn: opts.failOn,
       strict: opts.strict,
       signal: run.signal,
@@ -250,10 +242,11 @@ export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
   let finished: Promise<boolean> | undefined; // the matrix written (true), or given up for a signal
   opts.onBegin?.();
   // --shard: which shard of which plan every version's report is, a failed one too; loaded once Ctrl-C is heard
-  let selection: Awaited<ReturnType<typeof selectionOf>>['selection'] | undefined;
-  let shard: Awaited<ReturnType<typeof selectionOf>>['shard'];
+  let selection: Selection | undefined;
+  let shard: Shard | undefined;
   try {
-    ({ selection, shard } = await selectionOf(opts));
+    ({ selection, shard } = await selectionOf({ suite: opts.suites, only: opts.only, shard: opts.shard }));
+    if (shard) opts.onShard?.(shard);
     await (workers = Promise.all(Array.from({ length: Math.max(1, Math.min(opts.jobs, opts.agents.length)) }, worker)));
     // a signal heard now or while the matrix is written wins: the interrupt writes it and ends the process
     if (!(await interrupt.heard())) {

@@ -9,8 +9,9 @@ import type { RecorderOptions } from '../transport/recorder.js';
 import { replayTarget } from '../runner/replay-target.js';
 import { checkLiveTarget, liveTargetMaker, type TargetOptions } from '../session/targets.js';
 import { DEFAULT_RECORDINGS } from '../paths.js';
-import { selectScenarios, type Selection } from '../scenario/select.js';
-import { bundledRecordings, recordedDurations, shardLine, shardSelection, type ShardSpec } from '../scenario/shard.js';
+import type { Selection } from '../scenario/select.js';
+import { shardLine, type ShardSpec } from '../scenario/shard.js';
+import { boundsOf, selectionOf } from '../session/scope.js';
 import { verdictLine, finalize, emptyReport } from '../verdict/totals.js';
 import {
   writeReports,
@@ -146,16 +147,6 @@ async function baselineOf(args: CommonRunOptions, record: RecordOptions | undefi
   return baseline;
 }
 
-/** the scenarios to run: the suite, or one shard of it (--shard, said on a line of its own) */
-async function selectionOf(args: CommonRunOptions, end: Ending, signal?: AbortSignal): Promise<Selection> {
-  const selection = await selectScenarios(args.suite, args.only, signal);
-  if (!args.shard) return selection;
-  const sharded = shardSelection(selection, args.shard, recordedDurations(bundledRecordings()));
-  end.shard = sharded.shard;
-  console.log(shardLine(sharded.shard));
-  return sharded.selection;
-}
-
 /** how the runner runs the scenarios, from the command's options */
 function runOptions(args: CommonRunOptions, out: Ending['out']): RunOptions {
   return {
@@ -203,8 +194,7 @@ async function runRepeats(s: Session): Promise<Report[] | { notSetUp: string }> 
         ...runOptions(args, s.end.out),
         onReport: (r) => (s.partial = r),
         signal: s.stop,
-        runTimeoutMs: args.runTimeout === undefined ? undefined : args.runTimeout * 1000,
-        scenarioTimeoutMs: args.scenarioTimeout === undefined ? undefined : args.scenarioTimeout * 1000,
+        ...boundsOf(args),
       },
       say: (line) => console.error(line),
       onTarget: (t) => {
@@ -238,7 +228,9 @@ async function runSession(
       throw e;
     }
   };
-  s.selection = await selectionOf(s.end.args, s.end, s.stop);
+  const { selection, shard } = await selectionOf(s.end.args, s.stop);
+  s.selection = selection;
+  if (shard) console.log(shardLine((s.end.shard = shard))); // said on a line of its own
   const whileLoading = interrupt.signal;
   if (whileLoading)
     return stopped(

@@ -27,6 +27,9 @@ export interface MatrixRunOptions {
   /** --shard i/n: every version runs only this shard of the selected scenarios */
   shard?: ShardSpec;
   requestTimeoutMs: number;
+  /** --run-timeout, --scenario-timeout: each version's run and each scenario bounded as run bounds its own */
+  runTimeoutMs?: number;
+  scenarioTimeoutMs?: number;
   /** an expectations file for every version, false for none; default: each version's own line */
   expectations?: string | false;
   /** the shard of the plan every version runs (--shard), once, before any runs */

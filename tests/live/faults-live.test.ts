@@ -312,3 +312,31 @@ test(
       ),
     ),
 );
+
+// matrix bounds each version's run and each scenario as run bounds its own (issue 39: matrix had neither option).
+// auth-control sleeps 1.5 s between two requests: past a bound of 1 s on any machine, however fast.
+for (const [option, message] of [
+  ['--scenario-timeout', /auth-control passed its time bound of 1 s \(--scenario-timeout\)/],
+  ['--run-timeout', /the run passed its time bound of 1 s \(--run-timeout\)/],
+] as const)
+  test(
+    `matrix ${option} 1 on a lab whose scenario sleeps 1.5 s: a harness error naming it, exit 2, as run`,
+    { timeout: 240_000 },
+    () =>
+      withTemp('faults-live', async (dir) => {
+        agentBinary(VERSION); // installed, or this test fails saying how to install it
+        const r = await cliAsync(
+          ['matrix', '--syncthing', VERSION, '--only', 'auth-control', option, '1', '--report-dir', 'm'],
+          { cwd: dir, timeout: 180_000 },
+        );
+        assert.equal(r.code, 2, r.out);
+        assert.match(r.stderr, message);
+        const version = JSON.parse(readFileSync(join(dir, 'm', VERSION, 'report.json'), 'utf8')) as {
+          harnessErrors: { message: string }[];
+        };
+        assert.ok(
+          version.harnessErrors.some((h) => message.test(h.message)),
+          JSON.stringify(version.harnessErrors),
+        );
+      }),
+  );
