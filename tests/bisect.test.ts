@@ -2,12 +2,17 @@
 // asks for (the folder-template regression first in 1.29.6, its fix between 2.1.0 and 2.1.2 across the unserved
 // 2.1.1, the pending DELETE endpoints in 1.18.0 across the unserved 1.16.x), the ends checked first, holes skipped,
 // only the releases the search needs probed. The live command is tests/live/bisect.test.ts.
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import semver from 'semver';
 import { bisect, type Probe } from '../src/bisect/search.js';
 import { answerLines } from '../src/commands/bisect.js';
 import { validate } from '../src/schema/registry.js';
+import { causeIn, subjectOf, verdictIn } from '../src/bisect/subject.js';
+import { selectScenarios } from '../src/scenario/select.js';
+import { RECORDINGS_DIR } from '../src/paths.js';
+import type { Report } from '../src/schema/generated/types.js';
 
 const RELEASES = ['1.15.1', '1.16.0', '1.16.1', '1.17.0', '1.18.0', '1.29.5', '1.29.6', '1.29.7', '1.30.0'];
 const MORE = ['2.0.9', '2.0.10', '2.0.14', '2.0.15', '2.1.0', '2.1.1', '2.1.2'];
@@ -94,4 +99,77 @@ test('the ends are checked first: the same verdict, an end that cannot be told, 
     const outcome = await search(from, to, verdict).run();
     assert.deepEqual(outcome.answer, { kind: 'cannot-bisect', why }, why);
   }
+});
+
+describe('what changed: a cause as drift prints it, or a scenario (src/bisect/subject.ts)', async () => {
+  const { scenarios: suite } = await selectScenarios(undefined, undefined);
+  const rec = (v: string) => join(RECORDINGS_DIR, `syncthing-${v}`);
+  const ran = (ids: string[]) =>
+    ({ harnessErrors: [], scenarios: ids.map((id) => ({ id, verdict: 'pass', checks: [] })) }) as unknown as Report;
+
+  test('the removal of /rest/system/debug, over the bundled recordings: between 1.30.0 and 2.1.0, the 2.0.x named', async () => {
+    const subject = subjectOf({ cause: 'endpoint-removed GET /rest/system/debug' }, suite);
+    assert.equal(subject.kind, 'cause');
+    assert.ok(subject.scenarios.includes('system-debug'), subject.scenarios.join(', '));
+    const recorded = new Set(['1.29.5', '1.30.0', '2.1.0']);
+    const outcome = await bisect({
+      from: '1.29.5',
+      to: '2.1.0',
+      releases: [...RELEASES, ...MORE],
+      knownHole: (v) => (recorded.has(v) ? undefined : 'not recorded here'),
+      probe: async (v) =>
+        causeIn(subject as Extract<typeof subject, { kind: 'cause' }>, ran(subject.scenarios), rec('1.29.5'), rec(v)),
+    });
+    assert.equal(outcome.answer.kind, 'range', JSON.stringify(outcome));
+    assert.deepEqual(
+      outcome.probes.map((p) => `${p.version} ${'behaviour' in p ? p.behaviour : p.hole}`),
+      ['1.29.5 absent', '2.1.0 present', '1.30.0 absent'],
+    );
+    assert.deepEqual(outcome.answer.kind === 'range' && [outcome.answer.after, outcome.answer.before], [
+      '1.30.0',
+      '2.1.0',
+    ]);
+    // a scenario that did not run on the probed release tells nothing
+    const probe = causeIn(subject as Extract<typeof subject, { kind: 'cause' }>, ran([]), rec('1.29.5'), rec('2.1.0'));
+    assert.ok('hole' in probe && /did not run/.test(probe.hole), JSON.stringify(probe));
+  });
+
+  test('a member as drift prints it (RULE METHOD /path /pointer), or in --ignore form (RULE@...)', () => {
+    for (const cause of [
+      'response-member-removed GET /rest/system/status /uptime',
+      'response-member-removed@GET /rest/system/status /uptime',
+    ]) {
+      const s = subjectOf({ cause }, suite);
+      assert.ok(s.kind === 'cause' && s.cause.pointer === '/uptime' && s.cause.endpoint === 'GET /rest/system/status');
+    }
+  });
+
+  test('a scenario: its verdict; a skipped one is a hole', () => {
+    const s = subjectOf({ scenario: 'system-debug' }, suite);
+    assert.deepEqual(verdictIn(s, ran(['system-debug'])), { behaviour: 'pass' });
+    const skipped = {
+      scenarios: [{ id: 'system-debug', verdict: 'skip', skipReason: 'x', checks: [] }],
+    } as unknown as Report;
+    assert.deepEqual(verdictIn(s, skipped), { hole: 'the scenario was skipped (x)' });
+  });
+
+  test('bad subjects: one line each', () => {
+    const rows: [Parameters<typeof subjectOf>[0], RegExp][] = [
+      [{}, /name what changed once: --check ID, --scenario ID or --cause/],
+      [{ check: 'a/b/c', scenario: 'system-debug' }, /\(given: --check, --scenario\)$/],
+      [
+        { scenario: 'system-debugg' },
+        /--scenario system-debugg: no such scenario in the suite \(did you mean "system-debug"\?\)/,
+      ],
+      [
+        { cause: 'endpoint-gone GET /rest/system/debug' },
+        /--cause "endpoint-gone@GET \/rest\/system\/debug": unknown rule/,
+      ],
+      [
+        { cause: 'endpoint-removed GET /rest/nothing' },
+        /--cause "endpoint-removed GET \/rest\/nothing": no scenario of the suite reaches/,
+      ],
+    ];
+    for (const [given, want] of rows) assert.throws(() => subjectOf(given, suite), want);
+  });
 });

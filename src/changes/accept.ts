@@ -23,7 +23,10 @@ export interface Acceptance {
 const ENDPOINT = /^([A-Z]+ \/\S*|\*)$/;
 
 /** one --ignore value: RULE@METHOD /path, RULE@METHOD /path /pointer, or RULE@* */
-export function parseIgnore(value: string): Acceptance {
+export const parseIgnore = (value: string): Acceptance => parseCause(value, '--ignore');
+
+/** a cause named as --ignore takes it (`bisect --cause` too), the option that gave it named in errors */
+export function parseCause(value: string, option: string): Acceptance {
   const at = value.indexOf('@');
   const rule = value.slice(0, at);
   const [method, path, pointer, ...rest] = value
@@ -34,20 +37,20 @@ export function parseIgnore(value: string): Acceptance {
   const form =
     'the form is RULE@METHOD /path [/pointer] (e.g. "response-value-format-changed@GET /rest/system/browse")';
   if (at < 0 || !ENDPOINT.test(endpoint) || rest.length || (method === '*' && path !== undefined))
-    throw new UsageError(`--ignore "${value}": ${form}`);
+    throw new UsageError(`${option} "${value}": ${form}`);
   if (pointer !== undefined && !pointer.startsWith('/'))
-    throw new UsageError(`--ignore "${value}": the pointer "${pointer}" does not start with /; ${form}`);
+    throw new UsageError(`${option} "${value}": the pointer "${pointer}" does not start with /; ${form}`);
   const ids = loadRules().map((r) => r.id as string);
   if (!ids.includes(rule))
     throw new UsageError(
-      `--ignore "${value}": unknown rule "${rule}"${didYouMean(rule, ids) || `; rules: ${ids.join(', ')}`}`,
+      `${option} "${value}": unknown rule "${rule}"${didYouMean(rule, ids) || `; rules: ${ids.join(', ')}`}`,
     );
   return {
     rule: rule as ChangeRuleId,
     endpoint,
     ...(pointer ? { pointer } : {}),
     reason: 'accepted on the command line',
-    by: `--ignore ${value}`,
+    by: `${option} ${value}`,
   };
 }
 
@@ -80,7 +83,8 @@ export function loadIgnoreFile(file: string): Acceptance[] {
 /** the object a member's pointer is in ("/a/b": "/a"): an entry naming it accepts its members, folded under it */
 const objectOf = (pointer: string) => pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));
 
-const matches = (a: Acceptance, c: ChangeCause) =>
+/** the cause is the one the entry names (its rule and endpoint, and its member or object when it names one) */
+export const matches = (a: Acceptance, c: ChangeCause) =>
   a.rule === c.rule &&
   (c.endpoints as string[]).includes(a.endpoint) &&
   (a.pointer === undefined ||

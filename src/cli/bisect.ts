@@ -11,9 +11,15 @@ export const bisectCommand: CommandModule = {
     y
       .option('check', {
         type: 'string',
-        demandOption: true,
         requiresArg: true,
         describe: 'the check whose verdict changed, <scenario>/<step>/<check> as a report or the matrix names it',
+      })
+      .option('scenario', { type: 'string', requiresArg: true, describe: 'or: the scenario whose verdict changed' })
+      .option('cause', {
+        type: 'string',
+        requiresArg: true,
+        describe:
+          'or: a cause of drift as `drift` prints it, "RULE METHOD /path [/pointer]": present in the drift from the old end',
       })
       .option('from', {
         type: 'string',

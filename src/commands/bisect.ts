@@ -1,13 +1,17 @@
-// `synconf bisect --check ID --from OLD --to NEW`: the release that changed a check's verdict. Each release probed is
-// installed on demand (agents install: Debian or a build from the Go module proxy) unless --installed-only, and runs
-// only the check's scenario in a lab, with no known deviations applied (they follow lines, the change may not); its
-// report goes to --report-dir/<version>/. The search is bisect/search.ts.
-import { resolve } from 'node:path';
+// `synconf bisect --check ID | --scenario ID | --cause "RULE METHOD /path [/pointer]" --from OLD --to NEW`: the release
+// that changed a check's verdict, a scenario's verdict, or brought a cause of drift (bisect/subject.ts). Each release
+// probed is installed on demand (agents install: Debian or a build from the Go module proxy) unless --installed-only,
+// and runs only the scenarios the thing needs in a lab, with no known deviations applied (they follow lines, the
+// change may not); its report goes to --report-dir/<version>/. The search is bisect/search.ts.
+import { join, resolve } from 'node:path';
 import semver from 'semver';
 import { agentPath, installedAgents } from '../agents/index.js';
 import { installAgents } from '../agents/install.js';
 import { findRelease, releaseTable, unobtainable } from '../agents/releases.js';
 import { bisect as searchReleases, type BisectOutcome, type Probe } from '../bisect/search.js';
+import { causeIn, subjectOf, verdictIn, type Subject } from '../bisect/subject.js';
+import { EXCHANGES_DIR } from '../changes/exchanges.js';
+import { selectScenarios } from '../scenario/select.js';
 import { EXIT, UsageError } from '../errors.js';
 import { makeOutputDir } from '../output-dir.js';
 import { printable } from '../printable.js';
@@ -16,7 +20,11 @@ import { runMatrix } from './matrix.js';
 
 export interface BisectOptions {
   /** <scenario>/<step>/<check>, as a report or the matrix names it */
-  check: string;
+  check?: string;
+  /** a scenario id: its verdict */
+  scenario?: string;
+  /** a cause as drift prints it: RULE METHOD /path [/pointer] */
+  cause?: string;
   from: string;
   to: string;
   installedOnly?: boolean;
@@ -27,31 +35,33 @@ export interface BisectOptions {
 
 const say = (line: string) => console.error(`synconf bisect: ${line}`);
 
-/** the check's verdict on one release (installed first when it is not), or why it tells nothing */
-async function probeRelease(version: string, o: BisectOptions): Promise<Probe> {
+/** what one release shows of the subject (installed first when it is not), or why it tells nothing */
+async function probeRelease(version: string, subject: Subject, o: BisectOptions, oldEnd: { dir?: string }) {
   if (!installedAgents().some((a) => a.version === version)) {
     if (o.installedOnly) return { hole: 'not installed (--installed-only)' };
     say(`${version}: installing`);
     const { failed } = await installAgents([version], { log: (l) => say(l), servedVersion });
     if (failed.length > 0) return { hole: `not installed: ${failed[0].error.message}` };
   }
-  const scenario = o.check.split('/')[0];
-  say(`${version}: running ${scenario}`);
+  say(`${version}: running ${subject.scenarios.join(', ')}`);
   const result = await runMatrix({
     agents: [{ name: version, version, binary: agentPath(version) }],
     jobs: 1,
-    only: [scenario],
+    only: subject.scenarios,
     reportDir: resolve(o.reportDir),
     expectations: false,
     failOn: ['fail'],
     requestTimeoutMs: o.timeout * 1000,
   });
-  const report = result.reports[0];
-  const check = report?.scenarios.flatMap((s) => s.checks).find((c) => c.id === o.check);
-  if (!check) return { hole: `the check did not run (${report?.harnessErrors[0]?.message ?? 'no report'})` };
-  if (check.verdict === 'skip') return { hole: `the check was skipped (${check.skipReason ?? check.message})` };
-  say(`${version}: ${check.verdict}`);
-  return { behaviour: check.verdict };
+  const exchanges = join(result.dirs[0], EXCHANGES_DIR);
+  // the old end is probed first: its exchanges are what every other release's are compared with
+  oldEnd.dir ??= exchanges;
+  const probe: Probe =
+    subject.kind === 'cause'
+      ? causeIn(subject, result.reports[0], oldEnd.dir, exchanges)
+      : verdictIn(subject, result.reports[0]);
+  if ('behaviour' in probe) say(`${version}: ${probe.behaviour}`);
+  return probe;
 }
 
 /** a release the table says cannot be had, unless it is installed all the same */
@@ -84,17 +94,17 @@ export async function bisect(o: BisectOptions): Promise<void> {
   ] as const)
     if (semver.valid(v.replace(/^v/, '')) === null)
       throw new UsageError(`${option} ${v}: not a release version (like 1.29.5)`);
-  if (!/^[^/]+\/[^/]+\/.+$/.test(o.check))
-    throw new UsageError(`--check ${o.check}: not a check id (<scenario>/<step>/<check>, as a report names it)`);
+  const subject = subjectOf(o, (await selectScenarios(undefined, undefined)).scenarios);
   makeOutputDir(o.reportDir, '--report-dir');
+  const oldEnd: { dir?: string } = {};
   const outcome = await searchReleases({
     from: o.from.replace(/^v/, ''),
     to: o.to.replace(/^v/, ''),
     releases: releaseTable().releases.map((r) => r.version),
     knownHole: (v) => knownHole(v, o),
-    probe: (v) => probeRelease(v, o),
+    probe: (v) => probeRelease(v, subject, o, oldEnd),
   });
-  if (o.json) console.log(JSON.stringify({ check: o.check, ...outcome }, null, 2));
-  else for (const line of answerLines(outcome, o.check)) console.log(printable(line));
+  if (o.json) console.log(JSON.stringify({ [subject.kind]: subject.id, ...outcome }, null, 2));
+  else for (const line of answerLines(outcome, subject.id)) console.log(printable(line));
   process.exitCode = outcome.answer.kind === 'found' ? EXIT.ok : EXIT.usage;
 }
