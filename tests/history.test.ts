@@ -6,9 +6,9 @@
 // tests/live/history-live.test.ts.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { History, Report } from '../src/schema/generated/types.js';
+import type { History, Matrix, Report } from '../src/schema/generated/types.js';
 import { ROOT } from '../src/paths.js';
 import { loadDocumentValidators, validate } from '../src/schema/registry.js';
 import { cliAsync } from './support/cli.js';
@@ -65,6 +65,8 @@ describe('synconf history --replay', () => {
 
   test('a second run with nothing changed runs nothing: every release from the cache, the same reports', async () => {
     const first = read<Report>(join(dir, 'h', '1.30.0', 'report.json')).run.startedAt;
+    const pairs = read<Matrix>(join(dir, 'h', 'matrix.json')).pairs;
+    assert.equal(readdirSync(join(dir, 'c', 'pairs')).length, 2, 'the causes of both pairs kept');
     const r = await history(['--syncthing', '1.29.5,1.30.0,2.1.2', '--only', SCENARIO, '--report-dir', 'h']);
     assert.equal(r.code, 0, r.out);
     assert.match(r.stdout, /\(0 run, 3 from the cache\)/);
@@ -74,6 +76,7 @@ describe('synconf history --replay', () => {
       [true, true, true],
     );
     assert.equal(read<Report>(join(dir, 'h', '1.30.0', 'report.json')).run.startedAt, first, 'the cached report');
+    assert.deepEqual(read<Matrix>(join(dir, 'h', 'matrix.json')).pairs, pairs, 'the kept causes, the same');
     assert.deepEqual(
       doc().changes.map((c) => c.to),
       ['1.30.0', '2.1.2'],

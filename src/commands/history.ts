@@ -24,6 +24,8 @@ import { reapLeftovers } from '../session/targets.js';
 import { onInterrupt } from './terminal/interrupt.js';
 import { writeHistory, writeMatrix } from '../session/write-reports.js';
 import { cachedRun, historyCacheDir, keepable, releaseKey, restoreRun, storeRun, suiteKey } from '../history/cache.js';
+import { pairCauses, type KeptRun } from '../history/pairs.js';
+import { loadDocumentValidators } from '../schema/registry.js';
 import { printableLine } from '../printable.js';
 import { plural } from '../plural.js';
 
@@ -94,13 +96,12 @@ async function chooseColumns(opts: HistoryOptions): Promise<{ agents: MatrixAgen
 }
 
 /** why a release of the table is not a column */
-function holeOf(version: string, offline: boolean): Hole {
+function holeOf(version: string, offline: boolean, installed: Set<string>): Hole {
   const release = findRelease(version);
   const refused = release ? unobtainable(release) : undefined;
   if (refused) return { why: refused, obtainable: false };
   if (offline) return { why: 'no recordings of it replayed', obtainable: true };
-  if (installedAgents().some((a) => a.version === version))
-    return { why: 'installed, not chosen (--syncthing)', obtainable: true };
+  if (installed.has(version)) return { why: 'installed, not chosen (--syncthing)', obtainable: true };
   return { why: `not installed (synconf agents install ${version})`, obtainable: true };
 }
 
@@ -186,7 +187,20 @@ export async function history(opts: HistoryOptions): Promise<void> {
   const reports = await Promise.all(
     agents.map(async (a) => fresh.get(a) ?? (await readReport(join(reportDir, a.name, 'report.json')))),
   );
-  const doc = await historyDoc(agents, reports, { reportDir, offline, hits, suite, scenarios: selection.scenarios });
+  // the releases whose report folders are the cache's: the causes between two of them are kept too (history-pairs.ts)
+  const kept: KeptRun[] = agents.map((a) =>
+    hits.has(a) || (fresh.has(a) && keepable(fresh.get(a)!)) ? { name: a.name, key: keys.get(a)! } : undefined,
+  );
+  await loadDocumentValidators();
+  const recordedCauses = pairCauses(cache, kept);
+  const doc = await historyDoc(agents, reports, {
+    reportDir,
+    offline,
+    hits,
+    suite,
+    scenarios: selection.scenarios,
+    recordedCauses,
+  });
   await writePage(doc, reportDir, t0);
 }
 
@@ -200,6 +214,7 @@ async function historyDoc(
     hits: Set<MatrixAgent>;
     suite: string;
     scenarios: Parameters<typeof matrixOf>[3];
+    recordedCauses: Parameters<typeof matrixOf>[5];
   },
 ): Promise<History> {
   const dirs = agents.map((a) => join(run.reportDir, a.name));
@@ -208,13 +223,16 @@ async function historyDoc(
     dirs,
     agents.map((a) => a.name),
     run.scenarios,
+    undefined,
+    run.recordedCauses,
   );
   await writeMatrix(matrix, run.reportDir);
+  const installed = new Set(installedAgents().map((a) => a.version)); // read once: asked for every hole
   return historyOf({
     matrix,
     columns: agents.map((a) => ({ version: a.version ?? a.name, cached: run.hits.has(a), report: `${a.name}/` })),
     releases: releaseTable().releases.map((r) => r.version),
-    holeOf: (v) => holeOf(v, run.offline),
+    holeOf: (v) => holeOf(v, run.offline, installed),
     mode: run.offline ? 'replay' : 'live',
     suite: { scenarios: run.scenarios.length, key: run.suite },
     matrixFile: 'matrix.json',

@@ -17,7 +17,7 @@ import { reapLeftovers } from '../session/targets.js';
 import { interruptedReport } from './run.js';
 import { onInterrupt, STOP_WITHIN_MS } from './terminal/interrupt.js';
 import { matrixProgress } from './terminal/matrix-progress.js';
-import { mergeReports, type Matrix } from '../matrix/merge.js';
+import { mergeReports, type Matrix, type MergeOptions } from '../matrix/merge.js';
 import { gateIndex } from '../matrix/gates.js';
 import { loadStatements } from '../schema/statements.js';
 import { chooseAgents, type MatrixAgent } from '../matrix/agents.js';
@@ -129,6 +129,7 @@ export async function matrixOf(
   labels: string[],
   scenarios: Parameters<typeof gateIndex>[0],
   accepted?: MatrixRunOptions['accepted'],
+  recordedCauses?: MergeOptions['recordedCauses'],
 ): Promise<Matrix> {
   return mergeReports(reports, {
     files: dirs,
@@ -138,6 +139,7 @@ export async function matrixOf(
     // the causes of the changes come from the exchanges each version's report folder keeps
     exchanges: reports.map((r, i) => exchangesOf(r, dirs[i])),
     accepted,
+    recordedCauses,
   });
 }
 

@@ -152,6 +152,8 @@ export interface PairOptions {
   accepted?: Acceptance[];
   /** the schema errors of a check in a column, "<pointer> <rule>": they name the member a cause must be about */
   errorsOf?: (checkId: string, column: number) => string[];
+  /** the recorded causes of a pair: `compare` finds them; a caller that keeps them (history) may answer instead */
+  recordedCauses?: (from: number, to: number, compare: () => ChangeCause[]) => ChangeCause[];
 }
 
 /** why a pair cannot be classified: the columns without exchanges, each with its reason */
@@ -177,7 +179,10 @@ export function pairsOf(m: Matrix, exchanges: RunExchanges[], opts: PairOptions 
     const [a, b] = [exchanges[from], exchanges[to]];
     const missing = missingOf(m, [from, to], exchanges);
     if (missing || !('dir' in a) || !('dir' in b)) pairs.push(cannotTell(m, [from, to], missing ?? ''));
-    else pairs.push(pairOf(m, [from, to], compareRecordings(a.dir, b.dir, (id) => ran.has(id)).causes, opts));
+    else {
+      const compare = () => compareRecordings(a.dir, b.dir, (id) => ran.has(id)).causes;
+      pairs.push(pairOf(m, [from, to], opts.recordedCauses?.(from, to, compare) ?? compare(), opts));
+    }
   }
   return pairs;
 }

@@ -66,7 +66,7 @@ const deviationsOf = (c: Cell) =>
   [...new Set(c.errors.map((e) => `${namesIn(e.split(' ')[0]).at(-1) ?? '/'} ${e.split(' ')[1]}`))].sort();
 
 /** a gate whose since or deprecated version lies after `older` and at or before `newer` */
-function gateBetween(gates: Gate[], older: string, newer: string, a: Cell, b: Cell): Gate | undefined {
+function gateBetween(gates: readonly Gate[], older: string, newer: string, a: Cell, b: Cell): Gate | undefined {
   const errorNames = new Set([...a.errors, ...b.errors].flatMap((e) => namesIn(e.split(' ')[0])));
   const inRange = (v: string | undefined) => v !== undefined && gt(releaseOf(v), older) && lte(releaseOf(v), newer);
   return gates.find(
@@ -86,7 +86,7 @@ function classifyStep(
   newerName: string,
   older: string | null,
   newer: string | null,
-  gates: Gate[],
+  gates: readonly Gate[],
 ): { class: ChangeClass; note: string } {
   const gate = older && newer ? gateBetween(gates, older, newer, a, b) : undefined;
   if (gate) return { class: 'version-change', note: gateNote(gate) };

@@ -19,7 +19,7 @@ export interface Gate {
 }
 
 /** the gates behind a check id (<scenario>/<step>/<check>) */
-export type GateIndex = (checkId: string) => Gate[];
+export type GateIndex = (checkId: string) => readonly Gate[];
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -96,10 +96,16 @@ export function gateIndex(scenarios: LoadedScenario[], endpoints: EndpointEntry[
       stepGates.set(`${s.id}/${step.name}`, gates);
     }
   }
+  // asked once per check and column (and again per version statement): each check's gates are worked out once
+  const known = new Map<string, readonly Gate[]>();
   return (checkId) => {
+    const hit = known.get(checkId);
+    if (hit) return hit;
     const [scenario, step, ...rest] = checkId.split('/');
     const own = scenarioGates.get(scenario) ?? [];
     const exact = stepGates.get(`${scenario}/${step}/${rest.join('/')}`);
-    return [...(exact ?? stepGates.get(`${scenario}/${step}`) ?? []), ...own]; // the finest gate first: it names the endpoint
+    const gates = [...(exact ?? stepGates.get(`${scenario}/${step}`) ?? []), ...own]; // the finest gate first: it names the endpoint
+    known.set(checkId, gates);
+    return gates;
   };
 }

@@ -7,7 +7,7 @@ import { isVersion, versionLabel } from '../schema/version.js';
 import { cellOf, classifyRow, rowClass, versionOrder, type Cell } from './classify.js';
 import { CHANGE_CLASSES } from '../verdict/change-class.js';
 import type { GateIndex } from './gates.js';
-import { pairsOf } from './causes.js';
+import { pairsOf, type PairOptions } from './causes.js';
 import type { Acceptance } from '../changes/accept.js';
 import type { RunExchanges } from '../changes/exchanges.js';
 import { boundariesOf } from './boundaries.js';
@@ -60,6 +60,8 @@ export interface MergeOptions {
   exchanges?: RunExchanges[];
   /** reviewed causes (--ignore, --ignore-file): listed as accepted */
   accepted?: Acceptance[];
+  /** the recorded causes of a pair of columns, kept by the caller (src/matrix/causes.ts PairOptions) */
+  recordedCauses?: PairOptions['recordedCauses'];
   /** the statement index: its version statements compared with what each version showed (matrix `boundaries`) */
   statements?: Statement[];
 }
@@ -128,7 +130,11 @@ export function mergeReports(reports: Report[], filesOrOptions: (string | null)[
   matrix.pairs = pairsOf(
     matrix,
     reports.map((_, i) => opts.exchanges?.[i] ?? { missing: 'no exchanges were given with its report' }),
-    { accepted: opts.accepted, errorsOf: (id, col) => ids.get(id)?.cells[col]?.errors ?? [] },
+    {
+      accepted: opts.accepted,
+      errorsOf: (id, col) => ids.get(id)?.cells[col]?.errors ?? [],
+      recordedCauses: opts.recordedCauses,
+    },
   );
   if (opts.statements)
     matrix.boundaries = boundariesOf({ statements: opts.statements, reports, order, labels: names, versions, gates });
