@@ -26,6 +26,7 @@ const EXPECTATIONS =
   'agent: syncthing\nversions: ">=1.0.0"\ndescription: d\ndeviations:\n  - { check: a/b/c, observed: o, reason: r }\n';
 const MATRIX = '{"format": "synconf-matrix/1", "columns": [], "order": [], "rows": [], "changed": 0, "classes": {}}';
 const MUTATION = '{"format": "synconf-mutation/1", "totals": {}}';
+const HISTORY = '{"format": "synconf-history/1", "mode": "live", "releases": [], "columns": [], "changes": []}';
 const DRIFT = '{"from": "a", "to": "b", "causes": [], "counts": {}}';
 const FOREIGN_HAR = '{"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "120"}, "entries": []}}';
 const IGNORE = 'accepted: []\n';
@@ -79,6 +80,7 @@ const KINDS: [string, string, string, Bytes, RegExp][] = [
   ['matrix', 'a matrix', 'x.json', MATRIX, /this is a matrix \(report merge\)/],
   ['mutation', 'a mutation report', 'x.json', MUTATION, /this is a mutation report/],
   ['drift', 'drift causes', 'x.json', DRIFT, /this is a drift causes file \(drift --json\)/],
+  ['history', 'a history page', 'x.json', HISTORY, /this is a history page \(synconf history\)/],
   ['foreign-har', 'a HAR from elsewhere', 'x.har', FOREIGN_HAR, /this is a HAR file not recorded by synconf/],
   ['ignore', 'a drift ignore file', 'x.yaml', IGNORE, /this is a drift ignore file( \(YAML\))?/],
 ];

@@ -17,7 +17,8 @@ export type FileKind =
   | 'change-rules'
   | 'statement-index'
   | 'lab-state'
-  | 'contract';
+  | 'contract'
+  | 'history';
 
 /** each kind as a message names it */
 export const KIND_NAMES: Record<FileKind, string> = {
@@ -34,6 +35,7 @@ export const KIND_NAMES: Record<FileKind, string> = {
   'statement-index': 'a statement index',
   'lab-state': 'a lab state file (lab.json)',
   contract: 'a client contract (synconf contract)',
+  history: 'a history page (synconf history)',
 };
 
 const FORMATS: Record<string, FileKind> = {
@@ -41,6 +43,7 @@ const FORMATS: Record<string, FileKind> = {
   'synconf-matrix/1': 'matrix',
   'synconf-mutation/1': 'mutation-report',
   'synconf-contract/1': 'contract',
+  'synconf-history/1': 'history',
 };
 
 /** the kind of a parsed document by its top-level members; undefined when it looks like none of them */
