@@ -1227,6 +1227,32 @@ describe('a full TMPDIR is the user environment: exit 2 naming TMPDIR (issue 40)
     );
 });
 
+// Issue 40 (re-probe): a proxy session whose checks repeat (a polling client) counted the folded ones twice in its
+// totals: its own report.json was refused by validate and by report merge as "cut or edited by hand", where merge
+// must say it is a proxy session.
+test("a proxy session's report.json agrees with its totals: valid, and merge names it a session", async () => {
+  const dir = makeTemp('faults-proxy-totals');
+  try {
+    const p = await startProxy(dir, 'r', ['--recordings', REC, '--api-key', KEY]);
+    // the same judged checks again and again: all but the first folded into it
+    for (let i = 0; i < 4; i++) {
+      const ping = await fetch(`${p.url}/rest/system/ping`, { headers: { 'X-API-Key': KEY } });
+      assert.equal(ping.status, 200, await ping.text());
+    }
+    await stopProxy(p);
+    const valid = await cliAsync(['validate', 'report', 'r/report.json'], { cwd: dir, timeout: 30_000 });
+    assert.equal(valid.code, 0, valid.out);
+    const merged = await cliAsync(['report', 'merge', 'r/report.json', 'r/report.json', '--out', 'm'], {
+      cwd: dir,
+      timeout: 30_000,
+    });
+    assert.equal(merged.code, 2, merged.out);
+    assert.match(merged.stderr, /^synconf: r\/report\.json: the report of a synconf proxy session/m);
+  } finally {
+    removeTemp(dir);
+  }
+});
+
 describe('the request log of a stand-in agent on a full disk or shared (issue 40)', () => {
   test('serve --log on a full disk: said once, serving goes on, exit 2 naming --log', { timeout: 60_000 }, (t) =>
     onTinyDisk(t, async (dir, disk) => {
