@@ -154,18 +154,18 @@ const ROWS: Record<string, Row> = {
     message: /is not Syncthing/,
     report: true,
   },
-  'run --agent https://': {
+  'run --agent https:// at an agent that speaks no TLS': {
     cause: '3 exit 2, not 3',
-    argv: ['run', '--agent', 'https://127.0.0.1:8384', '--report-dir', 'r'],
+    argv: ['run', '--agent', '$HTTPS_FAKE', '--api-key', 'k', '--only', 'system-ping', '--report-dir', 'r'],
     code: 2,
-    message: /^synconf: --agent "https:\/\/127\.0\.0\.1:8384": synconf speaks http:\/\/ only, not https:\/\//,
-    report: false,
+    message: /^synconf: --agent https:\/\/127\.0\.0\.1:\d+: no TLS handshake \(/,
+    report: true,
   },
   'run --agent ftp://': {
     cause: '3 exit 2, not 3',
     argv: ['run', '--agent', 'ftp://127.0.0.1:21', '--report-dir', 'r'],
     code: 2,
-    message: /speaks http:\/\/ only, not ftp:\/\//,
+    message: /speaks http:\/\/ and https:\/\/, not ftp:\/\//,
     report: false,
   },
   'run --agent that is not a URL': {
@@ -246,11 +246,12 @@ const ROWS: Record<string, Row> = {
     message:
       /^synconf: --against: a URL holding a user name or password \(http:\/\/…@127\.0\.0\.1:1\) would be written/,
   },
-  'drift --agent https://': {
+  'drift --agent-ca with an http:// --agent': {
     cause: '3 exit 2, not 3',
-    argv: ['drift', '--agent', 'https://127.0.0.1:8384'],
+    argv: ['drift', '--agent', 'http://127.0.0.1:8384', '--agent-ca', 'ca.pem'],
     code: 2,
-    message: /speaks http:\/\/ only/,
+    message:
+      /^synconf: --agent-ca ca\.pem: trusts the certificate of an https:\/\/ agent, and --agent http:\/\/127\.0\.0\.1:8384 is not one$/,
   },
   'run with TMPDIR missing': {
     cause: '3 exit 2, not 3',
@@ -818,6 +819,7 @@ async function notSyncthing(answer: (res: http.ServerResponse) => void): Promise
 const fill = (word: string, dir: string) =>
   word
     .replaceAll('$DIR', dir)
+    .replaceAll('$HTTPS_FAKE', fake.url.replace(/^http:/, 'https:'))
     .replaceAll('$FAKE', fake.url)
     .replaceAll('$SILENT', silent.url)
     .replaceAll('$QUICK', quick.url)

@@ -25,6 +25,11 @@ const up: CommandModule = {
         describe: 'lab folder (kept by `lab down`); default a new temp dir that `lab down` removes',
       })
       .option('syncthing', syncthingOption())
+      .option('tls', {
+        type: 'boolean',
+        describe:
+          'the GUIs speak TLS (https:// URLs), each with the self-signed certificate Syncthing makes in its home (https-cert.pem, for --agent-ca)',
+      })
       .option('json', {
         type: 'boolean',
         describe: 'print the instances as a JSON array (the stop command goes to stderr)',
@@ -45,6 +50,7 @@ const up: CommandModule = {
       })
       .example('synconf lab up -n 2 --dir /tmp/lab', 'start agent and peer in /tmp/lab')
       .example('synconf lab up -n 2 --json', 'the same as a JSON array, for scripts')
+      .example('synconf lab up --tls', 'an agent whose GUI speaks TLS; trust <home>/https-cert.pem with --agent-ca')
       .example('synconf lab up --syncthing 1.12.1', 'one instance of Syncthing 1.12.1 (synconf agents install 1.12.1)')
       .epilogue(LAB_EXIT_CODES),
   handler: async (argv) => {

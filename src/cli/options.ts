@@ -189,14 +189,24 @@ export function reportOptions<T>(y: Argv<T>) {
 export const STRICT =
   'an undocumented member of a response (one its schema does not name) fails the check of its exchange; without --strict each is a note in the reports';
 
+/** --agent-ca: what an https:// agent's certificate is verified against, instead of Node's trusted roots */
+export const AGENT_CA = {
+  type: 'string',
+  coerce: once('agent-ca'),
+  describe:
+    "a PEM file trusted for an https:// agent instead of the system's roots: the agent's own certificate (https-cert.pem in its home; pinned, its host name not checked) or the CA that signed it",
+} as const;
+
 /** how to reach a live agent (run, drift) */
 export function targetOptions<T>(y: Argv<T>) {
   return y
     .option('agent', {
       type: 'string',
       conflicts: 'lab',
-      describe: 'URL of an agent already running on this machine, e.g. http://127.0.0.1:8384 (needs --api-key)',
+      describe:
+        'URL of an agent already running on this machine, e.g. http://127.0.0.1:8384, or https:// when its GUI speaks TLS (needs --api-key)',
     })
+    .option('agent-ca', AGENT_CA)
     .option('api-key', {
       type: 'string',
       default: process.env.SYNCONF_API_KEY,

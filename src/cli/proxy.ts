@@ -1,7 +1,7 @@
 // `synconf proxy --agent URL | --lab VERSION | --recordings DIR`: judge a real client's traffic as it passes.
-import type { CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
 import { join } from 'node:path';
-import { once, wholeNumber } from './options.js';
+import { AGENT_CA, once, wholeNumber } from './options.js';
 import type { ProxyOptions } from '../commands/proxy.js';
 import { standInOptions } from './serve.js';
 
@@ -23,16 +23,28 @@ const CONTRACT = {
     "a client contract (synconf contract; schemas/contract.schema.json): its quirks, checks of the client's requests each with its reason, are accepted as expected failures (and not refused under --errors refuse)",
 } as const;
 
+/** TLS on both sides: the agent's certificate trusted (--agent-ca), the proxy's own to listen with */
+function tlsOptions<T>(y: Argv<T>) {
+  return y
+    .option('agent-ca', AGENT_CA)
+    .option('tls-cert', {
+      type: 'string',
+      coerce: once('tls-cert'),
+      describe: 'listen with TLS (https://) with this PEM certificate, for clients that insist on it (needs --tls-key)',
+    })
+    .option('tls-key', { type: 'string', coerce: once('tls-key'), describe: 'the PEM private key of --tls-cert' });
+}
+
 export const proxyCommand: CommandModule = {
   command: 'proxy',
   describe:
     "Stand between a client and an agent: forward every request unchanged, judge each exchange against the spec (the client's request, the agent's answer), report the client's footprint",
   builder: (y) =>
-    standInOptions(y)
+    tlsOptions(standInOptions(y))
       .option('agent', {
         type: 'string',
         coerce: once('agent'),
-        describe: 'forward to a running agent at this URL (needs --api-key)',
+        describe: 'forward to a running agent at this URL, http:// or https:// (needs --api-key)',
       })
       .option('api-key', {
         type: 'string',

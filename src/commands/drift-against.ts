@@ -2,6 +2,7 @@
 // client's own requests (a proxy session: its report folder or HAR) are asked again of the other agent (a lab of that
 // version, a running agent, or recordings), and the two agents' answers compared with the change rules, restricted to
 // the client's footprint: a member the client never received, or an endpoint it never called, is no change for it.
+import { trustAgentCa } from '../session/targets.js';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CassetteMeta, ChangeCause, ClientContract, HarEntry } from '../schema/generated/types.js';
@@ -32,6 +33,8 @@ export interface AgainstOptions extends CauseOptions {
   timeout?: number;
   /** --contract: the client's contract; only what it names is judged */
   contract?: string;
+  /** --agent-ca: the certificate(s) trusted for an https:// agent --against names */
+  agentCa?: string;
 }
 
 /** --against: a recordings folder, an agent's URL (host:port too, which agent-url.ts refuses for its missing scheme),
@@ -164,6 +167,7 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
   try {
     const timeoutMs = opts.timeout === undefined ? undefined : opts.timeout * 1000;
     const options = upstreamOf(opts.against, opts.apiKey, scratch, timeoutMs);
+    trustAgentCa(opts.agentCa, options.agent, '--against');
     const upstream = await startUpstream(options);
     let replayed;
     let unheld: Unheld | undefined;

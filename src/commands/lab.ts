@@ -1,4 +1,5 @@
 // `synconf lab up|down`: start real Syncthing instances for manual runs and print how to reach them; stop them.
+import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { usableTempDir } from '../output-dir.js';
 import { reapLeftovers } from '../session/targets.js';
@@ -12,6 +13,8 @@ export interface LabUpOptions {
   reconnectInterval: number;
   readyTimeout: number;
   syncthing?: string;
+  /** --tls: the GUIs speak TLS */
+  tls?: boolean;
 }
 
 export async function labUp(opts: LabUpOptions): Promise<void> {
@@ -24,6 +27,7 @@ export async function labUp(opts: LabUpOptions): Promise<void> {
     reconnectionIntervalS: opts.reconnectInterval,
     readyTimeoutMs: opts.readyTimeout,
     detach: true, // the point of `lab up` is that they outlive this command
+    guiTls: opts.tls,
   });
   const stop = `synconf lab down --dir ${shellQuote(started.dir)}`;
   if (opts.json) {
@@ -47,6 +51,10 @@ export async function labUp(opts: LabUpOptions): Promise<void> {
         .trimEnd(),
     );
   console.log(`\nLab folder: ${printableLine(started.dir)} (homes, data folders, logs, lab.json)`);
+  if (opts.tls)
+    console.log(
+      `TLS: each GUI's certificate is <home>/https-cert.pem (${printableLine(join(started.instances[0].home, 'https-cert.pem'))}): trust it with --agent-ca`,
+    );
   console.log(`Stop them with: ${printableLine(stop)}`);
 }
 

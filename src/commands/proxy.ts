@@ -15,7 +15,9 @@ import { EXCHANGES_DIR } from '../changes/exchanges.js';
 import { ProxySession, type SessionOptions } from '../proxy/session.js';
 import { loadContract } from '../proxy/contract.js';
 import { deviationsFor } from '../proxy/deviations.js';
-import { startForwarder, type ErrorsMode, type ExchangeNote } from '../proxy/forward.js';
+import { startForwarder, type ErrorsMode, type ExchangeNote, type ForwardOptions } from '../proxy/forward.js';
+import { trustAgentCa } from '../session/targets.js';
+import { readTextFile } from '../text-file.js';
 import type { Exchange } from '../transport/types.js';
 import { finalize, totalsOf, verdictLine } from '../verdict/totals.js';
 import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
@@ -40,6 +42,11 @@ export interface ProxyOptions {
   errors: ErrorsMode;
   count?: number;
   untilIdle?: number;
+  /** --agent-ca: the certificate(s) trusted for an https:// --agent */
+  agentCa?: string;
+  /** --tls-cert, --tls-key: the proxy listens with TLS */
+  tlsCert?: string;
+  tlsKey?: string;
   /** --contract: a client contract whose quirks are accepted with their reasons */
   contract?: string;
   /** --recordings only, as serve takes them */
@@ -60,6 +67,8 @@ export async function runProxy(opts: ProxyOptions): Promise<number> {
   if (opts.port > 65535) throw new UsageError(`--port ${opts.port}: a TCP port is at most 65535`);
   // a bad contract stops the session before any work: its quirks would have been judged as violations
   const contract = opts.contract === undefined ? undefined : loadContract(opts.contract, '--contract');
+  trustAgentCa(opts.agentCa, opts.agent);
+  const tls = listenTls(opts);
   makeOutputDir(opts.reportDir, '--report-dir');
   const release = lockReportDir(opts.reportDir, '--report-dir');
   try {
@@ -67,7 +76,7 @@ export async function runProxy(opts: ProxyOptions): Promise<number> {
     const upstream = await startUpstream({ ...opts, reportDir: opts.reportDir });
     let code: number;
     try {
-      code = await session(opts, upstream, startedAt, contract && { doc: contract, file: opts.contract! });
+      code = await session({ ...opts, tls }, upstream, startedAt, contract && { doc: contract, file: opts.contract! });
     } catch (e) {
       // the session's own failure is the one to give (its report unwritable); the upstream's is said beside it
       await upstream.close().catch((c: unknown) => console.error(`synconf: ${printableLine((c as Error).message)}`));
@@ -82,7 +91,21 @@ export async function runProxy(opts: ProxyOptions): Promise<number> {
 
 type Contracted = SessionOptions['contract'];
 
-async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date, contract: Contracted): Promise<number> {
+/** --tls-cert and --tls-key, both or neither: the PEM texts the proxy listens with */
+function listenTls(opts: ProxyOptions): ForwardOptions['tls'] {
+  const { tlsCert, tlsKey } = opts;
+  if (tlsCert === undefined && tlsKey === undefined) return undefined;
+  if (tlsCert === undefined || tlsKey === undefined)
+    throw new UsageError(
+      `${tlsCert === undefined ? '--tls-key' : '--tls-cert'} needs ${tlsCert === undefined ? '--tls-cert' : '--tls-key'}: the proxy listens with TLS given its certificate and its private key, both PEM files`,
+    );
+  return { cert: readTextFile(tlsCert, `--tls-cert ${tlsCert}`), key: readTextFile(tlsKey, `--tls-key ${tlsKey}`) };
+}
+
+/** the options of a session: the command's, with the TLS it listens with read */
+type SessionOpts = ProxyOptions & { tls: ForwardOptions['tls'] };
+
+async function session(opts: SessionOpts, upstream: Upstream, startedAt: Date, contract: Contracted): Promise<number> {
   const deviations = await deviationsFor(upstream.version);
   const redactor = new Redactor([upstream.apiKey]);
   const har = sessionHar(opts, upstream, startedAt);
@@ -104,6 +127,7 @@ async function session(opts: ProxyOptions, upstream: Upstream, startedAt: Date, 
     host: opts.host,
     port: opts.port,
     errors: opts.errors,
+    tls: opts.tls,
     requestViolations: (method, url, body) => s.requestViolations(method, url, body),
     onRequest: () => (lastActivity = Date.now()),
     onRequestEnd: () => (lastActivity = Date.now()),

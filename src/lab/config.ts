@@ -18,6 +18,8 @@ export interface LoopbackSettings {
   syncPort: number;
   apiKey: string;
   reconnectionIntervalS: number;
+  /** the GUI speaks TLS (gui tls="true"), with the certificate Syncthing makes in its home (https-cert.pem) */
+  guiTls?: boolean;
 }
 
 /** Where anything that would go out to the internet points instead: the discard port on loopback. */
@@ -39,8 +41,8 @@ const OFF: Record<string, boolean | number> = {
   announceLANAddresses: false,
 };
 
-/** The attributes of <gui> the lab relies on: its API served, over plain HTTP. */
-const GUI_ATTRIBUTES = { enabled: 'true', tls: 'false' };
+/** The attributes of <gui> the lab relies on: its API served, over plain HTTP unless TLS is asked for. */
+const guiAttributes = (s: Pick<LoopbackSettings, 'guiTls'>) => ({ enabled: 'true', tls: s.guiTls ? 'true' : 'false' });
 
 /** Every element of config.xml the lab owns, by section, with its one value. */
 function ownedElements(s: LoopbackSettings): Record<'gui' | 'options', Record<string, string>> {
@@ -66,7 +68,7 @@ function ownedElements(s: LoopbackSettings): Record<'gui' | 'options', Record<st
 
 export function loopbackConfig(xml: string, s: LoopbackSettings): string {
   const owned = ownedElements(s);
-  let out = editSection(xml, 'gui', owned.gui, GUI_ATTRIBUTES);
+  let out = editSection(xml, 'gui', owned.gui, guiAttributes(s));
   out = editSection(out, 'options', owned.options);
   // The device name defaults to the host name; the instance name makes pending records and recordings stable.
   const own = new RegExp(`(<device id="${s.deviceId}"[^>]*? name=")[^"]*(")`);
@@ -154,7 +156,7 @@ export function editMismatches(xml: string, s: LoopbackSettings): string[] {
     }
   }
   const gui = (config.gui as XmlNode[] | undefined)?.[0] ?? {};
-  for (const [name, value] of Object.entries(GUI_ATTRIBUTES)) {
+  for (const [name, value] of Object.entries(guiAttributes(s))) {
     if (gui[`@${name}`] !== value) out.push(`gui@${name} is ${JSON.stringify(gui[`@${name}`])}, not "${value}"`);
   }
   const devices = (config.device as XmlNode[] | undefined) ?? [];

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { runBounded } from '../bounded-exec.js';
+import { agentFetch, parseCertificates } from '../agent-https.js';
 import { editMismatches, loopbackConfig, loopbackViolations } from './config.js';
 import { cliArgsOf, type CliArgs } from './generation.js';
 import { LabError, LabFault } from './errors.js';
@@ -36,6 +37,8 @@ export interface InstanceSpec {
   syncPort: number;
   readyTimeoutMs: number;
   reconnectionIntervalS: number;
+  /** the GUI speaks TLS: its URL is https://, its certificate the one Syncthing makes in the home (https-cert.pem) */
+  guiTls?: boolean;
 }
 
 /** `syncthing generate` into the instance's home: its config.xml and device ID */
@@ -72,6 +75,7 @@ async function writeLoopbackConfig(spec: InstanceSpec, configFile: string, xml: 
     syncPort: spec.syncPort,
     apiKey,
     reconnectionIntervalS: spec.reconnectionIntervalS,
+    guiTls: spec.guiTls,
   };
   const edited = loopbackConfig(xml, settings);
   const missed = editMismatches(edited, settings);
@@ -125,7 +129,7 @@ export async function startInstance(spec: InstanceSpec): Promise<LabInstance> {
 
   const inst: LabInstance = {
     name: spec.name,
-    url: `http://127.0.0.1:${spec.guiPort}`,
+    url: `${spec.guiTls ? 'https' : 'http'}://127.0.0.1:${spec.guiPort}`,
     apiKey,
     deviceId,
     syncAddress: `tcp://127.0.0.1:${spec.syncPort}`,
@@ -159,11 +163,29 @@ function cleanEnv(home: string): Record<string, string> {
 }
 
 /**
+ * One request of the lab to its instance. A GUI with TLS is asked trusting only the certificate Syncthing made in
+ * the instance's home (pinned); until that file is written the instance is not ready (the request fails).
+ */
+async function ask(
+  inst: Pick<LabInstance, 'url' | 'apiKey' | 'home'>,
+  path: string,
+  timeoutMs: number,
+  method = 'GET',
+) {
+  const url = new URL(path, inst.url);
+  const trust =
+    url.protocol === 'https:'
+      ? parseCertificates(await readFile(join(inst.home, 'https-cert.pem'), 'utf8'))
+      : undefined;
+  return agentFetch(url, { method, headers: { 'X-API-Key': inst.apiKey }, timeoutMs, trust });
+}
+
+/**
  * Resolves once the API answers GET /rest/system/ping with any HTTP response: ready means the API
  * is served, not that it answers right (a broken ping is the ping scenario's finding, not a lab fault).
  */
 export async function waitReady(
-  inst: Pick<LabInstance, 'name' | 'url' | 'apiKey' | 'logFile'>,
+  inst: Pick<LabInstance, 'name' | 'url' | 'apiKey' | 'logFile' | 'home'>,
   timeoutMs: number,
   exited: () => string | undefined = () => undefined,
 ): Promise<void> {
@@ -179,11 +201,7 @@ export async function waitReady(
     const left = deadline - Date.now();
     if (left <= 0) break;
     try {
-      const res = await fetch(`${inst.url}/rest/system/ping`, {
-        headers: { 'X-API-Key': inst.apiKey },
-        signal: AbortSignal.timeout(Math.min(1000, left)),
-      });
-      await res.arrayBuffer().catch(() => undefined); // a broken body is still an answer
+      await ask(inst, '/rest/system/ping', Math.min(1000, left)); // any answer, a broken body's too
       return;
     } catch (err) {
       last = describeFetchError(err);
@@ -199,17 +217,11 @@ export async function waitReady(
 /** Checks through the REST config API that the loopback settings are in force; returns the agent's version. */
 async function checkRunning(inst: LabInstance, spec: InstanceSpec): Promise<string> {
   const get = async (path: string, orAt?: string): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${inst.url}${path}`, {
-      headers: { 'X-API-Key': inst.apiKey },
-      signal: AbortSignal.timeout(5000),
-    });
-    if (res.status === 404 && orAt) {
-      await res.arrayBuffer();
-      return get(orAt);
-    }
+    const res = await ask(inst, path, 5000);
+    if (res.status === 404 && orAt) return get(orAt);
     if (res.status !== 200)
       throw new LabError(`${inst.name}: GET ${inst.url}${path} answered ${res.status} right after start`);
-    return (await res.json()) as Record<string, unknown>;
+    return JSON.parse(res.body) as Record<string, unknown>;
   };
   // GET /rest/config came in 1.12.0: an older agent answers the same document at /rest/system/config only
   const [config, version] = await Promise.all([
@@ -231,12 +243,7 @@ async function checkRunning(inst: LabInstance, spec: InstanceSpec): Promise<stri
  * scenario reads there does not depend on the user, nor on whether an earlier scenario of the run cleared it.
  */
 async function clearStartUpErrors(inst: LabInstance): Promise<void> {
-  const res = await fetch(`${inst.url}/rest/system/error/clear`, {
-    method: 'POST',
-    headers: { 'X-API-Key': inst.apiKey },
-    signal: AbortSignal.timeout(5000),
-  });
-  await res.arrayBuffer().catch(() => undefined);
+  const res = await ask(inst, '/rest/system/error/clear', 5000, 'POST');
   if (res.status !== 200)
     throw new LabError(
       `${inst.name}: POST ${inst.url}/rest/system/error/clear answered ${res.status} right after start`,
@@ -244,6 +251,7 @@ async function clearStartUpErrors(inst: LabInstance): Promise<void> {
 }
 
 function describeFetchError(err: unknown): string {
+  if ((err as NodeJS.ErrnoException).code) return (err as NodeJS.ErrnoException).code!;
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (err as Error).message;
 }
@@ -263,12 +271,7 @@ export async function stopInstance(inst: Pick<LabInstance, 'name' | 'url' | 'api
     if (ownedProcesses(inst).length === 0) return;
     if (isAlive(inst.pid)) {
       try {
-        const res = await fetch(`${inst.url}/rest/system/shutdown`, {
-          method: 'POST',
-          headers: { 'X-API-Key': inst.apiKey },
-          signal: AbortSignal.timeout(1000),
-        });
-        await res.arrayBuffer();
+        await ask(inst, '/rest/system/shutdown', 1000, 'POST');
       } catch {
         // not answering (restarting, hung): the signals below take over
       }

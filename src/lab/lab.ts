@@ -50,6 +50,8 @@ export interface LabOptions {
   readyTimeoutMs?: number;
   /** options.reconnectionIntervalS, default 5 so pending devices reappear fast (Syncthing clamps below 5) */
   reconnectionIntervalS?: number;
+  /** the GUIs speak TLS (https://), each with the certificate Syncthing makes in its home (https-cert.pem) */
+  guiTls?: boolean;
   /** instance names, default agent, peer, peer2, ... */
   names?: string[];
   /**
@@ -170,6 +172,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
         syncPort: ports[2 * i + 1],
         readyTimeoutMs: opts.readyTimeoutMs ?? 20_000,
         reconnectionIntervalS: opts.reconnectionIntervalS ?? 5,
+        guiTls: opts.guiTls,
       }),
     ),
   );

@@ -6,7 +6,10 @@
 // Every body is bounded and none is cut silently: a request body over MAX_REQUEST_BODY is refused here (413, said in
 // words, kept in the session), an answer over KEEP_AT_MOST is relayed whole and kept cut (not judged, said so), an
 // agent's reset mid-answer is a reset at the client at once, and an exchange the stop cuts is kept as cut by it.
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { isIP } from 'node:net';
+import { agentRequest } from '../agent-https.js';
 import type { AddressInfo } from 'node:net';
 import { MAX_REQUEST_BODY, type Exchange } from '../transport/types.js';
 import type { Check } from '../runner/exchange-checks.js';
@@ -46,6 +49,8 @@ export interface ForwardOptions {
   requestViolations: (method: string, url: string, body: string | undefined) => Check[];
   /** each finished exchange; returns the failing checks of its judgement (for --errors mark) */
   onExchange: (x: Exchange, note?: ExchangeNote) => { violations: { id: string; statements?: string[] }[] };
+  /** --tls-cert, --tls-key: listen with TLS for clients that insist on it (PEM texts) */
+  tls?: { cert: string; key: string };
   /** a request started (idle and count limits) */
   onRequest?: () => void;
   /** a request ended: answered in full, broken off, or its client gone (idle limit) */
@@ -258,8 +263,10 @@ async function handle(opts: ForwardOptions, pending: Set<Flight>, req: IncomingM
   if (read.body.length) request.body = read.body.toString('utf8');
   if (opts.errors === 'refuse' && refused(opts, pending, f)) return;
   const upstream = new URL(opts.upstream);
-  // unchanged: the Host header included (the agent's host check sees what the client sent)
-  const up = httpRequest({ host: upstream.hostname, port: upstream.port, method, path: url, headers: req.headers });
+  // unchanged: the Host header included (the agent's host check sees what the client sent); over TLS the agent's
+  // certificate is checked against the agent's own host name, never the client's Host (no SNI for an IP address)
+  const servername = isIP(upstream.hostname.replace(/^\[|\]$/g, '')) ? '' : upstream.hostname;
+  const up = agentRequest(upstream, { method, path: url, headers: req.headers, servername });
   f.abort = () => up.destroy();
   // a client that hangs up (a closed page's long poll) ends its request at the agent too
   res.on('close', () => {
@@ -270,10 +277,20 @@ async function handle(opts: ForwardOptions, pending: Set<Flight>, req: IncomingM
   up.end(read.body);
 }
 
+/** the proxy's server: plain HTTP, or TLS with the given certificate and key (which one cannot use is said, not its text) */
+function listener(tls: ForwardOptions['tls'], handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  if (!tls) return createServer(handler);
+  try {
+    return createHttpsServer({ cert: tls.cert, key: tls.key }, handler);
+  } catch (e) {
+    throw new InputError(`--tls-cert, --tls-key: cannot listen with them (${(e as Error).message})`);
+  }
+}
+
 export async function startForwarder(opts: ForwardOptions): Promise<Forwarder> {
   const pending = new Set<Flight>();
   let open = 0;
-  const server = createServer((req, res) => {
+  const server = listener(opts.tls, (req, res) => {
     open++;
     res.on('close', () => {
       open--;
@@ -292,7 +309,7 @@ export async function startForwarder(opts: ForwardOptions): Promise<Forwarder> {
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`,
     inFlight: () => open,
     async close() {
       for (const f of [...pending]) {

@@ -5,18 +5,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HarEntry, Report } from '../schema/generated/types.js';
+import { agentFetch } from '../agent-https.js';
 
 export type StartState = NonNullable<NonNullable<Report['proxy']>['startState']>;
 
 const TIMEOUT_MS = 10_000;
 
 async function getJson(url: string, apiKey: string, path: string): Promise<unknown> {
-  const res = await fetch(new URL(path, url), {
-    headers: { 'X-API-Key': apiKey },
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
+  const res = await agentFetch(new URL(path, url), { headers: { 'X-API-Key': apiKey }, timeoutMs: TIMEOUT_MS });
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
-  return res.json();
+  return JSON.parse(res.body);
 }
 
 interface ConfigDoc {
@@ -55,13 +53,12 @@ export const holdsAnything = (s: StartState | undefined): s is StartState =>
   !!s && s.folders.length + s.devices.length > 0;
 
 async function post(url: string, apiKey: string, path: string, body: unknown): Promise<void> {
-  const res = await fetch(new URL(path, url), {
+  const res = await agentFetch(new URL(path, url), {
     method: 'POST',
     headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+    timeoutMs: TIMEOUT_MS,
   });
-  await res.text();
   if (res.status !== 200) throw new Error(`POST ${path} answered ${res.status}`);
 }
 

@@ -6,6 +6,7 @@ import type { Target } from './run.js';
 import type { AgentWatch, Capability } from './context.js';
 import { LiveTransport } from '../transport/live.js';
 import { agentUrl } from '../transport/agent-url.js';
+import { tlsRedirect, untrustedAgent } from '../agent-https.js';
 import { wallClock } from './clock.js';
 import { fileActions } from './local-actions.js';
 import { parseBody } from './exchange-checks.js';
@@ -162,7 +163,10 @@ async function setupGet(probe: LiveTransport, url: string, apiKey: string, path:
     headers: { 'X-API-Key': apiKey },
     timeoutMs,
   });
+  if (x.error?.code === 'tls') throw new UsageError(untrustedAgent('--agent', url, x.error.message));
   if (!x.response) throw new UsageError(`the agent at ${url} does not answer (${x.error?.code}: ${x.error?.message})`);
+  const redirect = tlsRedirect('--agent', url, x.response.status, x.response.headers.location);
+  if (redirect) throw new UsageError(redirect);
   if (x.response.status === 403)
     throw new UsageError(`the agent at ${url} refuses the API key (403 ${x.response.body.trim()})`);
   const json = x.response.status === 200 ? parseBody(x.response.body).json : undefined;

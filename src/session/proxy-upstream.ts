@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { checkRecordingsFolder } from '../transport/cassette.js';
 import { agentUrl } from '../transport/agent-url.js';
+import { agentFetch, certificateFailure, tlsRedirect, untrustedAgent } from '../agent-https.js';
 import { checkStandInKey, generateApiKey } from '../serve/stand-in.js';
 import { usableTempDir } from '../output-dir.js';
 import { parseFaultOption } from '../serve/faults.js';
@@ -146,16 +147,26 @@ async function agentUpstream(
     throw new UsageError(`${option} needs --api-key (or SYNCONF_API_KEY): synconf asks the agent its version`);
   let version: string | null = null;
   try {
-    const res = await fetch(new URL('/rest/system/version', base), {
+    const res = await agentFetch(new URL('/rest/system/version', base), {
       headers: { 'X-API-Key': apiKey },
-      signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
     });
     if (res.status === 401 || res.status === 403)
       throw new InputError(`${option} ${url}: the agent refuses --api-key (status ${res.status})`);
-    const body = (await res.json().catch(() => ({}))) as { version?: unknown };
+    const redirect = tlsRedirect(option, url, res.status, res.location);
+    if (redirect) throw new UsageError(redirect);
+    const body = (() => {
+      try {
+        return JSON.parse(res.body) as { version?: unknown };
+      } catch {
+        return {};
+      }
+    })();
     version = typeof body.version === 'string' ? body.version : null;
   } catch (e) {
-    if (e instanceof InputError) throw e;
+    if (e instanceof InputError || e instanceof UsageError) throw e;
+    const tls = certificateFailure(e as NodeJS.ErrnoException);
+    if (tls) throw new InputError(untrustedAgent(option, url, tls));
     const why = (e as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (e as Error).message;
     throw new InputError(`${option} ${url}: cannot reach the agent (${why})`);
   }

@@ -1,15 +1,19 @@
 // How a live run (run, drift) reaches its agent: --agent/--api-key, or a lab synconf starts; never recordings.
-import { UsageError } from '../errors.js';
+import { InputError, SynconfError, UsageError } from '../errors.js';
 import { usableTempDir } from '../output-dir.js';
 import { reapOrphanedLabs } from '../lab/reaper.js';
 import type { MakeTarget } from '../runner/run.js';
 import { labTarget, agentTarget } from '../runner/targets.js';
 import { agentUrl } from '../transport/agent-url.js';
+import { parseCertificates, trustAgentCertificates } from '../agent-https.js';
+import { readTextFile } from '../text-file.js';
 
 /** how to reach a live agent: --agent/--api-key, or the lab */
 export interface TargetOptions {
   agent?: string;
   apiKey?: string;
+  /** --agent-ca: the certificate(s) trusted for an https:// --agent */
+  agentCa?: string;
   lab?: boolean;
   allowDestructive?: boolean;
   syncthing?: string;
@@ -25,9 +29,29 @@ export const noAgent = (why: string) =>
  * the labs that killed processes left are reaped (`say` tells the user).
  */
 export function checkLiveTarget(opts: TargetOptions, say: (line: string) => void): void {
-  if (opts.agent !== undefined) agentUrl(opts.agent);
+  trustAgentCa(opts.agentCa, opts.agent);
   usableTempDir();
   reapLeftovers(say);
+}
+
+/**
+ * --agent-ca FILE: the certificates (PEM) trusted for the agent's TLS from now on, instead of Node's roots: the agent's
+ * own https-cert.pem (pinned), or the CA that signed its certificate. Given without an https:// agent it is refused,
+ * as is a file holding no certificate; the agent's URL (`url`, of `option`) is checked here too.
+ */
+export function trustAgentCa(file: string | undefined, url: string | undefined, option = '--agent'): void {
+  const https = url !== undefined && agentUrl(url, option).protocol === 'https:';
+  if (file === undefined) return;
+  if (!https)
+    throw new UsageError(
+      `--agent-ca ${file}: trusts the certificate of an https:// agent, and ${url === undefined ? `no ${option} URL is given` : `${option} ${url} is not one`}`,
+    );
+  try {
+    trustAgentCertificates(parseCertificates(readTextFile(file, `--agent-ca ${file}`)));
+  } catch (e) {
+    if (e instanceof SynconfError) throw e;
+    throw new InputError(`--agent-ca ${file}: ${(e as Error).message}`);
+  }
 }
 
 /**

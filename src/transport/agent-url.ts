@@ -1,4 +1,4 @@
-// The URL of an agent synconf did not start, as --agent (run, drift, proxy) or `drift --against` names it: checked
+// The URL of an agent synconf did not start (http://, or https:// when its GUI speaks TLS), as --agent (run, drift, proxy) or `drift --against` names it: checked
 // here only, before anything is asked of it, each mistake one line naming the option. Left to `new URL`, an empty
 // port (http://127.0.0.1:) and port 0 became port 80, a path and query were dropped without a word (requests go to
 // /rest/... of the root), and "localhost:8384" read as the scheme "localhost:".
@@ -35,10 +35,10 @@ export function agentUrl(text: string, option = '--agent'): URL {
     throw new UsageError(
       `${option}: a URL holding a user name or password (${url.protocol}//…@${url.host}) would be written in every report: give the API key with --api-key and the URL without credentials`,
     );
-  // Syncthing's GUI speaks TLS only when configured to, with a certificate synconf would have to trust blindly
-  if (url.protocol !== 'http:')
+  // an agent whose GUI speaks TLS is https://, its certificate verified (agent-https.ts: --agent-ca to trust its own)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(
-      `${option} "${text}": synconf speaks http:// only, not ${url.protocol}// (give the agent's GUI an http address, ${EXAMPLE})`,
+      `${option} "${text}": synconf speaks http:// and https://, not ${url.protocol}// (${EXAMPLE})`,
     );
   if (port === '') throw new UsageError(`${option} "${text}": the port after ":" is empty (${EXAMPLE})`);
   if (url.port === '0') throw new UsageError(`${option} "${text}": port 0 is no agent's port (${EXAMPLE})`);

@@ -1,9 +1,11 @@
 // Live transport: plain node:http with one keep-alive agent per run (connections are reused;
 // no HTTP library is loaded, which keeps `synconf run` start-up small).
 import type { Endpoint, Exchange, OutgoingRequest, Transport } from './types.js';
+import { agentRequest, certificateFailure } from '../agent-https.js';
 
 /** The code of a transport failure, in words a report reader understands. */
 function failureCode(err: NodeJS.ErrnoException): string {
+  if (certificateFailure(err)) return 'tls';
   switch (err.code) {
     case 'ECONNREFUSED':
       return 'refused';
@@ -49,11 +51,15 @@ function readResponse(res: import('node:http').IncomingMessage, give: (rest: Par
   );
 }
 
-// node:http is loaded when a live transport is made, not by every command that loads the engine (~2.5 ms of a replay)
-const httpModule = () => process.getBuiltinModule('node:http');
+// node:http(s) is loaded when a live transport is made, not by every command that loads the engine (~2.5 ms of a replay)
+const keepAlive = (scheme: 'http' | 'https') =>
+  scheme === 'https'
+    ? new (process.getBuiltinModule('node:https').Agent)({ keepAlive: true, maxSockets: 8 })
+    : new (process.getBuiltinModule('node:http').Agent)({ keepAlive: true, maxSockets: 8 });
 
 export class LiveTransport implements Transport {
-  private readonly agent = new (httpModule().Agent)({ keepAlive: true, maxSockets: 8 });
+  /** one keep-alive agent per scheme (an https:// agent beside a lab peer on http://), made when first needed */
+  private readonly agents: Partial<Record<'http' | 'https', import('node:http').Agent>> = {};
   /** requests under way: a run that stops (Ctrl-C, a time bound) leaves none open behind it */
   private readonly inFlight = new Set<{ destroy(): void }>();
   constructor(private readonly endpoints: Record<string, Endpoint>) {}
@@ -94,11 +100,11 @@ export class LiveTransport implements Transport {
           resolve({ exchange, reusedSocketReset });
         }
       };
-      const req = httpModule().request(
-        new URL(request.url, ep.url),
-        { method: request.method, headers: request.headers, agent: this.agent },
-        (res) => readResponse(res, (rest) => settle(done(rest))),
-      );
+      const url = new URL(request.url, ep.url);
+      const scheme = url.protocol === 'https:' ? 'https' : 'http';
+      const agent = (this.agents[scheme] ??= keepAlive(scheme));
+      const req = agentRequest(url, { method: request.method, headers: request.headers, agent });
+      req.on('response', (res) => readResponse(res, (rest) => settle(done(rest))));
       // A hanging agent must not hang the run: the whole exchange is bounded.
       const timer = setTimeout(() => {
         settle(done({ error: { code: 'timeout', message: `no complete response within ${request.timeoutMs} ms` } }));
@@ -106,7 +112,7 @@ export class LiveTransport implements Transport {
       }, request.timeoutMs);
       req.on('error', (err: NodeJS.ErrnoException) =>
         settle(
-          done({ error: { code: failureCode(err), message: err.message } }),
+          done({ error: { code: failureCode(err), message: certificateFailure(err) ?? err.message } }),
           req.reusedSocket && err.code === 'ECONNRESET',
         ),
       );
@@ -129,6 +135,6 @@ export class LiveTransport implements Transport {
   async close(): Promise<void> {
     for (const r of this.inFlight) r.destroy();
     this.inFlight.clear();
-    this.agent.destroy();
+    for (const agent of Object.values(this.agents)) agent.destroy();
   }
 }

@@ -22,7 +22,13 @@ describe('the lab waits for the API to answer, not for a right answer', () => {
   after(async () => {
     await fake.close();
   });
-  const inst = () => ({ name: 'agent', url: fake.url, apiKey: fake.apiKey, logFile: '/nonexistent' });
+  const inst = () => ({
+    name: 'agent',
+    url: fake.url,
+    apiKey: fake.apiKey,
+    logFile: '/nonexistent',
+    home: '/nonexistent',
+  });
 
   test('a ping that answers 500 is an answer: ready', async () => {
     fake.route('GET /rest/system/ping', json({ error: 'broken' }, { status: 500 }));

@@ -7,7 +7,8 @@ export function proxyLines(
   upstream: Upstream,
   opts: { errors: string; count?: number; untilIdle?: number; reportDir: string; faults?: boolean; stateful?: boolean },
 ): string[] {
-  const { hostname, port } = new URL(url);
+  const { hostname, port, protocol } = new URL(url);
+  const scheme = protocol === 'https:' ? 'https://' : ''; // syncthing cli speaks TLS given an https:// address
   const stops = [
     'Ctrl-C',
     'SIGTERM',
@@ -27,7 +28,7 @@ export function proxyLines(
           `Faults   ${url}/__synconf/faults (GET lists, POST adds, DELETE clears); an exchange a fault touches is not judged`,
         ]
       : []),
-    `e.g. syncthing cli --gui-address=${hostname}:${port} --gui-apikey=${upstream.apiKey} show system`,
+    `e.g. syncthing cli --gui-address=${scheme}${hostname}:${port} --gui-apikey=${upstream.apiKey} show system`,
     `Stops on ${stops.join(', ')}.`,
   ];
 }
