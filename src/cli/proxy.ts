@@ -15,6 +15,13 @@ const UNTIL_IDLE = {
   describe: 'stop after this many seconds with no request open, begun or ended (a long poll is never cut)',
 } as const;
 
+/** --quiet: the console of a session on a terminal */
+const QUIET = {
+  alias: 'q',
+  type: 'boolean',
+  describe: 'no line per exchange on a terminal (never printed in CI, where CI is set, nor when stdout is no terminal)',
+} as const;
+
 /** --contract: the client's quirks accepted */
 const CONTRACT = {
   type: 'string',
@@ -88,6 +95,7 @@ export const proxyCommand: CommandModule = {
         describe: 'stop after this many exchanges (for CI)',
       })
       .option('until-idle', UNTIL_IDLE)
+      .option('quiet', QUIET)
       .option('contract', CONTRACT)
       .example('synconf proxy --lab 1.19.2 --until-idle 30', 'a lab agent; point the client at the printed URL and key')
       .example('synconf proxy --agent http://127.0.0.1:8384 --api-key KEY --port 8385', 'in front of a running agent')

@@ -27,7 +27,7 @@ import { writeReports } from '../session/write-reports.js';
 import { startUpstream, type Upstream } from '../session/proxy-upstream.js';
 import { HarSink } from '../proxy/har-sink.js';
 import { lockReportDir } from '../session/report-lock.js';
-import { proxyLines } from './terminal/proxy-lines.js';
+import { exchangeConsole, exchangeLine, proxyLines } from './terminal/proxy-lines.js';
 import { readStartState, type StartState } from '../proxy/start-state.js';
 import { printableLine } from '../printable.js';
 
@@ -47,6 +47,8 @@ export interface ProxyOptions {
   /** --tls-cert, --tls-key: the proxy listens with TLS */
   tlsCert?: string;
   tlsKey?: string;
+  /** --quiet: no line per exchange on the terminal */
+  quiet?: boolean;
   /** --contract: a client contract whose quirks are accepted with their reasons */
   contract?: string;
   /** --recordings only, as serve takes them */
@@ -131,14 +133,9 @@ async function session(opts: SessionOpts, upstream: Upstream, startedAt: Date, c
     requestViolations: (method, url, body) => s.requestViolations(method, url, body),
     onRequest: () => (lastActivity = Date.now()),
     onRequestEnd: () => (lastActivity = Date.now()),
-    onExchange: (x, forwarded) => {
-      const note = forwarded ?? recordedDrop(upstream, x) ?? faulted(upstream, x);
-      if (note && note.kind !== 'spec-refused') say(s.counts.total + 1, note.text);
-      const judged = s.judge(x, note, upstream.fromState?.(x.request.method, x.request.url));
-      for (const v of judged.violations) say(judged.n, `${v.blame === 'client' ? 'CLIENT' : 'AGENT'} ${v.message}`);
+    onExchange: judging(s, upstream, exchangeConsole(opts.quiet), () => {
       if (opts.count !== undefined && s.counts.total >= opts.count) stop('count');
-      return { violations: judged.violations };
-    },
+    }),
   });
   const beyond = beyondLoopbackLine('synconf proxy', opts.host);
   if (beyond) console.error(beyond);
@@ -164,6 +161,22 @@ async function session(opts: SessionOpts, upstream: Upstream, startedAt: Date, c
   console.error(printableLine(stopLine(why, interrupted !== undefined, opts, report)));
   console.error(`report: ${join(opts.reportDir, 'report.json')}; exchanges: ${kept ? har.file : 'none kept'}`);
   return interrupted ?? report.exitCode;
+}
+
+/**
+ * Each finished exchange judged: its notes and violations said on stderr as they happen, one line on the terminal's
+ * console (`show`, when on), then `counted` (the --count limit)
+ */
+function judging(s: ProxySession, upstream: Upstream, show: ((line: string) => void) | undefined, counted: () => void) {
+  return (x: Exchange, forwarded: ExchangeNote | undefined) => {
+    const note = forwarded ?? recordedDrop(upstream, x) ?? faulted(upstream, x);
+    if (note && note.kind !== 'spec-refused') say(s.counts.total + 1, note.text);
+    const judged = s.judge(x, note, upstream.fromState?.(x.request.method, x.request.url));
+    for (const v of judged.violations) say(judged.n, `${v.blame === 'client' ? 'CLIENT' : 'AGENT'} ${v.message}`);
+    show?.(exchangeLine(judged, x));
+    counted();
+    return { violations: judged.violations };
+  };
 }
 
 /** a line of the session about exchange #n: its text may hold what the client or the agent sent */

@@ -14,7 +14,7 @@ import type { Check } from '../runner/exchange-checks.js';
 import { bodyOf } from '../runner/exchange-checks.js';
 import { evidenceOf } from '../runner/evidence.js';
 import type { Exchange } from '../transport/types.js';
-import { withoutCredentials, type Redactor } from '../transport/redact.js';
+import { withoutCredentialParams, withoutCredentials, type Redactor } from '../transport/redact.js';
 import { toEntry } from '../transport/cassette.js';
 import { endpointName } from '../changes/compare.js';
 import { scenarioVerdict } from '../verdict/verdicts.js';
@@ -46,6 +46,24 @@ export interface Judged {
   scope: Scope;
   /** the failing checks (none: it conforms, or was not judged) with whose fault each is */
   violations: CheckResult[];
+  /** the exchange's verdict in a word, for the console: fail, known deviation, pass, or why it was not judged */
+  word: string;
+  /** its URL as the HAR keeps it (credentials in the query redacted) */
+  url: string;
+}
+
+/** why an exchange was not judged, in a word or two, by its scope */
+const UNJUDGED: Record<Scope, string> = {
+  spec: 'not judged',
+  'beyond-spec': 'beyond spec',
+  'outside-spec': 'outside spec',
+  'not-rest': 'not REST',
+};
+
+/** the verdict in a word of an exchange judged by these checks */
+function wordOf(checks: CheckResult[]): string {
+  const has = (v: CheckResult['verdict']) => checks.some((c) => c.verdict === v);
+  return has('fail') ? 'fail' : has('expected-fail') ? 'known deviation' : has('pass') ? 'pass' : 'cannot tell';
 }
 
 export interface SessionOptions {
@@ -125,7 +143,9 @@ export class ProxySession {
     if (note) entry._note = note.kind; // a session judged again reads it: the answer was not the agent's to judge
     if (fromState) entry._fromState = fromState;
     this.opts.onEntry(entry);
-    if (note?.kind === 'too-large') return { n, scope: req.scope, violations: [] }; // its body was not read
+    const url = withoutCredentialParams(x.request.url);
+    // its body was not read
+    if (note?.kind === 'too-large') return { n, scope: req.scope, violations: [], word: 'too large', url };
     if (req.scope !== 'spec' || !req.endpoint) {
       this.counts[
         req.scope === 'beyond-spec' ? 'beyondSpec' : req.scope === 'outside-spec' ? 'outsideSpec' : 'notRest'
@@ -133,7 +153,7 @@ export class ProxySession {
       // a poll of /rest/events is not judged (the spec never names the path) but judges the calls before it
       if (req.scope === 'outside-spec' && req.endpoint?.id === 'GET /rest/events' && !note)
         this.keepEvents(this.events.polled(kept));
-      return { n, scope: req.scope, violations: [] };
+      return { n, scope: req.scope, violations: [], word: UNJUDGED[req.scope], url };
     }
     this.counts.judged++;
     // an answer to a request of another method than the endpoint's says nothing of the endpoint
@@ -145,7 +165,8 @@ export class ProxySession {
     const violations = checks.filter((c) => c.verdict === 'fail');
     if (violations.some((c) => c.blame === 'client')) this.counts.clientViolations++;
     if (violations.some((c) => c.blame === 'agent')) this.counts.agentViolations++;
-    return { n, scope: 'spec', violations };
+    const word = note?.kind === 'spec-refused' ? 'refused' : note && !violations.length ? 'not judged' : wordOf(checks);
+    return { n, scope: 'spec', violations, word, url };
   }
 
   private keepEvents(found: EventCheck[]): void {

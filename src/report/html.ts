@@ -425,7 +425,7 @@ function coverageTable(view: RunView): string {
     .join('\n');
   return `<section id="coverage"><h2>Endpoint coverage</h2>
 ${cov.listError ? `<p><strong>The endpoint list could not be read (${e(cov.listError, 500)}); only endpoints named by scenarios are shown.</strong></p>` : ''}
-<p>${cov.covered} of ${cov.spec} spec endpoints are covered by this run${cov.notRun ? `; ${cov.notRun} not run (their scenarios were not selected)` : ''}${cov.notCovered ? `; <strong>${cov.notCovered} not covered</strong> by any scenario` : ''}. ${cov.related ? `Related paths the spec names without specifying them: ${cov.relatedCovered} of ${cov.related} covered.` : ''}${cov.unknown ? ` ${plural(cov.unknown, 'id')} named by scenarios ${cov.unknown === 1 ? 'is' : 'are'} not in the endpoint list.` : ''}</p>
+<p>${report.run.mode === 'proxy' ? `The client called ${cov.covered} of ${cov.spec} spec endpoints${cov.notCovered ? `; ${cov.notCovered} not called in this session` : ''}` : `${cov.covered} of ${cov.spec} spec endpoints are covered by this run${cov.notRun ? `; ${cov.notRun} not run (their scenarios were not selected)` : ''}${cov.notCovered ? `; <strong>${cov.notCovered} not covered</strong> by any scenario` : ''}`}. ${cov.related ? `Related paths the spec names without specifying them: ${cov.relatedCovered} of ${cov.related} covered.` : ''}${cov.unknown ? ` ${plural(cov.unknown, 'id')} named by scenarios ${cov.unknown === 1 ? 'is' : 'are'} not in the endpoint list.` : ''}</p>
 <details${cov.notCovered || cov.listError ? ' open' : ''}><summary>Each endpoint, its spec section and the scenarios that cover it (${cov.rows.length})</summary>
 <table><thead><tr><th>Endpoint</th><th>Spec section</th><th>Versions</th><th>Covered by</th><th>Result</th></tr></thead>
 <tbody>

@@ -271,7 +271,11 @@ function staleLines(report: Report, out: string[]): void {
 function scenarioTable(view: RunView, out: string[]): void {
   if (!view.scenarios.length) return;
   const cov = view.coverage;
-  const coverageLine = `Coverage: ${cov.covered} of ${cov.spec} spec endpoints covered${cov.notRun ? `, ${cov.notRun} not run (not selected)` : ''}${cov.notCovered ? `, **${cov.notCovered} not covered** by any scenario` : ''}.`;
+  // a proxy session's "scenarios" are the endpoints the client called: it covers nothing, it calls or does not
+  const coverageLine =
+    view.report.run.mode === 'proxy'
+      ? `Coverage: the client called ${cov.covered} of ${cov.spec} spec endpoints${cov.notCovered ? `; ${cov.notCovered} not called in this session` : ''}.`
+      : `Coverage: ${cov.covered} of ${cov.spec} spec endpoints covered${cov.notRun ? `, ${cov.notRun} not run (not selected)` : ''}${cov.notCovered ? `, **${cov.notCovered} not covered** by any scenario` : ''}.`;
   out.push(
     '',
     '<details><summary>Scenarios and coverage</summary>',

@@ -28,6 +28,7 @@ export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
 export function verdictLine(
   r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented' | 'baseline' | 'repeat'> & {
     scenarios?: Report['scenarios'];
+    run?: Pick<Report['run'], 'mode'>;
   },
   failOn: readonly FailOn[],
 ): string {
@@ -59,7 +60,9 @@ export function verdictLine(
   const b = r.baseline?.counts;
   if (b)
     tail += `; against the baseline: ${b['new-failure']} new failures, ${b.fixed} fixed, ${b['still-failing']} still failing, ${b['new-check']} new checks, ${b.gone} gone`;
-  return `synconf: ${head}: ${plural(t.scenarios, 'scenario')}${notRun ? ` (${notRun} not run: harness error)` : ''}, ${plural(t.checks, 'check')}: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
+  // a proxy session's scenarios are the endpoints of the spec the client called
+  const unit = r.run?.mode === 'proxy' ? 'endpoint' : 'scenario';
+  return `synconf: ${head}: ${plural(t.scenarios, unit)}${notRun ? ` (${notRun} not run: harness error)` : ''}, ${plural(t.checks, 'check')}: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
 }
 
 /**
