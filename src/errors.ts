@@ -1,6 +1,7 @@
 // The error model of synconf, below every layer: every failure a user can meet is one of these kinds,
 // and one function maps a kind to the process exit code. An agent that does not conform is never an
 // exception: it is a failing check with its evidence (exit 1 through the run's verdicts).
+import { constants } from 'node:os';
 
 /** Exit codes of every synconf command (the CI gate). */
 export const EXIT = {
@@ -31,6 +32,9 @@ export class Interrupted extends Error {
     super(`interrupted by ${signal}`);
   }
 }
+
+/** the exit code of a process a signal stopped, as shells report it: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) */
+export const exitCodeOfSignal = (signal: NodeJS.Signals): number => 128 + (constants.signals[signal] ?? 2);
 
 /** the exit code of work aborted by a signal: 128 + its number (130 when the abort does not say which signal) */
 export const exitCodeOfAbort = (abort: AbortSignal | undefined): number =>

@@ -9,8 +9,8 @@ import { DEFAULT_OPERATORS } from '../mutate/operators.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { reapLeftovers } from '../session/targets.js';
 import { checkSyncthing } from '../session/versions.js';
-import { exitCodeOfSignal, onInterrupt } from './terminal/interrupt.js';
-import { UsageError } from '../errors.js';
+import { onInterrupt } from './terminal/interrupt.js';
+import { exitCodeOfSignal, UsageError } from '../errors.js';
 import { mutateProxySession } from '../session/proxy-mutants.js';
 import { printableLine } from '../printable.js';
 

@@ -12,7 +12,7 @@ import { DEFAULT_RECORDINGS } from '../paths.js';
 import type { Selection } from '../scenario/select.js';
 import { shardLine, type ShardSpec } from '../scenario/shard.js';
 import { boundsOf, selectionOf } from '../session/scope.js';
-import { verdictLine, finalize, emptyReport } from '../verdict/totals.js';
+import { verdictLine, finalize, emptyReport, interruptedReport } from '../verdict/totals.js';
 import {
   writeReports,
   settled,
@@ -24,10 +24,10 @@ import {
 import { makeOutputDir } from '../output-dir.js';
 import { progress } from './terminal/run-progress.js';
 import { harnessLines } from './terminal/harness-lines.js';
-import { exitCodeOfSignal, onInterrupt, STOP_WITHIN_MS, type Interrupt } from './terminal/interrupt.js';
+import { onInterrupt, STOP_WITHIN_MS, type Interrupt } from './terminal/interrupt.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkAgentVersion, checkSyncthing } from '../session/versions.js';
-import { EXIT, SynconfError, UsageError } from '../errors.js';
+import { EXIT, exitCodeOfSignal, SynconfError, UsageError } from '../errors.js';
 import { isVersion } from '../schema/version.js';
 import { readReport } from '../report/load.js';
 import { compareWithBaseline } from '../verdict/baseline.js';
@@ -257,22 +257,6 @@ async function runSession(
     );
   if (!Array.isArray(done)) return verdict(emptyReport(s.mode, 'not set up', done.notSetUp));
   return verdict(gate(done));
-}
-
-/** the report of a run a signal stopped: what ran, the harness error that says so, the process's exit code (128 + n) */
-export function interruptedReport(
-  report: Report,
-  signal: NodeJS.Signals,
-  failOn: FailOn[],
-  when = 'before the run ended',
-): Report {
-  const message = `interrupted by ${signal} ${when}`;
-  // once: the interrupt and the run may both come to mark the same report
-  if (!report.harnessErrors.some((e) => e.message === message)) report.harnessErrors.push({ message });
-  const final = finalize(report, failOn);
-  final.exitCode = exitCodeOfSignal(signal) as Report['exitCode']; // what the process exits with
-  final.verdict = verdictLine(final, failOn);
-  return final;
 }
 
 const notWrittenLine = (dir: string) =>

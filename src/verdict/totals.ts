@@ -4,6 +4,7 @@ import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.j
 import { failsRun, isSignalExit, VERDICTS } from './verdicts.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { plural } from '../plural.js';
+import { exitCodeOfSignal } from '../errors.js';
 
 export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
   const t: Report['totals'] = {
@@ -106,4 +107,20 @@ export function emptyReport(mode: Report['run']['mode'], target: string, message
   };
   report.verdict = verdictLine(report, []);
   return report;
+}
+
+/** the report of a run a signal stopped: what ran, the harness error that says so, the process's exit code (128 + n) */
+export function interruptedReport(
+  report: Report,
+  signal: NodeJS.Signals,
+  failOn: FailOn[],
+  when = 'before the run ended',
+): Report {
+  const message = `interrupted by ${signal} ${when}`;
+  // once: the interrupt and the run may both come to mark the same report
+  if (!report.harnessErrors.some((e) => e.message === message)) report.harnessErrors.push({ message });
+  const final = finalize(report, failOn);
+  final.exitCode = exitCodeOfSignal(signal) as Report['exitCode']; // what the process exits with
+  final.verdict = verdictLine(final, failOn);
+  return final;
 }

@@ -4,12 +4,8 @@
 // writes what it has, e.g. the report of the scenarios done so far); a second one ends the process at once.
 // A signal is read by the event loop only between two pieces of synchronous work: every long stretch below takes a
 // turn now and then (turns.ts), and a command looks once more (`heard`) before its exit code is decided.
-import { constants } from 'node:os';
 import { hearSignals } from '../../turns.js';
-import { Interrupted } from '../../errors.js';
-
-/** the exit code of a process a signal stopped, as shells report it: 128 + its number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP) */
-export const exitCodeOfSignal = (signal: NodeJS.Signals): number => 128 + (constants.signals[signal] ?? 2);
+import { exitCodeOfSignal, Interrupted } from '../../errors.js';
 
 /**
  * The exit code of a server (serve, proxy) that a signal stopped: SIGTERM, what `kill` and CI send, is its orderly
