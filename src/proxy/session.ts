@@ -17,7 +17,7 @@ import type { Exchange } from '../transport/types.js';
 import { withoutCredentialParams, withoutCredentials, type Redactor } from '../transport/redact.js';
 import { toEntry } from '../transport/cassette.js';
 import { endpointName } from '../changes/compare.js';
-import { scenarioVerdict } from '../verdict/verdicts.js';
+import { scenarioVerdict, VERDICT_LABEL, worst } from '../verdict/verdicts.js';
 import { checkRequest, type Scope } from './request-checks.js';
 import { checkAnswer } from './answer-checks.js';
 import { Footprint } from './footprint.js';
@@ -60,10 +60,13 @@ const UNJUDGED: Record<Scope, string> = {
   'not-rest': 'not REST',
 };
 
-/** the verdict in a word of an exchange judged by these checks */
-function wordOf(checks: CheckResult[]): string {
-  const has = (v: CheckResult['verdict']) => checks.some((c) => c.verdict === v);
-  return has('fail') ? 'fail' : has('expected-fail') ? 'known deviation' : has('pass') ? 'pass' : 'cannot tell';
+/** the verdict in a word of an exchange judged by these checks: the worst of those that told something (a skipped
+ * one tells nothing), in the proxy's words for a listed deviation; none told anything: cannot tell */
+export function wordOf(checks: Pick<CheckResult, 'verdict'>[]): string {
+  const told = checks.filter((c) => c.verdict !== 'skip');
+  if (!told.length) return 'cannot tell';
+  const verdict = worst(told.map((c) => c.verdict));
+  return verdict === 'expected-fail' ? 'known deviation' : VERDICT_LABEL[verdict];
 }
 
 export interface SessionOptions {
