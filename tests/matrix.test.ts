@@ -10,7 +10,8 @@ import type { Report, CheckResult, ScenarioResult, Matrix } from '../src/schema/
 import { mergeReports } from '../src/matrix/merge.js';
 import { gateIndex } from '../src/matrix/gates.js';
 import { selectScenarios } from '../src/scenario/select.js';
-import { runMatrix } from '../src/commands/matrix.js';
+import { runMatrix } from '../src/session/matrix-run.js';
+import { processSignals } from '../src/commands/terminal/interrupt.js';
 import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
 import { RECORDINGS_DIR } from '../src/paths.js';
 import { driftBetween } from '../src/changes/compare-dirs.js';
@@ -588,17 +589,20 @@ describe('a fault of synconf during a matrix', () => {
   test("ends that version's report with exit 3 (not 2) and the stack, and the matrix with exit 3", async () => {
     const dir = makeTemp('matrix-fault');
     try {
-      const result = await runMatrix({
-        agents: [{ name: '1.19.2', version: '1.19.2', recordings: join(RECORDINGS_DIR, 'syncthing-1.19.2') }],
-        jobs: 1,
-        only: ['system-ping'],
-        reportDir: dir,
-        failOn: ['fail', 'unexpected-pass'],
-        requestTimeoutMs: 1000,
-        onScenario: () => {
-          throw new TypeError('x is not a function'); // a bug of synconf's, met while the version runs
+      const result = await runMatrix(
+        {
+          agents: [{ name: '1.19.2', version: '1.19.2', recordings: join(RECORDINGS_DIR, 'syncthing-1.19.2') }],
+          jobs: 1,
+          only: ['system-ping'],
+          reportDir: dir,
+          failOn: ['fail', 'unexpected-pass'],
+          requestTimeoutMs: 1000,
+          onScenario: () => {
+            throw new TypeError('x is not a function'); // a bug of synconf's, met while the version runs
+          },
         },
-      });
+        processSignals,
+      );
       assert.equal(result.exitCode, 3);
       const [report] = result.reports;
       assert.equal(report.exitCode, 3);

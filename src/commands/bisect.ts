@@ -15,8 +15,9 @@ import { selectScenarios } from '../scenario/select.js';
 import { EXIT, UsageError } from '../errors.js';
 import { makeOutputDir } from '../output-dir.js';
 import { printable } from '../printable.js';
-import { servedVersion } from './agents.js';
-import { runMatrix } from './matrix.js';
+import { servedVersion } from '../session/served-version.js';
+import { runMatrix } from '../session/matrix-run.js';
+import { processSignals } from './terminal/interrupt.js';
 
 export interface BisectOptions {
   /** <scenario>/<step>/<check>, as a report or the matrix names it */
@@ -44,15 +45,18 @@ async function probeRelease(version: string, subject: Subject, o: BisectOptions,
     if (failed.length > 0) return { hole: `not installed: ${failed[0].error.message}` };
   }
   say(`${version}: running ${subject.scenarios.join(', ')}`);
-  const result = await runMatrix({
-    agents: [{ name: version, version, binary: agentPath(version) }],
-    jobs: 1,
-    only: subject.scenarios,
-    reportDir: resolve(o.reportDir),
-    expectations: false,
-    failOn: ['fail'],
-    requestTimeoutMs: o.timeout * 1000,
-  });
+  const result = await runMatrix(
+    {
+      agents: [{ name: version, version, binary: agentPath(version) }],
+      jobs: 1,
+      only: subject.scenarios,
+      reportDir: resolve(o.reportDir),
+      expectations: false,
+      failOn: ['fail'],
+      requestTimeoutMs: o.timeout * 1000,
+    },
+    processSignals,
+  );
   const exchanges = join(result.dirs[0], EXCHANGES_DIR);
   // the old end is probed first: its exchanges are what every other release's are compared with
   oldEnd.dir ??= exchanges;

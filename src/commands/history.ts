@@ -18,10 +18,10 @@ import { installedAgents } from '../agents/index.js';
 import { historyOf, type Hole } from '../history/page.js';
 import { historySummary } from '../report/history-text.js';
 import { readReport } from '../report/load.js';
-import { matrixOf, runMatrix } from './matrix.js';
+import { matrixOf, runMatrix } from '../session/matrix-run.js';
 import { matrixProgress } from './terminal/matrix-progress.js';
 import { reapLeftovers } from '../session/targets.js';
-import { onInterrupt } from './terminal/interrupt.js';
+import { onInterrupt, processSignals } from './terminal/interrupt.js';
 import { writeHistory, writeMatrix } from '../session/write-reports.js';
 import { cachedRun, historyCacheDir, keepable, releaseKey, restoreRun, storeRun, suiteKey } from '../history/cache.js';
 import { pairCauses, type KeptRun } from '../history/pairs.js';
@@ -56,7 +56,7 @@ async function allReleases(opts: HistoryOptions): Promise<string[]> {
   if (missing.length && opts.install) {
     say(`synconf history: installing ${plural(missing.length, 'release')} (${missing.join(', ')})`);
     const { installAgents } = await import('../agents/install.js');
-    const { servedVersion } = await import('./agents.js');
+    const { servedVersion } = await import('../session/served-version.js');
     const { failed } = await installAgents(missing, { log: (l) => console.error(printableLine(l)), servedVersion });
     for (const f of failed) console.error(printableLine(`${f.versions.join(', ')}: not installed: ${f.error.message}`));
   } else if (missing.length)
@@ -80,7 +80,7 @@ async function chooseColumns(opts: HistoryOptions): Promise<{ agents: MatrixAgen
     );
   if (opts.install && !opts.all) {
     const { installAgents } = await import('../agents/install.js');
-    const { servedVersion } = await import('./agents.js');
+    const { servedVersion } = await import('../session/served-version.js');
     const wanted = opts.syncthing!.filter((v) => semver.valid(v) && !installedAgents().some((a) => a.version === v));
     if (wanted.length) await installAgents(wanted, { log: (l) => console.error(printableLine(l)), servedVersion });
   }
@@ -140,20 +140,23 @@ async function runMisses(
   say(
     `synconf history: running ${plural(misses.length, 'release')} (${misses.map((a) => a.name).join(', ')}), ${jobs} at a time`,
   );
-  const result = await runMatrix({
-    agents: misses,
-    jobs,
-    suites: opts.suite,
-    only: opts.only,
-    reportDir: run.reportDir,
-    expectations: opts.expectations,
-    failOn: ['fail', 'unexpected-pass'],
-    strict: opts.strict,
-    requestTimeoutMs: opts.timeout * 1000,
-    onVersionStart: out.start,
-    onScenario: out.scenario,
-    onVersionEnd: out.end,
-  });
+  const result = await runMatrix(
+    {
+      agents: misses,
+      jobs,
+      suites: opts.suite,
+      only: opts.only,
+      reportDir: run.reportDir,
+      expectations: opts.expectations,
+      failOn: ['fail', 'unexpected-pass'],
+      strict: opts.strict,
+      requestTimeoutMs: opts.timeout * 1000,
+      onVersionStart: out.start,
+      onScenario: out.scenario,
+      onVersionEnd: out.end,
+    },
+    processSignals,
+  );
   result.reports.forEach((report, i) => {
     const agent = misses.find((a) => join(run.reportDir, a.name) === result.dirs[i])!;
     fresh.set(agent, report);

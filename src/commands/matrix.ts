@@ -1,39 +1,21 @@
 // `synconf matrix`: the suite against several agent versions, each in its own lab (or from its own recordings),
 // a few at a time, then one report per version and the merged version matrix. The exit code is the worst of
 // the versions: 0 only when every version conforms or deviates only as listed. Running one version is
-// src/matrix/versions.ts; this runs them side by side, writes their reports as they end, and the matrix.
+// src/matrix/versions.ts; session/matrix-run.ts runs them side by side, writes their reports as they end, and the matrix.
 import { releaseGateOf } from '../matrix/release-gate.js';
 import { matrixGates } from '../report/matrix-answer.js';
 import { EXIT } from '../errors.js';
-import { join, resolve } from 'node:path';
-import type { FailOn, Report } from '../schema/generated/types.js';
-import type { Selection } from '../scenario/select.js';
-import { shardLine, type Shard, type ShardSpec } from '../scenario/shard.js';
-import { boundsOf, selectionOf } from '../session/scope.js';
-import { finalize, interruptedReport } from '../verdict/totals.js';
-import { writeReports, writeMatrix, WriteAbandoned } from '../session/write-reports.js';
+import { resolve } from 'node:path';
+import type { FailOn } from '../schema/generated/types.js';
+import { shardLine, type ShardSpec } from '../scenario/shard.js';
+import { boundsOf } from '../session/scope.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { reapLeftovers } from '../session/targets.js';
-import { onInterrupt, STOP_WITHIN_MS } from './terminal/interrupt.js';
+import { processSignals } from './terminal/interrupt.js';
 import { matrixProgress } from './terminal/matrix-progress.js';
-import { mergeReports, type Matrix, type MergeOptions } from '../matrix/merge.js';
-import { gateIndex } from '../matrix/gates.js';
-import { loadStatements } from '../schema/statements.js';
-import { chooseAgents, type MatrixAgent } from '../matrix/agents.js';
-import {
-  defaultJobs,
-  faultReport,
-  notRunReport,
-  targetMaker,
-  worstExit,
-  type MatrixRunOptions,
-} from '../matrix/versions.js';
-import { runOnce } from '../session/run-once.js';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Target } from '../runner/run.js';
-import { exchangesOf } from '../changes/exchanges.js';
-
-export type { MatrixRunOptions };
+import { chooseAgents } from '../matrix/agents.js';
+import { defaultJobs } from '../matrix/versions.js';
+import { runMatrix } from '../session/matrix-run.js';
 
 /** the options of `synconf matrix`, as the command line gives them */
 export interface MatrixOptions {
@@ -81,248 +63,30 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
   }
   const jobs = opts.jobs ?? defaultJobs(agents.length);
   const out = matrixProgress(agents, jobs, offline);
-  const result = await runMatrix({
-    agents,
-    jobs,
-    suites: opts.suite,
-    only: opts.only,
-    reportDir: resolve(opts.reportDir),
-    expectations: opts.expectations,
-    // only a change level given: the verdicts' default (a change gate adds to them)
-    failOn: (gate.verdicts.length ? gate.verdicts : ['fail', 'unexpected-pass']) as FailOn[],
-    accepted: gate.accepted,
-    strict: opts.strict,
-    shard: opts.shard,
-    requestTimeoutMs: opts.timeout * 1000,
-    ...boundsOf(opts),
-    onShard: (shard) => console.log(shardLine(shard)),
-    onBegin: out.begin,
-    onVersionStart: out.start,
-    onScenario: out.scenario,
-    onVersionEnd: out.end,
-  });
+  const result = await runMatrix(
+    {
+      agents,
+      jobs,
+      suites: opts.suite,
+      only: opts.only,
+      reportDir: resolve(opts.reportDir),
+      expectations: opts.expectations,
+      // only a change level given: the verdicts' default (a change gate adds to them)
+      failOn: (gate.verdicts.length ? gate.verdicts : ['fail', 'unexpected-pass']) as FailOn[],
+      accepted: gate.accepted,
+      strict: opts.strict,
+      shard: opts.shard,
+      requestTimeoutMs: opts.timeout * 1000,
+      ...boundsOf(opts),
+      onShard: (shard) => console.log(shardLine(shard)),
+      onBegin: out.begin,
+      onVersionStart: out.start,
+      onScenario: out.scenario,
+      onVersionEnd: out.end,
+    },
+    processSignals,
+  );
   const outcome = matrixGates(result.matrix, gate.ask);
   out.done(result, outcome);
   process.exitCode = Math.max(result.exitCode, outcome?.code ?? EXIT.ok);
-}
-
-export interface MatrixResult {
-  matrix: Matrix;
-  reports: Report[];
-  /** the report folder of each version, in the order of `agents` */
-  dirs: string[];
-  /** matrix.json, matrix.html, matrix.md */
-  matrixFiles: string[];
-  exitCode: number;
-  wallMs: number;
-}
-
-/** a version's report says which shard it is (--shard) */
-const withShard = (report: Report, shard?: Shard): Report => (shard ? Object.assign(report, { shard }) : report);
-
-/** the matrix of reports kept in their report folders, named by `labels`: checks, causes (from the exchanges each
- * folder keeps), version gates and boundaries (matrix and history both make it so) */
-export async function matrixOf(
-  reports: Report[],
-  dirs: string[],
-  labels: string[],
-  scenarios: Parameters<typeof gateIndex>[0],
-  accepted?: MatrixRunOptions['accepted'],
-  recordedCauses?: MergeOptions['recordedCauses'],
-): Promise<Matrix> {
-  return mergeReports(reports, {
-    files: dirs,
-    labels,
-    gates: gateIndex(scenarios),
-    statements: await loadStatements(),
-    // the causes of the changes come from the exchanges each version's report folder keeps
-    exchanges: reports.map((r, i) => exchangesOf(r, dirs[i])),
-    accepted,
-    recordedCauses,
-  });
-}
-
-/** the matrix of the versions done, written */
-async function finishMatrix(
-  opts: MatrixRunOptions,
-  reports: Map<MatrixAgent, Report>,
-  dirs: string[],
-  scenarios: Parameters<typeof gateIndex>[0],
-  t0: number,
-  abandon?: AbortSignal,
-): Promise<MatrixResult> {
-  const done = opts.agents.filter((a) => reports.has(a));
-  const ordered = done.map((a) => reports.get(a)!);
-  const doneDirs = done.map((a) => dirs[opts.agents.indexOf(a)]);
-  const matrix = await matrixOf(
-    ordered,
-    doneDirs,
-    done.map((a) => a.name),
-    scenarios,
-    opts.accepted,
-  );
-  const matrixFiles = await writeMatrix(matrix, opts.reportDir, abandon, true);
-  return {
-    matrix,
-    reports: ordered,
-    dirs: doneDirs,
-    matrixFiles,
-    exitCode: worstExit(ordered.map((r) => r.exitCode)),
-    wallMs: Math.round(performance.now() - t0),
-  };
-}
-
-/** one version: its target set up, its scenarios run, torn down (session/run-once.ts); its report */
-async function runVersion(
-  agent: MatrixAgent,
-  selection: Selection,
-  opts: MatrixRunOptions,
-  run: { dir: string; partial: Map<MatrixAgent, Report>; targets: Map<MatrixAgent, Target>; signal: AbortSignal },
-): Promise<Report> {
-  if (selection.errors.length)
-    return finalize(notRunReport(agent, 'scenario files did not load; nothing was run', selection.errors), opts.failOn);
-  const outcome = await runOnce({
-    selection,
-    makeTarget: targetMaker(agent),
-    reportDir: run.dir,
-    options: {
-      expectations: opts.expectations,
-      requestTimeoutMs: opts.requestTimeoutMs,
-      runTimeoutMs: opts.runTimeoutMs,
-      scenarioTimeoutMs: opts.scenarioTimeoutMs,
-      failOn: opts.failOn,
-      strict: opts.strict,
-      signal: run.signal,
-      onReport: (r) => run.partial.set(agent, r),
-      onScenario: (s, i, total) => opts.onScenario?.(agent, s, i, total),
-    },
-    onTarget: (t) => (t ? run.targets.set(agent, t) : run.targets.delete(agent)),
-  });
-  return 'report' in outcome ? outcome.report : notRunReport(agent, outcome.notSetUp);
-}
-
-export async function runMatrix(opts: MatrixRunOptions): Promise<MatrixResult> {
-  const t0 = performance.now();
-  const reports = new Map<MatrixAgent, Report>();
-  const partial = new Map<MatrixAgent, Report>();
-  const targets = new Map<MatrixAgent, Target>();
-  const dirs = opts.agents.map((a) => join(opts.reportDir, a.name));
-  const queue = [...opts.agents];
-  let workers: Promise<unknown> = Promise.resolve();
-  const worker = async () => {
-    for (let agent = queue.shift(); agent; agent = queue.shift()) {
-      opts.onVersionStart?.(agent);
-      let report: Report;
-      const dir = dirs[opts.agents.indexOf(agent)];
-      try {
-        report = await runVersion(agent, selection!, opts, { dir, partial, targets, signal: interrupt.abort });
-      } catch (e) {
-        // A defect of synconf itself: this version's report says so (exit 3, with the stack), the others go on.
-        report = faultReport(agent, e);
-      }
-      // stopped between two steps, or while its report was written: the report holds the scenario under way too,
-      // and the interrupt writes it, marked interrupted
-      if (interrupt.signal || !(await written(() => writeReports(withShard(report, shard), dir, { abandon, ...ONE }))))
-        return void partial.set(agent, report);
-      reports.set(agent, report);
-      opts.onVersionEnd?.(agent, report, dir);
-    }
-  };
-  const finish = (abandon?: AbortSignal) => finishMatrix(opts, reports, dirs, selection?.scenarios ?? [], t0, abandon);
-  // Ctrl-C: the versions under way get the report of what they did so far, and the matrix of those is written.
-  const interrupt = onInterrupt({
-    line: { command: 'synconf matrix', doing: 'the reports of the versions done so far are written' },
-    stop: async (signal) => {
-      await Promise.race([workers, sleep(STOP_WITHIN_MS)]); // the runs under way stop at their next step
-      if (finished && (await finished)) return; // the matrix is in place: afterReport marks it interrupted
-      await writeWhatRan({ partial, reports, targets, dirs, opts, shard }, signal);
-      await finish().catch(() => {});
-    },
-  });
-  const abandon = interrupt.abort;
-  let finished: Promise<boolean> | undefined; // the matrix written (true), or given up for a signal
-  opts.onBegin?.();
-  // --shard: which shard of which plan every version's report is, a failed one too; loaded once Ctrl-C is heard
-  let selection: Selection | undefined;
-  let shard: Shard | undefined;
-  try {
-    ({ selection, shard } = await selectionOf({ suite: opts.suites, only: opts.only, shard: opts.shard }));
-    if (shard) opts.onShard?.(shard);
-    await (workers = Promise.all(Array.from({ length: Math.max(1, Math.min(opts.jobs, opts.agents.length)) }, worker)));
-    // a signal heard now or while the matrix is written wins: the interrupt writes it and ends the process
-    if (!(await interrupt.heard())) {
-      let result: MatrixResult | undefined;
-      finished = written(async () => (result = await finish(abandon)));
-      if (await finished) {
-        const marking = { reports, dirs, agents: opts.agents, failOn: opts.failOn, finish };
-        interrupt.afterReport(
-          (signal) => markInterrupted(marking, signal),
-          'the reports written are marked interrupted',
-        );
-        return result!;
-      }
-    }
-    return await interrupt.ending();
-  } finally {
-    interrupt.off();
-  }
-}
-
-/** the reports of the versions a signal stopped, with what they did so far, marked so */
-async function writeWhatRan(
-  m: {
-    partial: Map<MatrixAgent, Report>;
-    reports: Map<MatrixAgent, Report>;
-    targets: Map<MatrixAgent, Target>;
-    dirs: string[];
-    opts: MatrixRunOptions;
-    shard?: Shard;
-  },
-  signal: NodeJS.Signals,
-): Promise<void> {
-  for (const [agent, report] of m.partial) {
-    if (m.reports.has(agent)) continue;
-    await m.targets
-      .get(agent)
-      ?.close()
-      .catch(() => {}); // first: closing a recorder writes the run's _run.har
-    report.harnessErrors.push({ message: `interrupted by ${signal} before the run ended` });
-    m.reports.set(agent, finalize(withShard(report, m.shard), m.opts.failOn));
-    await writeReports(report, m.dirs[m.opts.agents.indexOf(agent)], ONE).catch(() => {});
-  }
-}
-
-/** the versions' reports and the matrix in place, rewritten marked interrupted: a signal came after them, before the exit */
-async function markInterrupted(
-  m: {
-    reports: Map<MatrixAgent, Report>;
-    dirs: string[];
-    agents: MatrixAgent[];
-    failOn: FailOn[];
-    finish: () => Promise<MatrixResult>;
-  },
-  signal: NodeJS.Signals,
-): Promise<void> {
-  for (const [agent, report] of m.reports) {
-    const marked = interruptedReport(report, signal, m.failOn, 'after the run ended, once its report was written');
-    m.reports.set(agent, marked);
-    await writeReports(marked, m.dirs[m.agents.indexOf(agent)], { rendered: true, ...ONE }).catch(() => {});
-  }
-  await m
-    .finish()
-    .catch((e: Error) => console.error(`synconf matrix: the matrix could not be marked interrupted: ${e.message}`));
-}
-
-/** a version's report: its summary.md is not appended to the job summary, which is the matrix's (matrix.md) */
-const ONE = { noStepSummary: true } as const;
-
-/** false when a signal stopped the writing (WriteAbandoned): nothing was written */
-async function written(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (e) {
-    if (e instanceof WriteAbandoned) return false;
-    throw e;
-  }
 }

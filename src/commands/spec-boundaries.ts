@@ -14,8 +14,9 @@ import { loadStatements, type Statement } from '../schema/statements.js';
 import { selectScenarios } from '../scenario/select.js';
 import { citedStatements, type LoadedScenario } from '../scenario/load.js';
 import type { ReleaseStraddle, SpecBoundaryRow } from '../schema/generated/types.js';
-import { servedVersion } from './agents.js';
-import { runMatrix } from './matrix.js';
+import { servedVersion } from '../session/served-version.js';
+import { runMatrix } from '../session/matrix-run.js';
+import { processSignals } from './terminal/interrupt.js';
 
 export interface SpecBoundaryOptions {
   install?: boolean;
@@ -94,15 +95,18 @@ async function runPair(
 ): Promise<Map<string, SpecBoundaryRow>> {
   const reportDir = join(resolve(o.reportDir), pair.join('-'));
   say(`${pair.join(' and ')}: running ${[...new Set(todo.flatMap((t) => t.scenarios))].join(', ')}`);
-  const result = await runMatrix({
-    agents: pair.map((version) => ({ name: version, version, binary: agentPath(version) })),
-    jobs: 2,
-    only: [...new Set(todo.flatMap((t) => t.scenarios))],
-    reportDir,
-    expectations: false,
-    failOn: ['fail'],
-    requestTimeoutMs: o.timeout * 1000,
-  });
+  const result = await runMatrix(
+    {
+      agents: pair.map((version) => ({ name: version, version, binary: agentPath(version) })),
+      jobs: 2,
+      only: [...new Set(todo.flatMap((t) => t.scenarios))],
+      reportDir,
+      expectations: false,
+      failOn: ['fail'],
+      requestTimeoutMs: o.timeout * 1000,
+    },
+    processSignals,
+  );
   const m = result.matrix;
   const rows = new Map<string, SpecBoundaryRow>();
   for (const { p, st } of todo) {

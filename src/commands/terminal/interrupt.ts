@@ -1,11 +1,11 @@
-// Ctrl-C (SIGINT), SIGTERM and SIGHUP (a closed terminal, a dropped SSH session, a CI runner cancelling), one way for
-// every command that runs work: the first signal is recorded at once and wins (the process exits 128 + its number,
-// however soon the work would have ended), says "interrupted (SIGNAME)" once and starts an orderly stop (the command
-// writes what it has, e.g. the report of the scenarios done so far); a second one ends the process at once.
-// A signal is read by the event loop only between two pieces of synchronous work: every long stretch below takes a
-// turn now and then (turns.ts), and a command looks once more (`heard`) before its exit code is decided.
-import { hearSignals } from '../../turns.js';
-import { exitCodeOfSignal, Interrupted } from '../../errors.js';
+// The process's side of the one stop guard (session/guard.ts): only here are handlers for SIGINT, SIGTERM and SIGHUP
+// installed on the process, its line printed, its exit code set and the process ended. Every command that runs work
+// guards it with `onInterrupt` (or hands `processSignals` to the session that guards it).
+import { exitCodeOfSignal } from '../../errors.js';
+import { guard, type Guard, type GuardOptions, type SignalHook } from '../../session/guard.js';
+
+export { STOP_WITHIN_MS } from '../../session/guard.js';
+export type Interrupt = Guard;
 
 /**
  * The exit code of a server (serve, proxy) that a signal stopped: SIGTERM, what `kill` and CI send, is its orderly
@@ -14,109 +14,30 @@ import { exitCodeOfSignal, Interrupted } from '../../errors.js';
 export const serverInterruptCode = (signal: NodeJS.Signals): number | undefined =>
   signal === 'SIGTERM' ? undefined : exitCodeOfSignal(signal);
 
-/**
- * How long an orderly stop may take after the signal: what it still writes then (the report of a run the signal
- * stopped) is given up, whole or not at all (`deadline`), so that the process ends within a second of the signal.
- */
-export const STOP_WITHIN_MS = 700;
-
 /** the signals that stop a command in order */
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-export interface Interrupt {
-  /** the signal that arrived, once one has */
-  readonly signal: NodeJS.Signals | undefined;
-  /** resolves with the first signal */
-  readonly stopped: Promise<NodeJS.Signals>;
-  /** aborted by the first signal (its reason: "interrupted by SIGNAME"): what the work below stops on */
-  readonly abort: AbortSignal;
-  /** aborted STOP_WITHIN_MS after the first signal: what the orderly stop still writes is given up then */
-  readonly deadline: AbortSignal;
-  /** the signal, if one came, once every signal that landed during synchronous work has been heard */
-  heard(): Promise<NodeJS.Signals | undefined>;
-  /** never resolves: once a signal came, the orderly stop (`stop`) writes what there is and ends the process */
-  ending(): Promise<never>;
-  /** the code the process exits with: 128 + n once a signal came (it wins), else `code` */
-  exitCode(code: number): number;
-  /**
-   * The command's report is in place, saying its verdict: from now until the process exits (`off` no longer stops
-   * listening), a first signal has `rewrite` write it again, marked interrupted, whole or not at all, and the process
-   * exits 128 + n. The signal wins even then, and the report agrees with the exit code (issue 41). A signal that came
-   * while the report was written, after its last stop point, has it rewritten now, and the process exits after that.
-   */
-  afterReport(rewrite: (signal: NodeJS.Signals) => Promise<void>, doing: string): void;
-  /** stop listening (when the command is done), unless a report is to be rewritten on a signal (`afterReport`) */
-  off(): void;
-}
-
-export interface InterruptOptions {
-  /** the line said once on the first signal, after "interrupted (SIGNAME)": what the command does now */
-  line?: { command: string; doing: string };
-  /**
-   * the orderly stop: run on the first signal (its failure is ignored: the process is ending anyway), then the
-   * process exits with 128 + the signal's number; without it, the command stops on `abort` and ends itself
-   */
-  stop?: (signal: NodeJS.Signals) => Promise<void>;
-}
 
 /** what the interrupt marks on the process for the entry (cli/bin.ts): it listens; it is ending the process itself */
 const marked = process as { synconfInterrupt?: boolean; synconfEnding?: boolean };
 
-/** Listens for SIGINT, SIGTERM and SIGHUP until `off()`. */
-export function onInterrupt(opts: InterruptOptions = {}): Interrupt {
-  let signal: NodeJS.Signals | undefined;
-  let late: { rewrite: (signal: NodeJS.Signals) => Promise<void>; doing: string } | undefined;
-  let lateWrite: Promise<void> | undefined; // a report rewritten for a signal that came while it was written
-  let resolve: (s: NodeJS.Signals) => void = () => {};
-  const stopped = new Promise<NodeJS.Signals>((r) => (resolve = r));
-  const abort = new AbortController();
-  const deadline = new AbortController();
-  const onSignal = (s: NodeJS.Signals) => {
-    if (signal) process.exit(exitCodeOfSignal(signal)); // the second Ctrl-C: the user does not want to wait
-    signal = s;
-    if (opts.line) console.error(`\n${opts.line.command}: interrupted (${s}): ${late?.doing ?? opts.line.doing}`);
-    abort.abort(new Interrupted(s, exitCodeOfSignal(s)));
-    setTimeout(() => deadline.abort(), STOP_WITHIN_MS).unref();
-    resolve(s);
-    const exit = () => process.exit(exitCodeOfSignal(s));
-    const end = late?.rewrite ?? opts.stop;
-    if (!end) return;
-    marked.synconfEnding = true; // the entry's own exit waits for this one
-    void end(s)
-      .then(() => lateWrite)
-      .then(exit, exit);
-  };
-  // on(), not once(): the lab's own handler re-raises the signal when no other listener is left,
-  // which would end the process before the report is written.
-  for (const s of SIGNALS) process.on(s, onSignal);
-  // the entry's early handler (cli/bin.ts) leaves the signals to this one while it listens
-  marked.synconfInterrupt = true;
-  return {
-    get signal() {
-      return signal;
-    },
-    stopped,
-    abort: abort.signal,
-    deadline: deadline.signal,
-    async heard() {
-      await hearSignals();
-      return signal;
-    },
-    ending() {
-      if (signal) process.exitCode = exitCodeOfSignal(signal);
-      return new Promise<never>(() => {});
-    },
-    exitCode: (code) => (signal ? exitCodeOfSignal(signal) : code),
-    afterReport(rewrite, doing) {
-      if (!signal) late = { rewrite, doing };
-      // the signal came while the report was written (after its last stop point): it wins all the same, and the
-      // process exits once the report says so
-      else lateWrite ??= rewrite(signal);
-    },
-    off() {
-      if (late) return;
+/** the process's signals, line, exit code and end, as the guard takes them */
+export const processSignals: SignalHook = {
+  listen(onSignal) {
+    // on(), not once(): the lab's own handler re-raises the signal when no other listener is left,
+    // which would end the process before the report is written.
+    for (const s of SIGNALS) process.on(s, onSignal);
+    // the entry's early handler (cli/bin.ts) leaves the signals to this one while it listens
+    marked.synconfInterrupt = true;
+    return () => {
       for (const s of SIGNALS) process.off(s, onSignal);
       marked.synconfInterrupt = false;
-    },
-  };
-}
+    };
+  },
+  say: (line) => console.error(line),
+  setExitCode: (code) => void (process.exitCode = code),
+  ending: () => void (marked.synconfEnding = true), // the entry's own exit waits for this one
+  exit: (code) => process.exit(code),
+};
+
+/** Listens for SIGINT, SIGTERM and SIGHUP until `off()`: the guard of a command's work */
+export const onInterrupt = (opts: GuardOptions = {}): Interrupt => guard(processSignals, opts);

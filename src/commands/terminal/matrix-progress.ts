@@ -4,7 +4,7 @@
 import { relative } from 'node:path';
 import type { Report, ScenarioResult } from '../../schema/generated/types.js';
 import type { MatrixAgent } from '../../matrix/agents.js';
-import type { MatrixResult } from '../matrix.js';
+import type { MatrixResult } from '../../session/matrix-run.js';
 import { matrixSummary, type GateOutcome } from '../../report/matrix-answer.js';
 import { checkKind, fold, moreLine } from '../../report/fold.js';
 import { harnessLines } from './harness-lines.js';
