@@ -66,6 +66,30 @@ const script = (name: string, body: string) => async (dir: string) => {
   await chmod(join(dir, name), 0o755);
 };
 
+/** agents list of a cache holding `version` whose binary prints `printed`: said to be another release, or not */
+function cachedBinaryRow(version: string, printed: string, other: boolean): Record<string, Row> {
+  const v = (text: string) => text.replaceAll('.', '\\.');
+  const line = other
+    ? `^${v(version)}  ${v(printed)}  .*\\(the binary reports ${v(printed)}, not ${v(version)}: synconf agents install --force ${v(version)}\\)$`
+    : `^${v(version)}  ${v(printed)}  \\S+syncthing$`;
+  return {
+    [`agents list: a cached ${version} whose binary says ${printed} is ${other ? 'said so' : 'that release'}`]: {
+      cause: '40 said, not muddled',
+      argv: ['agents', 'list'],
+      env: { SYNCONF_AGENTS_DIR: '$DIR/agents' },
+      setup: async (dir) => {
+        await mkdir(join(dir, 'agents', version), { recursive: true });
+        await script(
+          join('agents', version, 'syncthing'),
+          `echo "syncthing ${printed} \\"Gold Grasshopper\\" (go1.26 linux-amd64)"`,
+        )(dir);
+      },
+      code: 0,
+      message: new RegExp(line),
+    },
+  };
+}
+
 /** what a row's signal can wait for: its own folder, and the requests the fake agent got since the row started */
 interface Seen {
   dir: string;
@@ -749,21 +773,12 @@ const ROWS: Record<string, Row> = {
     code: 2,
     message: /^synconf: GOFLAGS "-bogus": go refuses it \(unknown flag -bogus\); fix or unset GOFLAGS$/,
   },
-  'agents list: a cached 1.30.0 whose binary says v9.9.9 is said so': {
-    cause: '40 said, not muddled',
-    argv: ['agents', 'list'],
-    env: { SYNCONF_AGENTS_DIR: '$DIR/agents' },
-    setup: async (dir) => {
-      await mkdir(join(dir, 'agents', '1.30.0'), { recursive: true });
-      await script(
-        join('agents', '1.30.0', 'syncthing'),
-        'echo "syncthing v9.9.9 \\"Gold Grasshopper\\" (go1.26 linux-amd64)"',
-      )(dir);
-    },
-    code: 0,
-    message:
-      /^1\.30\.0  v9\.9\.9  .*\(the binary reports v9\.9\.9, not 1\.30\.0: synconf agents install --force 1\.30\.0\)$/,
-  },
+  ...cachedBinaryRow('1.30.0', 'v9.9.9', true),
+  // the same re-probed (issue 40): a pre-release or a fourth number read as the release it starts with was listed
+  // without a word (and agents install took it as installed); Debian's own -ds1 build is that release
+  ...cachedBinaryRow('2.1.2', 'v2.1.2-rc.1', true),
+  ...cachedBinaryRow('1.19.2', 'v1.19.2.9', true),
+  ...cachedBinaryRow('1.19.2', 'v1.19.2-ds1', false),
   "report merge of a proxy session's report.json: refused in one line": {
     cause: '40 said, not muddled',
     argv: ['report', 'merge', join(ROOT, 'tests', 'fixtures', 'reports', 'pass.json'), 'session.json', '--out', 'm'],
@@ -1288,6 +1303,28 @@ describe('the request log of a stand-in agent on a full disk or shared (issue 40
         const named =
           /--report-dir \S+: cannot write the stand-in agent's request log \S+upstream-requests\.har \(ENOSPC\)/;
         assert.match(p.stderr(), named);
+      }),
+  );
+
+  // Issue 40 (re-probe): a disk that fills mid-session left the proxy's report unwritten; it said so and exited 2 but
+  // gave no closing line: no word of how the session ended, nor that nothing of it was kept.
+  test(
+    'proxy on a disk that fills mid-session: its last lines say how it stopped, that it could not be kept, exit 2',
+    { timeout: 60_000 },
+    (t) =>
+      onTinyDisk(t, async (dir, disk) => {
+        counts.set('40 said, not muddled', (counts.get('40 said, not muddled') ?? 0) + 1);
+        const p = await startProxy(dir, 'disk/r', ['--recordings', REC, '--api-key', KEY]);
+        await fillDisk(disk, 0);
+        for (let i = 0; i < 20; i++) assert.equal((await ask(p.url, KEY)).status, 200);
+        assert.equal(await stopProxy(p), 2, p.stderr());
+        const [stopped, kept] = p.stderr().trimEnd().split('\n').slice(-2);
+        const closing =
+          /^synconf proxy: stopped \(SIGTERM\); the session could not be kept: its report cannot be written in --report-dir \S+disk\/r \(see above\) \(exit 2\)$/;
+        assert.match(stopped, closing, p.stderr());
+        assert.equal(kept, 'report: none written; exchanges: none kept', p.stderr());
+        assert.match(p.stderr(), /^synconf: cannot write \S+disk\/r\/report\.json \(ENOSPC\)/m);
+        assert.doesNotMatch(p.stderr(), /internal error|\n\s+at .*[:(]\d+/, 'no internal error, no stack trace');
       }),
   );
 

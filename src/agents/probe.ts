@@ -1,7 +1,6 @@
 // What a Syncthing binary says about itself: `syncthing --version` (every generation takes it).
 import { tmpdir } from 'node:os';
 import { runBounded } from '../bounded-exec.js';
-import semver from 'semver';
 import { InputError } from '../errors.js';
 
 export interface BinaryVersion {
@@ -24,8 +23,12 @@ export async function binaryVersion(binary: string): Promise<BinaryVersion> {
   return { printed, long };
 }
 
-/** true when the printed version (v1.12.1-ds1) is the release `version` (1.12.1): Debian's -ds1 tag is not a pre-release here */
+/**
+ * true when the printed version is the release `version` (1.12.1): its tag (v1.12.1) or Debian's build of it
+ * (v1.12.1-ds1, the -dsN of a repacked source). Any other suffix is another release: a pre-release (v2.1.2-rc.1) or a
+ * fourth number (v1.19.2.9) read as the release it starts with was listed and kept as that release without a word.
+ */
 export function sameRelease(printed: string, version: string): boolean {
-  const core = semver.coerce(printed);
-  return core !== null && core.version === version;
+  const tail = printed.startsWith(`v${version}`) ? printed.slice(version.length + 1) : undefined;
+  return tail !== undefined && /^(-ds\d*)?$/.test(tail);
 }

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Report } from '../schema/generated/types.js';
-import { UsageError } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { makeOutputDir } from '../output-dir.js';
 import { SYNCONF_VERSION } from '../paths.js';
 import { Redactor } from '../transport/redact.js';
@@ -23,7 +23,7 @@ import { finalize, totalsOf, verdictLine } from '../verdict/totals.js';
 import { DEFAULT_FAIL_ON } from '../verdict/verdicts.js';
 import { onInterrupt, serverInterruptCode } from './terminal/interrupt.js';
 import { beyondLoopbackLine } from '../serve/stand-in.js';
-import { writeReports } from '../session/write-reports.js';
+import { settled, writeReports } from '../session/write-reports.js';
 import { startUpstream, type Upstream } from '../session/proxy-upstream.js';
 import { HarSink } from '../proxy/har-sink.js';
 import { lockReportDir } from '../session/report-lock.js';
@@ -76,22 +76,42 @@ export async function runProxy(opts: ProxyOptions): Promise<number> {
   try {
     const startedAt = new Date();
     const upstream = await startUpstream({ ...opts, reportDir: opts.reportDir });
-    let code: number;
+    const stopUpstream = stopOnce(upstream);
     try {
-      code = await session({ ...opts, tls }, upstream, startedAt, contract && { doc: contract, file: opts.contract! });
-    } catch (e) {
-      // the session's own failure is the one to give (its report unwritable); the upstream's is said beside it
-      await upstream.close().catch((c: unknown) => console.error(`synconf: ${printableLine((c as Error).message)}`));
-      throw e;
+      return await session(
+        { ...opts, tls },
+        upstream,
+        stopUpstream,
+        startedAt,
+        contract && { doc: contract, file: opts.contract! },
+      );
+    } finally {
+      // a session that failed before it stopped its upstream: the session's failure is the one given, this one beside it
+      const problem = await stopUpstream();
+      if (problem) console.error(`synconf: ${printableLine(problem)}`);
     }
-    await upstream.close();
-    return code;
   } finally {
     release();
   }
 }
 
 type Contracted = SessionOptions['contract'];
+
+/** the upstream stopped once, by whoever comes first; what kept it from stopping cleanly (the stand-in agent's
+ * request log unwritable) is given to that one only, undefined to the other */
+function stopOnce(upstream: Upstream): () => Promise<string | undefined> {
+  let stopped = false;
+  return async () => {
+    if (stopped) return undefined;
+    stopped = true;
+    try {
+      await upstream.close();
+      return undefined;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+}
 
 /** --tls-cert and --tls-key, both or neither: the PEM texts the proxy listens with */
 function listenTls(opts: ProxyOptions): ForwardOptions['tls'] {
@@ -107,7 +127,13 @@ function listenTls(opts: ProxyOptions): ForwardOptions['tls'] {
 /** the options of a session: the command's, with the TLS it listens with read */
 type SessionOpts = ProxyOptions & { tls: ForwardOptions['tls'] };
 
-async function session(opts: SessionOpts, upstream: Upstream, startedAt: Date, contract: Contracted): Promise<number> {
+async function session(
+  opts: SessionOpts,
+  upstream: Upstream,
+  stopUpstream: () => Promise<string | undefined>,
+  startedAt: Date,
+  contract: Contracted,
+): Promise<number> {
   const deviations = await deviationsFor(upstream.version);
   const redactor = new Redactor([upstream.apiKey]);
   const har = sessionHar(opts, upstream, startedAt);
@@ -147,20 +173,32 @@ async function session(opts: SessionOpts, upstream: Upstream, startedAt: Date, c
   clearInterval(idle);
   await forwarder.close();
   interrupt.off();
+  // stopped before the report is made: a stand-in agent's log that could not be kept is one of its problems
+  const upstreamProblem = await stopUpstream();
+  if (upstreamProblem) console.error(`synconf: ${printableLine(upstreamProblem)}`);
   const kept = har.end();
   s.finish();
   // the report must not name the exchanges of an earlier session as this one's
   if (!kept) rmSync(join(opts.reportDir, EXCHANGES_DIR), { recursive: true, force: true });
-  const report = proxyReport(s, upstream, opts, startedAt, kept ? [] : [har.failure!], state);
+  const problems = [...(kept ? [] : [har.failure!]), ...(upstreamProblem ? [upstreamProblem] : [])];
+  const report = proxyReport(s, upstream, opts, startedAt, problems, state);
   report.run.expectations = deviations.files.join(', ') || null;
+  return keep(report, why, opts, kept ? har.file : undefined);
+}
+
+/** the session's report written and its last lines: how it ended, its verdict and where it is kept; the exit code */
+async function keep(report: Report, why: Ended, opts: ProxyOptions, harFile: string | undefined): Promise<number> {
   // Ctrl-C and a closed terminal interrupt it (130, 129), as every command; SIGTERM (what `kill` and CI send), a count
   // reached or the idle time are the orderly stop: the verdict's exit code. report.json holds the code the process
   // exits with, as a run's does.
   const interrupted = why === 'count' || why === 'idle' ? undefined : serverInterruptCode(why);
-  await writeReports(exitingWith(report, interrupted), opts.reportDir);
-  console.error(printableLine(stopLine(why, interrupted !== undefined, opts, report)));
-  console.error(`report: ${join(opts.reportDir, 'report.json')}; exchanges: ${kept ? har.file : 'none kept'}`);
-  return interrupted ?? report.exitCode;
+  const { unwritable } = await settled(writeReports(exitingWith(report, interrupted), opts.reportDir));
+  // a report that cannot be written (a full disk): said, then the session's last lines say so, exit 2
+  if (unwritable) console.error(`synconf: ${printableLine(unwritable.message)}`);
+  console.error(printableLine(stopLine(why, interrupted !== undefined, opts, report, unwritable !== undefined)));
+  const reportLine = unwritable ? 'none written' : join(opts.reportDir, 'report.json');
+  console.error(`report: ${reportLine}; exchanges: ${harFile ?? 'none kept'}`);
+  return unwritable ? EXIT.usage : (interrupted ?? report.exitCode);
 }
 
 /**
@@ -238,11 +276,15 @@ function exitingWith(report: Report, interrupted: number | undefined): Report {
   return report;
 }
 
-/** how the session ended and its verdict, or what kept it from one */
-function stopLine(why: string, interrupted: boolean, opts: ProxyOptions, report: Report): string {
+/** how the session ended and its verdict, or what kept it from one (its report unwritable: exit 2) */
+function stopLine(why: string, interrupted: boolean, opts: ProxyOptions, report: Report, unwritable: boolean): string {
   const how = why === 'count' ? `--count ${opts.count}` : why === 'idle' ? `--until-idle ${opts.untilIdle}` : why;
   const [problem] = report.harnessErrors;
-  const said = problem ? `${problem.message} (exit ${report.exitCode})` : report.verdict.replace(/^synconf: /, '');
+  const said = unwritable
+    ? `the session could not be kept: its report cannot be written in --report-dir ${opts.reportDir} (see above) (exit ${EXIT.usage})`
+    : problem
+      ? `${problem.message} (exit ${report.exitCode})`
+      : report.verdict.replace(/^synconf: /, '');
   return `synconf proxy: ${interrupted ? 'interrupted' : 'stopped'} (${how}); ${said}`;
 }
 
