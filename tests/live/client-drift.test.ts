@@ -4,7 +4,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cassette, DriftCauses, HarEntry } from '../../src/schema/generated/types.js';
 import { readFileSync } from 'node:fs';
 import { holdFolder, useLab } from '../support/lab.js';
@@ -161,18 +162,39 @@ async function heldAgent() {
   return { url, release, polled, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
+/** the first line of what the proxy at `url` answers a request that is not HTTP: Node's own 400, sent without the
+ * proxy's request handler (no activity to the idle watch); its arrival shows the proxy's event loop turned after it */
+function loopTurn(url: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString()));
+    socket.once('error', (e) => resolve(`error: ${e.message}`));
+    socket.once('close', () => resolve(answer.split('\r\n')[0] || 'closed without an answer'));
+    socket.end('NOT HTTP\r\n\r\n');
+  });
+}
+
 describe('nothing changed on the wire', () => {
   test('--until-idle never cuts a long poll in flight: it completes, then the session stops', async (t) => {
     const agent = await heldAgent();
     t.after(() => agent.close());
     const p = await startProxy(work(), 'idle-poll', ['--agent', agent.url, '--api-key', 'k', '--until-idle', '1']);
     t.after(() => p.child.kill('SIGKILL'));
-    const poll = call(p, '/rest/events?since=0&timeout=60').then(async (r) => [r.status, await r.text()]);
-    await agent.polled;
-    // the poll stays open past the idle time; the session must wait for it (it ends once idle after it)
+    const poll = call(p, '/rest/events?since=0&timeout=60').then(
+      async (r) => [r.status, await r.text()],
+      (e: Error) => ['cut', String((e.cause as Error | undefined)?.message ?? e.message)],
+    );
+    await agent.polled; // after the proxy took the poll as its last activity
     let exited = false;
     void p.exited.then(() => (exited = true));
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // the poll stays open past the idle time, and past the tick on which a proxy that cuts polls would stop (every
+    // 100 ms, commands/proxy.ts idleWatch; a second allowed) ...
+    const cutBy = Date.now() + 1000 + 1000;
+    while (Date.now() < cutBy) await sleep(cutBy - Date.now());
+    // ... and the proxy's event loop has turned twice since (each turn runs the timers due before it reads a socket):
+    // so such a proxy has stopped, and the second answer is a reset, not the 400 of the request it never counts
+    for (const turn of [1, 2]) assert.equal(await loopTurn(p.url), 'HTTP/1.1 400 Bad Request', `turn ${turn}`);
     assert.equal(exited, false, 'the proxy stopped with a long poll open');
     agent.release();
     assert.deepEqual(await poll, [200, '[]']);
