@@ -1723,6 +1723,9 @@ const NEVER_ASKED: [name: string, method: string, path: string][] = [
   ['PATCH /rest/config/gui', 'PATCH', '/rest/config/gui'],
   ['PUT /rest/config/devices', 'PUT', '/rest/config/devices'],
   ['PUT /rest/config/folders', 'PUT', '/rest/config/folders'],
+  // re-probed on a lab of 2.1.2: a PUT of the options section reset every option the body did not hold
+  ['PUT /rest/config/options', 'PUT', '/rest/config/options'],
+  ['PUT /rest/config/ldap', 'PUT', '/rest/config/ldap'],
 ];
 
 describe('drift --against never asks again what would stop, reset or reconfigure the agent (issue 40)', () => {

@@ -110,6 +110,14 @@ const NEVER_ASKED: [methods: RegExp, path: RegExp, why: string][] = [
     "it would set the agent's GUI (its API key, address, user and password) to the old agent's",
   ],
   [/^PUT$/, /^\/rest\/config\/(devices|folders)$/i, "it would replace all the agent's devices or folders"],
+  // a PUT of a section sets every member it does not hold to its default: measured on 2.1.2, a session's PUT of
+  // /rest/config/options turned on global discovery, relays, crash and usage reporting and automatic upgrades, and
+  // replaced the listen addresses; LDAP settings decide who may log in to the GUI
+  [
+    /^PUT$/,
+    /^\/rest\/config\/(options|ldap)$/i,
+    "it would replace all the agent's options (listen addresses, discovery, upgrades) or LDAP settings with the old agent's",
+  ],
 ];
 
 /** why a request routed so must not be asked of an agent, or undefined */
