@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import type { Report } from '../src/schema/generated/types.js';
 import { ROOT } from '../src/paths.js';
 import { tempFolder } from './support/temp.js';
+import { cli } from './support/cli.js';
 import {
   fixtures,
   instants,
@@ -110,6 +111,23 @@ describe('a signal at any instant ends the command with 128 + n, one line, whole
       files: ['untouched.json'],
       doneLine: /^\d+ causes: /m,
       named: 'synconf drift',
+    };
+    assertHeld(await shotsOver(cmd));
+  });
+
+  // report merge writes its matrix whole or not at all; its interrupted line names it (it was the entry's line,
+  // 'synconf: interrupted', heard only between two reports read: the versions' pairs compared in one piece)
+  test('report merge of 12 runs of the bundled 1.19.2 recordings, as 12 versions', async () => {
+    const replayed = cli(['replay', REC, '--report-dir', 'one'], { cwd: scratch() });
+    assert.equal(replayed.code, 0, replayed.stderr);
+    fixtures.manyRuns(join(scratch(), 'runs'), 12, join(scratch(), 'one'));
+    const cmd = {
+      argv: ['report', 'merge', ...Array.from({ length: 12 }, (_, k) => `runs/v${k}/report.json`), '--out', 'merged'],
+      cwd: scratch(),
+      reportDir: 'merged',
+      files: ['matrix.json', 'matrix.html', 'matrix.md'],
+      codeless: true,
+      named: 'synconf report merge',
     };
     assertHeld(await shotsOver(cmd));
   });

@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { checkRecordingsFolder, readCassette, CassetteError } from '../transport/cassette.js';
 import type { Cassette } from '../schema/generated/types.js';
-import { describeDifference, differencesOf, type Difference } from './compare.js';
+import { describeDifference, differenceSteps, type Difference } from './compare.js';
 import { InputError } from '../errors.js';
 import { drained, pacedDrain, type Pace } from '../turns.js';
 
@@ -62,8 +62,8 @@ export const pacedDriftBetween = (
   pace: Pace,
 ): Promise<FolderDrift> => pacedDrain(driftSteps(a, b, only), pace);
 
-/** the drift, scenario by scenario: it yields after each, where a paced caller may take a turn */
-function* driftSteps(a: string, b: string, only?: (scenario: string) => boolean): Generator<void, FolderDrift> {
+/** the drift, scenario by scenario, exchange by exchange: it yields after each, where a paced caller may take a turn */
+export function* driftSteps(a: string, b: string, only?: (scenario: string) => boolean): Generator<void, FolderDrift> {
   const inA = new Set(scenariosIn(a));
   const inB = new Set(scenariosIn(b));
   const ids = [...new Set([...inA, ...inB])].filter((id) => !only || only(id)).sort();
@@ -93,7 +93,7 @@ function* driftSteps(a: string, b: string, only?: (scenario: string) => boolean)
       });
       continue;
     }
-    const differences = differencesOf(older as Cassette, newer as Cassette);
+    const differences = yield* differenceSteps(older as Cassette, newer as Cassette);
     result.differences += differences.length;
     result.scenarios.push({ scenario, lines: differences.map(describeDifference), differences });
   }

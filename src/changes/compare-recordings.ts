@@ -3,7 +3,7 @@
 // folder keeps its exchanges) and report merge. Scenario by scenario by shape (compare-dirs.ts), then folded into
 // causes classified by the change rules (causes.ts).
 import type { ChangeCause } from '../schema/generated/types.js';
-import { driftBetween, pacedDriftBetween, type FolderDrift } from './compare-dirs.js';
+import { driftBetween, driftSteps, pacedDriftBetween, type FolderDrift } from './compare-dirs.js';
 import type { Pace } from '../turns.js';
 import { causesOf } from './causes.js';
 import { describeDifference, type Difference } from './compare.js';
@@ -38,6 +38,12 @@ export async function pacedCompareRecordings(
   pace: Pace,
 ): Promise<Comparison> {
   const drift = await pacedDriftBetween(a, b, only, pace);
+  return { drift, causes: causesOf(drift.scenarios, false) };
+}
+
+/** the changes from `a` to `b`, piece by piece: it yields where a paced caller may take a turn (a matrix's pairs) */
+export function* compareSteps(a: string, b: string, only?: (scenario: string) => boolean): Generator<void, Comparison> {
+  const drift = yield* driftSteps(a, b, only);
   return { drift, causes: causesOf(drift.scenarios, false) };
 }
 

@@ -11,6 +11,7 @@ import { validate } from '../schema/registry.js';
 import { DEVICE_ID, normalKey } from '../schema/normal-key.js';
 import { plural } from '../plural.js';
 import { showsAbsent } from '../verdict/absent.js';
+import { drained } from '../turns.js';
 
 /** every path of a JSON document with the JSON types found there; array items share one path */
 export function shapeOf(doc: unknown, tmp?: string): Map<string, Set<string>> {
@@ -170,9 +171,11 @@ const answerOf = (e: HarEntry) => ({
   body: e.response.content.text,
 });
 
-function observe(entries: HarEntry[], tmp: string | undefined): Map<string, Observed> {
+/** what each exchange of a cassette answered, by request; it yields after each, where a paced caller may take a turn */
+function* observe(entries: HarEntry[], tmp: string | undefined): Generator<void, Map<string, Observed>> {
   const out = new Map<string, Observed>();
   for (const e of entries.filter((x) => !opensCursor(x))) {
+    yield;
     const id = requestId(e, tmp);
     let doc: unknown;
     try {
@@ -290,11 +293,19 @@ function bodyDifferences(x: Observed, y: Observed, at: Omit<Difference, 'kind'>)
 }
 
 /** the differences between two cassettes of one scenario */
-export function differencesOf(before: Cassette, after: Cassette): Difference[] {
-  const a = observe(before.log.entries, before.log._synconf.tmp);
-  const b = observe(after.log.entries, after.log._synconf.tmp);
+export const differencesOf = (before: Cassette, after: Cassette): Difference[] =>
+  drained(differenceSteps(before, after));
+
+/**
+ * The same, exchange by exchange: it yields after each, where a paced caller may take a turn (a cassette of 20,000
+ * exchanges compares for seconds, which in one piece left a signal unheard: issue 41)
+ */
+export function* differenceSteps(before: Cassette, after: Cassette): Generator<void, Difference[]> {
+  const a = yield* observe(before.log.entries, before.log._synconf.tmp);
+  const b = yield* observe(after.log.entries, after.log._synconf.tmp);
   const out: Difference[] = [];
   for (const exchange of new Set([...a.keys(), ...b.keys()])) {
+    yield;
     const x = a.get(exchange);
     const y = b.get(exchange);
     const at = {

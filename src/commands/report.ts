@@ -5,7 +5,9 @@ import { dirname, join } from 'node:path';
 import type { FailOn, Report } from '../schema/generated/types.js';
 import { readReport } from '../report/load.js';
 import { InputError } from '../errors.js';
-import { mergeReports } from '../matrix/merge.js';
+import { pacedMergeReports } from '../matrix/merge.js';
+import { onInterrupt } from './terminal/interrupt.js';
+import { pacer } from '../turns.js';
 import { writeMatrix, writeReports } from '../session/write-reports.js';
 import { makeOutputDir } from '../output-dir.js';
 import { selectScenarios } from '../scenario/select.js';
@@ -76,8 +78,15 @@ function sameRuns(given: { report: Report; file: string }[]): string[] {
 export async function reportMerge(files: string[], opts: MergeCommandOptions): Promise<void> {
   const gate = releaseGateOf(opts);
   makeOutputDir(opts.out, '--out');
+  // a signal ends the merge 128 + n at the next turn, until the process exits: the matrix's files are renamed into
+  // place all at once or not at all (write-reports.ts), so --out holds the whole matrix or what it held before
+  onInterrupt({ line: { command: 'synconf report merge', doing: 'nothing more is merged' }, stop: async () => {} });
   const given = [];
-  for (const file of files) given.push({ report: await readReport(file, { whole: true }), file });
+  const pace = pacer(); // a turn now and then: reading 40 reports takes seconds
+  for (const file of files) {
+    await pace();
+    given.push({ report: await readReport(file, { whole: true }), file });
+  }
   // a proxy session judges one client's exchanges, not the suite against a version: no column of a version matrix
   const session = given.find((g) => g.report.run.mode === 'proxy');
   if (session)
@@ -95,7 +104,7 @@ export async function reportMerge(files: string[], opts: MergeCommandOptions): P
     if (gate.verdicts.length) finalize(report, gate.verdicts as FailOn[]);
   }
   const labels = runs.map((r) => versionOf(r.report));
-  const matrix = mergeReports(
+  const matrix = await pacedMergeReports(
     runs.map((r) => r.report),
     {
       files: runs.map((r) => r.file),
@@ -104,6 +113,7 @@ export async function reportMerge(files: string[], opts: MergeCommandOptions): P
       accepted: gate.accepted,
       statements: await loadStatements(),
     },
+    pace,
   );
   const written = await writeMatrix(matrix, opts.out);
   const outcome = matrixGates(matrix, gate.ask);

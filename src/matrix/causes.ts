@@ -11,7 +11,7 @@ import type {
   MatrixCauseCheck,
   MatrixPair,
 } from '../schema/generated/types.js';
-import { compareRecordings } from '../changes/compare-recordings.js';
+import { compareRecordings, compareSteps } from '../changes/compare-recordings.js';
 import { byUrgency, foldMembers } from '../changes/causes.js';
 import { ruleOf } from '../changes/rules.js';
 import { checkFinding, explainsChecks, fitsOf } from '../changes/finders.js';
@@ -167,9 +167,14 @@ function missingOf(m: Matrix, columns: number[], exchanges: RunExchanges[]): str
 
 /**
  * The pairs of adjacent versions (in `m.order`, columns without a version left out) with their causes, from the
- * exchanges of each column (`exchanges[i]`); a pair with a column whose exchanges are missing cannot be told.
+ * exchanges of each column (`exchanges[i]`); a pair with a column whose exchanges are missing cannot be told. It
+ * yields as it compares, where a paced caller may take a turn (a merge of many versions compares for seconds).
  */
-export function pairsOf(m: Matrix, exchanges: RunExchanges[], opts: PairOptions = {}): MatrixPair[] {
+export function* pairSteps(
+  m: Matrix,
+  exchanges: RunExchanges[],
+  opts: PairOptions = {},
+): Generator<void, MatrixPair[]> {
   const versioned = m.order.filter((i) => m.columns[i].version !== null);
   // the scenarios the matrix ran (--only, --suite), and the agent's identification every run makes
   const ran = new Set([...m.rows.map((r) => r.scenario), '_run']);
@@ -180,8 +185,13 @@ export function pairsOf(m: Matrix, exchanges: RunExchanges[], opts: PairOptions 
     const missing = missingOf(m, [from, to], exchanges);
     if (missing || !('dir' in a) || !('dir' in b)) pairs.push(cannotTell(m, [from, to], missing ?? ''));
     else {
-      const compare = () => compareRecordings(a.dir, b.dir, (id) => ran.has(id)).causes;
-      pairs.push(pairOf(m, [from, to], opts.recordedCauses?.(from, to, compare) ?? compare(), opts));
+      const only = (id: string) => ran.has(id);
+      // a caller that keeps the causes (history) compares in one piece; else a pair compares piece by piece
+      const recorded = opts.recordedCauses
+        ? opts.recordedCauses(from, to, () => compareRecordings(a.dir, b.dir, only).causes)
+        : (yield* compareSteps(a.dir, b.dir, only)).causes;
+      pairs.push(pairOf(m, [from, to], recorded, opts));
+      yield;
     }
   }
   return pairs;

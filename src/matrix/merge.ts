@@ -7,7 +7,8 @@ import { isVersion, versionLabel } from '../schema/version.js';
 import { cellOf, classifyRow, rowClass, versionOrder, type Cell } from './classify.js';
 import { CHANGE_CLASSES } from '../verdict/change-class.js';
 import type { GateIndex } from './gates.js';
-import { pairsOf, type PairOptions } from './causes.js';
+import { pairSteps, type PairOptions } from './causes.js';
+import { drained, pacedDrain, type Pace } from '../turns.js';
 import type { Acceptance } from '../changes/accept.js';
 import type { RunExchanges } from '../changes/exchanges.js';
 import { boundariesOf } from './boundaries.js';
@@ -83,34 +84,40 @@ function columnOf(r: Report, label: string, file: string | null, version: string
 }
 
 /** `files[i]` names where reports[i] came from (or give MergeOptions) */
-export function mergeReports(reports: Report[], filesOrOptions: (string | null)[] | MergeOptions = []): Matrix {
-  const opts: MergeOptions = Array.isArray(filesOrOptions) ? { files: filesOrOptions } : filesOrOptions;
+export const mergeReports = (reports: Report[], filesOrOptions: (string | null)[] | MergeOptions = []): Matrix =>
+  drained(mergeSteps(reports, Array.isArray(filesOrOptions) ? { files: filesOrOptions } : filesOrOptions));
+
+/**
+ * The same, a turn of the event loop now and then (`pace`): the pairs of many versions compare for seconds, which in
+ * one piece left a signal unheard (issue 41)
+ */
+export const pacedMergeReports = (reports: Report[], opts: MergeOptions, pace: Pace): Promise<Matrix> =>
+  pacedDrain(mergeSteps(reports, opts), pace);
+
+/** the matrix, piece by piece: it yields where a paced caller may take a turn */
+function* mergeSteps(reports: Report[], opts: MergeOptions): Generator<void, Matrix> {
   const files = reports.map((_, i) => opts.files?.[i] ?? null);
   const gates = opts.gates ?? (() => []);
   const ids = new Map<string, { scenario: string; cells: (Cell | null)[] }>();
-  reports.forEach((r, col) => {
+  for (const [col, r] of reports.entries())
     for (const s of r.scenarios) {
+      yield;
       for (const c of s.checks) {
         let row = ids.get(c.id);
         if (!row) ids.set(c.id, (row = { scenario: s.id, cells: reports.map(() => null) }));
         row.cells[col] = cellOf(c, s);
       }
     }
-  });
   const names = labels(reports, files, opts.labels);
   const versions = reports.map((r) => releaseOrNull(r.agent.version));
   const order = versionOrder(versions);
-  const rows: MatrixRow[] = [...ids].map(([id, { scenario, cells }]) => {
+  const rows: MatrixRow[] = [];
+  for (const [id, { scenario, cells }] of ids) {
+    yield;
     const changes = classifyRow(id, cells, order, names, versions, gates);
-    return {
-      id,
-      scenario,
-      cells: cells.map((c) => c?.verdict ?? null),
-      changed: changes.length > 0,
-      class: rowClass(changes),
-      changes,
-    };
-  });
+    const verdicts = cells.map((c) => c?.verdict ?? null);
+    rows.push({ id, scenario, cells: verdicts, changed: changes.length > 0, class: rowClass(changes), changes });
+  }
   // Most urgent class first (regressions), unchanged rows last; stable: run order otherwise.
   const rank = (r: MatrixRow) => (r.class ? CHANGE_CLASSES.indexOf(r.class) : CHANGE_CLASSES.length);
   rows.sort((a, b) => rank(a) - rank(b));
@@ -127,7 +134,8 @@ export function mergeReports(reports: Report[], filesOrOptions: (string | null)[
     classes,
     ...(undocumented.length ? { undocumented } : {}),
   };
-  matrix.pairs = pairsOf(
+  yield;
+  matrix.pairs = yield* pairSteps(
     matrix,
     reports.map((_, i) => opts.exchanges?.[i] ?? { missing: 'no exchanges were given with its report' }),
     {

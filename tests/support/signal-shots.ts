@@ -35,6 +35,8 @@ export interface Command {
   files: string[];
   /** how the first file says it was interrupted (default: its exitCode is the process's, 128 + n) */
   interruptedMark?: (doc: { exitCode?: number; verdict?: string }) => boolean;
+  /** the first file says no exit code (report merge's matrix.json): parsing, whole and in place is all it must be */
+  codeless?: boolean;
   /** the command its interrupted line names ("synconf drift: interrupted (SIGINT): ..."), when it must */
   named?: string;
   /** what the command prints once its work is done (default: the line naming its report's first file) */
@@ -97,7 +99,8 @@ function reportFault(cmd: Command, code: number | null): string | undefined {
     return `${cmd.files[0]} does not parse: ${(e as Error).message}`;
   }
   const signalled = Object.values(SIGNAL_CODES).includes(code as 130);
-  const consistent = signalled && cmd.interruptedMark ? cmd.interruptedMark(json) : json.exitCode === code;
+  const consistent =
+    cmd.codeless || (signalled && cmd.interruptedMark ? cmd.interruptedMark(json) : json.exitCode === code);
   if (!consistent) return `${cmd.files[0]} says exit ${json.exitCode} (${json.verdict}), the process exited ${code}`;
   const empty = cmd.files.filter((_, i) => !texts[i]!.trim());
   return empty.length ? `empty: ${empty.join(', ')}` : undefined;
@@ -262,6 +265,17 @@ export const fixtures = {
             har.replace(new RegExp(`"scenario": *"${id}"`, 'g'), `"scenario": "${id}-${k}"`),
           );
       }
+    }
+  },
+  /** v0/ … v`copies - 1`/: the report folder `run` (report.json and its recordings/) as runs of as many versions */
+  manyRuns(dir: string, copies: number, run: string): void {
+    const report = readFileSync(join(run, 'report.json'), 'utf8');
+    for (let k = 0; k < copies; k++) {
+      const doc = JSON.parse(report) as { agent: { version: string }; run: { startedAt: string } };
+      doc.agent.version = `v1.${20 + k}.0`;
+      doc.run.startedAt = new Date(Date.UTC(2026, 0, 1, 0, k)).toISOString(); // not "the same run given twice"
+      cpSync(run, join(dir, `v${k}`), { recursive: true });
+      writeFileSync(join(dir, `v${k}`, 'report.json'), JSON.stringify(doc));
     }
   },
   /** suite/: a ping scenario, then one of `steps` pauses and a ping; rec/: their recordings */
