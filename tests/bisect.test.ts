@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import semver from 'semver';
-import { bisect, type Probe } from '../src/bisect/search.js';
+import { bisect, endsAmong, type Probe } from '../src/bisect/search.js';
 import { answerLines } from '../src/commands/bisect.js';
 import { validate } from '../src/schema/registry.js';
 import { causeIn, subjectOf, verdictIn } from '../src/bisect/subject.js';
@@ -99,6 +99,28 @@ test('the ends are checked first: the same verdict, an end that cannot be told, 
     const outcome = await search(from, to, verdict).run();
     assert.deepEqual(outcome.answer, { kind: 'cannot-bisect', why }, why);
   }
+});
+
+test('no ends given: the neighbouring releases that differ, those that cannot be told skipped; none or several: why', async () => {
+  const versions = ['1.12.1', '1.19.2', '1.29.5', '1.30.0', '2.1.0', '2.1.2'];
+  /** the ends endsAmong takes when the releases show `shown` (undefined: cannot be told) */
+  const ends = (shown: Record<string, string | undefined>) =>
+    endsAmong(
+      versions,
+      async (v) => shown[v] !== undefined,
+      async (a, b) => shown[a] !== shown[b],
+    );
+  const fixed = { '1.12.1': 'pass', '1.19.2': 'pass', '1.29.5': 'pass', '2.1.0': 'fail', '2.1.2': 'pass' };
+  assert.deepEqual(await ends({ ...fixed, '2.1.2': 'fail' }), ['1.29.5', '2.1.0'], '1.30.0 cannot be told: skipped');
+  assert.deepEqual(await ends({ ...fixed, '1.30.0': 'pass', '2.1.2': 'fail' }), ['1.30.0', '2.1.0']);
+  assert.equal(
+    await ends(fixed),
+    'it changed more than once among 1.12.1, 1.19.2, 1.29.5, 2.1.0, 2.1.2 (1.29.5 → 2.1.0, 2.1.0 → 2.1.2): name --from and --to',
+  );
+  assert.equal(
+    await ends({ '1.29.5': 'pass', '2.1.2': 'pass' }),
+    'no change among 1.29.5, 2.1.2 (of 1.12.1, 1.19.2, 1.29.5, 1.30.0, 2.1.0, 2.1.2): name --from and --to',
+  );
 });
 
 describe('what changed: a cause as drift prints it, or a scenario (src/bisect/subject.ts)', async () => {

@@ -84,3 +84,23 @@ export async function bisect(s: BisectSearch): Promise<BisectOutcome> {
       : { kind: 'range', after: lo, before: hi, holes: gap };
   return { answer, probes };
 }
+
+/**
+ * The ends when none are given: the two neighbouring releases of `versions` (oldest first, those a matrix runs)
+ * between which the thing changed, releases that cannot be told skipped; or why there are none to take (no change,
+ * or more than one: the user names the ends then).
+ */
+export async function endsAmong(
+  versions: string[],
+  told: (version: string) => Promise<boolean>,
+  changed: (older: string, newer: string) => Promise<boolean>,
+): Promise<[string, string] | string> {
+  const seen: string[] = [];
+  for (const v of versions) if (await told(v)) seen.push(v);
+  const changes: [string, string][] = [];
+  for (let i = 1; i < seen.length; i++) if (await changed(seen[i - 1], seen[i])) changes.push([seen[i - 1], seen[i]]);
+  const pairs = changes.map(([a, b]) => `${a} → ${b}`).join(', ');
+  if (changes.length === 1) return changes[0];
+  if (changes.length > 1) return `it changed more than once among ${seen.join(', ')} (${pairs}): name --from and --to`;
+  return `no change among ${seen.length ? seen.join(', ') : 'no release that could be told'}${seen.length < versions.length ? ` (of ${versions.join(', ')})` : ''}: name --from and --to`;
+}

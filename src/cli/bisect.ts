@@ -23,13 +23,12 @@ export const bisectCommand: CommandModule = {
       })
       .option('from', {
         type: 'string',
-        demandOption: true,
         requiresArg: true,
-        describe: 'the older release, showing the old verdict',
+        describe:
+          'the older release, showing the old verdict (without --from and --to: the two neighbouring installed releases of the default set, as the matrix runs them, where it changed)',
       })
       .option('to', {
         type: 'string',
-        demandOption: true,
         requiresArg: true,
         describe: 'the newer release, showing the new verdict',
       })
@@ -47,6 +46,10 @@ export const bisectCommand: CommandModule = {
       .example(
         "synconf bisect --check 'system-config-defaults/tpl-folder-entry/assert:rescanIntervalS from the folder template' --from 1.29.5 --to 1.30.0",
         'the release that made a folder ignore the folder template',
+      )
+      .example(
+        "synconf bisect --cause 'endpoint-removed GET /rest/system/debug'",
+        'ends from the installed releases: the two neighbours between which the endpoint went',
       )
       .epilogue(
         'Known deviations are not applied: a verdict is what the agent does. A release that cannot be had (not served by the Go module proxy, not buildable, an install or run that fails, a check skipped) is a hole, as `git bisect run` skips exit 125.\n' +

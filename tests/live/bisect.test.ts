@@ -60,11 +60,43 @@ test('bisect --installed-only narrows the folder-template regression to the hole
   }
 });
 
+test('bisect --cause without ends, as users run it: the installed releases where /rest/system/debug went (1.30.0 → 2.1.0), then the 2.0.x between as holes (exit 2)', async () => {
+  const dir = makeTemp('bisect-cause');
+  const cache = join(dir, 'cache');
+  try {
+    await mkdir(cache);
+    for (const v of ['1.29.5', '1.30.0', '2.1.0']) await symlink(dirname(agentBinary(v)), join(cache, v));
+    const cause = 'endpoint-removed GET /rest/system/debug';
+    const res = await cliAsync(['bisect', '--cause', cause, '--installed-only'], {
+      cwd: dir,
+      env: { SYNCONF_AGENTS_DIR: cache },
+    });
+    assert.equal(res.code, 2, res.out);
+    const [answer, upstream, ...rest] = res.stdout.trimEnd().split('\n');
+    assert.deepEqual(rest, [], res.stdout);
+    assert.match(
+      answer,
+      /^endpoint-removed GET \/rest\/system\/debug: cannot tell which release: between 1\.30\.0 and 2\.1\.0; 2\.0\.0 not served by the Go module proxy/,
+    );
+    assert.match(
+      answer,
+      /; 2\.0\.9 not installed \(--installed-only\);.*; 2\.0\.15 not installed \(--installed-only\); 2\.0\.16 not served/,
+    );
+    assert.equal(upstream, 'upstream: git bisect start v2.1.0 v1.30.0');
+    // the ends were read from the three installed releases, each run once: absent, absent, then present on 2.1.0
+    for (const line of ['1.29.5: absent', '1.30.0: absent', '2.1.0: present'])
+      assert.match(res.stderr, new RegExp(`^synconf bisect: ${line.replace(/\./g, '\\.')}$`, 'm'));
+    assert.equal(res.stderr.match(/: running /g)?.length, 3, res.stderr);
+  } finally {
+    removeTemp(dir);
+  }
+});
+
 test('bisect refuses a check id, a version or missing options in one line (exit 2), before any run', async () => {
   const rows: [string[], RegExp][] = [
     [['--check', 'no-slashes', '--from', '1.29.5', '--to', '1.30.0'], /^synconf: --check no-slashes: not a check id/],
     [['--check', TEMPLATE, '--from', '1.29', '--to', '1.30.0'], /^synconf: --from 1\.29: not a release version/],
-    [['--check', TEMPLATE, '--from', '1.29.5'], /^synconf: missing required option --to; see synconf bisect --help$/m],
+    [['--check', TEMPLATE, '--from', '1.29.5'], /^synconf: --from and --to: give both ends, or neither/],
   ];
   for (const [args, want] of rows) {
     const res = await cliAsync(['bisect', ...args]);
