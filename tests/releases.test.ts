@@ -14,7 +14,9 @@ import {
   lineRelease,
   loadReleaseTable,
   moduleVersionOf,
+  sumDbSkipped,
   tableProblems,
+  unobtainable,
   type ReleaseTable,
 } from '../src/agents/releases.js';
 import { agentsDir } from '../src/agents/cache.js';
@@ -113,9 +115,43 @@ test('a line names its newest release the proxy serves (unknown ones only when n
   assert.equal(lineRelease('1.18')?.version, '1.18.0', '1.18.1, .4, .5 refused; .2, .3, .6 unknown');
   assert.equal(lineRelease('1.29')?.version, '1.29.7');
   assert.equal(lineRelease('2.0')?.version, '2.0.15');
-  assert.equal(lineRelease('1.20')?.version, '1.20.4', 'a line of unknowns: its newest');
+  assert.equal(lineRelease('1.20')?.version, '1.20.2', 'a line of unknowns: its newest go can verify (not 1.20.3/4)');
+  assert.equal(lineRelease('1.24'), undefined, '1.24.0: the checksum database does not know it');
   assert.equal(lineRelease('1.16'), undefined);
   assert.equal(lineRelease('1.21'), undefined);
+});
+
+test("the checksum database's 404 is measured too: a release go cannot verify is not obtainable unless GONOSUMDB says so", () => {
+  // asked 2026-11-29: served whole by the proxy, yet GOPROXY/sumdb/sum.golang.org/lookup answers 404 for these
+  assert.deepEqual(
+    versions((r) => r.proxy.status === 'served' && r.proxy.sumDb === 'not-found'),
+    ['1.24.0', '1.26.0', '1.26.1'],
+  );
+  assert.equal(versions((r) => r.proxy.sumDb === 'not-found').length, 26);
+  const r124 = table.releases.find((r) => r.version === '1.24.0')!;
+  assert.equal(
+    unobtainable(r124, table),
+    'not verifiable: the Go checksum database answers 404 for github.com/syncthing/syncthing@v1.24.0 (measured 2026-11-29), so go refuses its download; GONOSUMDB=github.com/syncthing/syncthing installs it unverified',
+  );
+  const rows: [NodeJS.ProcessEnv, boolean][] = [
+    [{}, false],
+    [{ GOSUMDB: 'off' }, true],
+    [{ GONOSUMDB: 'github.com/syncthing/syncthing' }, true],
+    [{ GONOSUMDB: 'example.com/x, github.com/syncthing' }, true],
+    [{ GOPRIVATE: 'github.com/*/syncthing' }, true],
+    [{ GONOSUMDB: 'github.com/syncthing/syncthing-other' }, false],
+    [{ GONOSUMDB: 'github.com/synct' }, false],
+  ];
+  for (const [env, skipped] of rows)
+    assert.equal(sumDbSkipped('github.com/syncthing/syncthing', env), skipped, JSON.stringify(env));
+  const saved = process.env.GONOSUMDB;
+  process.env.GONOSUMDB = 'github.com/syncthing/syncthing';
+  try {
+    assert.equal(unobtainable(r124, table), undefined);
+  } finally {
+    if (saved === undefined) delete process.env.GONOSUMDB;
+    else process.env.GONOSUMDB = saved;
+  }
 });
 
 /** a table of five releases: three of the default set, 2.0.9 (whose stand-in build fails) and 2.1.1 (not served) */
@@ -149,6 +185,10 @@ mod)
     case "$version" in
     ${sums.join('\n    ')}
     esac
+    if [ "$version" = "$FAKE_SUMDB_404" ]; then
+      printf '{"Path":"github.com/syncthing/syncthing","Version":"%s","Error":"github.com/syncthing/syncthing@%s: verifying go.mod: github.com/syncthing/syncthing@%s/go.mod: reading https://proxy.golang.org/sumdb/sum.golang.org/lookup/github.com/syncthing/syncthing@%s: 404 Not Found"}\\n' "$version" "$version" "$version" "$version"
+      exit 1
+    fi
     dir="${moduleDir}"; [ "$version" = "$FAKE_NO_DIR" ] && dir=/nonexistent/synconf-module
     echo "module $version" >> ${log}
     printf '{"Path":"github.com/syncthing/syncthing","Version":"%s","Dir":"%s","Sum":"%s"}\\n' "$version" "$dir" "$sum"
@@ -282,12 +322,41 @@ test('a fault of synconf in one build (exit 3) stops the pool: the build under w
   }
 });
 
+test("a download go refuses for the checksum database's 404 is named as that, not as the proxy's refusal (exit 2)", async () => {
+  const dir = makeTemp('releases-sumdb');
+  try {
+    const { go } = await fakeGo(dir);
+    const module = table.releases.find((r) => r.version === '2.0.9')!.moduleVersion;
+    const res = await cliAsync(['agents', 'install', '2.0.9'], {
+      env: {
+        SYNCONF_AGENTS_DIR: join(dir, 'cache'),
+        SYNCONF_RELEASES_FILE: await smallTable(dir),
+        SYNCONF_GO: go,
+        FAKE_SUMDB_404: module,
+      },
+    });
+    assert.equal(res.code, 2, res.out);
+    assert.deepEqual(
+      res.stderr
+        .trimEnd()
+        .split('\n')
+        .filter((l) => l.startsWith('synconf: ')),
+      [
+        `synconf: 2.0.9: the Go checksum database does not know github.com/syncthing/syncthing@${module} (404 at https://proxy.golang.org/sumdb/sum.golang.org/lookup/github.com/syncthing/syncthing@${module}), so go refuses its download though the proxy serves it; GONOSUMDB=github.com/syncthing/syncthing installs it unverified`,
+      ],
+    );
+  } finally {
+    removeTemp(dir);
+  }
+});
+
 test('agents install of a release or line that cannot be had is one line naming it (exit 2); a bad table names its file', async () => {
-  const res = await cliAsync(['agents', 'install', '1.16', '2.1.1']);
+  const res = await cliAsync(['agents', 'install', '1.16', '2.1.1', '1.24.0']);
   assert.equal(res.code, 2, res.out);
   assert.deepEqual(res.stderr.trimEnd().split('\n'), [
     'synconf: 1.16: no release of the line can be had (1.16.0 not served by the Go module proxy (.info answers, .mod or .zip refused; measured 2026-11-29); 1.16.1 not served by the Go module proxy (403 at .info; measured 2026-11-29))',
     'synconf: 2.1.1: not served by the Go module proxy (403 at .info; measured 2026-11-29)',
+    'synconf: 1.24.0: not verifiable: the Go checksum database answers 404 for github.com/syncthing/syncthing@v1.24.0 (measured 2026-11-29), so go refuses its download; GONOSUMDB=github.com/syncthing/syncthing installs it unverified',
   ]);
   const dir = makeTemp('releases-bad');
   try {

@@ -27,14 +27,15 @@ test('bracketed across releases that cannot be had, each named with why, nearest
     ['1.16.1', '1.16.0'],
   );
   assert.match(st.passed[0].why, /^not served by the Go module proxy \(403 at \.info; measured \d{4}-\d\d-\d\d\)$/);
-  // a version the table does not hold: the first after it that can be had (1.18.1 is not served; 1.18.2 unknown,
-  // which an install tries)
+  // a version the table does not hold: the first after it that can be had (1.18.1 is not served; the checksum
+  // database answers 404 for 1.18.2, so go refuses it; 1.18.3 unknown, which an install tries)
   const missing = straddle('1.18.0', without(['1.18.0']));
-  assert.deepEqual([missing.before, missing.at, missing.bracketed], ['1.17.0', '1.18.2', true]);
+  assert.deepEqual([missing.before, missing.at, missing.bracketed], ['1.17.0', '1.18.3', true]);
   assert.deepEqual(
     missing.passed.map((p) => p.version),
-    ['1.18.1'],
+    ['1.18.1', '1.18.2'],
   );
+  assert.match(missing.passed[1].why, /^not verifiable: the Go checksum database answers 404 for \S+@v1\.18\.2 /);
 });
 
 test('a side with no release says why: none in the table, or none synconf can build; installed ones count', () => {

@@ -112,6 +112,13 @@ async function downloadModule(version: string, src: GoModuleSource, s: GoBuildSt
   } catch {
     // no JSON: the error is in the output
   }
+  const output = info.Error ?? res.all ?? '';
+  // go asks the checksum database (through GOPROXY) before it takes an unpinned tag: a 404 there is not the proxy's
+  const unknownToSumDb = /verifying [^:]*: .*?reading (\S*sum\S*): 404 Not Found/.exec(output);
+  if (unknownToSumDb)
+    throw new GoBuildError(
+      `${version}: the Go checksum database does not know ${spec} (404 at ${unknownToSumDb[1]}), so go refuses its download though the proxy serves it; GONOSUMDB=${SYNCTHING_MODULE} installs it unverified`,
+    );
   if (res.failed || info.Error || !info.Dir) {
     throw new GoBuildError(
       `${version}: the Go module proxy (${process.env.GOPROXY || 'GOPROXY default'}) did not give ${spec}: ${oneLine(info.Error ?? res.all ?? '')}`,

@@ -57,7 +57,7 @@ export type KnownAgent = {
   inSetup: boolean;
 } & (DebianSource | GoModuleSource);
 
-export const SYNCTHING_MODULE = 'github.com/syncthing/syncthing';
+export { SYNCTHING_MODULE } from './releases.js';
 
 export const KNOWN_AGENTS: readonly KnownAgent[] = [
   { version: '1.12.1', inSetup: true, from: 'debian', suite: 'bullseye', debianVersion: '1.12.1~ds1-4' },

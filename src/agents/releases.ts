@@ -88,7 +88,7 @@ export function isReleaseLine(spec: string): boolean {
  */
 export function lineRelease(line: string, table = releaseTable()): Release | undefined {
   const of = table.releases.filter((r) => `${semver.major(r.version)}.${semver.minor(r.version)}` === line);
-  const buildable = of.filter((r) => table.recipes[r.recipe].buildable).reverse();
+  const buildable = of.filter((r) => !unobtainable(r, table)).reverse();
   return buildable.find((r) => r.proxy.status === 'served') ?? buildable.find((r) => r.proxy.status === 'unknown');
 }
 
@@ -97,12 +97,43 @@ export function lineReleases(line: string, table = releaseTable()): Release[] {
   return table.releases.filter((r) => `${semver.major(r.version)}.${semver.minor(r.version)}` === line);
 }
 
+/** the module path of every release (the 2.x releases too: no /v2) */
+export const SYNCTHING_MODULE = 'github.com/syncthing/syncthing';
+
+/**
+ * whether go leaves `module` out of the checksum database in this environment: GOSUMDB=off, or a GONOSUMDB or
+ * GOPRIVATE pattern (comma-separated path globs, each matching a prefix of the path's elements) that matches it
+ */
+export function sumDbSkipped(module: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.GOSUMDB === 'off') return true;
+  const elements = module.split('/');
+  const patterns = [env.GONOSUMDB, env.GOPRIVATE].flatMap((v) => (v ?? '').split(',')).map((p) => p.trim());
+  const glob = (p: string) =>
+    new RegExp(
+      `^${p
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '[^/]*')
+        .replace(/\?/g, '[^/]')}$`,
+    );
+  return patterns.some((p) => {
+    const parts = p.replace(/\/+$/, '').split('/');
+    return (
+      p !== '' &&
+      parts.length <= elements.length &&
+      glob(parts.join('/')).test(elements.slice(0, parts.length).join('/'))
+    );
+  });
+}
+
 /** why a release cannot be had, one phrase; undefined when synconf can try to build it */
 export function unobtainable(r: Release, table = releaseTable()): string | undefined {
   if (r.proxy.status === 'not-served') {
     const where = r.proxy.refusedAt === 'info' ? '403 at .info' : '.info answers, .mod or .zip refused';
     return `not served by the Go module proxy (${where}; measured ${r.proxy.measured})`;
   }
+  // go verifies an unpinned tag against the checksum database: where it does not know the tag, go refuses it
+  if (r.proxy.sumDb === 'not-found' && r.moduleSum === null && !sumDbSkipped(SYNCTHING_MODULE))
+    return `not verifiable: the Go checksum database answers 404 for ${SYNCTHING_MODULE}@${r.moduleVersion} (measured ${r.proxy.measured}), so go refuses its download; GONOSUMDB=${SYNCTHING_MODULE} installs it unverified`;
   const recipe = table.recipes[r.recipe];
   if (!recipe.buildable) return `served by the Go module proxy, but synconf cannot build it: ${recipe.why}`;
   return undefined;

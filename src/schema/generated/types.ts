@@ -2530,6 +2530,10 @@ export interface ReleaseProxyState {
    * where the proxy refused it: at .info, or only at .mod or .zip
    */
   refusedAt?: "info" | "mod-or-zip";
+  /**
+   * not-found: the Go checksum database, asked through the proxy (GOPROXY/sumdb/sum.golang.org/lookup/MODULE@VERSION), answered 404 the day `measured` says, so go refuses the download (verifying go.mod: 404) unless the table pins the module's hash or GONOSUMDB names the module; left out: the lookup answered, or was not asked
+   */
+  sumDb?: "not-found";
   note: string;
 }
 export interface ReleaseGoModEdit {
