@@ -47,6 +47,15 @@ export interface HistoryOptions {
 
 const say = (line: string) => console.log(printableLine(line));
 
+const UNWRITTEN = 'the history page is not written (a previous one is left as it was)';
+
+/**
+ * A signal outside the releases' runs (those are the matrix's, runMatrix listens then): the process ends at once,
+ * 128 + n, with one line; the page files are renamed into place together (writeHistory), so they are the new page
+ * whole or the previous one untouched.
+ */
+const listen = () => onInterrupt({ line: { command: 'synconf history', doing: UNWRITTEN }, stop: async () => {} });
+
 /** --all: every release of the table that can be had and is installed; with --install the others are installed first */
 async function allReleases(opts: HistoryOptions): Promise<string[]> {
   const table = releaseTable();
@@ -154,6 +163,10 @@ async function runMisses(
       onVersionStart: out.start,
       onScenario: out.scenario,
       onVersionEnd: out.end,
+      interruptLine: {
+        command: 'synconf history',
+        doing: `the reports of the releases done so far are written; ${UNWRITTEN}`,
+      },
     },
     processSignals,
   );
@@ -184,9 +197,12 @@ export async function history(opts: HistoryOptions): Promise<void> {
     timeout: opts.timeout,
   });
   const keys = new Map(agents.map((a) => [a, releaseKey(`${a.name} ${suite}`, a.recordings)]));
+  const early = listen();
   const hits = fromCache(agents, keys, cache, reportDir);
+  early.off();
   const misses = agents.filter((a) => !hits.has(a));
   const fresh = await runMisses(misses, opts, { reportDir, offline, cache, keys });
+  const interrupt = listen();
   const reports = await Promise.all(
     agents.map(async (a) => fresh.get(a) ?? (await readReport(join(reportDir, a.name, 'report.json')))),
   );
@@ -204,7 +220,11 @@ export async function history(opts: HistoryOptions): Promise<void> {
     scenarios: selection.scenarios,
     recordedCauses,
   });
-  await writePage(doc, reportDir, t0);
+  try {
+    await writePage(doc, reportDir, t0);
+  } finally {
+    interrupt.off();
+  }
 }
 
 /** the matrix of every column, written, and the history read from it */
@@ -242,21 +262,12 @@ async function historyDoc(
   });
 }
 
-/** history.json, .md, .html written (a signal while writing: written whole or not at all, exit 128 + n) */
+/** history.json, .md, .html written whole (a signal meanwhile: not at all, the listener ends the process 128 + n) */
 async function writePage(doc: History, reportDir: string, t0: number): Promise<void> {
-  const interrupt = onInterrupt({ line: { command: 'synconf history', doing: 'the history is not written' } });
-  try {
-    const files = await writeHistory(doc, reportDir, interrupt.abort).catch((e) => {
-      if (interrupt.signal) return [];
-      throw e;
-    });
-    if (await interrupt.heard()) return await interrupt.ending();
-    const where = `history: ${files.map(rel).join(', ')}; matrix and each release's report in ${rel(reportDir)}/; in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
-    const ran = doc.columns.filter((c) => !c.cached).length;
-    const exit = `synconf history: exit 0: the history is written (${ran} run, ${doc.columns.length - ran} from the cache)`;
-    for (const line of historySummary(doc, [where, exit])) say(line);
-    process.exitCode = EXIT.ok;
-  } finally {
-    interrupt.off();
-  }
+  const files = await writeHistory(doc, reportDir);
+  const where = `history: ${files.map(rel).join(', ')}; matrix and each release's report in ${rel(reportDir)}/; in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+  const ran = doc.columns.filter((c) => !c.cached).length;
+  const exit = `synconf history: exit 0: the history is written (${ran} run, ${doc.columns.length - ran} from the cache)`;
+  for (const line of historySummary(doc, [where, exit])) say(line);
+  process.exitCode = EXIT.ok;
 }

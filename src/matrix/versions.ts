@@ -40,6 +40,8 @@ export interface MatrixRunOptions {
   onVersionStart?: (agent: MatrixAgent) => void;
   onScenario?: (agent: MatrixAgent, s: ScenarioResult, index: number, total: number) => void;
   onVersionEnd?: (agent: MatrixAgent, report: Report, dir: string) => void;
+  /** who runs the matrix, as its interrupted line names it (default: synconf matrix, writing the versions done) */
+  interruptLine?: { command: string; doing: string };
 }
 
 /**

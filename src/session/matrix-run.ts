@@ -118,6 +118,9 @@ async function runVersion(
   return 'report' in outcome ? outcome.report : notRunReport(agent, outcome.notSetUp);
 }
 
+/** the matrix's own interrupted line (a command that runs a matrix for its own ends names itself instead) */
+const MATRIX_INTERRUPTED = { command: 'synconf matrix', doing: 'the reports of the versions done so far are written' };
+
 /** the versions run side by side, their reports and the matrix written; `signals`: the process's, from the command */
 export async function runMatrix(opts: MatrixRunOptions, signals: SignalHook): Promise<MatrixResult> {
   const t0 = performance.now();
@@ -149,7 +152,7 @@ export async function runMatrix(opts: MatrixRunOptions, signals: SignalHook): Pr
   const finish = (abandon?: AbortSignal) => finishMatrix(opts, reports, dirs, selection?.scenarios ?? [], t0, abandon);
   // Ctrl-C: the versions under way get the report of what they did so far, and the matrix of those is written.
   const interrupt = guard(signals, {
-    line: { command: 'synconf matrix', doing: 'the reports of the versions done so far are written' },
+    line: opts.interruptLine ?? MATRIX_INTERRUPTED,
     stop: async (signal) => {
       await Promise.race([workers, sleep(STOP_WITHIN_MS)]); // the runs under way stop at their next step
       if (finished && (await finished)) return; // the matrix is in place: afterReport marks it interrupted
