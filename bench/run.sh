@@ -9,7 +9,7 @@
 # second and peak memory (a record, no target). Then serve's request log at 1,000 and 10,000 requests
 # (bench/serve-log.mjs): bytes written and time a request, and their ratio (1 = linear; a record).
 # Last, `synconf history` of the bundled recordings and again from its cache (bench/history.mjs --replay; the live
-# figure is `npm run bench:history`).
+# figure is `npm run bench:history`). Then `synconf spec --boundaries` over the installed releases (bench/boundaries.mjs).
 # Each a whole process as a user starts it. Results: bench/results.json.
 #
 # Environment: RUNS (default 30), WARMUP (default 3), SYNCONF_BENCH_NO_BUILD=1 to skip `npm run build`.
@@ -82,3 +82,6 @@ node bench/serve-log.mjs
 
 echo "bench: synconf history of the bundled recordings, then again from its cache (bench/history.mjs --replay)" >&2
 node bench/history.mjs --replay
+
+echo "bench: synconf spec --boundaries over the installed releases (bench/boundaries.mjs)" >&2
+node bench/boundaries.mjs
