@@ -3,7 +3,8 @@
 // not import; each import that breaks the picture matches exactly one rule, whose name says which.
 //
 //   8 cli/                     yargs command definitions only
-//   7 commands/ (+ engine.ts)  entry points: print, exit codes, signals (commands/terminal/: the printers, the interrupt)
+//   7 commands/ (+ engine.ts)  entry points: print, exit codes, signals (commands/terminal/: the printers, the interrupt);
+//                              no entry point imports another's
 //   6 session/                 a run from its options to its written report folder: prints nothing, handles no signal
 //   5 matrix/ mutate/ serve/ proxy/ bisect/ history/   features, none imports another
 //   4 runner/ report/ changes/ report never imports runner or matrix; changes/ compares two versions' recordings
@@ -131,6 +132,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/commands/' },
       to: { path: '^src/engine\\.ts$' },
+    },
+    {
+      name: 'layer-7-one-entry-point',
+      comment:
+        "a command's entry point imports no other command's: what two commands share lies in session/ (or is a printer of commands/terminal/); a command may reach only its own variant, named <command>-<variant>.ts (drift.ts → drift-against.ts, spec.ts → spec-boundaries.ts)",
+      severity: 'error',
+      from: { path: '^src/commands/([^/]+)\\.ts$' },
+      to: { path: '^src/commands/[^/]+\\.ts$', pathNot: ['^src/commands/$1-[^/]+\\.ts$'] },
     },
     {
       name: 'layer-7-engine',

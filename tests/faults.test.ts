@@ -97,7 +97,7 @@ interface Seen {
   asked: (path: string) => number;
 }
 
-/** the report folder is made: the command listens for signals from then on (commands/run.ts), and writes a report */
+/** the report folder is made: the command listens for signals from then on (session/run-session.ts), and writes a report */
 const reportFolderMade = ({ dir }: Seen) => existsSync(join(dir, 'r'));
 /** the run is waiting on its ping (POST or GET), which the fake agent never answers */
 const pingHangs = (seen: Seen) => reportFolderMade(seen) && seen.asked('/rest/system/ping') > 0;

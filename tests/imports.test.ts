@@ -130,6 +130,12 @@ const PLANTED: [file: string, line: string, to: string, rule: string][] = [
     'src/engine.ts',
     'layer-7-commands',
   ],
+  [
+    'src/commands/__planted2.ts',
+    "import { runMatrix } from './matrix.js';\nexport const a = runMatrix;",
+    'src/commands/matrix.ts',
+    'layer-7-one-entry-point',
+  ],
   ['src/engine.ts', "export { runScenarios } from './runner/run.js';", 'src/runner/run.ts', 'layer-7-engine'],
   [
     'src/cli/__planted.ts',

@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { executeRun } from '../src/commands/run.js';
+import { executeRun } from '../src/session/run-session.js';
+import { runListener } from '../src/commands/terminal/run-progress.js';
+import { processSignals } from '../src/commands/terminal/interrupt.js';
 import { readReport } from '../src/report/load.js';
 import { exitCodeOf, EXIT } from '../src/errors.js';
 import { withoutSecrets } from '../src/commands/terminal/fault.js';
@@ -19,6 +21,7 @@ test('a run ended by an internal fault writes a valid report saying exit 3, what
       async () => {
         throw bug;
       },
+      { listener: runListener(), signals: processSignals },
     ).then(
       () => assert.fail('the fault must propagate'),
       (e: unknown) => e,

@@ -20,7 +20,7 @@ import { replaySession, requestLabel } from '../proxy/replay-client.js';
 import { agentRoute } from '../transport/agent-route.js';
 import { startUpstream, type Upstream, type UpstreamOptions } from '../session/proxy-upstream.js';
 import { dependsOnStart, holdsAnything, seedStartState, stateSize, type StartState } from '../proxy/start-state.js';
-import { printCauses, type CauseOptions } from './drift.js';
+import { printCauses, type CauseOptions } from './terminal/drift-causes.js';
 import { MISS_PREFIX } from '../serve/miss.js';
 import { InputError } from '../errors.js';
 import { printableLine } from '../printable.js';

@@ -7,6 +7,12 @@ import { checkKind, kindsAhead, moreLine, streamFold } from '../../report/fold.j
 import { pacer } from '../../turns.js';
 import type { LoadedScenario } from '../../scenario/load.js';
 import { printableLine } from '../../printable.js';
+import { relative, resolve } from 'node:path';
+import { shardLine } from '../../scenario/shard.js';
+import { stabilityLine } from '../../verdict/repeat.js';
+import { reportsLine } from '../../session/write-reports.js';
+import type { RunListener } from '../../session/run-session.js';
+import { harnessLines } from './harness-lines.js';
 
 /** the terminal takes escape sequences: a terminal, not TERM=dumb, and NO_COLOR not set */
 const redrawable = (tty: boolean, env: NodeJS.ProcessEnv) => tty && env.TERM !== 'dumb' && !env.NO_COLOR;
@@ -83,6 +89,43 @@ export function progress(stream: NodeJS.WriteStream = process.stdout, env: NodeJ
       for (const { first, more } of problems.rest())
         stream.write(`      ${moreLine(more, `${first.check.id} (in later scenarios)`)}\n`);
       stream.write(`${paint(exitCode === 0 ? 32 : 31, line)}\n`);
+    },
+  };
+}
+
+/** the path of a replayed folder as it reads well: relative inside the working folder, absolute outside it */
+const shortPath = (p: string) => {
+  const r = relative(process.cwd(), p);
+  return r.startsWith('..') ? resolve(p) : r || '.';
+};
+
+/**
+ * What a run session (run, replay, drift) prints as it goes, on stdout or (`linesToStderr`: drift --json, whose
+ * stdout holds the JSON document alone) stderr: a line per scenario, the run n of m, the shard, and at its end the
+ * stale known deviations, the harness errors, the verdict, where the reports are and the stability of a --repeat.
+ */
+export function runListener(linesToStderr = false): RunListener {
+  const out = progress(linesToStderr ? process.stderr : process.stdout);
+  const say = (line: string) => console.error(line);
+  const tell = linesToStderr ? say : (line: string) => console.log(line);
+  return {
+    say,
+    shard: (shard) => console.log(shardLine(shard)),
+    targetStart: ({ run, of }) => (of > 1 ? tell(`run ${run} of ${of}`) : undefined),
+    scenarioStart: (_, s, i, total) => out.onStart(s, i, total),
+    scenario: (_, r, i, total) => out.onScenario(r, i, total),
+    end({ report, paths, verdict, exitCode, replayed, removed }) {
+      for (const id of report.staleExpectations ?? [])
+        say(
+          printableLine(
+            `synconf: known deviation "${id}" matched no check of this run: update ${report.run.expectations}`,
+          ),
+        );
+      // repeated identical harness errors (a step missing from a recording, many times over): the first few, then a count
+      for (const line of harnessLines(report.harnessErrors)) say(line);
+      out.verdict(verdict, exitCode);
+      if (!removed) tell(`${reportsLine(paths)}${replayed ? `; replayed from ${shortPath(replayed)}` : ''}`);
+      if (report.repeat) tell(stabilityLine(report)); // the last line: what a CI log shows first
     },
   };
 }
