@@ -37,9 +37,12 @@ function masked(message: string, names: (string | undefined)[]): string {
   const found = [...message.matchAll(REQUEST_TARGET), ...message.matchAll(STEP_NAMED)].map((m) => m[1]);
   const targets = [...found, ...names].filter((n): n is string => !!n && n.includes('?'));
   const pairs = targets.flatMap(queryParts).filter((pair) => pair.includes('='));
-  const all = [...names, ...found, ...found.map((t) => t.split('?')[0]), ...pairs].filter((n): n is string => !!n);
+  // each name once (the request's path is often named four times: the step's, the message's, each without a query)
+  const all = new Set([...names, ...found, ...found.map((t) => t.split('?')[0]), ...pairs].filter((n) => !!n));
   // longest first, so that a name inside a longer one does not split it
-  return all.sort((a, b) => b.length - a.length).reduce((text, name) => text.split(name).join('\u0000'), message);
+  return [...(all as Set<string>)]
+    .sort((a, b) => b.length - a.length)
+    .reduce((text, name) => (text.includes(name) ? text.split(name).join('\u0000') : text), message);
 }
 
 // a check's kind is asked for by every list that folds it (console, each report format): computed once
