@@ -12,7 +12,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/paths.js';
 import type { Report } from '../src/schema/generated/types.js';
-import { spawnCli, type CliResult } from './support/cli.js';
+import {
+  assertExitCodes,
+  judgeRow,
+  runRow,
+  Tally,
+  type RowFault,
+  type RowResult,
+  type RowRun,
+} from './support/rows.js';
 import { makeTemp, removeTemp } from './support/temp.js';
 import { hang, json, startFakeAgent, FAKE_API_KEY, type FakeAgent } from './support/fake-agent.js';
 
@@ -796,7 +804,7 @@ const scenarioCount = 800;
 let scratchRoot: string;
 let big: { suite: string; recordings: string };
 let fake: FakeAgent;
-const classes = { good: 0, muddled: 0, wrong: 0 };
+const tally = new Tally();
 
 /** a suite of `scenarioCount` copies of system-ping, each with its cassette: a replay that runs for seconds */
 async function bigSuite(dir: string) {
@@ -826,75 +834,48 @@ const fill = (word: string) =>
     .replaceAll('$PING', PING)
     .replaceAll('$FAKE', `http://127.0.0.1:${fake.port}`);
 
-/** the row's command to its end (killed after its timeout), with SIGINT sent when the row asks for it */
-function runRow(row: Row, scratch: string): Promise<CliResult> {
-  const child = spawnCli(row.argv.map(fill), { cwd: scratch, env: { SYNCONF_API_KEY: FAKE_API_KEY, ...row.env } });
-  const kill = () => child.kill('SIGKILL');
-  let timer = setTimeout(kill, HANG_MS);
-  let stdout = '';
-  let stderr = '';
+/** the row's run: its command from the scratch folder, SIGINT (or its signal) sent once the row's state holds, killed
+ * HANG_MS after it starts or after the signal */
+function rowRun(row: Row, scratch: string): RowRun {
   const asked = fake.requests.length;
-  let sent = false;
-  const interrupt = () => {
-    if (sent || !row.interrupt) return;
-    const { after, twice, signal = 'SIGINT' } = row.interrupt;
-    const ready =
-      after === 'the agent was asked'
-        ? fake.requests.slice(asked).some((q) => q.path === '/rest/system/ping')
-        : after.test(stdout + stderr);
-    if (!ready) return;
-    sent = true;
-    clearTimeout(timer);
-    timer = setTimeout(kill, HANG_MS);
-    child.kill(signal);
-    if (twice) child.kill(signal);
+  const { after, twice, signal = 'SIGINT' } = row.interrupt ?? { after: /$^/ };
+  const ready = (out: string) =>
+    after === 'the agent was asked'
+      ? fake.requests.slice(asked).some((q) => q.path === '/rest/system/ping')
+      : after.test(out);
+  return {
+    argv: row.argv.map(fill),
+    cwd: scratch,
+    env: { SYNCONF_API_KEY: FAKE_API_KEY, ...row.env },
+    hangMs: HANG_MS,
+    signal: row.interrupt && { name: signal, ready, twice, rearm: true },
   };
-  const poll = setInterval(interrupt, 50);
-  child.stdout!.on('data', (d: Buffer) => (stdout += d));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d));
-  return new Promise((resolve) =>
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      clearInterval(poll);
-      resolve({ code, signal, stdout, stderr, out: stdout + stderr });
-    }),
-  );
 }
 
-/** what is wrong with the result, and its class; undefined when the row holds */
-async function judge(row: Row, r: CliResult, scratch: string, before: string[]) {
-  const out = `exit ${r.code} (signal ${r.signal})\nstdout: ${r.stdout.slice(-1500)}\nstderr: ${r.stderr.slice(-1500)}`;
-  if (r.signal === 'SIGKILL')
-    return { kind: 'wrong' as const, why: `still running after ${HANG_MS} ms: a hang\n${out}` };
-  if (r.code !== row.code) return { kind: 'wrong' as const, why: `exit ${r.code}, want ${row.code}\n${out}` };
+/** what is wrong with the result beyond what every table judges: the files written, and nothing else */
+async function judge(row: Row, r: RowResult, scratch: string, before: string[], run: RowRun) {
+  const fault = judgeRow({ ...row, lines: row.lines ?? 1 }, r, scratch, run);
+  if (fault?.kind === 'wrong') return fault;
+  const wrong = (why: string): RowFault => ({ kind: 'wrong', why: `${why}\n${r.out}` });
   for (const file of row.written ?? []) {
-    if (!existsSync(join(scratch, file))) return { kind: 'wrong' as const, why: `${file} not written\n${out}` };
+    if (!existsSync(join(scratch, file))) return wrong(`${file} not written`);
     // the report of a run a signal stopped states the exit code the process returned (128 + n)
     const report =
       row.interrupt && file.endsWith('/report.json')
         ? (JSON.parse(readFileSync(join(scratch, file), 'utf8')) as Report)
         : undefined;
     if (report && report.exitCode !== r.code)
-      return { kind: 'wrong' as const, why: `${file} says exit ${report.exitCode}, the process ${r.code}\n${out}` };
+      return wrong(`${file} says exit ${report.exitCode}, the process ${r.code}`);
   }
   if (row.nothing) {
     const now = await readdir(scratch, { recursive: true });
-    if (now.length !== before.length) return { kind: 'wrong' as const, why: `written: ${now.join(', ')}\n${out}` };
+    if (now.length !== before.length) return wrong(`written: ${now.join(', ')}`);
   }
-  const lines = r.stderr.trimEnd().split('\n');
-  if (lines.length > (row.lines ?? 1))
-    return { kind: 'muddled' as const, why: `${lines.length} lines on stderr\n${out}` };
-  if (!lines.some((l) => row.message.test(l)))
-    return { kind: 'muddled' as const, why: `no line matches ${row.message}\n${out}` };
-  if (/\n\s+at .*[:(]\d+/.test(r.stderr)) return { kind: 'muddled' as const, why: `a stack trace\n${out}` };
-  return undefined;
+  return fault;
 }
 
 test('no broken input may end 0 or 1, none 3: only a row of valid input expects 0 or 1', () => {
-  for (const [name, row] of Object.entries(ROWS)) {
-    assert.notEqual(row.code, 3, name);
-    if (row.code === 0 || row.code === 1) assert.equal(row.valid, true, `${name}: exit ${row.code} for a broken input`);
-  }
+  assertExitCodes(Object.entries(ROWS).map(([name, row]) => ({ ...row, name })));
   assert.ok(Object.values(ROWS).filter((r) => !r.valid).length >= 90);
 });
 
@@ -910,9 +891,7 @@ describe('hostile inputs against the built command, each from a scratch folder',
   after(async () => {
     await fake.close();
     removeTemp(scratchRoot);
-    console.log(
-      `# hostile-cli: ${Object.keys(ROWS).length} rows: ${classes.good} good, ${classes.muddled} muddled, ${classes.wrong} wrong`,
-    );
+    tally.print(() => 'hostile-cli');
   });
 
   let n = 0;
@@ -925,13 +904,14 @@ describe('hostile inputs against the built command, each from a scratch folder',
         else await writeFile(join(scratch, item), 'x');
       const before = await readdir(scratch, { recursive: true });
       const requestsBefore = fake.requests.length;
-      const r = await runRow(row, scratch);
-      const fault = await judge(row, r, scratch, before);
+      const run = rowRun(row, scratch);
+      const r = await runRow(run);
+      const fault = await judge(row, r, scratch, before, run);
       if (!fault && row.nothing && fake.requests.length !== requestsBefore) {
-        classes.wrong++;
+        tally.add('', { kind: 'wrong', why: '' });
         assert.fail(`[wrong] ${fake.requests.length - requestsBefore} request(s) made`);
       }
-      classes[fault?.kind ?? 'good']++;
+      tally.add('', fault);
       if (fault) assert.fail(`[${fault.kind}] ${fault.why}`);
       assert.notEqual(r.code, 3, 'never a fault of synconf');
     });

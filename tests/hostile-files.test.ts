@@ -7,11 +7,11 @@
 import { test, describe, after } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../src/paths.js';
-import { cli, type CliResult } from './support/cli.js';
 import { withTemp } from './support/temp.js';
+import { assertExitCodes, judgeRow, runRow, Tally } from './support/rows.js';
 
 const RECORDED = join(ROOT, 'recordings', 'syncthing-1.19.2');
 
@@ -665,39 +665,14 @@ const rows: Row[] = [
   ...notReplayable,
 ];
 
-test('no broken input may end 0 or 1, none 3: only a row of valid input expects 0 or 1', () => {
-  for (const row of rows) {
-    assert.notEqual(row.code, 3, row.name);
-    if (row.code === 0 || row.code === 1)
-      assert.equal(row.valid, true, `${row.name}: exit ${row.code} for a broken input`);
-  }
-});
-
-/** good, or what is wrong with the result: wrong (exit code, a hang, files) or muddled (the message, a stack) */
-function judge(row: Row, r: CliResult, scratch: string): { kind: 'wrong' | 'muddled'; why: string } | undefined {
-  const wrong = (why: string) => ({ kind: 'wrong' as const, why: `${why}\n${r.out}` });
-  const muddled = (why: string) => ({ kind: 'muddled' as const, why: `${why}\n${r.out}` });
-  if (r.signal) return wrong(`ended by ${r.signal}: still running after ${HANG_MS} ms (a hang)`);
-  if (r.code !== row.code) return wrong(`exit ${r.code}, want ${row.code}`);
-  for (const f of row.writes ?? []) if (!existsSync(join(scratch, f))) return wrong(`${f} not written`);
-  for (const f of row.writesNot ?? []) if (existsSync(join(scratch, f))) return wrong(`${f} written`);
-  if (!row.message.test(r.stderr.split('\n')[0]))
-    return muddled(`the first line of stderr does not match ${row.message}`);
-  if (row.stdout && !row.stdout.test(r.stdout)) return muddled(`stdout does not match ${row.stdout}`);
-  if (/\n\s+at .*[:(]\d+|internal error \(a bug/.test(r.out)) return muddled('a stack trace or an internal error');
-  return undefined;
-}
+test('no broken input may end 0 or 1, none 3: only a row of valid input expects 0 or 1', () => assertExitCodes(rows));
 
 describe('hostile files against the built command', () => {
-  const classes = { good: 0, muddled: 0, wrong: 0 };
-  after(() =>
-    console.log(
-      `# hostile-files: ${rows.length} rows: ${classes.good} good, ${classes.muddled} muddled, ${classes.wrong} wrong`,
-    ),
-  );
+  const tally = new Tally();
+  after(() => tally.print(() => 'hostile-files'));
   for (const row of rows)
     test(row.name, { timeout: 15_000 }, () =>
-      withTemp('hostile', (scratch) => {
+      withTemp('hostile', async (scratch) => {
         for (const [name, bytes] of Object.entries(row.files)) {
           mkdirSync(dirname(join(scratch, name)), { recursive: true });
           writeFileSync(join(scratch, name), bytes);
@@ -707,9 +682,14 @@ describe('hostile files against the built command', () => {
           mkdirSync(dirname(join(scratch, link)), { recursive: true });
           symlinkSync(to, join(scratch, link));
         }
-        const r = cli(row.argv, { cwd: scratch, timeout: HANG_MS });
-        const fault = judge(row, r, scratch);
-        classes[fault?.kind ?? 'good']++;
+        const run = { argv: row.argv, cwd: scratch, hangMs: HANG_MS };
+        const fault = judgeRow(
+          { ...row, messageIn: 'first', stdoutMatch: row.stdout },
+          await runRow(run),
+          scratch,
+          run,
+        );
+        tally.add('', fault);
         if (fault) assert.fail(`[${fault.kind}] ${fault.why}`);
       }),
     );

@@ -8,11 +8,11 @@
 // Each row is classed good, muddled (right code, message unclear) or wrong; the counts by cause print at the end.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../src/paths.js';
-import { BIN, cliAsync, cliEnv } from './support/cli.js';
+import { cliAsync } from './support/cli.js';
+import { assertExitCodes, judgeRow, runRow, Tally } from './support/rows.js';
 import { totalsOf } from '../src/verdict/totals.js';
 import type { HarEntry, Report } from '../src/schema/generated/types.js';
 import { makeTemp, removeTemp } from './support/temp.js';
@@ -1208,11 +1208,7 @@ const files: Row[] = [
 const rows: Row[] = [...repeated, ...gates, ...operands, ...operandsValid, ...operandsAtRun, ...bounds, ...files];
 
 test('no broken input may end 0 or 1, none 3: only a row of valid input expects 0 or 1', () => {
-  for (const row of rows) {
-    assert.notEqual(row.code, 3, row.name);
-    if (row.code === 0 || row.code === 1)
-      assert.equal(row.valid, true, `${row.name}: exit ${row.code} for broken input`);
-  }
+  assertExitCodes(rows);
   assert.equal(new Set(rows.map((r) => r.name)).size, rows.length, 'row names are unique');
 });
 
@@ -1235,76 +1231,8 @@ const fill = (word: string) =>
 const edited = (which: string, edit: (r: ShardReport) => unknown) =>
   JSON.stringify(edit(JSON.parse(readFileSync(fill(which), 'utf8')) as ShardReport));
 
-interface Ended {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  /** the most resident memory seen (bytes) */
-  rss: number;
-}
-
-/** the peak resident memory of a process so far (VmHWM), 0 once it is gone */
-function peakRss(pid: number): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** the row's command, killed after HANG_MS or past RSS_LIMIT */
-function runRow(row: Row, cwd: string): Promise<Ended> {
-  const child = spawn(process.execPath, [BIN, ...row.argv.map(fill)], {
-    cwd,
-    env: cliEnv({ SYNCONF_API_KEY: undefined, ...row.env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let [stdout, stderr, rss] = ['', '', 0];
-  child.stdout.on('data', (d: Buffer) => (stdout += d));
-  child.stderr.on('data', (d: Buffer) => (stderr += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
-  const poll = setInterval(() => {
-    rss = Math.max(rss, peakRss(child.pid!));
-    if (rss > RSS_LIMIT) child.kill('SIGKILL');
-  }, 50);
-  return new Promise((resolve) =>
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      clearInterval(poll);
-      resolve({ code, signal, stdout, stderr, rss });
-    }),
-  );
-}
-
-/** good, or what is wrong: wrong (exit code, a hang, memory, files) or muddled (the message, its lines, a stack) */
-function judge(row: Row, r: Ended, scratch: string): { kind: 'wrong' | 'muddled'; why: string } | undefined {
-  const out = `exit ${r.code} (signal ${r.signal}, ${Math.round(r.rss / 1e6)} MB)\nstdout: ${r.stdout.slice(-1500)}\nstderr: ${r.stderr.slice(-1500)}`;
-  const wrong = (why: string) => ({ kind: 'wrong' as const, why: `${why}\n${out}` });
-  const muddled = (why: string) => ({ kind: 'muddled' as const, why: `${why}\n${out}` });
-  if (r.rss > RSS_LIMIT) return wrong(`held more than ${RSS_LIMIT / 2 ** 20} MB`);
-  if (r.signal) return wrong(`ended by ${r.signal}: still running after ${HANG_MS} ms (a hang)`);
-  if (r.code !== row.code) return wrong(`exit ${r.code}, want ${row.code}`);
-  for (const f of row.writes ?? []) if (!existsSync(join(scratch, f))) return wrong(`${f} not written`);
-  for (const f of row.writesNot ?? []) if (existsSync(join(scratch, f))) return wrong(`${f} written`);
-  for (const [f, most] of Object.entries(row.bounded ?? {}))
-    if (!existsSync(join(scratch, f)) || statSync(join(scratch, f)).size > most)
-      return wrong(`${f} missing or over ${most} bytes`);
-  const lines = r.stderr.trimEnd().split('\n');
-  if (!lines.some((l) => row.message.test(l))) return muddled(`no line of stderr matches ${row.message}`);
-  if (lines.length > (row.lines ?? 1)) return muddled(`${lines.length} lines on stderr`);
-  if (row.stdoutLines !== undefined && r.stdout.split('\n').length > row.stdoutLines)
-    return muddled(`${r.stdout.split('\n').length} lines on stdout`);
-  if (row.stdoutMatch && !row.stdoutMatch.test(r.stdout))
-    return muddled(`no line of stdout matches ${row.stdoutMatch}`);
-  if (/\n\s+at .*[:(]\d+|internal error \(a bug/.test(r.stdout + r.stderr))
-    return muddled('a stack or an internal error');
-  return undefined;
-}
-
 describe('hostile input, second round, against the built command', () => {
-  const counts = new Map<Cause, { good: number; muddled: number; wrong: number }>();
+  const tally = new Tally();
   before(async () => {
     scratchRoot = makeTemp('hostile-input');
     for (const i of [1, 2]) {
@@ -1319,10 +1247,7 @@ describe('hostile input, second round, against the built command', () => {
   });
   after(() => {
     removeTemp(scratchRoot);
-    for (const [cause, c] of [...counts].sort())
-      console.log(
-        `# hostile-input (${cause}): ${c.good + c.muddled + c.wrong} rows: ${c.good} good, ${c.muddled} muddled, ${c.wrong} wrong`,
-      );
+    tally.print((cause) => `hostile-input (${cause})`);
   });
 
   let n = 0;
@@ -1334,10 +1259,9 @@ describe('hostile input, second round, against the built command', () => {
         mkdirSync(dirname(join(scratch, name)), { recursive: true });
         writeFileSync(join(scratch, name), typeof bytes === 'function' ? bytes() : bytes);
       }
-      const r = await runRow(row, scratch);
-      const fault = judge(row, r, scratch);
-      const c = counts.get(row.cause) ?? counts.set(row.cause, { good: 0, muddled: 0, wrong: 0 }).get(row.cause)!;
-      c[fault?.kind ?? 'good']++;
+      const run = { argv: row.argv.map(fill), cwd: scratch, env: row.env, hangMs: HANG_MS, rssLimit: RSS_LIMIT };
+      const fault = judgeRow({ ...row, lines: row.lines ?? 1 }, await runRow(run), scratch, run);
+      tally.add(row.cause, fault);
       if (fault) assert.fail(`[${fault.kind}] ${fault.why}\nscratch: ${readdirSync(scratch).join(', ')}`);
     });
 });
