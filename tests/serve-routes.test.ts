@@ -2,8 +2,11 @@
 // command from a scratch folder, requests sent with their path as written (fetch would clean it first). Measured on
 // the real agents 1.19.2, 1.29.5 and 2.1.2: a path clean once decoded is routed decoded (`/rest/%65vents` is the long
 // poll, `/rest/events%2Fdisk` the disk events), one that is not is redirected to its cleaned form with the query
-// (301; 307 from 1.30.0's builds on for a path written unclean), a `%` that starts no escape is 400. Each row but the
-// plain ones failed on the serve that matched the path as written (a miss, 404).
+// (301; 307 from 1.30.0's builds on for a path written unclean), a `%` that starts no escape is 400. A path that
+// differs from a route of its method in case or by a trailing slash is redirected by the router (GET 301, other
+// methods 307, the query and an ID's spelling kept); with no route of its method there (POST /rest/System/Status) or
+// outside /rest's router (/REST/...) it is 404; without a key, 403 first (curl --path-as-is on labs of 1.19.2, 1.29.5
+// and 2.1.2). Each row but the plain ones and the 404s failed on the serve that matched the path as written (a miss).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -86,6 +89,16 @@ describe('serve --stateful --faults of the 2.1.2 recordings routes the path as t
     ['POST', '//rest/system/error/clear', 307, '/rest/system/error/clear'],
     // the agent's CSRF guard reads the path as written: "//rest" is not under /rest, the redirect comes first
     ['GET', '//rest/events', 307, '/rest/events', null],
+    // the router's fixed path: case and a trailing slash, in every version
+    ['GET', '/rest/System/Status?x=1', 301, '/rest/system/status?x=1'],
+    ['GET', '/rest/system/status/', 301, '/rest/system/status'],
+    ['GET', '/rest/Events?since=0&timeout=0', 301, '/rest/events?since=0&timeout=0'],
+    ['GET', '/rest/config/Folders/', 301, '/rest/config/folders'],
+    ['GET', '/rest/stats/Folder', 301, '/rest/stats/folder'],
+    ['POST', '/rest/system/Ping', 307, '/rest/system/ping'],
+    ['POST', '/rest/config/folders/', 307, '/rest/config/folders'],
+    ['PATCH', '/rest/Config/Folders/SomeID', 307, '/rest/config/folders/SomeID'],
+    ['DELETE', '/rest/config/devices/AbC/', 307, '/rest/config/devices/AbC'],
   ];
   for (const [method, written, status, location, key] of redirects)
     test(`${method} ${written}${key === null ? ' without a key' : ''} is redirected (${status}) to ${location}`, async () => {
@@ -98,7 +111,21 @@ describe('serve --stateful --faults of the 2.1.2 recordings routes the path as t
 
   test("without a key, a path under /rest that is not clean gets the agent's 403, not a redirect", async () => {
     assert.equal((await send(s, 'GET', '/rest/./events', undefined, null)).status, 403);
+    assert.equal((await send(s, 'GET', '/rest/System/Status', undefined, null)).status, 403);
   });
+
+  const notFound: [method: string, written: string][] = [
+    ['POST', '/rest/System/Status'],
+    ['POST', '/rest/system/status/'],
+    ['GET', '/REST/system/status'],
+    ['GET', '/rest/System/Nonexistent'],
+  ];
+  for (const [method, written] of notFound)
+    test(`${method} ${written}: no route of the method fits it, 404 as the agent's router`, async () => {
+      const r = await send(s, method, written);
+      assert.equal(r.status, 404, r.body);
+      assert.equal(r.location, undefined);
+    });
 
   test('a % that starts no escape is the agent server\'s 400 "Bad Request"', async () => {
     const r = await send(s, 'GET', '/rest/%zzevents');
@@ -151,6 +178,10 @@ describe('serve of the 1.29.5 recordings (built with Go 1.24)', () => {
         assert.equal(r.status, 301, `${method}: ${r.body}`);
         assert.equal(r.location, '/rest/events?timeout=1');
       }
+      // the router's fixed path says 307 for a method other than GET in 1.29.5 as in 2.1.2
+      const fixed = await send(s, 'POST', '/rest/System/Ping');
+      assert.equal(fixed.status, 307, fixed.body);
+      assert.equal(fixed.location, '/rest/system/ping');
     } finally {
       await stop(s);
     }

@@ -5,7 +5,8 @@
 //  - CORS (corsMiddleware): an OPTIONS preflight is 204 with the allowed methods and headers, without a key
 //  - GET /rest/noauth/health: {"status": "OK"}, without a key
 //  - the API key as `Authorization: Bearer <key>` as well as X-API-Key
-//  - a path the agent cannot read (400) or redirects to its cleaned form (transport/agent-route.ts)
+//  - a path the agent cannot read (400) or redirects to its cleaned form (transport/agent-route.ts), or to the route
+//    it differs from in case or by a trailing slash (fixed-path.ts)
 import { isIP } from 'node:net';
 import gte from 'semver/functions/gte.js';
 import coerce from 'semver/functions/coerce.js';
@@ -90,11 +91,21 @@ export function redirectAnswer(
   agentVersion: string | undefined,
 ): IncomingResponse {
   const temporary = newerGo(agentVersion) && (redirect.unclean === 'written' || method !== 'GET');
-  const [status, text] = temporary ? [307, 'Temporary Redirect'] : [301, 'Moved Permanently'];
-  const headers = { location: redirect.location };
+  return goRedirect(method, redirect.location, temporary ? 307 : 301);
+}
+
+/** the router's redirect of a path that differs from a route in case or by a trailing slash: 301 for GET, 307 for
+ * any other method (httprouter's RedirectFixedPath and RedirectTrailingSlash), in every measured version */
+export const routerRedirect = (method: string, location: string): IncomingResponse =>
+  goRedirect(method, location, method === 'GET' ? 301 : 307);
+
+/** Go's http.Redirect: the Location, and a small HTML body for GET and HEAD */
+function goRedirect(method: string, location: string, status: 301 | 307): IncomingResponse {
+  const text = status === 307 ? 'Temporary Redirect' : 'Moved Permanently';
+  const headers = { location };
   if (method !== 'GET' && method !== 'HEAD') return { status, headers, body: '' };
   const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' };
-  const href = redirect.location.replace(/[&<>"']/g, (c) => escapes[c]);
+  const href = location.replace(/[&<>"']/g, (c) => escapes[c]);
   return {
     status,
     headers: { 'content-type': 'text/html; charset=utf-8', ...headers },

@@ -17,8 +17,9 @@ import { CONTROL_PATH, Faults, describeFault, type Fault } from './faults.js';
 import { controlAnswer, deliver, faultStatus, reset } from './fault-delivery.js';
 import { RequestLog, type Outcome } from './request-log.js';
 import { UsageError } from '../errors.js';
-import { BAD_REQUEST, gateAnswer, isLocalhost, redirectAnswer, sentKey } from './agent-gate.js';
-import { targetRoute } from '../transport/agent-route.js';
+import { BAD_REQUEST, gateAnswer, isLocalhost, redirectAnswer, routerRedirect, sentKey } from './agent-gate.js';
+import { RouteTable } from './fixed-path.js';
+import { encodedPath, targetRoute } from '../transport/agent-route.js';
 
 export interface ServeOptions {
   dir: string;
@@ -111,6 +112,8 @@ class Answers {
   /** serving on a loopback address: the agent then checks the Host header */
   private readonly onLoopback: boolean;
   private readonly agentVersion: string | undefined;
+  /** the routes the recordings show, for the router's redirect of a path differing in case or a trailing slash */
+  private readonly routes: RouteTable;
 
   constructor(
     private readonly opts: ServeOptions,
@@ -134,6 +137,7 @@ class Answers {
     this.say = opts.onLine ?? (() => {});
     this.onLoopback = isLocalhost(opts.host.includes(':') ? `[${opts.host}]` : opts.host);
     this.agentVersion = rec.agentVersion ?? undefined;
+    this.routes = new RouteTable(this.agent.entries, this.stateful?.routes);
   }
 
   private recorded(e: HarEntry): IncomingResponse {
@@ -234,6 +238,16 @@ class Answers {
     }
   }
 
+  /** the router's redirect to the route a path differs from in case or by a trailing slash (fixed-path.ts), asked
+   * after the key as the other redirects */
+  private fixedRoute(req: OutgoingRequest, path: string, authorized: boolean): IncomingResponse | undefined {
+    if (!authorized && path.startsWith('/rest')) return undefined;
+    const fixed = this.routes.fixedPath(req.method, path);
+    if (fixed === undefined) return undefined;
+    const at = req.url.indexOf('?');
+    return routerRedirect(req.method, encodedPath(fixed) + (at < 0 ? '' : req.url.slice(at)));
+  }
+
   /** answers one request (its body read), logs it and counts it; every decision on its path as the agent routes it */
   answer(req: OutgoingRequest, res: http.ServerResponse): void {
     const startedAt = new Date();
@@ -284,6 +298,12 @@ class Answers {
       return finish(
         { served: 'agent', origin: 'the agent redirects a path that is not clean' },
         redirectAnswer(req.method, route.redirect, this.agentVersion),
+      );
+    const fixed = route.redirect ? undefined : this.fixedRoute(req, path, authorized);
+    if (fixed)
+      return finish(
+        { served: 'agent', origin: 'the agent redirects a path differing from its route in case or a trailing slash' },
+        fixed,
       );
     if (req.method === 'GET' && authorized && !route.redirect && /^\/rest\/events(\/disk)?$/.test(path)) {
       const url = new URL(route.asRecorded, 'http://agent');

@@ -30,6 +30,17 @@ export class StatefulAgent {
     this.rules = STATE_RULES.filter((r) => applies(r, seed));
   }
 
+  /** the paths the state answers, by method (a row's pattern as a path: its one parameter a folder's or device's ID) */
+  get routes(): { method: string; path: string }[] {
+    return this.rules.map((r) => ({
+      method: r.method,
+      path: r.path.source
+        .replace(/^\^|\$$/g, '')
+        .replace('([^/]+)', 'ID')
+        .replace(/\\\//g, '/'),
+    }));
+  }
+
   /** the state's answer to this request (`path`: decoded, as the agent routes it), or undefined when the recordings
    * answer it */
   answer(req: OutgoingRequest, path: string): StateAnswer | undefined {
