@@ -84,6 +84,13 @@ export class EventLog {
     return event;
   }
 
+  /** the agent started again: its events are numbered from 1 anew (a client resuming from an older id sees none
+   * until the new ids pass it, as with the agent) */
+  restart(): void {
+    this.events.length = 0;
+    this.nextGlobalID = 1;
+  }
+
   /** calls `listener` after each appended event until the returned function is called */
   onAppend(listener: () => void): () => void {
     this.listeners.add(listener);

@@ -69,7 +69,9 @@ const TRANSFER_HEADERS = new Set([
   'keep-alive',
   'content-encoding',
 ]);
-const DEFAULT_EVENT_TIMEOUT_S = 60; // the agent's default for a long poll
+const DEFAULT_EVENT_TIMEOUT_S = 60;
+/** what a client gets from an agent a POST /rest/system/shutdown stopped (--stateful): its connection reset */
+const GONE = { code: 'ECONNRESET', message: 'the agent was shut down (POST /rest/system/shutdown)' }; // the agent's default for a long poll
 
 /** a request's path without its query: what serve's own words repeat of a request (a query may hold a secret) */
 const pathOf = (url: string) => url.split(/[?#]/)[0];
@@ -112,6 +114,8 @@ class Answers {
   /** serving on a loopback address: the agent then checks the Host header */
   private readonly onLoopback: boolean;
   private readonly agentVersion: string | undefined;
+  /** --stateful: a client shut the agent down; every later request is reset, as by a process that is gone */
+  private shutDown = false;
   /** the routes the recordings show, for the router's redirect of a path differing in case or a trailing slash */
   private readonly routes: RouteTable;
 
@@ -228,12 +232,13 @@ class Answers {
     this.opts.onState?.(req.method, req.url, rule);
   }
 
-  /** an agent restart: every open long poll ends without an answer, as its connection is reset */
-  private restart(): void {
+  /** an agent restart (a fault, or a client's POST /rest/system/restart or /shutdown of --stateful): every open long
+   * poll ends without an answer, as its connection is reset */
+  private restart(fault = true): void {
     for (const poll of [...this.polls]) {
       clearTimeout(poll.timer);
       this.polls.delete(poll);
-      this.opts.onFault?.('GET', poll.url, 'restart, which ended this long poll');
+      if (fault) this.opts.onFault?.('GET', poll.url, 'restart, which ended this long poll');
       reset(poll.res);
     }
   }
@@ -283,6 +288,7 @@ class Answers {
 
     if (control)
       return finish({ served: 'control' }, controlAnswer(this.faults!, req.method, req.body, this.polls.size));
+    if (this.shutDown) return finish({ served: 'agent', origin: 'the agent was shut down' }, undefined, GONE);
     if ('badRequest' in route)
       return finish(
         { served: 'agent', origin: "what the agent's HTTP server answers a path it cannot read" },
@@ -321,7 +327,13 @@ class Answers {
     finish: (outcome: Outcome, given?: IncomingResponse, error?: Exchange['error']) => void,
   ): void {
     const fromState = authorized ? this.stateful?.answer(routed, path) : undefined;
-    if (fromState) return finish({ served: 'state', origin: fromState.rule }, fromState.response);
+    if (fromState) {
+      finish({ served: 'state', origin: fromState.rule }, fromState.response);
+      // the agent answered, then starts again or stops: its open long polls end; stopped, it answers nothing more
+      if (fromState.after) this.restart(false);
+      if (fromState.after === 'shutdown') this.shutDown = true;
+      return;
+    }
     // the placeholder stands for the key in the recordings; sent as a key, it is a wrong key, never a match
     const placeholder = !authorized && req.headers['X-API-Key'] === API_KEY;
     const entry = placeholder ? undefined : this.agent.answer(routed);

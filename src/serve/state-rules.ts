@@ -18,6 +18,8 @@ export interface StateReply {
   status: number;
   json?: unknown;
   text?: string;
+  /** what the agent does once it has answered: starts again (its open long polls end), or stops for good */
+  after?: 'restart' | 'shutdown';
 }
 
 export interface StateRule {
@@ -36,6 +38,8 @@ export interface StateRule {
 }
 
 const CONFIG_CODE = 'not shown: agent behaviour (lib/api/confighandler.go)';
+const IGNORES_CODE = 'not shown: agent behaviour (lib/api/api.go getDBIgnores, postDBIgnores; lib/ignore/ignore.go)';
+const SCAN_CODE = 'not shown: agent behaviour (lib/api/api.go postDBScan; lib/model/folder.go, folderstate.go)';
 const API_CODE = 'not shown: agent behaviour (lib/api/api.go)';
 const SAVED = ['ConfigSaved'];
 const FOLDER_EVENTS = ['ConfigSaved', 'FolderPaused', 'FolderResumed', 'PendingFoldersChanged'];
@@ -292,6 +296,69 @@ const OTHER_ROWS: StateRule[] = [
   dismissRow('folders', (s, device, query) => s.dismissFolder(query.get('folder') ?? '', device)),
 ];
 
+/** a folder the state holds, by the `folder` parameter, or undefined: the recordings answer an unknown one */
+const knownFolder = (s: AgentState, req: StateRequest) => {
+  const id = req.query.get('folder') ?? '';
+  return s.folder(id) ? id : undefined;
+};
+
+const DB_ROWS: StateRule[] = [
+  answered('GET', /^\/rest\/db\/ignores$/, IGNORES_CODE, [], [], (s, _, req) => {
+    const folder = knownFolder(s, req);
+    return folder === undefined ? undefined : json(s.ignoresAnswer(folder));
+  }),
+  answered(
+    'POST',
+    /^\/rest\/db\/ignores$/,
+    IGNORES_CODE,
+    ['GET /rest/db/ignores', 'GET /rest/db/status'],
+    [],
+    (s, _, req) => {
+      const folder = knownFolder(s, req);
+      if (folder === undefined) return undefined;
+      // the body decoded as the agent decodes it: a map of string lists, of which "ignore" is taken
+      const decoded = decodeInto(undefined, undefined, req.body);
+      if (!decoded.ok) return refused(500, decoded.message);
+      const lines = isJson(decoded.value) ? decoded.value.ignore : undefined;
+      if (lines !== undefined && lines !== null && !(Array.isArray(lines) && lines.every((l) => typeof l === 'string')))
+        return refused(500, 'json: cannot unmarshal into Go value of type []string');
+      s.ignores.set(folder, (lines as string[] | null | undefined) ?? []);
+      return json(s.ignoresAnswer(folder));
+    },
+  ),
+  answered('POST', /^\/rest\/db\/scan$/, SCAN_CODE, [], ['StateChanged'], (s, _, req) => {
+    const folder = knownFolder(s, req);
+    if (folder === undefined || s.folder(folder)?.paused) return undefined;
+    s.scan(folder);
+    return done;
+  }),
+  answered('POST', /^\/rest\/db\/prio$/, 'prio.effect.top-of-queue', ['GET /rest/db/need'], [], (s, _, req) => {
+    const folder = knownFolder(s, req);
+    const need = folder === undefined ? undefined : s.prio(folder, req.query.get('file') ?? '');
+    return need ? json(need) : undefined;
+  }),
+  answered('GET', /^\/rest\/db\/need$/, 'prio.response.as-need', [], [], (s, _, req) => {
+    const folder = knownFolder(s, req);
+    const need = folder === undefined ? undefined : s.needOf(folder);
+    return need ? json(need) : undefined;
+  }),
+];
+
+/** POST /rest/system/restart and /shutdown: answered, then the agent starts again (restart.immediate: its open long
+ * polls end, its events numbered anew) or is gone for good (shutdown.no-restart: every later request reset) */
+const life = (what: 'restart' | 'shutdown', follows: string, reads: string[], emits: string[]): StateRule =>
+  answered('POST', new RegExp(`^/rest/system/${what}$`), follows, reads, emits, (s, _, req) => {
+    if (what === 'restart') s.restart();
+    // the agent's own text (a JSON object sent as text/plain), as recorded
+    const text =
+      s.seed.answerText('POST', req.path) ?? `{"ok": "${what === 'restart' ? 'restarting' : 'shutting down'}"}\n`;
+    return { status: 200, text, after: what };
+  });
+const LIFE_ROWS: StateRule[] = [
+  life('restart', 'restart.immediate', ['GET /rest/system/error', 'GET /rest/events'], ['Starting', 'StartupComplete']),
+  life('shutdown', 'shutdown.no-restart', ['every request'], []),
+];
+
 /** GET /rest/db/status: answered by the state only for a folder it knows better (paused, added, removed) */
 const STATUS_ROW: StateRule = {
   method: 'GET',
@@ -313,5 +380,7 @@ export const STATE_RULES: StateRule[] = [
   ...collectionRows(DEVICES),
   ...PARTS.flatMap(partRows),
   ...OTHER_ROWS,
+  ...DB_ROWS,
+  ...LIFE_ROWS,
   STATUS_ROW,
 ];

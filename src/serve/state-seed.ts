@@ -18,6 +18,14 @@ export interface Seed {
   folderStatus: Map<string, Json>;
   /** the status texts of this version: GET /rest/db/status of a folder that does not exist */
   noSuchFolder: string | undefined;
+  /** the recorded answer of GET /rest/db/ignores with no patterns (its members: this version's shape) */
+  noIgnores: Json | undefined;
+  /** each folder's recorded GET /rest/db/need, the first with files queued (the queue POST /rest/db/prio reorders) */
+  need: Map<string, Json>;
+  /** the data of the first recorded event of each type (Starting, StartupComplete: what a restart emits) */
+  eventData: Map<string, unknown>;
+  /** the body of the first 2xx answer recorded to a method on a path (what restart and shutdown say) */
+  answerText: (method: string, path: string) => string | undefined;
   /** whether the recordings answered a method on a path (pattern) with 2xx: what this version has */
   answered: (method: string, path: RegExp) => boolean;
   /** the headers of a recorded answer of each kind, without the transfer's own */
@@ -88,13 +96,43 @@ function recordedHeaders(entries: HarEntry[]): Seed['headers'] {
   };
 }
 
-export function seedFrom(entries: HarEntry[]): Seed {
-  const folderStatus = new Map<string, Json>();
-  for (const e of gets(entries, /^\/rest\/db\/status$/)) {
+/** the first recorded answer of GET `path` for each folder (its `folder` parameter) */
+function byFolder(entries: HarEntry[], path: RegExp): Map<string, Json> {
+  const out = new Map<string, Json>();
+  for (const e of gets(entries, path)) {
     const folder = new URL(e.request.url).searchParams.get('folder');
-    const status = parsed(e);
-    if (folder && isJson(status) && !folderStatus.has(folder)) folderStatus.set(folder, status);
+    const answer = parsed(e);
+    if (folder && isJson(answer) && !out.has(folder)) out.set(folder, answer);
   }
+  return out;
+}
+
+/** each folder's need queue: the first recorded GET /rest/db/need with files queued (a client has something to
+ * reorder), else the first recorded */
+function queues(entries: HarEntry[]): Map<string, Json> {
+  const out = new Map<string, Json>();
+  for (const e of gets(entries, /^\/rest\/db\/need$/)) {
+    const folder = new URL(e.request.url).searchParams.get('folder');
+    const need = parsed(e);
+    if (!folder || !isJson(need)) continue;
+    const queued = Array.isArray(need.queued) && need.queued.length > 0;
+    const held = out.get(folder);
+    if (!held || (queued && !(Array.isArray(held.queued) && held.queued.length > 0))) out.set(folder, need);
+  }
+  return out;
+}
+
+/** the data of the first recorded event of each type, as any GET /rest/events answered it */
+function eventData(entries: HarEntry[]): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const answer of gets(entries, /^\/rest\/events$/).map(parsed))
+    for (const ev of Array.isArray(answer) ? answer.filter(isJson) : [])
+      if (typeof ev.type === 'string' && !out.has(ev.type)) out.set(ev.type, ev.data);
+  return out;
+}
+
+export function seedFrom(entries: HarEntry[]): Seed {
+  const folderStatus = byFolder(entries, /^\/rest\/db\/status$/);
   const emptyErrors = gets(entries, /^\/rest\/system\/error$/)
     .map(parsed)
     .find((v) => isJson(v) && (v.errors === null || (Array.isArray(v.errors) && !v.errors.length)));
@@ -109,6 +147,14 @@ export function seedFrom(entries: HarEntry[]): Seed {
     noErrors: emptyErrors ?? { errors: null },
     folderStatus,
     noSuchFolder: noSuch?.response.content.text,
+    noIgnores: gets(entries, /^\/rest\/db\/ignores$/)
+      .map(parsed)
+      .filter(isJson)
+      .find((v) => !Array.isArray(v.ignore) || !v.ignore.length),
+    need: queues(entries),
+    eventData: eventData(entries),
+    answerText: (method, path) =>
+      entries.find((e) => e.request.method === method && ok(e) && pathOf(e) === path)?.response.content.text,
     answered: (method, path) => entries.some((e) => e.request.method === method && ok(e) && path.test(pathOf(e))),
     headers: recordedHeaders(entries),
   };

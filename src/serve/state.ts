@@ -33,11 +33,26 @@ export function deviceIdRefusal(id: string): string | undefined {
   return DEVICE_ID.test(id.toUpperCase()) ? undefined : `"${id}": device ID invalid: check digit incorrect`;
 }
 
+/** the patterns the agent lists as `expanded` for ignore lines (lib/ignore/ignore.go parseLine), as recorded for
+ * plain patterns on every bundled version: `p` also matches below any folder and as a folder's contents; a rooted
+ * `/p` only as itself and its contents. Comments and empty lines are dropped; #include and the `!`, `(?i)`, `(?d)`
+ * prefixes are not expanded as the agent expands them (not recorded) */
+export function expandIgnores(lines: string[]): string[] {
+  return lines
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('//'))
+    .flatMap((l) => (l.startsWith('/') ? [l.slice(1), `${l.slice(1)}/**`] : [l, `**/${l}`, `${l}/**`, `**/${l}/**`]));
+}
+
 export class AgentState {
   config: Json;
   errors: Json[] = [];
   pendingDevices: Json;
   pendingFolders: Json;
+  /** each folder's ignore lines a client set (POST /rest/db/ignores) */
+  readonly ignores = new Map<string, string[]>();
+  /** each folder's need queue as POST /rest/db/prio left it */
+  readonly need = new Map<string, Json>();
 
   constructor(
     readonly seed: Seed,
@@ -116,11 +131,68 @@ export class AgentState {
     return out;
   }
 
+  /** GET /rest/db/ignores of a folder: the lines set, and their expansion (Go's nil slices when there are none) */
+  ignoresAnswer(folder: string): Json {
+    const lines = this.ignores.get(folder) ?? [];
+    const expanded = expandIgnores(lines);
+    return { ...this.seed.noIgnores, ignore: lines.length ? lines : null, expanded: expanded.length ? expanded : null };
+  }
+
+  /** POST /rest/db/scan: the folder's state goes idle → scan-waiting → scanning → idle (lib/model/folder.go), each
+   * change a StateChanged event as recorded on every bundled version */
+  scan(folder: string, now = new Date()): void {
+    const steps = [
+      ['idle', 'scan-waiting'],
+      ['scan-waiting', 'scanning'],
+      ['scanning', 'idle'],
+    ];
+    steps.forEach(([from, to], i) =>
+      this.events.append('StateChanged', { ...(i ? { duration: 0.0001 } : {}), folder, from, to }, now),
+    );
+  }
+
+  /** GET /rest/db/need of a folder: its queue as seeded (recorded) and reordered since, or undefined */
+  needOf(folder: string): Json | undefined {
+    const need = this.need.get(folder) ?? clone(this.seed.need.get(folder));
+    if (need) this.need.set(folder, need);
+    return need;
+  }
+
+  /** POST /rest/db/prio: a queued file to the front of the queue (the agent's jobQueue.BringToFront; a file in
+   * progress or not queued stays where it is); the folder's need as it is then */
+  prio(folder: string, file: string): Json | undefined {
+    const need = this.needOf(folder);
+    if (!need) return undefined;
+    const queued = list(need.queued);
+    const at = queued.findIndex((f) => f.name === file);
+    if (at > 0) need.queued = [queued[at], ...queued.slice(0, at), ...queued.slice(at + 1)];
+    this.need.set(folder, need);
+    return clone(need);
+  }
+
+  /** POST /rest/system/restart: the agent starts again: its recent errors gone, its events numbered from 1 anew,
+   * beginning with Starting and StartupComplete (the recorded data); the configuration and pending records kept */
+  restart(): void {
+    this.errors = [];
+    this.events.restart();
+    for (const type of ['Starting', 'StartupComplete'])
+      if (this.seed.eventData.has(type)) this.events.append(type, clone(this.seed.eventData.get(type)));
+  }
+
+  /** the folder status's ignorePatterns, when a client set the folder's ignores */
+  private patternsOf(id: string): Json {
+    const lines = this.ignores.get(id);
+    return lines ? { ignorePatterns: expandIgnores(lines).length > 0 } : {};
+  }
+
   /** GET /rest/db/status of a folder the state knows better than the recordings, else undefined */
   folderStatus(id: string): { status: number; body: unknown } | undefined {
     const folder = this.folder(id);
     if (!folder) return { status: 404, body: this.seed.noSuchFolder ?? 'no such folder\n' };
     const recorded = this.seed.folderStatus.get(id);
+    // ignore patterns set: the spec's ignorePatterns boolean says so
+    if (recorded && this.ignores.has(id) && !folder.paused)
+      return { status: 200, body: { ...recorded, ...this.patternsOf(id) } };
     if (!folder.paused && recorded) return undefined; // the recordings know it
     const template = recorded ?? this.seed.folderStatus.values().next().value;
     if (!template) return undefined;
@@ -131,6 +203,6 @@ export class AgentState {
     );
     return folder.paused
       ? { status: 200, body: { ...empty, state: '', stateChanged: '0001-01-01T00:00:00Z' } }
-      : { status: 200, body: { ...empty, state: 'idle', stateChanged: goTime(new Date()) } };
+      : { status: 200, body: { ...empty, ...this.patternsOf(id), state: 'idle', stateChanged: goTime(new Date()) } };
   }
 }

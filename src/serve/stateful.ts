@@ -11,6 +11,8 @@ export interface StateAnswer {
   response: IncomingResponse;
   /** "METHOD path-pattern (follows)": the rule that answered */
   rule: string;
+  /** what the agent does once it answered (POST /rest/system/restart, /shutdown) */
+  after?: StateReply['after'];
 }
 
 /** Go's JSON encoder escapes these in strings (an answer of the agent never holds them bare) */
@@ -56,7 +58,11 @@ export class StatefulAgent {
         this.agentVersion,
       );
       if (!reply) return undefined;
-      return { response: this.response(reply), rule: `${rule.method} ${rule.path.source} (${rule.follows})` };
+      return {
+        response: this.response(reply),
+        rule: `${rule.method} ${rule.path.source} (${rule.follows})`,
+        ...(reply.after ? { after: reply.after } : {}),
+      };
     }
     return undefined;
   }
