@@ -1768,6 +1768,53 @@ describe('drift --against never asks again what would stop, reset or reconfigure
     assert.equal(agent.received('GET /rest/system/%70ing').length, 1, r.out);
     assert.equal(agent.received('POST /rest/system/ping').length, 1, r.out);
   });
+
+  // The client's other writes change an agent the user runs (a folder added or removed, options patched, a device
+  // paused, an ignore file rewritten): asked only when the user says --allow-writes, as the brief's "do no harm" asks.
+  const WRITES: [string, string][] = [
+    ['POST', '/rest/config/folders'],
+    ['DELETE', '/rest/config/folders/abcd-1234'],
+    ['PATCH', '/rest/config/options'],
+    ['PATCH', '/rest/config/folders/abcd-1234'],
+    ['POST', '/rest/system/pause'],
+    ['POST', '/rest/db/ignores?folder=abcd-1234'],
+    ['POST', '/rest/db/revert?folder=abcd-1234'],
+    ['POST', '/rest/system/error'],
+    ['delete', '/rest/cluster/pending/devices?device=X'],
+  ];
+  test(
+    "the client's writes reach an agent synconf did not start only with --allow-writes",
+    { timeout: 90_000 },
+    async () => {
+      const without = await drift('writes', WRITES);
+      assert.equal(without.code, 0, without.out);
+      assert.deepEqual(
+        agent.received().filter((q) => q.method !== 'GET'),
+        [],
+        `no write reached the agent\n${without.out}`,
+      );
+      assert.equal((without.stdout.match(/--allow-writes asks it/g) ?? []).length, WRITES.length, without.out);
+      agent.reset();
+      const file = join(dir, 'writes.har');
+      const allowed = await cliAsync(
+        ['drift', file, '--against', agent.url, '--api-key', FAKE_API_KEY, '--allow-writes'],
+        { cwd: dir, timeout: 60_000 },
+      );
+      assert.ok(allowed.code === 0 || allowed.code === 1, allowed.out);
+      assert.equal(agent.received().filter((q) => q.method !== 'GET').length, WRITES.length, allowed.out);
+    },
+  );
+
+  test('--allow-writes is for --against URL only: one line, exit 2', async () => {
+    const lab = await cliAsync(['drift', join(REC, 'system-ping.har'), '--against', REC, '--allow-writes'], {
+      cwd: dir,
+    });
+    assert.equal(lab.code, 2, lab.out);
+    assert.match(lab.stderr, /^synconf: --allow-writes is for --against URL, an agent synconf did not start/m);
+    const alone = await cliAsync(['drift', '--allow-writes'], { cwd: dir });
+    assert.equal(alone.code, 2, alone.out);
+    assert.match(alone.stderr, /--allow-writes lets a client session's writes reach the agent of --against URL/);
+  });
 });
 
 // Ctrl-C inside a long scenario: the run stops at its next step, and the report of the version keeps that scenario,

@@ -25,6 +25,10 @@ function checkDriftArgs(argv: Record<string, unknown>): true {
     if (live)
       throw new UsageError(`drift SESSION --against AGENT replays the client's own requests: --${live} does not apply`);
   }
+  if (argv['allow-writes'] !== undefined && argv.against === undefined)
+    throw new UsageError(
+      "drift --allow-writes lets a client session's writes reach the agent of --against URL: give it with SESSION --against URL",
+    );
   if (argv.contract !== undefined && argv.against === undefined)
     throw new UsageError(
       "drift --contract keeps a client session's drift to what its contract names: give it with SESSION --against",
@@ -55,6 +59,13 @@ const AGAINST = {
     "with one SESSION (a report folder of `synconf proxy`, or a HAR file): ask the client's own requests again of this agent (VERSION: a lab of that installed version; URL: a running agent, with --api-key; RECORDINGS: a recordings folder) and keep to the causes that touch the client's footprint",
 } as const;
 
+/** --allow-writes: the client's writes asked of an agent synconf did not start (commands/drift-against.ts) */
+const ALLOW_WRITES = {
+  type: 'boolean',
+  describe:
+    "with --against URL: ask the client's writes too (configuration, folders, devices, pauses, ignores, errors) of that agent, which synconf did not start; without it they are listed as not asked again, and the answers after the first of them as cannot tell. Shutdown, restart, reset, upgrade and whole-configuration writes are never asked",
+} as const;
+
 /** --contract: what a client session's drift is kept to */
 const CONTRACT = {
   type: 'string',
@@ -75,8 +86,7 @@ export const driftCommand: CommandModule = {
           'DIR-A DIR-B: two recordings folders, compared offline (A the older); or one folder to compare a fresh live recording with (default: the bundled recordings)',
       })
       .option('keep', KEEP)
-      .option('against', AGAINST)
-      .option('contract', CONTRACT)
+      .options({ against: AGAINST, contract: CONTRACT, 'allow-writes': ALLOW_WRITES })
       .option('fail-on', {
         type: 'string',
         coerce: once('fail-on'),

@@ -22,7 +22,7 @@ import { startUpstream, type Upstream, type UpstreamOptions } from '../session/p
 import { dependsOnStart, holdsAnything, seedStartState, stateSize, type StartState } from '../proxy/start-state.js';
 import { printCauses, type CauseOptions } from './terminal/drift-causes.js';
 import { MISS_PREFIX } from '../serve/miss.js';
-import { InputError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import { printableLine } from '../printable.js';
 import { plural } from '../plural.js';
 
@@ -35,6 +35,8 @@ export interface AgainstOptions extends CauseOptions {
   contract?: string;
   /** --agent-ca: the certificate(s) trusted for an https:// agent --against names */
   agentCa?: string;
+  /** --allow-writes: the client's writes are asked of the agent at --against URL too */
+  allowWrites?: boolean;
 }
 
 /** --against: a recordings folder, an agent's URL (host:port too, which agent-url.ts refuses for its missing scheme),
@@ -158,6 +160,22 @@ function keptTo(footprint: Footprint, contract: ClientContract | undefined, file
     : `footprint: ${footprint.length} endpoint(s), ${count(footprint)} member(s)`;
 }
 
+/** the agent --against names, checked before it is started, and whether the client's writes are asked of it: of an
+ * agent synconf starts (a lab, the recordings' stand-in) always; of one the user runs (a URL) only with --allow-writes */
+function checkedUpstream(
+  opts: AgainstOptions,
+  scratch: string,
+  timeoutMs: number | undefined,
+): { options: UpstreamOptions; writes: boolean } {
+  const options = upstreamOf(opts.against, opts.apiKey, scratch, timeoutMs);
+  if (opts.allowWrites && options.agent === undefined)
+    throw new UsageError(
+      `--allow-writes is for --against URL, an agent synconf did not start: ${opts.against} is started by synconf and takes every write the session holds`,
+    );
+  trustAgentCa(opts.agentCa, options.agent, '--against');
+  return { options, writes: options.agent === undefined || opts.allowWrites === true };
+}
+
 export async function driftAgainst(source: string, opts: AgainstOptions, accepted: Acceptance[]): Promise<number> {
   const session = await readClientSession(source);
   const contract = opts.contract === undefined ? undefined : loadContract(opts.contract, '--contract');
@@ -166,14 +184,13 @@ export async function driftAgainst(source: string, opts: AgainstOptions, accepte
   const scratch = mkdtempSync(join(usableTempDir(), 'synconf-drift-against-'));
   try {
     const timeoutMs = opts.timeout === undefined ? undefined : opts.timeout * 1000;
-    const options = upstreamOf(opts.against, opts.apiKey, scratch, timeoutMs);
-    trustAgentCa(opts.agentCa, options.agent, '--against');
+    const { options, writes } = checkedUpstream(opts, scratch, timeoutMs);
     const upstream = await startUpstream(options);
     let replayed;
     let unheld: Unheld | undefined;
     try {
       unheld = await setUpStart(session.startState, options.lab !== undefined, upstream, join(scratch, 'state'));
-      replayed = await replaySession(session.entries, upstream, new Redactor([upstream.apiKey]), timeoutMs);
+      replayed = await replaySession(session.entries, upstream, new Redactor([upstream.apiKey]), { timeoutMs, writes });
     } finally {
       await upstream.close();
     }

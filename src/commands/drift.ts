@@ -24,6 +24,8 @@ export interface DriftOptions extends Omit<CommonRunOptions, 'reportDir' | 'fail
   keep?: boolean;
   /** a client's session (the source) against this agent: VERSION, URL or RECORDINGS (drift-against.ts) */
   against?: string;
+  /** --allow-writes: with --against URL, the client's writes are asked of that agent too */
+  allowWrites?: boolean;
 }
 
 /** `synconf drift [DIR]` or `synconf drift DIR-A DIR-B` */

@@ -8,7 +8,7 @@ import type { Exchange, OutgoingRequest } from '../transport/types.js';
 import { LiveTransport } from '../transport/live.js';
 import { toEntry } from '../transport/cassette.js';
 import type { Redactor } from '../transport/redact.js';
-import { agentRoute, neverAsked } from '../transport/agent-route.js';
+import { agentRoute, changesAgent, neverAsked } from '../transport/agent-route.js';
 
 /** what redaction left in a body: asked again, the placeholder would be stored as a key or a password */
 const PLACEHOLDER = /<(API_KEY|PASSWORD_HASH|PASSWORD|REDACTED)>/;
@@ -44,8 +44,15 @@ const NOT_THE_AGENTS: Partial<Record<NonNullable<HarEntry['_note']>, string>> = 
   cut: 'its answer was kept cut in the session: nothing whole to compare',
 };
 
+/** how the session is asked again: each request's bound, and whether the agent may be changed */
+export interface AskOptions {
+  timeoutMs: number;
+  /** false for an agent synconf did not start, unless the user said --allow-writes: its writes are not asked */
+  writes: boolean;
+}
+
 /** the request of an entry as it is asked again: path and query, the body, and the other agent's key */
-function requestOf(e: HarEntry, apiKey: string, timeoutMs: number): OutgoingRequest | string {
+function requestOf(e: HarEntry, apiKey: string, ask: AskOptions): OutgoingRequest | string {
   const url = new URL(e.request.url);
   if (e._refused !== undefined) return 'the proxy refused it (--errors refuse): the agent never saw it';
   const synconfs = e._note && NOT_THE_AGENTS[e._note];
@@ -58,6 +65,8 @@ function requestOf(e: HarEntry, apiKey: string, timeoutMs: number): OutgoingRequ
   const harm = neverAsked(route);
   if (harm) return harm;
   if (!/^\/rest\//i.test(route.path)) return 'not the REST API (pages and assets of a web GUI)';
+  if (!ask.writes && changesAgent(route))
+    return 'it would change an agent synconf did not start (its configuration, folders, pauses, ignores or data); --allow-writes asks it';
   if (e.request.postData && PLACEHOLDER.test(e.request.postData.text)) return 'its body holds a redacted secret';
   // a long poll waits for the old agent's next event id, which the other agent may never reach (and without a
   // timeout, the agent's default minute): a second is enough to see what it has
@@ -70,7 +79,7 @@ function requestOf(e: HarEntry, apiKey: string, timeoutMs: number): OutgoingRequ
     url: url.pathname + url.search,
     headers,
     ...(e.request.postData ? { body: e.request.postData.text } : {}),
-    timeoutMs,
+    timeoutMs: ask.timeoutMs,
   };
 }
 
@@ -101,13 +110,14 @@ export async function replaySession(
   entries: HarEntry[],
   agent: { url: string; apiKey: string },
   redactor: Redactor,
-  timeoutMs = TIMEOUT_MS,
+  ask: Partial<AskOptions> = {},
 ): Promise<ReplayedSession> {
+  const asked: AskOptions = { timeoutMs: ask.timeoutMs ?? TIMEOUT_MS, writes: ask.writes ?? false };
   const live = new LiveTransport({ agent });
   const out: ReplayedSession = { entries: [], skipped: [] };
   try {
     for (const e of entries) {
-      const request = requestOf(e, agent.apiKey, timeoutMs);
+      const request = requestOf(e, agent.apiKey, asked);
       if (typeof request === 'string') {
         out.skipped.push(`${requestLabel(e)}: ${request}`);
         continue;

@@ -120,6 +120,19 @@ const NEVER_ASKED: [methods: RegExp, path: RegExp, why: string][] = [
   ],
 ];
 
+/** requests that change nothing of the agent though their method could: asked of any agent */
+const HARMLESS_WRITES: [methods: RegExp, path: RegExp][] = [[/^POST$/, /^\/rest\/system\/ping$/i]];
+
+/**
+ * A request that would change an agent (its configuration, folders, devices, pauses, ignore files, errors, data):
+ * every method but GET, HEAD and OPTIONS, less the harmless ones. Asked only of an agent synconf started, or when
+ * the user said so (drift --allow-writes): synconf never rewrites what it did not create.
+ */
+export function changesAgent(route: Routed): boolean {
+  if (['GET', 'HEAD', 'OPTIONS'].includes(route.method)) return false;
+  return !HARMLESS_WRITES.some(([methods, path]) => methods.test(route.method) && path.test(route.path));
+}
+
 /** why a request routed so must not be asked of an agent, or undefined */
 export function neverAsked(route: Routed): string | undefined {
   return NEVER_ASKED.find(([methods, path]) => methods.test(route.method) && path.test(route.path))?.[2];
