@@ -89,7 +89,7 @@ function versionsSection({ versions, reports }) {
     '## Each version: a replay of its recordings',
     '',
     '`synconf matrix --replay` (every `recordings/syncthing-*/`), which gives each version the verdicts of the live run',
-    'that recorded it (`recorded-report.json`).',
+    'that recorded it (`recorded-run.json`).',
     '',
     table(
       [

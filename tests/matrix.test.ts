@@ -14,6 +14,7 @@ import { runMatrix } from '../src/session/matrix-run.js';
 import { processSignals } from '../src/commands/terminal/interrupt.js';
 import { validate, formatError, loadDocumentValidators } from '../src/schema/registry.js';
 import { RECORDINGS_DIR } from '../src/paths.js';
+import { recordedRunOf } from '../src/scenario/shard.js';
 import { driftBetween } from '../src/changes/compare-dirs.js';
 import { causesOf } from '../src/changes/causes.js';
 import { cliAsync } from './support/cli.js';
@@ -378,13 +379,12 @@ describe('synconf matrix --replay', () => {
     );
     assert.equal(reports.length, bundled.length, r.stdout + r.stderr);
     for (const folder of bundled) {
-      const recorded = JSON.parse(
-        await readFile(join(RECORDINGS_DIR, folder, 'recorded-report.json'), 'utf8'),
-      ) as Report;
-      const replayed = reports.find((x) => x.agent.version === recorded.agent.version)!;
+      const recorded = recordedRunOf(join(RECORDINGS_DIR, folder))!;
+      const replayed = reports.find((x) => x.agent.version === recorded.agentVersion)!;
       const verdicts = (x: Report) =>
         Object.fromEntries(x.scenarios.flatMap((s) => s.checks.map((c) => [c.id, c.verdict])));
-      assert.deepEqual(verdicts(replayed), verdicts(recorded), `${folder}: replay gives the recorded verdicts`);
+      const recordedVerdicts = Object.fromEntries(recorded.scenarios.flatMap((s) => Object.entries(s.checks)));
+      assert.deepEqual(verdicts(replayed), recordedVerdicts, `${folder}: replay gives the recorded verdicts`);
       for (const f of ['report.json', 'junit.xml', 'report.html', 'summary.md'])
         assert.ok(existsSync(join(out, folder.replace('syncthing-', ''), f)), `${folder}: ${f}`);
     }

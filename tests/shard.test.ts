@@ -18,6 +18,7 @@ import {
   madeOver,
   planShards,
   recordedDurations,
+  recordedRunOf,
   shardSelection,
   weightsOf,
   type Weighted,
@@ -141,6 +142,7 @@ describe('the plan', () => {
       dirs.map((d) => d.replace(/.*\//, '')),
       ['1.12.1', '1.19.2', '1.29.5', '1.30.0', '2.1.0', '2.1.2'].map((v) => `syncthing-${v}`),
     );
+    for (const d of dirs) assert.ok(recordedRunOf(d), `${d}/recorded-run.json is there and valid`);
     const durations = recordedDurations(dirs);
     assert.equal(durations.size, SCENARIO_FILES);
     // pending-folders: 1.12.1 lacks the endpoint, the later versions take seconds (the longest as recorded)

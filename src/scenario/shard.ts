@@ -1,12 +1,13 @@
 // --shard i/n: the selected scenarios split into n shards, by scenario, so that CI jobs can run one each. The
-// split is balanced by the durations the bundled recordings took live (recorded-report.json) and deterministic:
+// split is balanced by the durations the bundled recordings took live (recorded-run.json) and deterministic:
 // the same scenarios and the same n give the same plan on every machine, whatever the agent version, so the
 // jobs of a CI matrix agree on it without talking to each other. The plan's hash lets a merge tell its shards
 // from those of another plan.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Shard } from '../schema/generated/types.js';
+import type { RecordedRun, Shard } from '../schema/generated/types.js';
+import { validate } from '../schema/registry.js';
 import { RECORDINGS_DIR } from '../paths.js';
 import { UsageError } from '../errors.js';
 import { STATEMENTS_FILE } from '../schema/statements.js';
@@ -65,25 +66,30 @@ export function bundledRecordings(root = RECORDINGS_DIR): string[] {
     .map((name) => join(root, name));
 }
 
+/** the file of a bundled recordings folder that keeps what the live run that recorded it gave (`npm run record`) */
+export const RECORDED_RUN = 'recorded-run.json';
+
+/** what the live run that recorded `dir` gave (schemas/recorded-run.schema.json); undefined when it is not there or
+ * not readable as one */
+export function recordedRunOf(dir: string): RecordedRun | undefined {
+  try {
+    const doc: unknown = JSON.parse(readFileSync(join(dir, RECORDED_RUN), 'utf8'));
+    return validate('recorded-run', doc).length ? undefined : (doc as RecordedRun);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * each scenario's recorded duration, the longest over the folders (the slowest version bounds a shard's time):
- * read from `<dir>/recorded-report.json`; a folder without one (or not readable as one) adds nothing
+ * read from `<dir>/recorded-run.json`; a folder without one (or not readable as one) adds nothing: weights only
+ * balance the shards, and without them the plan falls back to equal weights
  */
 export function recordedDurations(dirs: string[]): Map<string, number> {
   const durations = new Map<string, number>();
-  for (const dir of dirs) {
-    let scenarios: unknown;
-    try {
-      scenarios = JSON.parse(readFileSync(join(dir, 'recorded-report.json'), 'utf8')).scenarios;
-    } catch {
-      continue; // weights only balance the shards; without them the plan falls back to equal weights
-    }
-    if (!Array.isArray(scenarios)) continue;
-    for (const s of scenarios as { id?: unknown; durationMs?: unknown }[]) {
-      if (typeof s?.id !== 'string' || typeof s.durationMs !== 'number') continue;
+  for (const dir of dirs)
+    for (const s of recordedRunOf(dir)?.scenarios ?? [])
       durations.set(s.id, Math.max(durations.get(s.id) ?? 0, s.durationMs));
-    }
-  }
   return durations;
 }
 

@@ -373,6 +373,7 @@ export interface SynconfResources {
   "pending-folders-changed"?: PendingFoldersChanged;
   "pending-folders"?: PendingFolders;
   ping?: Ping;
+  "recorded-run"?: RecordedRun;
   releases?: ReleaseTable;
   "remote-ignored-device"?: RemoteIgnoredDevice;
   report?: Report;
@@ -2448,6 +2449,33 @@ export interface FolderOffer {
 export interface Ping {
   ping: "pong";
   [k: string]: unknown;
+}
+/**
+ * What synconf keeps of the live run that recorded a bundled recordings folder, as recordings/syncthing-<version>/recorded-run.json (written by `npm run record`, scripts/record.sh, from that run's report.json): each scenario's duration (the weights that balance --shard) and each check's verdict (what a replay of the folder must give).
+ */
+export interface RecordedRun {
+  /**
+   * the agent's version as it reported it (the report's agent.version)
+   */
+  agentVersion: string;
+  /**
+   * the run's exit code
+   */
+  exitCode: number;
+  totals: Totals;
+  scenarios: {
+    id: string;
+    /**
+     * how long the scenario took live
+     */
+    durationMs: number;
+    /**
+     * each check's verdict, by check id
+     */
+    checks: {
+      [k: string]: Verdict;
+    };
+  }[];
 }
 /**
  * Every upstream Syncthing release since 1.12.0 (and the few older ones that resolve), as data (data/releases.json): its tag, commit and committer time read from the agent's repository, the module version the Go module proxy serves it as, whether the proxy serves it (as measured, with the date), and how it builds with today's Go. A fact not measured is written as unknown (null, or status unknown), never guessed.
