@@ -143,6 +143,23 @@ const common = {
   logLevel: 'warning',
 };
 
+// src/report/assets.ts reads the CSS and JS of the HTML pages from src/report/assets/ when run from source; in the
+// bundles it is their text (each file's without its final newline, as the module reads it), so dist/ holds them.
+const ASSETS = join(src, 'report', 'assets.ts');
+const reportAssets = {
+  name: 'report-assets',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]report[\\/]assets\.ts$/ }, (args) => {
+      if (args.path !== ASSETS) return undefined;
+      const exported = [...readFileSync(ASSETS, 'utf8').matchAll(/^export const (\w+) = asset\('([^']+)'\);$/gm)];
+      if (!exported.length) throw new Error(`${ASSETS}: no export of the form "export const NAME = asset('file');"`);
+      const text = (file) => readFileSync(join(src, 'report', 'assets', file), 'utf8').replace(/\n$/, '');
+      const contents = exported.map(([, name, file]) => `export const ${name} = ${JSON.stringify(text(file))};`);
+      return { contents: contents.join('\n'), loader: 'js' };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 // The two CommonJS bundles: src/paths.ts finds the package root from its own location, and yargs its own.
 const commonJs = {
@@ -155,7 +172,7 @@ await build({
   ...commonJs,
   entryPoints: [ENGINE],
   outfile: ENGINE_FILE,
-  plugins: [sharedErrors, bundledPicomatchForFdir, lazyJsYaml],
+  plugins: [sharedErrors, bundledPicomatchForFdir, lazyJsYaml, reportAssets],
 });
 // A large scenario file loads in a worker thread (src/scenario/load-off-thread.ts), from this file beside the engine;
 // it has its own copy of src/errors.ts (its errors come back to the engine as data).
@@ -163,13 +180,13 @@ await build({
   ...commonJs,
   entryPoints: [join(src, 'scenario', 'load-worker.ts')],
   outfile: join(outdir, 'load-worker.cjs'),
-  plugins: [bundledPicomatchForFdir, lazyJsYaml],
+  plugins: [bundledPicomatchForFdir, lazyJsYaml, reportAssets],
 });
 await build({
   ...commonJs,
   entryPoints: [CLI],
   outfile: CLI_FILE,
-  plugins: [engineThroughCodeCache, lazyStringWidth, yargsAssert, bundledPicomatchForFdir],
+  plugins: [engineThroughCodeCache, lazyStringWidth, yargsAssert, bundledPicomatchForFdir, reportAssets],
 });
 await build({
   ...commonJs,

@@ -5,6 +5,7 @@
 // legends collapsed. Columns run from the oldest agent version to the newest.
 import type { Verdict } from '../schema/generated/types.js';
 import { htmlPage } from './html-page.js';
+import { MATRIX_SCRIPT } from './assets.js';
 import type { Matrix } from '../schema/generated/types.js';
 import { escapeHtml, cut } from './text.js';
 import { VERDICTS, VERDICT_LABEL, VERDICT_MEANING, runStatus } from '../verdict/verdicts.js';
@@ -30,21 +31,6 @@ const cell = (v: Verdict | null) =>
   v === null
     ? '<td class="muted" title="this run has no such check">not run</td>'
     : `<td><span class="badge v-${e(v, 40)}">${e(VERDICT_LABEL[v] ?? v, 40)}</span></td>`;
-
-// Plain JS enhancement: a checkbox that leaves only the changed rows.
-const SCRIPT = `(function () {
-  var form = document.getElementById('filters');
-  if (!form) return;
-  form.hidden = false;
-  var box = form.querySelector('input[name=changed]');
-  function apply() {
-    Array.prototype.forEach.call(document.querySelectorAll('tr.row'), function (r) {
-      r.hidden = box.checked && !r.classList.contains('changed');
-    });
-  }
-  box.addEventListener('change', apply);
-  apply();
-})();`;
 
 /** every undocumented member and the versions that sent it; those not in every version first */
 function undocumentedSection(m: Matrix): string {
@@ -147,5 +133,5 @@ ${m.undocumented?.length ? `<details><summary><h2>Undocumented members (${m.undo
 <dl class="legend">${VERDICTS.map((v) => `<dt><span class="badge v-${v}">${VERDICT_LABEL[v]}</span></dt><dd>${VERDICT_MEANING[v]}</dd>`).join('')}</dl>
 </details>
 </main>`;
-  return htmlPage(`synconf version matrix: ${headline(m)}`, body, SCRIPT);
+  return htmlPage(`synconf version matrix: ${headline(m)}`, body, MATRIX_SCRIPT);
 }
