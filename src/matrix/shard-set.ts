@@ -6,6 +6,7 @@ import type { Report } from '../schema/generated/types.js';
 import { InputError } from '../errors.js';
 import { isVersion, releaseOf } from '../schema/version.js';
 import { combineShards } from './combine-shards.js';
+import { wordFor } from '../plural.js';
 
 /** a report and the file it was read from */
 export interface ReportFile {
@@ -73,7 +74,7 @@ function problemsOf(version: string, runs: ReportFile[]): string[] {
   const whole = runs.filter((r) => !r.report.shard);
   if (whole.length)
     return [
-      `${version}: ${whole.map(name).join(', ')} ${whole.length === 1 ? 'is a whole run' : 'are whole runs'} beside shards (${shards.map(name).join(', ')}): merge either the whole run or its shards`,
+      `${version}: ${whole.map(name).join(', ')} ${wordFor(whole.length, 'is a whole run', 'are whole runs')} beside shards (${shards.map(name).join(', ')}): merge either the whole run or its shards`,
     ];
   const origin = originProblems(version, shards);
   if (origin.length) return origin;
@@ -101,7 +102,7 @@ function problemsOf(version: string, runs: ReportFile[]): string[] {
   if (!missing.length && !problems.length) problems.push(...heldProblem(version, shards));
   if (missing.length)
     problems.unshift(
-      `${missing.length === 1 ? 'shard' : 'shards'} ${firstFew(missing.map((i) => `${i}/${count}`))} of plan ${plan} for ${version} ${missing.length === 1 ? 'is' : 'are'} missing`,
+      `${wordFor(missing.length, 'shard')} ${firstFew(missing.map((i) => `${i}/${count}`))} of plan ${plan} for ${version} ${wordFor(missing.length, 'is', 'are')} missing`,
     );
   return problems;
 }

@@ -12,6 +12,7 @@ import { schemaMutations, schemaFileOf, type ValueMutation } from './schema-muta
 import { assertionMutations, headerMutations } from './assertion-mutations.js';
 import { answered, answerOf, changesNothing, endpointOf, headersOf, isJsonBody, type Mutant } from './mutants.js';
 import { endpointKey } from '../schema/endpoints.js';
+import { plural } from '../plural.js';
 
 /** a step as the unmutated replay checked it, with the place in the cassette of the answer it checked */
 export type Observation = ObservedStep & { entryIndex?: number };
@@ -386,7 +387,7 @@ function sideEffectMutants(entries: HarEntry[], covers: string[], add: (m: Add) 
       endpoint: endpointOf(e),
       operator: 'side-effect',
       target: `answers after ${e.request.method} ${new URL(e.request.url).pathname} (step ${e._step})`,
-      description: `${endpointOf(e)} answered as recorded but without effect: ${changed.length} later answer${changed.length > 1 ? 's' : ''} (steps ${steps.join(', ')}) replayed from before it`,
+      description: `${endpointOf(e)} answered as recorded but without effect: ${plural(changed.length, 'later answer')} (steps ${steps.join(', ')}) replayed from before it`,
       replace,
       // live: the request never reaches the agent, and gets its recorded answer
       live: {

@@ -13,6 +13,7 @@ import { virtualClock } from '../runner/clock.js';
 import { contextFor, type Target } from '../runner/run.js';
 import { deriveMutants, type Observation } from './derive.js';
 import type { Mutant } from './mutants.js';
+import { wordFor } from '../plural.js';
 
 export interface Outcome {
   outcome: 'killed' | 'survived' | 'equivalent';
@@ -127,7 +128,7 @@ export class MutationEngine {
     if (aimed.length && aimed.every((c) => c?.verdict === 'expected-fail')) {
       return {
         outcome: 'equivalent',
-        equivalentBecause: `masked: ${aimed.map((c) => c!.id).join(', ')} already fail${aimed.length > 1 ? '' : 's'} on this agent, a known deviation (${aimed[0]!.deviation?.file ?? 'expectations'})`,
+        equivalentBecause: `masked: ${aimed.map((c) => c!.id).join(', ')} already ${wordFor(aimed.length, 'fails', 'fail')} on this agent, a known deviation (${aimed[0]!.deviation?.file ?? 'expectations'})`,
       };
     }
     return { outcome: 'survived' };

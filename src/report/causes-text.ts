@@ -13,8 +13,7 @@ function whereOf(c: ChangeCause): string[] {
 
 /** a cause as the gate names it: RULE@ENDPOINT, the other endpoints counted, and where */
 export function causeId(c: ChangeCause): string {
-  const more =
-    c.endpoints.length > 1 ? ` (+${c.endpoints.length - 1} endpoint${c.endpoints.length > 2 ? 's' : ''})` : '';
+  const more = c.endpoints.length > 1 ? ` (+${plural(c.endpoints.length - 1, 'endpoint')})` : '';
   const where = whereOf(c)[0];
   return `${c.rule}@${c.endpoints[0]}${where ? ` ${where}` : ''}${more}`;
 }

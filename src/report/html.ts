@@ -26,7 +26,7 @@ import { ROOT } from '../paths.js';
 import { COVERAGE_STATES, coverageByKind, coverageLine } from './statements.js';
 import { foldedCount, moreLine } from './fold.js';
 import { BOUND_TEXT, Budget, leftOut, within } from './bound.js';
-import { plural } from '../plural.js';
+import { plural, wordFor } from '../plural.js';
 
 /** escaped and bounded: a 100 kB value cannot blow up the page */
 const e = (s: string, max = 600) => escapeHtml(cut(s, max));
@@ -234,7 +234,7 @@ function glance(view: RunView): string {
     box(
       failing ? 'bad' : 'ok',
       String(failing),
-      `check${failing === 1 ? '' : 's'} fail${failing === 1 ? 's' : ''} the run`,
+      `${wordFor(failing, 'check')} ${wordFor(failing, 'fails', 'fail')} the run`,
       '#failures',
     ),
     box('known', String(r.totals['expected-fail']), 'known deviations', '#known'),

@@ -3,7 +3,7 @@
 // findings and are listed open; the whole table is folded away. Pure: a matrix in, HTML, Markdown or lines out.
 import type { BoundaryVerdict, Matrix, MatrixBoundary } from '../schema/generated/types.js';
 import { escapeHtml, escapeMarkdown as md, cut } from './text.js';
-import { plural } from '../plural.js';
+import { plural, wordFor } from '../plural.js';
 
 const e = (s: string, max = 500) => escapeHtml(cut(s, max));
 
@@ -20,7 +20,7 @@ export function boundarySummary(m: Matrix): string {
   const all = m.boundaries ?? [];
   const n = (v: BoundaryVerdict) => all.filter((b) => b.verdict === v).length;
   const disagree = n('disagrees');
-  return `${n('agrees')} agree, ${disagree} disagree${disagree === 1 ? 's' : ''}, ${n('cannot tell')} cannot tell`;
+  return `${n('agrees')} agree, ${disagree} ${wordFor(disagree, 'disagrees', 'disagree')}, ${n('cannot tell')} cannot tell`;
 }
 
 const disagreements = (m: Matrix) => (m.boundaries ?? []).filter((b) => b.verdict === 'disagrees');
@@ -43,7 +43,7 @@ export function boundaryGate(m: Matrix): { lines: string[]; tripped: boolean } {
     return { lines: ['--fail-on boundary: no version statement disagrees with the tested versions'], tripped: false };
   return {
     lines: [
-      `--fail-on boundary: ${plural(found.length, 'version statement')} disagree${found.length === 1 ? 's' : ''} with the tested versions:`,
+      `--fail-on boundary: ${plural(found.length, 'version statement')} ${wordFor(found.length, 'disagrees', 'disagree')} with the tested versions:`,
       ...found.map((b) => `  ${b.statement} (spec: ${specSide(b)}): ${b.why}`),
     ],
     tripped: true,

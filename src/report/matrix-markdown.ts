@@ -24,7 +24,7 @@ import { boundariesMarkdown } from './matrix-boundaries.js';
 import { rowCount } from './matrix-json.js';
 import { Budget, SUMMARY_BOUND, SUMMARY_BOUND_TEXT, linesBytes, within } from './bound.js';
 import { RELATION, conformance, headline, pairAnswer, pairGrounds, pairsByAnswer } from './matrix-verdict.js';
-import { plural } from '../plural.js';
+import { plural, wordFor } from '../plural.js';
 
 /** how much matrix.md shows; each level of DETAIL shows less than the one before */
 interface Detail {
@@ -75,7 +75,7 @@ function undocumentedSection(m: Matrix, detail: Detail): string[] {
   if (differ.length > shown.length)
     out.push(`…and ${differ.length - shown.length} more (matrix.json and matrix.html list them all).`, '');
   const same = all.length - differ.length;
-  out.push(`${same} undocumented member${same === 1 ? ' is' : 's are'} sent by every version.`);
+  out.push(`${plural(same, 'undocumented member')} ${wordFor(same, 'is', 'are')} sent by every version.`);
   return out;
 }
 

@@ -6,6 +6,7 @@ import { evaluate, assertionLabel, failures } from './assertions.js';
 import { resolvePointer, MISSING, MAX_DEPTH, jsonTextTooLarge } from '../json.js';
 import type { Vars } from '../scenario/template.js';
 import { schemaStatements, brokenStatements } from '../schema/schema-statements.js';
+import { plural } from '../plural.js';
 
 export type Check = Omit<CheckResult, 'id' | 'step' | 'phase'> & { name: string };
 
@@ -159,7 +160,7 @@ function schemaChecks(
       ? fail(
           'schema',
           'schema',
-          `not a valid ${schema}: ${errors.length} error${errors.length > 1 ? 's' : ''} (${errors
+          `not a valid ${schema}: ${plural(errors.length, 'error')} (${errors
             .slice(0, 3)
             .map((x) => `${x.pointer || '/'} ${x.rule}`)
             .join(', ')}${errors.length > 3 ? ', …' : ''})`,

@@ -9,6 +9,7 @@ import { parseDuration } from './clock.js';
 import { RECORDING_ENDS } from '../transport/types.js';
 import { Stopped } from './stop.js';
 import type { Phase, StepIO } from './step-io.js';
+import { plural } from '../plural.js';
 
 const WRONG_KEY = 'synconf-wrong-api-key';
 
@@ -82,7 +83,7 @@ export async function requestStep(io: StepIO, step: Step, phase: Phase): Promise
       kind: 'wait',
       verdict: held ? 'pass' : 'fail',
       message: held
-        ? `held after ${attempts} attempt${attempts > 1 ? 's' : ''} (${elapsed} ms)`
+        ? `held after ${plural(attempts, 'attempt')} (${elapsed} ms)`
         : `did not hold within ${step.wait.timeout} (${attempts} attempts)`,
       expected: step.wait,
       actual: { attempts, elapsedMs: elapsed },

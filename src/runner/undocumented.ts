@@ -3,6 +3,7 @@
 import type { UndocumentedMember } from '../schema/generated/types.js';
 import { undocumentedMembers } from '../schema/undocumented.js';
 import type { Check } from './exchange-checks.js';
+import { plural } from '../plural.js';
 
 /** how many undocumented members of one endpoint a run lists; the rest are counted (`more` of the last listed) */
 export const NOTES_PER_ENDPOINT = 100;
@@ -56,7 +57,7 @@ export function noteUndocumented(
         name,
         kind: 'schema',
         verdict: 'fail',
-        message: `${members.length} member${members.length > 1 ? 's' : ''} the ${resource} schema does not document (--strict): ${members
+        message: `${plural(members.length, 'member')} the ${resource} schema does not document (--strict): ${members
           .slice(0, 20)
           .map((m) => `"${m}"`)
           .join(', ')}${members.length > 20 ? ` and ${members.length - 20} more` : ''}`,

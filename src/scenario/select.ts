@@ -9,6 +9,7 @@ import { loadEndpoints } from '../schema/endpoints.js';
 import { SUITES_DIR } from '../paths.js';
 import { UsageError } from '../errors.js';
 import { didYouMean } from '../did-you-mean.js';
+import { wordFor } from '../plural.js';
 
 export interface Selection {
   scenarios: LoadedScenario[];
@@ -111,7 +112,7 @@ function pickIds(scenarios: LoadedScenario[], only: string[], errors: Selection[
     // the closest id of each typo; the whole list only when one of them has none
     errors.push({
       file: '--only',
-      message: `${unmatched.map((p, i) => `"${p}"${hints[i]}`).join(', ')} match${unmatched.length === 1 ? 'es' : ''} no scenario id${hints.every(Boolean) ? '' : ` (known: ${ids.join(', ')})`}`,
+      message: `${unmatched.map((p, i) => `"${p}"${hints[i]}`).join(', ')} ${wordFor(unmatched.length, 'matches', 'match')} no scenario id${hints.every(Boolean) ? '' : ` (known: ${ids.join(', ')})`}`,
     });
   }
   return { selected, notSelected };

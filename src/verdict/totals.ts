@@ -55,7 +55,7 @@ export function verdictLine(
   ];
   const notRun = r.scenarios?.filter((s) => s.skipReason?.startsWith('harness error')).length ?? 0;
   const noted = (r.undocumented ?? []).reduce((n, u) => n + 1 + (u.more ?? 0), 0);
-  const undocumented = noted ? `; ${noted} undocumented member${noted > 1 ? 's' : ''}` : '';
+  const undocumented = noted ? `; ${plural(noted, 'undocumented member')}` : '';
   let tail = `${undocumented}${r.harnessErrors.length ? `; ${errors}` : ''}`;
   if (r.repeat) tail += `; over ${r.repeat.runs} runs ${r.repeat.flaky.length} flaky`;
   const b = r.baseline?.counts;
