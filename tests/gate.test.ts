@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { Report } from '../src/schema/generated/types.js';
 import { ROOT } from '../src/paths.js';
-import { DROPPED, RECORDINGS, expectationsWithout, replayReport } from './support/replay-run.js';
+import { DROPPED, expectationsWithout, replayReport } from './support/replay-run.js';
 import { FakeAgent, json } from './support/fake-agent.js';
 import { cliAsync } from './support/cli.js';
 import { tempFolder, withTemp } from './support/temp.js';
