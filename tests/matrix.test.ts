@@ -597,11 +597,16 @@ describe('a fault of synconf during a matrix', () => {
           reportDir: dir,
           failOn: ['fail', 'unexpected-pass'],
           requestTimeoutMs: 1000,
-          onScenario: () => {
-            throw new TypeError('x is not a function'); // a bug of synconf's, met while the version runs
-          },
         },
-        processSignals,
+        {
+          listener: {
+            say: () => {},
+            scenario: () => {
+              throw new TypeError('x is not a function'); // a bug of synconf's, met while the version runs
+            },
+          },
+          signals: processSignals,
+        },
       );
       assert.equal(result.exitCode, 3);
       const [report] = result.reports;

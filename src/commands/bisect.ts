@@ -61,7 +61,7 @@ async function runRelease(version: string, subject: Subject, o: BisectOptions): 
       failOn: ['fail'],
       requestTimeoutMs: o.timeout * 1000,
     },
-    processSignals,
+    { listener: { say: (line) => console.error(line) }, signals: processSignals },
   );
   return { report: result.reports[0], exchanges: join(result.dirs[0], EXCHANGES_DIR) };
 }

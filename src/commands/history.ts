@@ -160,15 +160,13 @@ async function runMisses(
       failOn: ['fail', 'unexpected-pass'],
       strict: opts.strict,
       requestTimeoutMs: opts.timeout * 1000,
-      onVersionStart: out.start,
-      onScenario: out.scenario,
-      onVersionEnd: out.end,
       interruptLine: {
         command: 'synconf history',
         doing: `the reports of the releases done so far are written; ${UNWRITTEN}`,
       },
     },
-    processSignals,
+    // history says its own first line (not the matrix's)
+    { listener: { ...out, begin: undefined }, signals: processSignals },
   );
   result.reports.forEach((report, i) => {
     const agent = misses.find((a) => join(run.reportDir, a.name) === result.dirs[i])!;

@@ -7,7 +7,7 @@ import { matrixGates } from '../report/matrix-answer.js';
 import { EXIT } from '../errors.js';
 import { resolve } from 'node:path';
 import type { FailOn } from '../schema/generated/types.js';
-import { shardLine, type ShardSpec } from '../scenario/shard.js';
+import type { ShardSpec } from '../scenario/shard.js';
 import { boundsOf } from '../session/scope.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { reapLeftovers } from '../session/targets.js';
@@ -78,13 +78,8 @@ export async function matrix(opts: MatrixOptions): Promise<void> {
       shard: opts.shard,
       requestTimeoutMs: opts.timeout * 1000,
       ...boundsOf(opts),
-      onShard: (shard) => console.log(shardLine(shard)),
-      onBegin: out.begin,
-      onVersionStart: out.start,
-      onScenario: out.scenario,
-      onVersionEnd: out.end,
     },
-    processSignals,
+    { listener: out, signals: processSignals },
   );
   const outcome = matrixGates(result.matrix, gate.ask);
   out.done(result, outcome);

@@ -105,7 +105,7 @@ async function runPair(
       failOn: ['fail'],
       requestTimeoutMs: o.timeout * 1000,
     },
-    processSignals,
+    { listener: { say: (line) => console.error(line) }, signals: processSignals },
   );
   const m = result.matrix;
   const rows = new Map<string, SpecBoundaryRow>();

@@ -2,7 +2,7 @@
 // of a version that could not run, so the matrix still has its column. The run itself is the one `runOnce` of every
 // command (session/run-once.ts).
 import { availableParallelism } from 'node:os';
-import type { FailOn, Report, ScenarioResult } from '../schema/generated/types.js';
+import type { FailOn, Report } from '../schema/generated/types.js';
 import type { MakeTarget } from '../runner/run.js';
 import type { ShardSpec } from '../scenario/shard.js';
 import { emptyReport } from '../verdict/totals.js';
@@ -32,14 +32,6 @@ export interface MatrixRunOptions {
   scenarioTimeoutMs?: number;
   /** an expectations file for every version, false for none; default: each version's own line */
   expectations?: string | false;
-  /** the shard of the plan every version runs (--shard), once, before any runs */
-  onShard?: (shard: NonNullable<Report['shard']>) => void;
-  /** the run begins: Ctrl-C is heard from here on (output before it could race the listener) */
-  onBegin?: () => void;
-  /** progress: a version started, a scenario of a version ended, a version ended */
-  onVersionStart?: (agent: MatrixAgent) => void;
-  onScenario?: (agent: MatrixAgent, s: ScenarioResult, index: number, total: number) => void;
-  onVersionEnd?: (agent: MatrixAgent, report: Report, dir: string) => void;
   /** who runs the matrix, as its interrupted line names it (default: synconf matrix, writing the versions done) */
   interruptLine?: { command: string; doing: string };
 }

@@ -17,11 +17,22 @@ import { loadStatements } from '../schema/statements.js';
 import type { MatrixAgent } from '../matrix/agents.js';
 import { faultReport, notRunReport, targetMaker, worstExit, type MatrixRunOptions } from '../matrix/versions.js';
 import { runOnce } from './run-once.js';
+import type { SessionListener } from './listener.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Target } from '../runner/run.js';
 import { exchangesOf } from '../changes/exchanges.js';
 
 export type { MatrixRunOptions };
+
+/** what a matrix session tells its command: a version begins, a scenario of it ends, its report is written (the
+ * command prints the end itself, with the answer of its gate) */
+export type MatrixListener = SessionListener<MatrixAgent, MatrixResult>;
+
+/** what the command gives a matrix session: its listener and the process's signals */
+export interface MatrixIo {
+  listener: MatrixListener;
+  signals: SignalHook;
+}
 
 export interface MatrixResult {
   matrix: Matrix;
@@ -94,7 +105,13 @@ async function runVersion(
   agent: MatrixAgent,
   selection: Selection,
   opts: MatrixRunOptions,
-  run: { dir: string; partial: Map<MatrixAgent, Report>; targets: Map<MatrixAgent, Target>; signal: AbortSignal },
+  run: {
+    dir: string;
+    partial: Map<MatrixAgent, Report>;
+    targets: Map<MatrixAgent, Target>;
+    signal: AbortSignal;
+    listener: MatrixListener;
+  },
 ): Promise<Report> {
   if (selection.errors.length)
     return finalize(notRunReport(agent, 'scenario files did not load; nothing was run', selection.errors), opts.failOn);
@@ -111,7 +128,7 @@ async function runVersion(
       strict: opts.strict,
       signal: run.signal,
       onReport: (r) => run.partial.set(agent, r),
-      onScenario: (s, i, total) => opts.onScenario?.(agent, s, i, total),
+      onScenario: (s, i, total) => run.listener.scenario?.(agent, s, i, total),
     },
     onTarget: (t) => (t ? run.targets.set(agent, t) : run.targets.delete(agent)),
   });
@@ -122,21 +139,22 @@ async function runVersion(
 const MATRIX_INTERRUPTED = { command: 'synconf matrix', doing: 'the reports of the versions done so far are written' };
 
 /** the versions run side by side, their reports and the matrix written; `signals`: the process's, from the command */
-export async function runMatrix(opts: MatrixRunOptions, signals: SignalHook): Promise<MatrixResult> {
+export async function runMatrix(opts: MatrixRunOptions, { listener, signals }: MatrixIo): Promise<MatrixResult> {
   const t0 = performance.now();
-  const reports = new Map<MatrixAgent, Report>();
-  const partial = new Map<MatrixAgent, Report>();
+  // the reports written, those of the versions under way as they fill in (for Ctrl-C), the targets set up
+  const [reports, partial] = [new Map<MatrixAgent, Report>(), new Map<MatrixAgent, Report>()];
   const targets = new Map<MatrixAgent, Target>();
+  const running = { partial, targets, listener };
   const dirs = opts.agents.map((a) => join(opts.reportDir, a.name));
   const queue = [...opts.agents];
   let workers: Promise<unknown> = Promise.resolve();
   const worker = async () => {
     for (let agent = queue.shift(); agent; agent = queue.shift()) {
-      opts.onVersionStart?.(agent);
+      listener.targetStart?.(agent);
       let report: Report;
       const dir = dirs[opts.agents.indexOf(agent)];
       try {
-        report = await runVersion(agent, selection!, opts, { dir, partial, targets, signal: interrupt.abort });
+        report = await runVersion(agent, selection!, opts, { dir, ...running, signal: interrupt.abort });
       } catch (e) {
         // A defect of synconf itself: this version's report says so (exit 3, with the stack), the others go on.
         report = faultReport(agent, e);
@@ -146,7 +164,7 @@ export async function runMatrix(opts: MatrixRunOptions, signals: SignalHook): Pr
       if (interrupt.signal || !(await written(() => writeReports(withShard(report, shard), dir, { abandon, ...ONE }))))
         return void partial.set(agent, report);
       reports.set(agent, report);
-      opts.onVersionEnd?.(agent, report, dir);
+      listener.targetEnd?.(agent, report, dir);
     }
   };
   const finish = (abandon?: AbortSignal) => finishMatrix(opts, reports, dirs, selection?.scenarios ?? [], t0, abandon);
@@ -162,13 +180,13 @@ export async function runMatrix(opts: MatrixRunOptions, signals: SignalHook): Pr
   });
   const abandon = interrupt.abort;
   let finished: Promise<boolean> | undefined; // the matrix written (true), or given up for a signal
-  opts.onBegin?.();
+  listener.begin?.();
   // --shard: which shard of which plan every version's report is, a failed one too; loaded once Ctrl-C is heard
   let selection: Selection | undefined;
   let shard: Shard | undefined;
   try {
     ({ selection, shard } = await selectionOf({ suite: opts.suites, only: opts.only, shard: opts.shard }));
-    if (shard) opts.onShard?.(shard);
+    if (shard) listener.shard?.(shard);
     await (workers = Promise.all(Array.from({ length: Math.max(1, Math.min(opts.jobs, opts.agents.length)) }, worker)));
     // a signal heard now or while the matrix is written wins: the interrupt writes it and ends the process
     if (!(await interrupt.heard())) {
@@ -177,7 +195,7 @@ export async function runMatrix(opts: MatrixRunOptions, signals: SignalHook): Pr
       if (await finished) {
         const marking = { reports, dirs, agents: opts.agents, failOn: opts.failOn, finish };
         interrupt.afterReport(
-          (signal) => markInterrupted(marking, signal, signals.say),
+          (signal) => markInterrupted(marking, signal, listener.say),
           'the reports written are marked interrupted',
         );
         return result!;

@@ -10,6 +10,7 @@ import { checkKind, fold, moreLine } from '../../report/fold.js';
 import { harnessLines } from './harness-lines.js';
 import { printableLine } from '../../printable.js';
 import { plural } from '../../plural.js';
+import { shardLine, type Shard } from '../../scenario/shard.js';
 
 /** a path as short as it reads well: relative inside the working folder, absolute outside it */
 const rel = (p: string) => {
@@ -18,6 +19,7 @@ const rel = (p: string) => {
 };
 const versions = (n: number) => plural(n, 'version');
 
+/** what `synconf matrix` (and history) prints as its versions run: the matrix session's listener, and the answer */
 export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boolean) {
   const width = Math.max(...agents.map((a) => a.name.length));
   const tag = (a: MatrixAgent) => `[${a.name.padEnd(width)}]`;
@@ -28,7 +30,9 @@ export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boo
         `synconf matrix: ${versions(agents.length)} (${agents.map((a) => a.name).join(', ')}), ${offline ? 'replayed from recordings' : 'each in its own lab'}, ${jobs} at a time`,
       );
     },
-    start(a: MatrixAgent) {
+    say: (line: string) => console.error(line),
+    shard: (shard: Shard) => console.log(shardLine(shard)),
+    targetStart(a: MatrixAgent) {
       console.log(`${tag(a)} ${offline ? `replaying ${rel(a.recordings!)}` : `starting a lab with ${a.binary}`}`);
     },
     scenario(a: MatrixAgent, s: ScenarioResult, i: number, total: number) {
@@ -41,7 +45,7 @@ export function matrixProgress(agents: MatrixAgent[], jobs: number, offline: boo
         if (more) console.log(`${tag(a)}       ${moreLine(more)}`);
       }
     },
-    end(a: MatrixAgent, r: Report, dir: string) {
+    targetEnd(a: MatrixAgent, r: Report, dir: string) {
       for (const line of harnessLines(r.harnessErrors)) console.error(`${tag(a)} ${line}`);
       console.log(`${tag(a)} ${r.verdict} → ${rel(dir)}/`);
     },
