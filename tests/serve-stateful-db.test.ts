@@ -106,6 +106,7 @@ for (const version of ['1.29.5', '2.1.2'])
     test('restart: the events start anew from Starting, the errors are gone, an open long poll ends', () =>
       withServe(version, async (s) => {
         await ok(s, 'POST', '/rest/system/error', 'an error before the restart');
+        const recorded = (await ok(s, 'GET', '/rest/system/status')) as { startTime: string };
         const last = (await events(s)).at(-1)!.id;
         const poll = call(s, 'GET', `/rest/events?since=${last}&timeout=3600`).then(
           () => 'answered',
@@ -114,8 +115,18 @@ for (const version of ['1.29.5', '2.1.2'])
         // the poll held open by the server before the restart (a state it reports, not a time)
         const open = async () => ((await ok(s, 'GET', '/__synconf/faults')) as { openLongPolls: number }).openLongPolls;
         while ((await open()) === 0);
+        const asked = Date.now();
         await ok(s, 'POST', '/rest/system/restart');
         assert.equal(await poll, 'ended');
+        // started anew: the start is the restart's (between the ask and now, by the clocks seen), uptime counts from it
+        const status = (await ok(s, 'GET', '/rest/system/status')) as { startTime: string; uptime: number };
+        const [started, now] = [Date.parse(status.startTime), Date.now()];
+        assert.notEqual(status.startTime, recorded.startTime);
+        assert.ok(started >= asked - 1 && started <= now, `${status.startTime} not between the ask and now`);
+        assert.ok(
+          Number.isInteger(status.uptime) && status.uptime <= Math.ceil((now - started) / 1000),
+          `${status.uptime}`,
+        );
         assert.deepEqual(
           (await events(s)).map((e) => [e.id, e.type]),
           [

@@ -41,6 +41,7 @@ const CONFIG_CODE = 'not shown: agent behaviour (lib/api/confighandler.go)';
 const IGNORES_CODE = 'not shown: agent behaviour (lib/api/api.go getDBIgnores, postDBIgnores; lib/ignore/ignore.go)';
 const SCAN_CODE = 'not shown: agent behaviour (lib/api/api.go postDBScan; lib/model/folder.go, folderstate.go)';
 const API_CODE = 'not shown: agent behaviour (lib/api/api.go)';
+const STARTED_CODE = 'not shown: agent behaviour (lib/api/api.go getSystemStatus: startTime, uptime since the start)';
 const SAVED = ['ConfigSaved'];
 const FOLDER_EVENTS = ['ConfigSaved', 'FolderPaused', 'FolderResumed', 'PendingFoldersChanged'];
 const DEVICE_EVENTS = ['ConfigSaved', 'PendingDevicesChanged'];
@@ -354,9 +355,15 @@ const life = (what: 'restart' | 'shutdown', follows: string, reads: string[], em
       s.seed.answerText('POST', req.path) ?? `{"ok": "${what === 'restart' ? 'restarting' : 'shutting down'}"}\n`;
     return { status: 200, text, after: what };
   });
+const RESTART_READS = ['GET /rest/system/error', 'GET /rest/events', 'GET /rest/system/status'];
 const LIFE_ROWS: StateRule[] = [
-  life('restart', 'restart.immediate', ['GET /rest/system/error', 'GET /rest/events'], ['Starting', 'StartupComplete']),
+  life('restart', 'restart.immediate', RESTART_READS, ['Starting', 'StartupComplete']),
   life('shutdown', 'shutdown.no-restart', ['every request'], []),
+  // a restarted agent has started anew: its startTime is the restart's, its uptime counts from it
+  answered('GET', /^\/rest\/system\/status$/, STARTED_CODE, [], [], (s) => {
+    const status = s.systemStatus();
+    return status ? json(status) : undefined;
+  }),
 ];
 
 /** GET /rest/db/status: answered by the state only for a folder it knows better (paused, added, removed) */

@@ -53,6 +53,8 @@ export class AgentState {
   readonly ignores = new Map<string, string[]>();
   /** each folder's need queue as POST /rest/db/prio left it */
   readonly need = new Map<string, Json>();
+  /** when a client's POST /rest/system/restart started the agent again (before it, the recorded start holds) */
+  startedAt?: Date;
 
   constructor(
     readonly seed: Seed,
@@ -173,10 +175,22 @@ export class AgentState {
   /** POST /rest/system/restart: the agent starts again: its recent errors gone, its events numbered from 1 anew,
    * beginning with Starting and StartupComplete (the recorded data); the configuration and pending records kept */
   restart(): void {
+    this.startedAt = new Date();
     this.errors = [];
     this.events.restart();
     for (const type of ['Starting', 'StartupComplete'])
       if (this.seed.eventData.has(type)) this.events.append(type, clone(this.seed.eventData.get(type)));
+  }
+
+  /** GET /rest/system/status after a restart: the recorded status with the new start (its startTime as Go writes a
+   * time, RFC 3339 with nanoseconds trimmed; uptime its whole seconds since), else undefined (the recordings know it) */
+  systemStatus(now = new Date()): Json | undefined {
+    const recorded = this.seed.answerText('GET', '/rest/system/status');
+    if (!this.startedAt || recorded === undefined) return undefined;
+    const status = JSON.parse(recorded) as unknown;
+    if (!isJson(status)) return undefined;
+    const startTime = this.startedAt.toISOString().replace(/\.?0*Z$/, 'Z');
+    return { ...status, startTime, uptime: Math.floor((now.getTime() - this.startedAt.getTime()) / 1000) };
   }
 
   /** the folder status's ignorePatterns, when a client set the folder's ignores */
