@@ -526,6 +526,9 @@ const SESSION_ROWS: Record<string, SessionRow> = {
       assert.equal(x.total, 2);
       assert.equal(x.cutByStop, 1);
       assert.match(harOf(p).log.entries[1].comment ?? '', /cut by the stop/);
+      // the verdict (the closing line, summary.md's first screen) says it is not over every exchange
+      assert.match(readReport(p.dir).verdict, /; exchanges not judged: 1 cut by the stop \(/);
+      assert.match(readFileSync(join(p.dir, 'summary.md'), 'utf8'), /exchanges not judged: 1 cut by the stop/);
     },
   },
   'a full disk under the session HAR: exit 2 naming the file, the proxy goes on forwarding': {

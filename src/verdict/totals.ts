@@ -27,7 +27,7 @@ export function totalsOf(scenarios: ScenarioResult[]): Report['totals'] {
 }
 
 export function verdictLine(
-  r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented' | 'baseline' | 'repeat'> & {
+  r: Pick<Report, 'totals' | 'exitCode' | 'harnessErrors' | 'undocumented' | 'baseline' | 'repeat' | 'proxy'> & {
     scenarios?: Report['scenarios'];
     run?: Pick<Report['run'], 'mode'>;
   },
@@ -61,9 +61,21 @@ export function verdictLine(
   const b = r.baseline?.counts;
   if (b)
     tail += `; against the baseline: ${b['new-failure']} new failures, ${b.fixed} fixed, ${b['still-failing']} still failing, ${b['new-check']} new checks, ${b.gone} gone`;
+  tail += unjudgedExchanges(r.proxy);
   // a proxy session's scenarios are the endpoints of the spec the client called
   const unit = r.run?.mode === 'proxy' ? 'endpoint' : 'scenario';
   return `synconf: ${head}: ${plural(t.scenarios, unit)}${notRun ? ` (${notRun} not run: harness error)` : ''}, ${plural(t.checks, 'check')}: ${parts.join(', ')}${tail} (failing on: ${failOn.join(', ')}; exit ${r.exitCode})`;
+}
+
+/** a proxy session's exchanges no check judged, by why: a verdict over the rest must not read as over them all */
+const UNJUDGED: [key: 'cutByStop' | 'tooLarge' | 'answersNotJudged', what: string][] = [
+  ['cutByStop', 'cut by the stop'],
+  ['tooLarge', 'over the body bound'],
+  ['answersNotJudged', "with an answer kept cut or made by synconf's stand-in"],
+];
+function unjudgedExchanges(proxy: Report['proxy']): string {
+  const said = UNJUDGED.flatMap(([key, what]) => (proxy?.exchanges[key] ? [`${proxy.exchanges[key]} ${what}`] : []));
+  return said.length ? `; exchanges not judged: ${said.join(', ')}` : '';
 }
 
 /**
