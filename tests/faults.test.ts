@@ -1174,6 +1174,16 @@ async function onTinyDisk(
     removeTemp(dir);
   }
 }
+/** a proxy of the recordings whose --report-dir disk is filled, asked 20 times (more than the page of the disk the
+ * stand-in's log stage holds already: its entries are appended), then stopped: exit 2 */
+async function proxyOnFullDisk(dir: string, disk: string): Promise<Awaited<ReturnType<typeof startProxy>>> {
+  const p = await startProxy(dir, 'disk/r', ['--recordings', REC, '--api-key', KEY]);
+  await fillDisk(disk, 0);
+  for (let i = 0; i < 20; i++) assert.equal((await ask(p.url, KEY)).status, 200);
+  assert.equal(await stopProxy(p), 2, p.stderr());
+  return p;
+}
+
 async function fillDisk(disk: string, room: number): Promise<void> {
   const free = Number(spawnSync('df', ['--output=avail', '-B1', disk], { encoding: 'utf8' }).stdout.split('\n')[1]);
   await writeFile(join(disk, 'filler'), Buffer.alloc(Math.max(0, free - room)));
@@ -1264,11 +1274,7 @@ describe('the request log of a stand-in agent on a full disk or shared (issue 40
     (t) =>
       onTinyDisk(t, async (dir, disk) => {
         counts.set('40 said, not muddled', (counts.get('40 said, not muddled') ?? 0) + 1);
-        const p = await startProxy(dir, 'disk/r', ['--recordings', REC, '--api-key', KEY]);
-        await fillDisk(disk, 0);
-        // more than the page of the disk the log's stage holds already: its entries are appended
-        for (let i = 0; i < 20; i++) assert.equal((await ask(p.url, KEY)).status, 200);
-        assert.equal(await stopProxy(p), 2, p.stderr());
+        const p = await proxyOnFullDisk(dir, disk);
         assert.doesNotMatch(p.stderr(), /--log/, 'proxy has no --log');
         const named =
           /--report-dir \S+: cannot write the stand-in agent's request log \S+upstream-requests\.har \(ENOSPC\)/;
@@ -1284,10 +1290,7 @@ describe('the request log of a stand-in agent on a full disk or shared (issue 40
     (t) =>
       onTinyDisk(t, async (dir, disk) => {
         counts.set('40 said, not muddled', (counts.get('40 said, not muddled') ?? 0) + 1);
-        const p = await startProxy(dir, 'disk/r', ['--recordings', REC, '--api-key', KEY]);
-        await fillDisk(disk, 0);
-        for (let i = 0; i < 20; i++) assert.equal((await ask(p.url, KEY)).status, 200);
-        assert.equal(await stopProxy(p), 2, p.stderr());
+        const p = await proxyOnFullDisk(dir, disk);
         const [stopped, kept] = p.stderr().trimEnd().split('\n').slice(-2);
         const closing =
           /^synconf proxy: stopped \(SIGTERM\); the session could not be kept: its report cannot be written in --report-dir \S+disk\/r \(see above\) \(exit 2\)$/;

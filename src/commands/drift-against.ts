@@ -17,7 +17,7 @@ import type { Acceptance } from '../changes/accept.js';
 import { makeOutputDir, usableTempDir } from '../output-dir.js';
 import { readClientSession } from '../proxy/client-session.js';
 import { replaySession, requestLabel } from '../proxy/replay-client.js';
-import { agentRoute } from '../transport/agent-route.js';
+import { agentRoute, changesAgent } from '../transport/agent-route.js';
 import { startUpstream, type Upstream, type UpstreamOptions } from '../session/proxy-upstream.js';
 import { dependsOnStart, holdsAnything, seedStartState, stateSize, type StartState } from '../proxy/start-state.js';
 import { printCauses, type CauseOptions } from './terminal/drift-causes.js';
@@ -77,7 +77,7 @@ function splitUnrecorded(entries: HarEntry[]): { answered: HarEntry[]; unrecorde
 function changesState(e: HarEntry): boolean {
   const route = agentRoute(e.request.method, new URL(e.request.url).pathname);
   if ('undecidable' in route) return true;
-  return !['GET', 'HEAD', 'OPTIONS'].includes(route.method) && /^\/rest\//i.test(route.path);
+  return /^\/rest\//i.test(route.path) && changesAgent(route);
 }
 
 /**
